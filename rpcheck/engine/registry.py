@@ -1,0 +1,53 @@
+"""The registry of theorems. Checker modules call :func:`register` at import time;
+:func:`all_theorems` imports every paper package under ``rpcheck.checkers`` first."""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+
+from ..errors import RpcheckError
+
+__all__ = ["register", "get", "all_theorems", "ids", "PAPER_PACKAGES"]
+
+PAPER_PACKAGES = ("paul2014", "shi2012", "zhang2013", "lei2020")
+_REGISTRY: dict = {}
+_loaded = False
+
+
+def register(theorem):
+    """Register a Theorem (idempotent for the same object; a different object under a used id is an error)."""
+    old = _REGISTRY.get(theorem.id)
+    if old is not None and old is not theorem:
+        raise RpcheckError(f"theorem id {theorem.id!r} is registered twice.")
+    _REGISTRY[theorem.id] = theorem
+    return theorem
+
+
+def _load():
+    global _loaded
+    if not _loaded:
+        for pkg in PAPER_PACKAGES:
+            importlib.import_module(f"rpcheck.checkers.{pkg}")
+        _loaded = True
+
+
+def all_theorems():
+    """Every registered Theorem, sorted by id."""
+    _load()
+    return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+
+
+def ids():
+    return [t.id for t in all_theorems()]
+
+
+def get(theorem_id):
+    """The Theorem with this id; an unknown id raises RpcheckError listing the closest known ids."""
+    _load()
+    try:
+        return _REGISTRY[theorem_id]
+    except KeyError:
+        close = difflib.get_close_matches(theorem_id, list(_REGISTRY), n=5, cutoff=0.3)
+        hint = f" Closest known ids: {', '.join(close)}." if close else ""
+        raise RpcheckError(f"unknown theorem id {theorem_id!r}.{hint} `rpcheck list` shows all ids.") from None
