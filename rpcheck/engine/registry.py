@@ -10,7 +10,7 @@ from ..errors import RpcheckError
 
 __all__ = ["register", "get", "all_theorems", "ids", "PAPER_PACKAGES"]
 
-PAPER_PACKAGES = ("paul2014", "shi2012", "zhang2013", "lei2020")
+PAPER_PACKAGES = ("paul2014", "shi2012", "zhang2013", "alpcan2016", "lei2020")
 _REGISTRY: dict = {}
 _loaded = False
 
