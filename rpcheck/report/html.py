@@ -45,6 +45,7 @@ td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .cards{display:flex;gap:10px;flex-wrap:wrap;margin:.6em 0}
 .card{border:1px solid var(--line);border-radius:6px;padding:8px 14px;min-width:130px}
 .card b{font-size:1.5em;display:block}
+.scroll{overflow-x:auto}
 .plots{display:flex;flex-wrap:wrap;gap:10px}.plots svg{max-width:100%;height:auto}
 nav ul{columns:2;font-size:13px}
 @media print{body{max-width:none;padding:0}h2{break-before:auto}.theorem{break-inside:avoid-page}
@@ -123,7 +124,7 @@ def _cells_table(cells, *, base_href=""):
             + f'<td class="num">{_e(_fmt(c.get("slack_min")))}</td>'
             + f"<td>{_verdict(c.get('verdict'), exp)}</td><td>{_e(exp)}</td><td>{evid}</td></tr>"
         )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
 
 
 def _summary_tables(cells):
@@ -145,7 +146,12 @@ def _summary_tables(cells):
 
 
 def _json_block(data):
-    if isinstance(data, dict) and data and all(isinstance(v, list) for v in data.values()):
+    scalar = (str, int, float, bool, type(None))
+    if (
+        isinstance(data, dict)
+        and data
+        and all(isinstance(v, list) and all(isinstance(x, scalar) for x in v) for v in data.values())
+    ):
         try:
             return pd.DataFrame(data).to_html(index=False, escape=True, border=0, float_format=_fmt)
         except ValueError:
