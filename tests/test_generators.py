@@ -1,0 +1,189 @@
+"""Each generator in rpcheck.generators against its stated guarantee, exactly (every draw, not on average).
+
+Tolerances are floating-point error bounds, not statistical: orthonormality of a Householder QR factor is
+within a small multiple of d * eps (we use 1e-12 for d <= 512); identities built from unit vectors hold to
+a few ulps (1e-12). No test here has a false-alarm probability: the guarantees hold for every seed.
+"""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from rpcheck import generators as g
+from rpcheck.errors import RpcheckError
+
+SEEDS = (0, 1, 2, 3, 4)  # arbitrary fixed seeds; guarantees hold for all seeds
+ATOL_ORTHO = 1e-12  # Householder QR: ||Q^T Q - I|| = O(d eps) ~ 1e-13 at d = 512
+
+
+@pytest.mark.parametrize("coh", g.COHERENCES)
+@pytest.mark.parametrize("d, rho", [(1, 1), (7, 3), (64, 64), (512, 10)])
+def test_orthonormal_basis_is_orthonormal(coh, d, rho):
+    for seed in SEEDS[:2]:
+        V = g.orthonormal_basis(d, rho, coherence=coh, rng=seed)
+        assert V.shape == (d, rho)
+        np.testing.assert_allclose(V.T @ V, np.eye(rho), atol=ATOL_ORTHO, rtol=0)
+        mu = g.coherence(V)
+        assert 1 - 1e-12 <= mu <= d / rho + 1e-12
+
+
+def test_coherent_and_spiky_have_maximal_coherence():
+    V = g.orthonormal_basis(20, 4, coherence="coherent")
+    np.testing.assert_array_equal(V, np.eye(20, 4))
+    assert g.coherence(V) == 5.0
+    V = g.orthonormal_basis(20, 4, coherence="spiky", rng=3)
+    assert g.coherence(V) == 5.0
+    assert np.count_nonzero(V) == 4 and set(np.unique(V)) == {0.0, 1.0}
+
+
+def test_intermediate_interpolates_between_coherent_and_haar():
+    d, rho = 256, 4
+    coherent = g.orthonormal_basis(d, rho, coherence="intermediate", mix=0.0, rng=0)
+    np.testing.assert_allclose(coherent, np.eye(d, rho), atol=1e-15)
+    # mix=1 is exactly the Haar draw of the same stream (qr of an orthonormal matrix with sign fix)
+    haar = g.orthonormal_basis(d, rho, coherence="intermediate", mix=1.0, rng=5)
+    np.testing.assert_allclose(haar, g.haar_orthonormal(d, rho, rng=5), atol=1e-12)
+    mus = [
+        g.coherence(g.orthonormal_basis(d, rho, coherence="intermediate", mix=m, rng=1)) for m in (0.0, 0.5, 1.0)
+    ]
+    assert mus[0] == d / rho
+    assert mus[0] > mus[1] > mus[2]
+
+
+def test_haar_is_seed_reproducible_and_sign_fixed():
+    a = g.haar_orthonormal(30, 5, rng=11)
+    b = g.haar_orthonormal(30, 5, rng=np.random.default_rng(11))
+    np.testing.assert_array_equal(a, b)
+    # sign fix: Q = G R^{-1} with diag(R) > 0, i.e. the Gram-Schmidt of G: <q_1, g_1> > 0
+    G = np.random.default_rng(11).standard_normal((30, 5))
+    assert a[:, 0] @ G[:, 0] > 0
+
+
+@pytest.mark.parametrize("profile", [None, "flat", "geometric", [3.0, 1.0, 2.0]])
+@pytest.mark.parametrize("tail", [0.0, 0.25])
+def test_low_rank_matrix_spectrum_is_exact(profile, tail):
+    n, d, rank = 25, 12, 3
+    X, U, s, V = g.low_rank_matrix(n, d, rank, singular_values=profile, tail=tail, return_factors=True, rng=7)
+    sv = np.linalg.svd(X, compute_uv=False)
+    np.testing.assert_allclose(sv[: s.size], s, atol=1e-13 * s[0] * 10)
+    np.testing.assert_allclose(X, (U * s) @ V.T, atol=0)
+    if tail == 0.0:
+        assert np.linalg.matrix_rank(X) == rank
+        assert np.all(sv[rank:] <= 1e-13)
+        # row space equals range(V): projecting rows on range(V) changes nothing
+        np.testing.assert_allclose(X @ V @ V.T, X, atol=1e-13)
+    else:
+        assert np.linalg.matrix_rank(X) == min(n, d)
+        np.testing.assert_allclose(sv[rank], tail * s[rank - 1], rtol=1e-12)
+    if profile == "geometric":
+        np.testing.assert_allclose(s[0] / s[rank - 1], g.GEOMETRIC_CONDITION, rtol=1e-14)
+    if isinstance(profile, list):
+        np.testing.assert_array_equal(s[:rank], [3.0, 2.0, 1.0])
+
+
+def test_low_rank_matrix_coherent_row_space():
+    X = g.low_rank_matrix(10, 30, 4, coherence="coherent", rng=0)
+    assert np.all(X[:, 4:] == 0)  # row space = span(e_1..e_4)
+
+
+@pytest.mark.parametrize("active", [None, 1, 5])
+def test_sparse_matrix_support_and_nonempty_rows(active):
+    for seed in SEEDS:
+        X = g.sparse_matrix(40, 50, density=0.02, active_features=active, rng=seed)
+        assert sp.isspmatrix_csr(X) and X.dtype == np.float64 and X.shape == (40, 50)
+        assert X.has_canonical_format
+        assert np.all(np.diff(X.indptr) >= 1)  # every row has a nonzero
+        assert np.all(X.data != 0)
+        cols = np.unique(X.indices)
+        if active is not None:
+            assert cols.size <= active
+    X = g.sparse_matrix(3, 4, density=1.0, rng=0)
+    assert X.nnz == 12
+
+
+@pytest.mark.parametrize("bias", [False, True])
+@pytest.mark.parametrize("n, d, margin", [(2, 1, 0.5), (2, 3, 1.0), (40, 5, 0.05), (200, 30, 0.3)])
+def test_separable_dataset_planted_margin(bias, n, d, margin):
+    for seed in SEEDS:
+        data = g.separable_dataset(n, d, margin=margin, bias=bias, rng=seed)
+        assert data.X.shape == (n, d) and data.separable is True
+        assert set(np.unique(data.y)) == {-1.0, 1.0}
+        np.testing.assert_allclose(np.linalg.norm(data.w), 1.0, rtol=1e-14)
+        m = g.normalized_margins(data.X, data.y, data.w, b=data.b, center=data.center)
+        assert m.min() >= margin - 1e-12
+        if d >= 2:  # the planted margin is attained by one point
+            assert m.min() <= margin + 1e-12
+        if bias:
+            np.testing.assert_allclose(data.b, -data.w @ data.center)
+        else:
+            assert data.b == 0.0 and data.center is None
+
+
+def test_nonseparable_dataset_certificate():
+    for seed in SEEDS:
+        data = g.nonseparable_dataset(30, 4, flip=0.1, rng=seed)
+        i, j, k = data.certificate
+        assert len({i, j, k}) == 3
+        np.testing.assert_array_equal(data.X[k], 0.5 * (data.X[i] + data.X[j]))
+        assert data.y[i] == data.y[j] == -data.y[k]
+        assert set(np.unique(data.y)) == {-1.0, 1.0}
+        assert data.separable is False and data.margin is None
+
+
+def test_nonseparable_dataset_is_not_separable_by_lp():
+    """Independent check of the certificate: the separability LP y_i(<w,x_i>+b) >= 1 is infeasible."""
+    from scipy.optimize import linprog
+
+    for seed in SEEDS[:3]:
+        data = g.nonseparable_dataset(12, 3, flip=0.0, rng=seed)
+        A = -data.y[:, None] * np.hstack([data.X, np.ones((12, 1))])
+        res = linprog(np.zeros(4), A_ub=A, b_ub=-np.ones(12), bounds=[(None, None)] * 4, method="highs")
+        assert res.status == 2  # infeasible
+
+
+@pytest.mark.parametrize("n, d, k, margin", [(2, 2, 2, 1.0), (30, 5, 3, 0.2), (100, 20, 20, 0.05)])
+def test_multiclass_dataset_planted_margin(n, d, k, margin):
+    for seed in SEEDS:
+        data = g.multiclass_dataset(n, d, k, margin=margin, rng=seed)
+        assert data.X.shape == (n, d) and data.witnesses.shape == (k, d)
+        assert set(data.y.tolist()) == set(range(k))
+        np.testing.assert_allclose(data.witnesses @ data.witnesses.T, np.eye(k), atol=ATOL_ORTHO)
+        m = g.multiclass_margins(data.X, data.y, data.witnesses)
+        assert m.min() >= margin - 1e-12
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: g.orthonormal_basis(3, 4), r"`rho` \(4\) must be an integer in the range \[1, 3\]"),
+        (lambda: g.orthonormal_basis(3, 2, coherence="x"), r"`coherence` \('x'\) must be one of"),
+        (lambda: g.orthonormal_basis(3, 2, coherence="intermediate", mix=2), r"`mix` \(2\)"),
+        (lambda: g.low_rank_matrix(3, 5, 4), r"`rank` \(4\)"),
+        (lambda: g.low_rank_matrix(3, 5, 2, tail=1.0), r"`tail` \(1.0\) must be in the interval \[0, 1\)"),
+        (lambda: g.low_rank_matrix(3, 5, 2, singular_values=[1, -1]), r"`singular_values`"),
+        (lambda: g.low_rank_matrix(3, 5, 2, singular_values="steep"), r"`singular_values` \('steep'\)"),
+        (lambda: g.sparse_matrix(3, 5, density=0), r"`density` \(0\) must be in the interval \(0, 1\]"),
+        (lambda: g.sparse_matrix(3, 5, density=0.5, active_features=6), r"`active_features` \(6\)"),
+        (lambda: g.separable_dataset(1, 5, margin=0.1), r"`n` \(1\) must be an integer >= 2"),
+        (lambda: g.separable_dataset(4, 5, margin=0.0), r"`margin` \(0.0\) must be in the interval \(0, 1\]"),
+        (lambda: g.nonseparable_dataset(2, 5), r"`n` \(2\) must be an integer >= 3"),
+        (lambda: g.multiclass_dataset(5, 3, 4, margin=0.1), r"`k` \(4\) must be an integer in the range"),
+        (lambda: g.multiclass_dataset(2, 3, 3, margin=0.1), r"`n` \(2\) must be an integer >= 3"),
+        (lambda: g.orthonormal_basis(3, 2, rng="seed"), r"`rng`"),
+    ],
+)
+def test_bad_arguments_raise_one_clear_error(call, match):
+    with pytest.raises(RpcheckError, match=match):
+        call()
+
+
+def test_generators_are_pure_functions_of_the_seed():
+    for make in (
+        lambda r: g.orthonormal_basis(9, 3, coherence="intermediate", rng=r),
+        lambda r: g.low_rank_matrix(6, 5, 2, tail=0.1, rng=r),
+        lambda r: g.sparse_matrix(6, 5, density=0.3, rng=r).toarray(),
+        lambda r: g.separable_dataset(6, 5, margin=0.1, bias=True, rng=r).X,
+        lambda r: g.nonseparable_dataset(6, 5, rng=r).X,
+        lambda r: g.multiclass_dataset(6, 5, 3, margin=0.1, rng=r).X,
+    ):
+        np.testing.assert_array_equal(make(123), make(np.random.default_rng(123)))
