@@ -43,9 +43,8 @@ def test_intermediate_interpolates_between_coherent_and_haar():
     # mix=1 is exactly the Haar draw of the same stream (qr of an orthonormal matrix with sign fix)
     haar = g.orthonormal_basis(d, rho, coherence="intermediate", mix=1.0, rng=5)
     np.testing.assert_allclose(haar, g.haar_orthonormal(d, rho, rng=5), atol=1e-12)
-    mus = [
-        g.coherence(g.orthonormal_basis(d, rho, coherence="intermediate", mix=m, rng=1)) for m in (0.0, 0.5, 1.0)
-    ]
+    bases = [g.orthonormal_basis(d, rho, coherence="intermediate", mix=m, rng=1) for m in (0.0, 0.5, 1.0)]
+    mus = [g.coherence(V) for V in bases]
     assert mus[0] == d / rho
     assert mus[0] > mus[1] > mus[2]
 
