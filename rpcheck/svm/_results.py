@@ -1,0 +1,285 @@
+"""Frozen result types of the exact solvers (``rpcheck.svm``).
+
+Every array field is made read-only, so a result can be shared between checkers without copies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+import numpy as np
+
+__all__ = ["KKTResiduals", "SVCResult", "SVRResult", "BallResult", "MarginResult"]
+
+
+def _freeze(obj):
+    """Make every ndarray field of a frozen dataclass read-only (called from ``__post_init__``)."""
+    for f in fields(obj):
+        v = getattr(obj, f.name)
+        if isinstance(v, np.ndarray):
+            v.flags.writeable = False
+
+
+@dataclass(frozen=True)
+class KKTResiduals:
+    """Residuals of the four KKT conditions of a convex QP at a returned point.
+
+    Each condition has an absolute residual (the largest violation, in the units of the condition)
+    and a relative one (the absolute residual divided by the condition's natural scale, stated in
+    :func:`rpcheck.svm.kkt.svc_kkt_residuals`). A point is a certified optimum at level ``tol`` when
+    ``max_relative <= tol``.
+
+    Attributes
+    ----------
+    primal_abs, primal_rel : float
+        Primal feasibility: largest violation of the margin (or tube) constraints.
+    dual_abs, dual_rel : float
+        Dual feasibility: largest violation of the box ``0 <= alpha <= C`` and of the equality constraint.
+    complementarity_abs, complementarity_rel : float
+        Largest complementary-slackness product.
+    gap_abs, gap_rel : float
+        Duality gap ``primal value - dual value`` (signed in ``gap_abs``; ``gap_rel`` is its modulus
+        over ``max(|P|, |D|)``).
+    """
+
+    primal_abs: float
+    primal_rel: float
+    dual_abs: float
+    dual_rel: float
+    complementarity_abs: float
+    complementarity_rel: float
+    gap_abs: float
+    gap_rel: float
+
+    @property
+    def max_relative(self) -> float:
+        """The largest of the four relative residuals."""
+        return float(max(self.primal_rel, self.dual_rel, self.complementarity_rel, self.gap_rel))
+
+    def as_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True, eq=False)
+class SVCResult:
+    """Solution of the linear SVM classification dual (Paul et al. 2014, eq. 3) with its certificate.
+
+    Attributes
+    ----------
+    alpha : ndarray of shape (n,)
+        Dual variables, in ``[0, C]``.
+    w : ndarray of shape (d,)
+        ``X^T (y * alpha)``, computed from the returned ``alpha``.
+    b : float
+        Bias (0 when ``bias=False``).
+    objective : float
+        Dual objective ``Z = sum(alpha) - ||w||^2 / 2`` evaluated at the returned ``alpha``.
+    primal_objective : float
+        ``||w||^2 / 2 + C ||xi||_1`` at ``(w, b, xi)`` (``||w||^2/2`` for hard margin).
+    w_norm_sq, alpha_sum : float
+        ``||w||^2`` and ``sum(alpha)``; they are equal iff the optimal slack is zero (spec C5).
+    slack : ndarray of shape (n,)
+        ``xi_i = max(0, 1 - y_i (w^T x_i + b))``.
+    margin : float
+        ``1 / ||w||`` (``inf`` when ``w = 0``).
+    zero_slack : bool
+        Separable regime certified: ``max(alpha) < C (1 - 1e-6)`` and ``max(xi) <= slack_tol``.
+    slack_tol : float
+        The tolerance used for ``xi ~ 0`` in ``zero_slack`` (derived from the primal residual).
+    n_free, n_bounded : int
+        Numbers of free (``0 < alpha < C``) and bounded (``alpha = C``) support vectors.
+    bias_method : str
+        ``"kkt"`` (from the polished KKT system), ``"median"`` (median over free SVs), ``"interval"``
+        (midpoint of the KKT interval when no SV is free) or ``"none"`` (``bias=False``).
+    kkt, kkt_unpolished : KKTResiduals
+        Residuals at the returned point and at the interior-point solution before polishing.
+    polished : bool
+        Whether the polished point was accepted (it is only when it is feasible and its residuals are
+        no worse).
+    C : float
+    bias : bool
+    solver, status : str
+    iterations : int
+    solve_time : float
+        Wall time in seconds of the whole call (canonicalisation, solve, polish, certificate).
+    """
+
+    alpha: np.ndarray
+    w: np.ndarray
+    b: float
+    objective: float
+    primal_objective: float
+    w_norm_sq: float
+    alpha_sum: float
+    slack: np.ndarray
+    margin: float
+    zero_slack: bool
+    slack_tol: float
+    n_free: int
+    n_bounded: int
+    bias_method: str
+    kkt: KKTResiduals
+    kkt_unpolished: KKTResiduals
+    polished: bool
+    C: float
+    bias: bool
+    solver: str
+    status: str
+    iterations: int
+    solve_time: float
+
+    def __post_init__(self):
+        _freeze(self)
+
+    @property
+    def support(self) -> np.ndarray:
+        """Indices with ``alpha_i > 0`` after the solver's threshold (see ``n_free``)."""
+        return np.flatnonzero(self.alpha > 0)
+
+
+@dataclass(frozen=True, eq=False)
+class SVRResult:
+    """Solution of the linear epsilon-insensitive SVR dual (Paul et al. 2014, eq. 2 or, as printed, eq. 4).
+
+    Attributes
+    ----------
+    alpha : ndarray of shape (n,)
+        ``alpha = a+ - a-`` in ``[-C, C]``, ``sum(alpha) = 0``.
+    w : ndarray of shape (d,)
+        ``X^T alpha``.
+    b : float
+    objective : float
+        The dual objective of the chosen form at the returned ``alpha``:
+        ``y^T alpha - eps ||alpha||_1 - ||w||^2/2`` (``form="correct"``) or
+        ``y^T alpha - eps 1^T alpha - ||w||^2/2`` (``form="as_printed"``).
+    primal_objective : float
+        ``||w||^2/2 + C sum(xi)`` with ``xi_i = max(0, |y_i - f_i| - epsilon_effective)``.
+    w_norm_sq : float
+    margin : float
+        ``1/||w||`` (``inf`` when ``w = 0``).
+    slack : ndarray of shape (n,)
+    in_tube : bool
+        Every point is inside or on the tube (``max xi <= slack_tol``) and no ``|alpha_i|`` is at ``C``
+        with positive slack; then ``y^T alpha - eps ||alpha||_1 = ||w||^2`` (spec C9 regime detector).
+    form : str
+    epsilon : float
+        The epsilon argument.
+    epsilon_effective : float
+        The epsilon the solved problem actually uses: ``epsilon`` for ``"correct"``, 0 for
+        ``"as_printed"`` (its epsilon term vanishes on the feasible set).
+    kkt : KKTResiduals
+    C : float
+    solver, status : str
+    iterations : int
+    solve_time : float
+    """
+
+    alpha: np.ndarray
+    w: np.ndarray
+    b: float
+    objective: float
+    primal_objective: float
+    w_norm_sq: float
+    margin: float
+    slack: np.ndarray
+    slack_tol: float
+    in_tube: bool
+    form: str
+    epsilon: float
+    epsilon_effective: float
+    kkt: KKTResiduals
+    C: float
+    solver: str
+    status: str
+    iterations: int
+    solve_time: float
+
+    def __post_init__(self):
+        _freeze(self)
+
+
+@dataclass(frozen=True, eq=False)
+class BallResult:
+    """Minimum enclosing ball of the rows of X (Paul et al. 2014, Section 1.5 of the spec).
+
+    Attributes
+    ----------
+    radius : float
+        ``max_i ||x_i - center||`` recomputed from the returned centre (an upper bound on the true B).
+    radius_sq : float
+        ``radius ** 2``.
+    center : ndarray of shape (d,)
+        ``sum_i lambda_i x_i``, a convex combination of the rows.
+    weights : ndarray of shape (n,)
+        The simplex dual variables ``lambda`` (``>= 0``, summing to 1).
+    dual_value : float
+        ``sum_i lambda_i ||x_i||^2 - ||X^T lambda||^2`` at the returned (exactly feasible) ``lambda``:
+        a lower bound on ``B^2`` (weak duality).
+    gap : float
+        ``radius_sq - dual_value >= 0``: the certificate, ``B^2`` lies in ``[dual_value, radius_sq]``.
+    gap_rel : float
+        ``gap / radius_sq`` (0 when the radius is 0).
+    polished : bool
+    solver, status : str
+    iterations : int
+    solve_time : float
+    """
+
+    radius: float
+    radius_sq: float
+    center: np.ndarray
+    weights: np.ndarray
+    dual_value: float
+    gap: float
+    gap_rel: float
+    polished: bool
+    solver: str
+    status: str
+    iterations: int
+    solve_time: float
+
+    def __post_init__(self):
+        _freeze(self)
+
+    @property
+    def radius_lower(self) -> float:
+        """Certified lower bound ``sqrt(max(dual_value, 0))`` on the minimum radius B."""
+        return float(np.sqrt(max(self.dual_value, 0.0)))
+
+
+@dataclass(frozen=True, eq=False)
+class MarginResult:
+    """Normalised margin of Shi et al. 2012 (Definition 2): no bias, unit-normalised points.
+
+    Attributes
+    ----------
+    margin : float
+        ``gamma* = max_u min_i y_i cos(u, x_i)`` when separable (``= 1/||w||`` at the hard-margin
+        optimum). When the data are not separable through the origin it is ``min_i y_i cos(u, x_i) <= 0``
+        at the returned direction (a lower bound on the max-min, which is non-convex there).
+    w : ndarray of shape (d,)
+        The hard-margin weight vector on the normalised points (``||w|| = 1/gamma*``); when not separable,
+        the soft-margin (C=1, no bias) direction used for ``margin``.
+    direction : ndarray of shape (d,)
+        ``w / ||w||`` (zeros when ``w = 0``).
+    separable : bool
+    margin_lower, margin_upper : float
+        Certified bracket of ``gamma*``: ``min_i y_i cos(w, x_i)`` and ``1/sqrt(2 Z)`` from the dual
+        value ``Z`` (weak duality). ``margin_upper`` is ``nan`` when not separable.
+    note : str
+        Empty, or the explanation for a non-separable input.
+    svc : SVCResult or None
+        The underlying solve.
+    """
+
+    margin: float
+    w: np.ndarray
+    direction: np.ndarray
+    separable: bool
+    margin_lower: float
+    margin_upper: float
+    note: str = ""
+    svc: SVCResult | None = field(default=None, repr=False)
+
+    def __post_init__(self):
+        _freeze(self)

@@ -1,0 +1,464 @@
+r"""Exact linear SVM classification (Paul et al. 2014, eq. 3) with a KKT certificate.
+
+The dual
+
+.. math::
+
+    Z = \max_{\alpha}\ 1^T\alpha - \tfrac12 \|X^T Y \alpha\|_2^2
+    \quad\text{s.t.}\quad y^T\alpha = 0\ (\text{bias}),\quad 0 \le \alpha \le C
+
+is posed to cvxpy in factored form (``sum_squares(G^T (y * alpha))`` with ``G G^T = X X^T``) so the
+n x n Gram matrix is never formed, solved by an interior-point method (Clarabel by default), and then
+*polished*: the free support vectors are identified and the KKT linear system of the equality-constrained
+QP on the free set is solved in float64. The polished point is kept only when it is feasible and its
+KKT residuals are no worse. Every returned quantity is recomputed from the returned ``alpha``.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import scipy.linalg as sla
+import scipy.sparse as sp
+from scipy.optimize import linprog
+
+from ..errors import NotSeparableError, SolverError
+from ._common import (
+    check_solver,
+    factor_rows,
+    run_problem,
+    validate_bool,
+    validate_C,
+    validate_labels,
+    validate_X,
+)
+from ._common import solver_options as _solver_options
+from ._results import SVCResult
+from .kkt import decision_values, svc_kkt_residuals
+
+__all__ = ["solve_svc", "SVCProblem"]
+
+# Relative threshold that separates alpha_i = 0 / alpha_i = C from free support vectors when the
+# interior-point solution (accurate to ~1e-8 relative) is classified for polishing and for b.
+_SET_TOL = 1e-6
+# The separable-regime certificate of spec C5 / paper sec. 5: max alpha < C (1 - 1e-6) and xi = 0.
+_ZERO_SLACK_ALPHA = 1e-6
+# Polishing forms the |F| x |F| Gram of the free set; above this size it is skipped (reported).
+_MAX_POLISH_FREE = 4000
+# A point whose relative KKT residual is above this is not a certified optimum: SolverError.
+_ACCEPT_REL = 1e-5
+
+
+def _rows(X, idx):
+    """Rows ``idx`` of X as a dense float64 array."""
+    R = X[idx]
+    return R.toarray() if sp.issparse(R) else np.asarray(R)
+
+
+def _transpose_times(X, v):
+    """``X^T v`` as a dense vector, for dense or sparse X."""
+    return np.asarray(X.T @ v, dtype=np.float64).ravel()
+
+
+def _sets(alpha, C):
+    amax = float(np.max(alpha, initial=0.0))
+    lo_tol = _SET_TOL * amax
+    at_upper = np.zeros(alpha.shape, bool) if np.isinf(C) else alpha >= C * (1.0 - _SET_TOL)
+    at_lower = alpha <= lo_tol
+    free = ~(at_lower | at_upper)
+    return free, at_upper
+
+
+def pl_argmin(p, q):
+    r"""Exact minimiser of :math:`h(b) = \sum_i (p_i - b)_+ + \sum_j (b - q_j)_+` (argmin midpoint).
+
+    ``h`` is convex piecewise linear with slope :math:`-\#\{i: b < p_i\} + \#\{j: b > q_j\}`; its
+    minimisers are the breakpoints where the left slope is <= 0 <= the right slope (and the segment
+    between the extreme ones). Both ``p`` and ``q`` must be non-empty.
+    """
+    p = np.sort(p)
+    q = np.sort(q)
+    cand = np.concatenate([p, q])
+    left = -(p.size - np.searchsorted(p, cand, side="left")) + np.searchsorted(q, cand, side="left")
+    right = -(p.size - np.searchsorted(p, cand, side="right")) + np.searchsorted(q, cand, side="right")
+    ok = (left <= 0) & (right >= 0)
+    if not np.any(ok):  # cannot happen when both p and q are non-empty; defensive
+        return float(np.median(cand))
+    return 0.5 * (float(np.min(cand[ok])) + float(np.max(cand[ok])))
+
+
+def _hinge_argmin_b(g, y):
+    """Exact minimiser over b of the hinge sum ``sum_i (1 - y_i (g_i + b))_+`` for fixed ``g = X w``."""
+    return pl_argmin(1.0 - g[y > 0], -1.0 - g[y < 0])
+
+
+def _bias(g, y, alpha, C):
+    """b from the free SVs (median of ``y_i - g_i``) or, when none is free, the exact hinge minimiser.
+
+    Returns ``(b, method)``.
+    """
+    free, _ = _sets(alpha, C)
+    if np.any(free):
+        return float(np.median(y[free] - g[free])), "median"
+    return _hinge_argmin_b(g, y), "interval"
+
+
+def _polish(X, y, alpha, b, C, bias, free):
+    """Solve the KKT system on the free set ``free`` (alpha_U = C, alpha_L = 0 fixed).
+
+    For i in F: ``y_i (x_i^T w + b) = 1`` with ``w = X_F^T Y_F alpha_F + X_U^T Y_U C``, plus
+    ``y_F^T alpha_F + C y_U^T 1 = 0`` with bias. The correction to the interior-point point is the
+    minimum-norm least-squares solution, so singular (degenerate) free sets stay close to it.
+    Returns ``(alpha_new, b_new)`` or None.
+    """
+    F = np.flatnonzero(free)
+    if F.size == 0 or F.size > _MAX_POLISH_FREE:
+        return None
+    _, at_upper = _sets(alpha, C)
+    U = np.flatnonzero(at_upper)
+    XF = _rows(X, F)
+    yF = y[F]
+    wU = _transpose_times(X[U], y[U] * C) if U.size else np.zeros(X.shape[1])
+    K = XF @ XF.T
+    Q = (yF[:, None] * yF[None, :]) * K
+    rhs = 1.0 - yF * (XF @ wU)
+    if bias:
+        m = F.size
+        M = np.empty((m + 1, m + 1))
+        M[:m, :m] = Q
+        M[:m, m] = yF
+        M[m, :m] = yF
+        M[m, m] = 0.0
+        r = np.concatenate([rhs, [-(C * float(np.sum(y[U])) if U.size else 0.0)]])
+        z0 = np.concatenate([alpha[F], [b]])
+    else:
+        M, r, z0 = Q, rhs, alpha[F].copy()
+    try:
+        dz = sla.lstsq(M, r - M @ z0, lapack_driver="gelsd")[0]
+    except (np.linalg.LinAlgError, ValueError):
+        return None
+    z = z0 + dz
+    a_new = np.where(np.isinf(C), alpha, np.clip(alpha, 0.0, C)).astype(np.float64)
+    a_new[~free] = 0.0
+    if U.size:
+        a_new[U] = C
+    aF = z[: F.size]
+    amax = max(float(np.max(np.abs(aF), initial=0.0)), 1e-300)
+    upper = np.inf if np.isinf(C) else C
+    if np.any(aF < -1e-12 * amax) or np.any(aF > upper + 1e-12 * amax):
+        return None  # the active set guessed from the interior-point point is wrong
+    a_new[F] = np.clip(aF, 0.0, upper)
+    return a_new, (float(z[-1]) if bias else 0.0)
+
+
+def _finalize(X, y, alpha_raw, C, bias, polish, solver, status, iterations, t0):
+    hard = np.isinf(C)
+    alpha = np.clip(np.asarray(alpha_raw, dtype=np.float64).ravel(), 0.0, None if hard else C)
+    w = _transpose_times(X, y * alpha)
+    g = decision_values(X, w, 0.0)
+    if bias:
+        b, bias_method = _bias(g, y, alpha, C)
+    else:
+        b, bias_method = 0.0, "none"
+    kkt0, xi, P, D = svc_kkt_residuals(X, y, alpha, w, b, C, bias=bias)
+    best = (alpha, w, b, bias_method, kkt0, xi, P, D)
+    polished = False
+    if polish:
+        free_a, _ = _sets(alpha, C)
+        yf = y * (g + b)
+        # a second guess of the free set from the margins (|y_i f_i - 1| small, alpha not at C)
+        _, at_upper = _sets(alpha, C)
+        free_m = (np.abs(yf - 1.0) <= 1e-6 * max(1.0, float(np.max(np.abs(yf))))) & ~at_upper
+        tried = []
+        for free in (free_a, free_m):
+            if any(np.array_equal(free, t) for t in tried):
+                continue
+            tried.append(free)
+            out = _polish(X, y, alpha, b, C, bias, free)
+            if out is None:
+                continue
+            a1, b1 = out
+            w1 = _transpose_times(X, y * a1)
+            kkt1, xi1, P1, D1 = svc_kkt_residuals(X, y, a1, w1, b1, C, bias=bias)
+            if kkt1.max_relative <= best[4].max_relative:
+                best = (a1, w1, b1, "kkt" if bias else "none", kkt1, xi1, P1, D1)
+                polished = True
+    alpha, w, b, bias_method, kkt, xi, P, D = best
+    if hard and kkt.primal_rel > _ACCEPT_REL:
+        # the hard-margin dual did not report unboundedness but the point is not primal feasible:
+        # decide separability exactly by an LP before blaming the solver
+        if not _separable_lp(X, y, bias):
+            raise NotSeparableError(
+                "hard margin (C=inf) on data that are not linearly separable"
+                + (" (with bias)" if bias else " through the origin (bias=False)"),
+                status=status, solver=solver,
+            )
+    if kkt.max_relative > _ACCEPT_REL:
+        raise SolverError(
+            f"{solver} returned status {status!r} but the KKT certificate fails: max relative residual "
+            f"{kkt.max_relative:.2e} > {_ACCEPT_REL:g} ({kkt})",
+            status=status, solver=solver,
+        )
+    w_norm_sq = float(np.dot(w, w))
+    free, at_upper = _sets(alpha, C)
+    p_scale = max(1.0, float(np.max(np.abs(y * decision_values(X, w, b)), initial=0.0)))
+    slack_tol = p_scale * max(1e-8, kkt.max_relative)
+    amax = float(np.max(alpha, initial=0.0))
+    below_box = hard or amax < C * (1.0 - _ZERO_SLACK_ALPHA)
+    zero_slack = bool(below_box and float(np.max(xi, initial=0.0)) <= slack_tol)
+    return SVCResult(
+        alpha=alpha,
+        w=w,
+        b=float(b),
+        objective=float(D),
+        primal_objective=float(P),
+        w_norm_sq=w_norm_sq,
+        alpha_sum=float(np.sum(alpha)),
+        slack=xi,
+        margin=float(1.0 / np.sqrt(w_norm_sq)) if w_norm_sq > 0 else float("inf"),
+        zero_slack=zero_slack,
+        slack_tol=float(slack_tol),
+        n_free=int(np.count_nonzero(free)),
+        n_bounded=int(np.count_nonzero(at_upper)),
+        bias_method=bias_method,
+        kkt=kkt,
+        kkt_unpolished=kkt0,
+        polished=polished,
+        C=float(C),
+        bias=bool(bias),
+        solver=solver,
+        status=status,
+        iterations=int(iterations),
+        solve_time=time.perf_counter() - t0,
+    )
+
+
+def _feasible_primal(X, y, bias):
+    """A point of ``{(w, b): y_i (x_i^T w + b) >= 1}`` (HiGHS LP), or None when the set is empty.
+
+    The LP is an exact separability test (up to HiGHS's feasibility tolerance, 1e-7).
+    """
+    n, d = X.shape
+    A = -(sp.diags(y) @ sp.csr_matrix(X))
+    if bias:
+        A = sp.hstack([A, sp.csr_matrix(-y[:, None])], format="csr")
+    nv = A.shape[1]
+    res = linprog(np.zeros(nv), A_ub=A, b_ub=-np.ones(n), bounds=[(None, None)] * nv, method="highs")
+    if res.status != 0:
+        return None
+    return res.x
+
+
+def _separable_lp(X, y, bias):
+    return _feasible_primal(X, y, bias) is not None
+
+
+def _not_separable(bias, status, solver, how):
+    return NotSeparableError(
+        "hard margin (C=inf) on data that are not linearly separable"
+        + (" (with bias)" if bias else " through the origin (bias=False)")
+        + f" ({how}; solver status {status!r})",
+        status=status, solver=solver,
+    )
+
+
+# statuses whose point is handed to the certificate (which then accepts or raises SolverError)
+_USABLE = ("optimal", "optimal_inaccurate", "user_limit")
+
+
+def _check_status(status, solver, C, bias, X, y, value):
+    if np.isinf(C):
+        if status in ("unbounded", "unbounded_inaccurate"):
+            raise _not_separable(bias, status, solver, "the dual is unbounded")
+        if status != "optimal" and not _separable_lp(X, y, bias):
+            raise _not_separable(bias, status, solver, "LP certificate")
+    if status not in _USABLE or value is None:
+        raise SolverError(
+            f"{solver} returned status {status!r} for the SVC dual.", status=status, solver=solver
+        )
+
+
+def _hard_margin_box(X, y, bias, solver):
+    """For first-order solvers (OSQP, SCS) the hard-margin dual with no upper bound converges badly.
+
+    Any feasible primal ``w0`` gives ``sum(alpha*) = ||w*||^2 <= ||w0||^2``, so the box
+    ``alpha <= ||w0||^2`` contains the optimum and does not change the problem. Returns that bound,
+    or raises NotSeparableError when the LP finds no feasible primal.
+    """
+    x = _feasible_primal(X, y, bias)
+    if x is None:
+        raise _not_separable(bias, "infeasible", solver, "LP certificate")
+    w0 = x[: X.shape[1]]
+    return 2.0 * float(np.dot(w0, w0)) + 1.0
+
+
+def _validate(X, y, C, bias, solver, polish):
+    X = validate_X(X)
+    bias = validate_bool("bias", bias)
+    y = validate_labels(y, X.shape[0], both_classes=bias)
+    C = validate_C(C)
+    solver = check_solver(solver)
+    polish = validate_bool("polish", polish)
+    return X, y, C, bias, solver, polish
+
+
+def solve_svc(X, y, C, *, bias=True, solver="CLARABEL", polish=True, solver_options=None):
+    r"""Solve the linear SVM dual (Paul et al. 2014, eq. 3) exactly and certify it by its KKT conditions.
+
+    Parameters
+    ----------
+    X : array_like or scipy.sparse matrix of shape (n, d)
+        Rows are the points (original or projected ``X R``).
+    y : array_like of shape (n,)
+        Labels in {-1, +1}; both classes are required when ``bias=True``.
+    C : float
+        Box bound, ``C > 0``; ``np.inf`` is the hard margin (no upper bound on alpha).
+    bias : bool, default=True
+        Include the unregularised bias (the constraint ``y^T alpha = 0``).
+    solver : {"CLARABEL", "OSQP", "SCS"}, default="CLARABEL"
+    polish : bool, default=True
+        Polish the interior-point solution by solving the KKT system on the free set (float64).
+    solver_options : dict, optional
+        Extra keyword arguments for ``cvxpy.Problem.solve`` (override the defaults of
+        ``rpcheck.svm._common``).
+
+    Returns
+    -------
+    SVCResult
+        ``alpha``, ``w = X^T (y * alpha)``, ``b``, ``objective`` (Z at the returned alpha),
+        ``w_norm_sq``, ``alpha_sum``, ``slack``, ``margin = 1/||w||``, ``zero_slack``, ``kkt``,
+        ``kkt_unpolished`` and solver statistics.
+
+    Raises
+    ------
+    RpcheckError
+        Bad input (labels, shapes, non-finite entries, ``C <= 0``, unknown solver).
+    NotSeparableError
+        ``C = inf`` on data that are not separable (with the bias, or through the origin without it);
+        detected from an unbounded dual or, when the solver is inconclusive, by an exact LP.
+    SolverError
+        The solver failed, or its point does not pass the KKT certificate at relative level 1e-5.
+
+    Notes
+    -----
+    The bias is the median of ``y_i - w^T x_i`` over the free support vectors
+    (``1e-6 max(alpha) < alpha_i < C (1 - 1e-6)``), or comes directly from the polished KKT system. When
+    no support vector is free (all at 0 or C, possible in the soft-margin case) b is not determined by
+    the KKT equalities; it is then the exact minimiser of the hinge sum
+    :math:`\sum_i (1 - y_i(w^T x_i + b))_+` for the returned w (the midpoint of the minimising interval),
+    which is the primal-optimal bias for that w (LIBSVM's midpoint rule restricted to optimal values).
+
+    The identity :math:`\sum\alpha = \|w\|^2 + C\|\xi\|_1` (spec C5) and strong duality
+    :math:`Z = \|w\|^2/2 + C\|\xi\|_1` hold up to ``n * kkt.complementarity_abs + |b| * kkt.dual_abs``
+    (see :mod:`rpcheck.svm.kkt`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1.0, 0.0], [-1.0, 0.0]]); y = np.array([1, -1])
+    >>> res = solve_svc(X, y, np.inf)
+    >>> np.round(res.w, 8), round(res.margin, 8)
+    (array([1., 0.]), 1.0)
+    """
+    t0 = time.perf_counter()
+    X, y, C, bias, solver, polish = _validate(X, y, C, bias, solver, polish)
+    import cvxpy as cp
+
+    n = X.shape[0]
+    G = factor_rows(X)
+    A = (sp.csr_matrix(G).T @ sp.diags(y)).tocsr() if sp.issparse(G) else G.T * y[None, :]
+    a = cp.Variable(n)
+    cons = [a >= 0]
+    if not np.isinf(C):
+        cons.append(a <= C)
+    elif solver != "CLARABEL":
+        cons.append(a <= _hard_margin_box(X, y, bias, solver))
+    if bias:
+        cons.append(y @ a == 0)
+    prob = cp.Problem(cp.Maximize(cp.sum(a) - 0.5 * cp.sum_squares(A @ a)), cons)
+    status, iters = run_problem(prob, solver, _solver_options(solver, solver_options))
+    _check_status(status, solver, C, bias, X, y, a.value)
+    return _finalize(X, y, a.value, C, bias, polish, solver, status, iters, t0)
+
+
+
+class SVCProblem:
+    r"""A canonicalised, parametrised SVC dual for repeated solves on data of one shape.
+
+    The data enter through ``cvxpy.Parameter`` objects in a DPP-compliant way: ``A = X^T diag(y)``
+    (d x n) multiplies the variable (parameter-affine times parameter-free) and ``y`` appears in the
+    linear equality ``y^T alpha = 0``. cvxpy therefore canonicalises once (the first ``solve``) and
+    later solves only refill the solver's matrices.
+
+    Parameters
+    ----------
+    n, d : int
+        Shape of the data.
+    C : float
+        Box bound (``np.inf`` for hard margin).
+    bias : bool, default=True
+    solver : {"CLARABEL", "OSQP", "SCS"}, default="CLARABEL"
+    polish : bool, default=True
+    solver_options : dict, optional
+
+    Notes
+    -----
+    Sparse X is densified (the parameter is dense). Results are identical to :func:`solve_svc` up to
+    solver tolerance and are certified the same way.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> prob = SVCProblem(2, 2, C=np.inf)
+    >>> res = prob.solve(np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([1, -1]))
+    >>> round(res.margin, 8)
+    1.0
+    """
+
+    def __init__(self, n, d, *, C, bias=True, solver="CLARABEL", polish=True, solver_options=None):
+        from .._validation import check_int
+
+        self.n = check_int("n", n, 1)
+        self.d = check_int("d", d, 1)
+        self.C = validate_C(C)
+        self.bias = validate_bool("bias", bias)
+        self.solver = check_solver(solver)
+        self.polish = validate_bool("polish", polish)
+        self._options = _solver_options(self.solver, solver_options)
+        import cvxpy as cp
+
+        self._A = cp.Parameter((self.d, self.n), name="XtY")
+        self._y = cp.Parameter(self.n, name="y")
+        self._a = cp.Variable(self.n, name="alpha")
+        cons = [self._a >= 0]
+        self._ub = None
+        if not np.isinf(self.C):
+            cons.append(self._a <= self.C)
+        elif self.solver != "CLARABEL":  # see _hard_margin_box
+            self._ub = cp.Parameter(nonneg=True, name="alpha_ub")
+            cons.append(self._a <= self._ub)
+        if self.bias:
+            cons.append(self._y @ self._a == 0)
+        obj = cp.Maximize(cp.sum(self._a) - 0.5 * cp.sum_squares(self._A @ self._a))
+        self.problem = cp.Problem(obj, cons)
+        assert self.problem.is_dcp(dpp=True)
+
+    def solve(self, X, y):
+        """Solve for data ``(X, y)`` of shape ``(n, d)``; returns an :class:`SVCResult`."""
+        from ..errors import RpcheckError
+
+        t0 = time.perf_counter()
+        X, y, C, bias, solver, polish = _validate(X, y, self.C, self.bias, self.solver, self.polish)
+        if X.shape != (self.n, self.d):
+            raise RpcheckError(
+                f"`X` has shape {X.shape} but this SVCProblem was built for {(self.n, self.d)}."
+            )
+        Xd = X.toarray() if sp.issparse(X) else X
+        self._A.value = Xd.T * y[None, :]
+        self._y.value = y
+        if self._ub is not None:
+            self._ub.value = _hard_margin_box(X, y, bias, solver)
+        status, iters = run_problem(self.problem, solver, self._options)
+        _check_status(status, solver, C, bias, X, y, self._a.value)
+        return _finalize(X, y, self._a.value, C, bias, polish, solver, status, iters, t0)
