@@ -1,0 +1,330 @@
+r"""Theorem 3.5 (margin preservation, classification) of Paul et al. (2014), its proof chain and corollaries.
+
+Statement (arXiv v5 Theorem 3.5 = TKDD Theorem 3.9; eqs. (3), (5), proof eqs. (12)-(21))
+    "Let eps be an accuracy parameter and let R satisfy ||V^T V - V^T R R^T V||_2 <= eps. Let gamma* and
+    gamma~* be the margins of (3) and (5). Then gamma~*^2 >= (1 - eps) gamma*^2", with
+    gamma = 1/||w||_2 "where ||w*||^2 = sum_i alpha*_i".
+
+Deterministic given the measured ``e = ||E||_2`` of each draw (spec Sec. 1.6). Per trial (one data set,
+one R, two certified dual solves) the events are, as separate variants:
+
+========================= ========================================================== =================
+variant                   per-trial event (e measured; gamma = 1/||w*||)            expected (hard/soft)
+========================= ========================================================== =================
+``stated``                gamma~^2 >= (1 - e) gamma^2                                HOLDS / open
+``stated_sum_alpha``      same with gamma^2 = 1/sum alpha* (the paper's identity)    HOLDS / open
+``proof``                 gamma~^2 >= ((1 - 2e)/(1 - e)) gamma^2, eq. (21)           HOLDS / open
+``upper``                 gamma~^2 <= (1 + e) gamma^2 (not in the paper)             HOLDS / reported
+``eq16``                  Z_opt >= Z~(a~) - e/2 ||X^T Y a~||^2, eq. (16)             HOLDS / HOLDS
+``paux``                  | ||R^T u||^2 - ||u||^2 | <= e ||u||^2, u = X^T Y a~       HOLDS / HOLDS
+``eq17``                  Z_opt >= Z~_opt - e/(2(1-e)) ||w~*||^2, eq. (17)           HOLDS / HOLDS
+``obj_upper``             Z~_opt <= ((1 - e)/(1 - 2e)) Z_opt (derived, spec C4)      HOLDS / HOLDS
+``obj_lower``             Z~_opt >= (1 - e) Z_opt (derived, spec C4)                 HOLDS / HOLDS
+========================= ========================================================== =================
+
+"hard" = separable data and C = inf (zero slack, where the stated bound is true by the primal argument
+of spec Sec. 3); "soft" = label noise and a finite C (the proof's step (18)-(19) ``Z = 1/2||w||^2`` fails,
+spec Sec. 6 item 2; the stated bound is an open question, searched adversarially by
+``paul2014.thm3.5.search`` in :mod:`.margin_search`, which also exhibits violations of ``upper``).
+
+Promised probability: none (deterministic); VIOLATED on any certified exception.
+
+Every Outcome reads ``statistic <= bound`` (lower bounds: statistic = the factor, bound = the measured
+ratio gamma~^2/gamma^2), so ``slack = bound - statistic``.
+
+Vacuity: ``e >= 1`` makes ``stated``, ``stated_sum_alpha``, ``eq17`` and ``obj_lower`` uninformative;
+``e >= 1/2`` makes ``proof`` and ``obj_upper`` uninformative. ``eq16``, ``paux`` and ``upper`` are
+informative for every e. Degenerate instances (``||w||^2 < 1e-8`` or a certified relative error of
+``||w||`` above 5%) are vacuous and counted in the diagnostic ``degenerate`` (spec C6 pitfall).
+
+Tolerance: every comparison uses certified intervals built from the solver point (duality gap, strong
+convexity of the primal in w; :mod:`._common`), plus a 1e-10 relative floating-point allowance.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...bounds.paul2014 import (
+    margin_lower_proof,
+    margin_lower_stated,
+    margin_upper,
+    objective_lower_derived,
+    objective_upper_derived,
+)
+from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ...errors import NotSeparableError
+from ...sketches import make_sketch
+from ._common import FP_REL, cite, distortion, svc_bounds, violation_artifacts
+from ._data import classification_instance
+
+__all__ = ["THEOREM", "trial", "evaluate_margin"]
+
+THEOREM_ID = "paul2014.thm3.5"
+SOFT_C = 1.0
+
+VARIANTS_ORDER = (
+    "stated",
+    "stated_sum_alpha",
+    "proof",
+    "upper",
+    "eq16",
+    "paux",
+    "eq17",
+    "obj_upper",
+    "obj_lower",
+)
+
+
+def _sketch_params(kind):
+    return {"replace": True} if kind == "srht" else {}
+
+
+def _hard_or_open(params):
+    return Verdict.HOLDS if params.get("regime") == "hard" else None
+
+
+def _hard_or_report(params):
+    return Verdict.HOLDS if params.get("regime") == "hard" else None
+
+
+def evaluate_margin(e, orig, proj, q_u, q_Ru):
+    """The per-variant outcomes from measured ``e`` and the certified bounds of both duals.
+
+    Parameters
+    ----------
+    e : float
+        Measured distortion ``||E||_2``.
+    orig, proj : dict
+        :func:`rpcheck.checkers.paul2014._common.svc_bounds` of the original and projected duals.
+    q_u, q_Ru : float
+        ``||u||^2`` and ``||R^T u||^2`` for ``u = X^T Y a~`` (a~ the exactly feasible projected point).
+
+    Returns
+    -------
+    dict of Outcome
+    """
+    W, Wt = orig["wsq"], proj["wsq"]  # intervals for ||w*||^2, ||w~*||^2
+    S, St = orig["sum_alpha"], proj["sum_alpha"]
+    Z, Zt = orig["Z"], proj["Z"]
+    degenerate = orig["degenerate"] or proj["degenerate"]
+    ratio = (1.0 / proj["w_norm_sq"]) / (1.0 / orig["w_norm_sq"]) if not degenerate else math.nan
+    ratio_sa = orig["alpha_sum"] / proj["alpha_sum"] if proj["alpha_sum"] > 0 else math.nan
+    fp = FP_REL
+    out = {}
+
+    # gamma~^2 >= k gamma^2  <=>  ||w*||^2 >= k ||w~*||^2 ; certified violation: W.hi < k Wt.lo
+    # every Outcome reads ``statistic <= bound`` (slack = bound - statistic): for the lower bounds the
+    # statistic is the factor k and the bound the measured ratio gamma~^2/gamma^2.
+    def lower(k, Wi, Wti, ratio_, vac):
+        if vac:
+            return Outcome(True, k, ratio_, vacuous=True)
+        return Outcome(bool(Wi.hi * (1 + fp) >= k * Wti.lo), k, ratio_)
+
+    k = margin_lower_stated(e)
+    out["stated"] = lower(k, W, Wt, ratio, e >= 1 or degenerate)
+    out["stated_sum_alpha"] = lower(k, S, St, ratio_sa, e >= 1 or degenerate)
+    kp = margin_lower_proof(e)
+    out["proof"] = lower(kp, W, Wt, ratio, e >= 0.5 or degenerate)
+    ku = margin_upper(e)
+    # gamma~^2 <= (1+e) gamma^2 <=> ||w*||^2 <= (1+e)||w~*||^2 ; certified violation: W.lo > ku Wt.hi
+    out["upper"] = (
+        Outcome(True, ratio, ku, vacuous=True)
+        if degenerate
+        else Outcome(bool(W.lo <= ku * Wt.hi * (1 + fp)), ratio, ku)
+    )
+    # (16) at the returned feasible a~ : Z_opt >= Z~(a~) - e/2 ||X^T Y a~||^2 ; Zt.lo = Z~(a~) - fp
+    rhs16 = Zt.lo - 0.5 * e * q_u
+    out["eq16"] = Outcome(bool(Z.hi + fp * (abs(Z.hi) + e * q_u) >= rhs16), rhs16, Z.hi)
+    # P-aux
+    dev = abs(q_Ru - q_u)
+    out["paux"] = Outcome(bool(dev <= e * q_u + fp * (q_u + q_Ru + 1e-300)), dev, e * q_u)
+    # (17)
+    if e >= 1:
+        out["eq17"] = Outcome(True, math.nan, Z.hi, vacuous=True)
+    else:
+        rhs17 = Zt.lo - 0.5 * e / (1 - e) * Wt.hi
+        out["eq17"] = Outcome(bool(Z.hi * (1 + fp) >= rhs17), rhs17, Z.hi)
+    # Z~ <= ((1-e)/(1-2e)) Z
+    if e >= 0.5:
+        out["obj_upper"] = Outcome(True, Zt.lo, math.nan, vacuous=True)
+    else:
+        b = objective_upper_derived(e) * Z.hi
+        out["obj_upper"] = Outcome(bool(Zt.lo <= b * (1 + fp)), Zt.lo, b)
+    # Z~ >= (1-e) Z
+    if e >= 1:
+        out["obj_lower"] = Outcome(True, math.nan, Zt.hi, vacuous=True)
+    else:
+        b = objective_lower_derived(e) * Z.lo
+        out["obj_lower"] = Outcome(bool(Zt.hi * (1 + fp) >= b), b, Zt.hi)
+    return out
+
+
+def _vacuous_all(reason_diag):
+    return TrialRecord(
+        outcomes={v: Outcome(True, math.nan, math.nan, vacuous=True) for v in VARIANTS_ORDER},
+        diagnostics=reason_diag,
+    )
+
+
+def trial(params, rng):
+    """One draw: data (regime), R (kind, r), both duals certified, all variants of Thm 3.5."""
+    n, d, rho, r = params["n"], params["d"], params["rho"], params["r"]
+    regime = params["regime"]
+    C = math.inf if regime == "hard" else float(params.get("C", SOFT_C))
+    X, y, Z, V = classification_instance(n, d, rho, regime, rng=rng)
+    from ...svm import solve_svc
+
+    sk = make_sketch(params["kind"], d, r, rng=rng, **_sketch_params(params["kind"]))
+    e = distortion(V, sk)
+    XR = np.asarray(sk.apply(X))
+    res = solve_svc(Z, y, C)  # X X^T = Z Z^T: the dual of (3) on the factor Z
+    try:
+        res_t = solve_svc(XR, y, C)
+    except NotSeparableError:
+        # Only possible with e >= 1 (for e < 1, V^T R has full row rank and XR keeps the column space
+        # of X): the projected hard-margin problem has no solution, every variant is uninformative.
+        return _vacuous_all({"e": e, "proj_not_separable": 1.0, "degenerate": 0.0})
+    orig = svc_bounds(Z, y, C, res.alpha, res.b)
+    proj = svc_bounds(XR, y, C, res_t.alpha, res_t.b)
+    u_coef = y * proj["a"]
+    u_z = Z.T @ u_coef  # u = X^T Y a~ = V Z^T Y a~ ; ||u|| = ||Z^T Y a~||
+    q_u = float(u_z @ u_z)
+    Ru = XR.T @ u_coef
+    q_Ru = float(Ru @ Ru)
+    out = evaluate_margin(e, orig, proj, q_u, q_Ru)
+    diags = {
+        "e": e,
+        "gamma": 1 / math.sqrt(orig["w_norm_sq"]) if orig["w_norm_sq"] > 0 else math.inf,
+        "gamma_proj": 1 / math.sqrt(proj["w_norm_sq"]) if proj["w_norm_sq"] > 0 else math.inf,
+        "sum_alpha": orig["alpha_sum"],
+        "w_norm_sq": orig["w_norm_sq"],
+        "slack_term_lo": orig["slack_term"].lo,
+        "zero_slack": float(res.zero_slack),
+        "zero_slack_proj": float(res_t.zero_slack),
+        "gap": orig["gap"],
+        "gap_proj": proj["gap"],
+        "kkt_max_rel": max(res.kkt.max_relative, res_t.kkt.max_relative),
+        "degenerate": float(orig["degenerate"] or proj["degenerate"]),
+        "proj_not_separable": 0.0,
+    }
+    return TrialRecord(
+        outcomes=out, diagnostics=diags, artifacts=violation_artifacts(out, X=X, y=y, sketch=sk)
+    )
+
+
+def _cells(n, d, rho, rs, kinds, regimes):
+    return grid(n=n, d=d, rho=rho, regime=list(regimes), kind=list(kinds), r=list(rs))
+
+
+PROFILES = {
+    "quick": Profile(_cells(30, 256, 5, [64, 128], ["gaussian"], ["hard", "soft"]), trials=6),
+    "ci": Profile(_cells(40, 256, 5, [32, 64, 128], ["gaussian", "srht"], ["hard", "soft"]), trials=15),
+    "standard": Profile(
+        _cells(60, 512, 8, [32, 64, 128, 256], ["gaussian", "srht", "sign", "countsketch"], ["hard", "soft"]),
+        trials=50,
+    ),
+    "full": Profile(
+        _cells(
+            100, 1024, 10, [64, 128, 256, 512], ["gaussian", "srht", "sign", "countsketch"], ["hard", "soft"]
+        ),
+        trials=200,
+    ),
+}
+
+_HARD_NOTE = "hard = separable data, C = inf; soft = 15% label flips, C = 1"
+
+THEOREM = register(
+    Theorem(
+        id=THEOREM_ID,
+        paper="paul2014",
+        title="Thm 3.5: margin preserved, gamma~^2 >= (1-e) gamma^2 (and the proof chain (16)-(21))",
+        citation=cite("Theorem 3.5", "(3), (5), (12)-(21)"),
+        statement="If ||V^T V - V^T R R^T V||_2 <= eps then gamma~*^2 >= (1 - eps) gamma*^2, "
+        "gamma = 1/||w||.",
+        kind="deterministic",
+        variants=(
+            Variant(
+                "stated",
+                "gamma~^2 >= (1 - e) gamma^2, gamma = 1/||w||",
+                expected=_hard_or_open,
+                note="Soft margin: open (spec C6); searched in paul2014.thm3.5.search. " + _HARD_NOTE,
+            ),
+            Variant(
+                "stated_sum_alpha",
+                "gamma~^2 >= (1 - e) gamma^2, gamma^2 = 1/sum(alpha*)",
+                expected=_hard_or_open,
+                note="The paper's margin via ||w*||^2 = sum alpha*, which holds only with zero slack (C5).",
+            ),
+            Variant(
+                "proof",
+                "gamma~^2 >= ((1 - 2e)/(1 - e)) gamma^2  (eq. 21, vacuous for e >= 1/2)",
+                expected=_hard_or_open,
+            ),
+            Variant(
+                "upper",
+                "gamma~^2 <= (1 + e) gamma^2 (zero-slack corollary, not in the paper)",
+                expected=_hard_or_report,
+                note="Violated in the soft-margin regime: instances are exhibited by paul2014.thm3.5.search.",
+            ),
+            Variant(
+                "eq16",
+                "Z_opt >= Z~(a~) - (e/2) ||X^T Y a~||^2 at the returned a~  (eq. 16)",
+                expected=Verdict.HOLDS,
+            ),
+            Variant(
+                "paux",
+                "| ||R^T u||^2 - ||u||^2 | <= e ||u||^2, u = X^T Y a~  (proof step before 17)",
+                expected=Verdict.HOLDS,
+            ),
+            Variant(
+                "eq17",
+                "Z_opt >= Z~_opt - (e/(2(1-e))) ||w~*||^2  (eq. 17; any C, e < 1)",
+                expected=Verdict.HOLDS,
+            ),
+            Variant(
+                "obj_upper",
+                "Z~_opt <= ((1-e)/(1-2e)) Z_opt  (derived from 17, e < 1/2; spec C4)",
+                expected=Verdict.HOLDS,
+            ),
+            Variant("obj_lower", "Z~_opt >= (1-e) Z_opt  (derived, spec C4)", expected=Verdict.HOLDS),
+        ),
+        profiles=PROFILES,
+        trial=trial,
+        tolerance=FP_REL,
+        tolerance_note=(
+            "Certified intervals from each solver point: Z_opt in [D(a), P(w,b,xi)] at exactly feasible "
+            "primal/dual points, ||w*|| within sqrt(2 (P - D)) of the primal w (1-strong convexity); "
+            "violations are counted only when certified; plus 1e-10 relative rounding allowance."
+        ),
+        findings=(
+            Finding(
+                "thm3.5-proof-gap",
+                "The proof reaches only gamma~^2 >= ((1-2e)/(1-e)) gamma^2 (eq. 21), weaker than the stated "
+                "(1-e) and vacuous for e >= 1/2; the stated bound holds in the zero-slack regime.",
+                evidence_variant="stated",
+                spec_ref="Sec. 6 item 1",
+            ),
+            Finding(
+                "eq17-general",
+                "(16), (17) and the derived objective bounds Z~ <= ((1-e)/(1-2e))Z, Z~ >= (1-e)Z hold in "
+                "the soft-margin regime too (only the step Z = ||w||^2/2 needs zero slack).",
+                evidence_variant="eq17",
+                spec_ref="C4; Sec. 6 item 2",
+            ),
+            Finding(
+                "margin-definitions",
+                "gamma = 1/||w|| and gamma = 1/sqrt(sum alpha) coincide only with zero slack; both are "
+                "tested (stated vs stated_sum_alpha).",
+                evidence_variant="stated_sum_alpha",
+                spec_ref="Sec. 6 items 2, 14",
+            ),
+        ),
+        notes=(
+            "Original dual solved on the factor Z (X = Z V^T, X X^T = Z Z^T); projected dual on X R. "
+            "srht uses sampling with replacement (eq. 11). " + _HARD_NOTE
+        ),
+    )
+)
