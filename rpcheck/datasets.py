@@ -144,8 +144,14 @@ def _make(X, y, *, name, task, description, positive=None):
         y = y.astype(np.float64)
         if not np.all(np.isfinite(y)):
             raise RpcheckError(f"regression target of {name!r} contains NaN or infinite values.")
-    return Dataset(X=X, y=np.array(y, dtype=np.float64), name=name, task=task, description=description,
-                   label_map=label_map)
+    return Dataset(
+        X=X,
+        y=np.array(y, dtype=np.float64),
+        name=name,
+        task=task,
+        description=description,
+        label_map=label_map,
+    )
 
 
 def load_bundled(name, *, digit=8):
@@ -182,18 +188,32 @@ def load_bundled(name, *, digit=8):
 
     if name == "breast_cancer":
         b = skd.load_breast_cancer()
-        return _make(b.data, b.target, name=name, task="classification",
-                     description="scikit-learn bundled Wisconsin diagnostic breast cancer "
-                     "(malignant=0, benign=1)")
+        return _make(
+            b.data,
+            b.target,
+            name=name,
+            task="classification",
+            description="scikit-learn bundled Wisconsin diagnostic breast cancer (malignant=0, benign=1)",
+        )
     if name == "digits":
         digit = check_int("digit", digit, 0, 9)
         b = skd.load_digits()
-        return _make(b.data, b.target, name=f"digits{digit}", task="classification", positive=digit,
-                     description=f"scikit-learn bundled 8x8 digits, digit {digit} vs rest")
+        return _make(
+            b.data,
+            b.target,
+            name=f"digits{digit}",
+            task="classification",
+            positive=digit,
+            description=f"scikit-learn bundled 8x8 digits, digit {digit} vs rest",
+        )
     b = skd.load_diabetes()
-    return _make(b.data, b.target, name=name, task="regression",
-                 description="scikit-learn bundled diabetes "
-                 "(standardised features, disease progression target)")
+    return _make(
+        b.data,
+        b.target,
+        name=name,
+        task="regression",
+        description="scikit-learn bundled diabetes (standardised features, disease progression target)",
+    )
 
 
 def _infer_format(path):
@@ -226,13 +246,15 @@ def _read_csv(path):
     except Exception as exc:
         raise RpcheckError(f"could not parse {path!r} as CSV: {exc}") from None
     if frame.shape[1] < 2:
-        raise RpcheckError(f"CSV file {path!r} has {frame.shape[1]} column(s); it needs features and a last "
-                           "target column.")
+        raise RpcheckError(
+            f"CSV file {path!r} has {frame.shape[1]} column(s); it needs features and a last target column."
+        )
     feats = frame.iloc[:, :-1]
     bad = [str(c) for c in feats.columns if feats[c].dtype.kind not in "biuf"]
     if bad:
-        raise RpcheckError(f"CSV file {path!r} has non-numeric feature columns {bad[:5]}; "
-                           "all features must be numbers.")
+        raise RpcheckError(
+            f"CSV file {path!r} has non-numeric feature columns {bad[:5]}; all features must be numbers."
+        )
     if feats.isna().to_numpy().any():
         raise RpcheckError(f"CSV file {path!r} has missing feature values; all features must be present.")
     return feats.to_numpy(dtype=np.float64), frame.iloc[:, -1].to_numpy()
@@ -305,8 +327,7 @@ def load_file(path, *, fmt=None, task=None, positive=None, n_features=None, name
         X, y = _read_npz(path)
     if task is None:
         task = "classification"
-    return _make(X, y, name=name, task=task, positive=positive,
-                 description=f"{fmt} file {path}")
+    return _make(X, y, name=name, task=task, positive=positive, description=f"{fmt} file {path}")
 
 
 def describe(ds):

@@ -78,8 +78,10 @@ def sampled_sq_error(c, K_fro_sq, p, r):
     if p.shape != c.shape or np.any(p < 0) or abs(p.sum() - 1) > 1e-9:
         raise RpcheckError("`p` must be a probability vector (>= 0, summing to 1) of the same length as `c`.")
     if np.any((p == 0) & (c > 0)):
-        raise RpcheckError("`p` is 0 on a column with energy > 0: the sampled Gram matrix is then biased and "
-                           "DKM Lemma 4 does not apply.")
+        raise RpcheckError(
+            "`p` is 0 on a column with energy > 0: the sampled Gram matrix is then biased and "
+            "DKM Lemma 4 does not apply."
+        )
     m = p > 0
     return float((np.sum(c[m] ** 2 / p[m]) - K_fro_sq) / r)
 

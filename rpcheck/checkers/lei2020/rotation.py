@@ -1,0 +1,238 @@
+r"""Lei & Lan (2020) rotation claims: the randomized Hadamard rotation preserves the Gram matrix (claim 1,
+D0), the exact mean and variance of a rotated column energy over D (claim 11, D3), and the flattening bound
+(claim 12, D4).
+
+The library's SRHT family (``rpcheck.sketches``: fused FWHT kernel, padding) is checked against the oracle
+``pad(X) diag(s) H_d / sqrt(d)`` built from ``scipy.linalg.hadamard`` (the Sylvester ordering of the paper).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from ...bounds import lei2020 as B
+from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ...sketches import make_sketch
+from . import _common as c
+
+__all__ = ["ROTATION", "ENERGY", "FLATTENING"]
+
+H, V = Verdict.HOLDS, Verdict.VIOLATED
+
+
+def _rotation_trial(params, rng):
+    n, d, r = params["n"], params["d"], params["r"]
+    X = c.make_data(params["data"], n, d, rng)
+    fro2 = float(np.sum(X**2))
+    K = X @ X.T
+    sk = make_sketch("srht", d, r, replace=False, rng=rng)
+    Xr = sk.rotate(X)
+    dp = sk.d_pad
+    tol = c.RTOL_EXACT * fro2 * max(1.0, np.log2(dp))
+    oracle = c.rotate_dense(X, sk.signs_)
+    dev_h = float(np.abs(Xr - oracle).max())
+    dev_g = float(np.abs(Xr @ Xr.T - K).max())
+    dev_e = abs(float(c.energies(Xr).sum()) - fro2)
+    R = sk.matrix()
+    RtR = R.T @ R
+    # Prop: R = sqrt(d'/r) D H S has R^T R = (d'/r) I_r exactly (distinct columns of an orthogonal matrix)
+    dev_scaled = float(np.abs(RtR - dp / r * np.eye(r)).max())
+    dev_orth = float(np.abs(RtR - np.eye(r)).max())
+    stol = c.RTOL_EXACT * dp / r * max(1.0, np.log2(dp))
+    return TrialRecord(
+        outcomes={
+            "gram": Outcome(holds=dev_g <= tol, statistic=dev_g, bound=tol),
+            "energy_sum": Outcome(holds=dev_e <= tol, statistic=dev_e, bound=tol),
+            "hadamard_ordering": Outcome(holds=dev_h <= tol, statistic=dev_h, bound=tol),
+            # for d < d' the library's R keeps only the first d rows of the padded map: no identity to test
+            "srht_scaled_orthonormal": Outcome(
+                holds=dev_scaled <= stol, statistic=dev_scaled, bound=stol, vacuous=dp != d
+            ),
+            "as_printed_orthonormal": Outcome(holds=dev_orth <= stol, statistic=dev_orth, bound=stol),
+        },
+        diagnostics={"d_pad": float(dp)},
+    )
+
+
+ROTATION = register(
+    Theorem(
+        id="lei2020.rotation",
+        paper="lei2020",
+        title="X D H preserves X X^T and ||X||_F^2 (padded d); SRHT R^T R = (d/r) I, not I ('random "
+            "orthonormal')",
+        citation=c.citation("Sec. 3 (eq. 2, Alg. 1 steps 1-2)", "eq. (2)"),
+        statement="X_r = X D H with H = H_d/sqrt(d) orthogonal: X_r X_r^T = X X^T; R = sqrt(d/r) D H S is a "
+        "'random orthonormal matrix'.",
+        kind="deterministic",
+        variants=(
+            Variant(
+                "gram", "max|X_r X_r^T - X X^T| <= tol (library rotation, zero padding to d')", expected=H
+            ),
+            Variant("energy_sum", "|sum_j c_j - ||X||_F^2| <= tol", expected=H),
+            Variant(
+                "hadamard_ordering",
+                "library X_r equals pad(X) D H_d/sqrt(d) with scipy.linalg.hadamard",
+                expected=H,
+            ),
+            Variant(
+                "srht_scaled_orthonormal",
+                "R^T R = (d'/r) I_r for SRHT (without replacement); vacuous for "
+                "d < d' (R is then the first d rows of the padded map)",
+                expected=lambda p: H if p["d"] & (p["d"] - 1) == 0 else Verdict.VACUOUS,
+            ),
+            Variant(
+                "as_printed_orthonormal",
+                "R^T R = I_r ('random orthonormal matrix', JL lemma text)",
+                expected=V,
+            ),
+        ),
+        profiles={
+            "quick": Profile(cells=grid(n=20, d=[30, 64], r=8, data="gaussian"), trials=5),
+            "ci": Profile(cells=grid(n=20, d=[30, 64, 100], r=8, data=["gaussian", "spiky"]), trials=10),
+            "standard": Profile(
+                cells=grid(n=50, d=[30, 64, 100, 1000], r=[8, 16], data=["gaussian", "spiky", "scaled"]),
+                trials=50,
+            ),
+            "full": Profile(
+                cells=grid(
+                    n=100, d=[30, 64, 100, 1000, 5000], r=[8, 64], data=["gaussian", "spiky", "scaled"]
+                ),
+                trials=200,
+            ),
+        },
+        trial=_rotation_trial,
+        tolerance=c.RTOL_EXACT,
+        tolerance_note="FWHT round-off: RTOL_EXACT x ||X||_F^2 x log2(d')",
+        findings=(
+            Finding(
+                "not_orthonormal",
+                "R = sqrt(d/r) D H S is called a 'random orthonormal matrix' but "
+                "R^T R = (d/r) I_r; the scale sqrt(d/r) is what the JL lemma needs.",
+                "as_printed_orthonormal",
+                "§6 item 6",
+            ),
+        ),
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# claim 11 (D3): exact moments of c_j over all 2^d sign vectors
+# ---------------------------------------------------------------------------------------------------------
+def _energy_trial(params, rng):
+    n, d = params["n"], params["d"]
+    X = c.make_data(params["data"], n, d, rng)
+    S = np.array(list(itertools.product([-1.0, 1.0], repeat=d)))  # all 2^d sign vectors, equally likely
+    Hd = c.rotate_dense(np.eye(d), np.ones(d))  # H_d / sqrt(d)
+    C = np.einsum("sij,sij->sj", *(2 * [np.einsum("ik,sk,kj->sij", X, S, Hd)]))  # c_j for every sign vector
+    mean, var = C.mean(axis=0), C.var(axis=0)
+    m_th, v_th = B.rotated_energy_moments(X)
+    fro2 = float(np.sum(X**2))
+    tol_m = c.RTOL_EXACT * fro2
+    tol_v = c.RTOL_EXACT * fro2**2
+    dm = float(np.abs(mean - m_th).max())
+    dv = float(np.abs(var - v_th).max())
+    P = C / C.sum(axis=1, keepdims=True)
+    dpn = float(np.abs(P.mean(axis=0) - 1.0 / d).max())
+    return TrialRecord(
+        outcomes={
+            "mean": Outcome(holds=dm <= tol_m, statistic=dm, bound=tol_m),
+            "variance": Outcome(holds=dv <= tol_v, statistic=dv, bound=tol_v),
+            "nps_mean_uniform": Outcome(holds=dpn <= 1e-12, statistic=dpn, bound=1e-12),
+        },
+        diagnostics={"cv_energy": float(np.sqrt(v_th) / m_th)},
+    )
+
+
+ENERGY = register(
+    Theorem(
+        id="lei2020.energy",
+        paper="lei2020",
+        title="E_D c_j = ||X||_F^2/d and Var_D c_j = (2/d^2) sum_{k!=l}(X^T X)_kl^2, exactly (all 2^d "
+            "sign vectors)",
+        citation=c.citation("Sec. 3.1 ('the Hadamard transform tends to equalize column norms')"),
+        statement="(DERIVED, spec D3) E_D[c_j] = ||X||_F^2/d, Var_D[c_j] = (2/d^2) sum_{k != l}(X^T "
+            "X)_{kl}^2; "
+        "hence E_D[p_j^nps] = 1/d.",
+        kind="deterministic",
+        variants=(
+            Variant(
+                "mean", "max_j |E_D c_j - ||X||_F^2/d| <= tol (enumeration of 2^d sign vectors)", expected=H
+            ),
+            Variant("variance", "max_j |Var_D c_j - (2/d^2) sum_{k!=l}(X^TX)_kl^2| <= tol", expected=H),
+            Variant("nps_mean_uniform", "max_j |E_D p_j^nps - 1/d| <= 1e-12", expected=H),
+        ),
+        profiles={
+            "quick": Profile(cells=grid(n=4, d=4, data="scaled"), trials=5),
+            "ci": Profile(cells=grid(n=5, d=[4, 8], data=["scaled", "lowrank"]), trials=10),
+            "standard": Profile(cells=grid(n=6, d=[2, 4, 8], data=["scaled", "lowrank", "spiky"]), trials=40),
+            "full": Profile(
+                cells=grid(n=8, d=[2, 4, 8], data=["scaled", "lowrank", "spiky", "gaussian"]), trials=200
+            ),
+        },
+        trial=_energy_trial,
+        tolerance=c.RTOL_EXACT,
+        tolerance_note="exact enumeration in float64; RTOL_EXACT x ||X||_F^2 (mean) and x ||X||_F^4 "
+            "(variance)",
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# claim 12 (D4): flattening, with probability >= 1 - delta over D
+# ---------------------------------------------------------------------------------------------------------
+def _flattening_trial(params, rng):
+    n, d, delta = params["n"], params["d"], params["delta"]
+    X = c.make_data(params["data"], n, d, rng)
+    sk = make_sketch("srht-topr", d, 1, rng=rng).fit(X)
+    en = sk.column_energies_
+    fro2 = float(en.sum())
+    ratio = float(en.max() / fro2)
+    bnd = B.flattening_bound(n, sk.d_pad, delta)
+    return TrialRecord(
+        outcomes={"bound": Outcome(holds=ratio <= bnd, statistic=ratio, bound=bnd)},
+        diagnostics={"max_over_mean": ratio * sk.d_pad},
+    )
+
+
+FLATTENING = register(
+    Theorem(
+        id="lei2020.flattening",
+        paper="lei2020",
+        title="Flattening (DERIVED): max_j c_j <= 2 ln(2nd/delta)/d ||X||_F^2 with probability >= 1 - "
+            "delta over D",
+        citation=c.citation("Sec. 3.1 ('tends to equalize column norms'; no bound given, DERIVED spec D4)"),
+        statement="(DERIVED, Hoeffding + union bound, spec §3b D4) P_D(max_j c_j > 2 ln(2nd/delta) "
+            "||X||_F^2 / d) "
+        "<= delta.",
+        kind="probabilistic",
+        variants=(
+            Variant(
+                "bound",
+                "max_j c_j / ||X||_F^2 <= 2 ln(2 n d'/delta)/d' (library rotation)",
+                mode="bound",
+                expected=H,
+                promised_failure=lambda p: p["delta"],
+            ),
+        ),
+        profiles={
+            "quick": Profile(cells=grid(n=50, d=64, delta=0.1, data="spiky"), trials=60),
+            "ci": Profile(cells=grid(n=50, d=[64, 100], delta=0.1, data=["spiky", "gaussian"]), trials=100),
+            "standard": Profile(
+                cells=grid(
+                    n=100, d=[64, 256, 1000], delta=[0.05, 0.1], data=["spiky", "gaussian", "lowrank"]
+                ),
+                trials=500,
+            ),
+            "full": Profile(
+                cells=grid(
+                    n=200, d=[64, 256, 1000, 4096], delta=[0.01, 0.1], data=["spiky", "gaussian", "lowrank"]
+                ),
+                trials=3000,
+            ),
+        },
+        trial=_flattening_trial,
+    )
+)
