@@ -1,0 +1,124 @@
+"""Compiled (numba) kernels for the fast transforms; imported only when numba is available.
+
+Every kernel has a pure-numpy twin in :mod:`rpcheck.sketches._fwht` or in the module that uses it, and the
+tests compare the two paths against the same dense oracle. Kernels are compiled lazily, once per dtype, and
+cached on disk (``cache=True``) so later processes skip the JIT.
+
+Walsh-Hadamard butterflies: the transform of a row of length ``d = 2**q`` is ``q`` levels of butterflies
+``(u, v) -> (u + v, u - v)`` at strides ``h = 1, 2, 4, ..., d/2`` (Sylvester ordering, the ordering of
+``scipy.linalg.hadamard``). The kernel fuses two levels per sweep (radix 4: strides ``h`` and ``2h`` on the
+quadruple ``x[j], x[j+h], x[j+2h], x[j+3h]``), so a row is swept ``ceil(q/2)`` times instead of ``q``. Rows
+are transformed one at a time (a row of 2^14 float64 is 128 KiB, resident in L2), so the array itself is
+read and written once from main memory; rows are distributed over threads with ``prange``.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+
+@njit(cache=True, nogil=True, fastmath=False)
+def _fwht_row(x):
+    """Unnormalised in-place FWHT of the 1-D contiguous array ``x`` (length a power of two)."""
+    d = x.shape[0]
+    q = 0
+    while (1 << q) < d:
+        q += 1
+    h = 1
+    if q % 2 == 1:  # one radix-2 level first, then radix-4 sweeps
+        for i in range(0, d, 2):
+            a = x[i]
+            b = x[i + 1]
+            x[i] = a + b
+            x[i + 1] = a - b
+        h = 2
+    while h < d:
+        step = 4 * h
+        for i in range(0, d, step):
+            for j in range(i, i + h):
+                a0 = x[j]
+                a1 = x[j + h]
+                a2 = x[j + 2 * h]
+                a3 = x[j + 3 * h]
+                b0 = a0 + a1
+                b1 = a0 - a1
+                b2 = a2 + a3
+                b3 = a2 - a3
+                x[j] = b0 + b2
+                x[j + h] = b1 + b3
+                x[j + 2 * h] = b0 - b2
+                x[j + 3 * h] = b1 - b3
+        h = step
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def fwht_rows_inplace(X, scale):
+    """In-place FWHT of every row of the C-contiguous 2-D array ``X``, then multiply by ``scale``."""
+    n = X.shape[0]
+    d = X.shape[1]
+    for i in prange(n):
+        row = X[i]
+        _fwht_row(row)
+        if scale != 1.0:
+            for j in range(d):
+                row[j] *= scale
+
+
+@njit(cache=True, nogil=True)
+def fwht_rows_inplace_serial(X, scale):
+    """Single-threaded :func:`fwht_rows_inplace` for small arrays (no thread start-up cost)."""
+    n = X.shape[0]
+    d = X.shape[1]
+    for i in range(n):
+        row = X[i]
+        _fwht_row(row)
+        if scale != 1.0:
+            for j in range(d):
+                row[j] *= scale
+
+
+#: Arrays with fewer entries than this are transformed by the serial kernels: waking the thread pool
+#: costs milliseconds on a loaded machine, more than transforming 2^16 entries.
+PARALLEL_MIN_ENTRIES = 1 << 16
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def srht_rows(X, signs, dpad, cols, scale, out):
+    """Fused SRHT apply: ``out[i, t] = scale * FWHT(pad(X[i] * signs))[cols[t]]``.
+
+    ``X`` is (n, d) C-contiguous, ``signs`` (d,), ``cols`` (r,) int64 in [0, dpad), ``out`` (n, r).
+    Each thread owns one padded row buffer, so no (n, dpad) intermediate is ever allocated.
+    """
+    n, d = X.shape
+    r = cols.shape[0]
+    nchunks = min(n, 8 * 64)
+    if nchunks == 0:
+        return
+    per = (n + nchunks - 1) // nchunks
+    for c in prange(nchunks):
+        buf = np.empty(dpad, dtype=X.dtype)
+        lo = c * per
+        hi = min(n, lo + per)
+        for i in range(lo, hi):
+            for j in range(d):
+                buf[j] = X[i, j] * signs[j]
+            for j in range(d, dpad):
+                buf[j] = 0.0
+            _fwht_row(buf)
+            for t in range(r):
+                out[i, t] = buf[cols[t]] * scale
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def sparse_embed_dense(X, cols, vals, r, out):
+    """Dense ``X @ R`` for a sparse embedding R given per feature k its ``a`` target columns ``cols[k]``
+    and values ``vals[k]`` (Clarkson-Woodruff / CountSketch). O(n d a) time, rows in parallel."""
+    n, d = X.shape
+    a = cols.shape[1]
+    for i in prange(n):
+        for t in range(r):
+            out[i, t] = 0.0
+        for k in range(d):
+            xk = X[i, k]
+            if xk != 0.0:
+                for j in range(a):
+                    out[i, cols[k, j]] += vals[k, j] * xk

@@ -1,0 +1,70 @@
+r"""Dense i.i.d. projections: Gaussian (``"gaussian"``) and random sign (``"sign"``).
+
+Paul et al. (2014), Sec. 2, table of constructions: RG has i.i.d. N(0, 1) entries and RS i.i.d. +-1 entries,
+"rescaled". The paper states no scaling; Lemmas 3.2 and 3.4 need :math:`E[R R^T] = I_d`, so both are divided
+by :math:`\sqrt{r}` here (spec paul2014.md Sec. 2).
+"""
+
+import numpy as np
+
+from ._base import Sketch
+
+__all__ = ["GaussianSketch", "SignSketch"]
+
+
+class _DenseSketch(Sketch):
+    """A sketch stored as an explicit dense float64 (d, r) matrix ``R_``."""
+
+    def _apply_dense(self, X):
+        return X @ self.R_.astype(X.dtype, copy=False)
+
+    def _apply_sparse(self, X):
+        return np.asarray(X @ self.R_.astype(X.dtype, copy=False))
+
+    def _matrix(self):
+        return self.R_.copy()
+
+
+class GaussianSketch(_DenseSketch):
+    r"""Gaussian projection: entries i.i.d. :math:`N(0, 1/r)` (Paul et al. 2014, Lemma 3.4 "RG").
+
+    Parameters
+    ----------
+    d, r : int
+        Input and output dimension.
+    rng : {None, int, numpy.random.Generator, numpy.random.SeedSequence}, optional
+        Pseudorandom number generator state (SPEC 7).
+
+    Notes
+    -----
+    .. math:: R_{kt} \sim N(0, 1/r) \text{ i.i.d.}, \qquad E[R R^T] = r \cdot \tfrac{1}{r} I_d = I_d.
+
+    ``(R R^T)_{kl}`` has variance ``1/r`` off the diagonal and ``2/r`` on it. Applying costs O(n d r).
+    Dasgupta & Gupta (2003); Indyk & Motwani (1998).
+    """
+
+    kind = "gaussian"
+
+    def __init__(self, d, r, *, rng=None):
+        super().__init__(d, r, rng=rng)
+        self.R_ = self._rng.standard_normal((self.d, self.r)) / np.sqrt(self.r)
+
+
+class SignSketch(_DenseSketch):
+    r"""Random sign projection: entries i.i.d. :math:`\pm 1/\sqrt{r}` with probability 1/2 each.
+
+    Paul et al. (2014), Lemma 3.2 "RS" (Achlioptas 2003, the dense case), rescaled by :math:`1/\sqrt{r}`.
+
+    Notes
+    -----
+    .. math:: R_{kt} = \pm 1/\sqrt{r}, \qquad E[R R^T] = I_d.
+
+    ``(R R^T)_{kk} = 1`` exactly; off-diagonal entries have mean 0 and variance ``1/r``.
+    """
+
+    kind = "sign"
+
+    def __init__(self, d, r, *, rng=None):
+        super().__init__(d, r, rng=rng)
+        bits = self._rng.integers(0, 2, size=(self.d, self.r), dtype=np.int8)
+        self.R_ = (2.0 * bits - 1.0) / np.sqrt(self.r)

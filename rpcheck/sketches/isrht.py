@@ -1,0 +1,200 @@
+r"""Lei & Lan (2020) improved SRHT: data-dependent column selection after the Hadamard rotation.
+
+Common pre-step (Alg. 1 steps 1-2; spec lei2020.md Sec. 2): pad ``X`` to ``d' = 2**ceil(log2 d)`` columns,
+draw Rademacher signs ``D`` and rotate, :math:`X_r = X D H` (``H`` normalised), column energies
+:math:`c_j = \|X_r(:, j)\|_2^2`. Then ``fit`` chooses the sampling matrix :math:`\tilde S` (d' x r, one
+nonzero per column) and ``apply(X) = X D H \tilde S`` for any (training or test) ``X``:
+
+- ``"srht-nps"`` (eqs. 5-6): :math:`p_j = c_j / \sum c`, ``r`` i.i.d. draws with replacement, column ``t``
+  scaled by :math:`1/\sqrt{r p_{i_t}}`. Every draw satisfies :math:`\mathrm{tr}(\tilde X \tilde X^T) =
+  \|X\|_F^2` (each sampled column has squared norm :math:`\|X\|_F^2/r`).
+- ``"srht-topr"`` (Prop. 2): the ``r`` largest energies, no rescaling; ties broken by the smaller index.
+- ``"srht-supervised"`` (eqs. 8-10): scores :math:`b_k = X_r(:,k)^T L X_r(:,k)` with the signed Laplacian
+  ``L = Deg - A``, :math:`A_{ij} = 1` if :math:`y_i = y_j` else :math:`-a`; ``rule="smallest"`` takes the
+  ``r`` smallest ``b_k`` (the minimiser of objective (10), canonical), ``rule="largest"`` the ``r``
+  largest, as printed in the paper's text (spec Sec. 6 item 1: contradicts (10)); no rescaling; ties broken
+  by the smaller index. Scores use the O(n d) formula of spec Sec. 2 A3,
+
+  .. math:: b_k = \sum_i Deg_{ii} X_r[i,k]^2 - \tfrac{1-a}{2} (1^T X_r[:,k])^2
+     - \tfrac{1+a}{2} (y^T X_r[:,k])^2, \quad Deg_{ii} = \tfrac{1-a}{2} n + \tfrac{1+a}{2} y_i (n_+ - n_-).
+
+``D`` is drawn when the sketch is built; the nps draws come from a seed also fixed at construction, so
+``fit`` on the same data always gives the same selection. ``apply`` and ``matrix`` before ``fit`` raise
+:class:`~rpcheck.errors.RpcheckError`. Outputs are dense ndarrays; ``matrix()`` is a dense (d, r) float64.
+"""
+
+import numpy as np
+
+from .._validation import check_choice, check_interval, check_labels
+from ..errors import RpcheckError
+from . import _fwht
+from ._base import Sketch, check_input
+from .srht import RotationMixin
+
+__all__ = ["NPSSketch", "TopRSketch", "SupervisedSketch", "supervised_scores"]
+
+
+def supervised_scores(Xr, y, a=1.0):
+    r"""Lei & Lan (2020) eq. (9) scores :math:`b = \mathrm{diag}(X_r^T L X_r)` in O(n d) time.
+
+    Parameters
+    ----------
+    Xr : ndarray of shape (n, d)
+        The rotated matrix.
+    y : ndarray of shape (n,)
+        Labels in {-1, +1}.
+    a : float, default=1.0
+        Weight of different-class pairs, :math:`A_{ij} = -a` when :math:`y_i \ne y_j`.
+
+    Returns
+    -------
+    ndarray of shape (d,)
+
+    Notes
+    -----
+    With :math:`A = \frac{1-a}{2} 1 1^T + \frac{1+a}{2} y y^T` (spec lei2020.md A3, derived there),
+    :math:`L = Deg - A` never needs to be formed.
+    """
+    Xr = np.asarray(Xr, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    n = Xr.shape[0]
+    c1, c2 = (1.0 - a) / 2.0, (1.0 + a) / 2.0
+    deg = c1 * n + c2 * y * y.sum()
+    return deg @ (Xr * Xr) - c1 * Xr.sum(axis=0) ** 2 - c2 * (y @ Xr) ** 2
+
+
+class _ImprovedSRHT(RotationMixin, Sketch):
+    """Shared machinery of the data-dependent SRHT variants."""
+
+    data_dependent = True
+    _max_r_is_dpad = True
+
+    def __init__(self, d, r, *, rng=None):
+        super().__init__(d, r, rng=rng)
+        self.d_pad = _fwht.next_pow2(self.d)
+        if self._max_r_is_dpad and self.r > self.d_pad:
+            raise RpcheckError(
+                f"`r` ({self.r}) must be <= the padded dimension d'={self.d_pad} (d={self.d}) for "
+                f"{self.kind!r}, which selects r distinct columns of the rotated matrix."
+            )
+        self.signs_ = 2.0 * self._rng.integers(0, 2, size=self.d, dtype=np.int8) - 1.0
+        self._fit_seed = self._rng.integers(0, 2**63 - 1, size=4)
+        self.fitted_ = False
+
+    def fit(self, X, y=None):
+        """Rotate ``X`` (n, d), compute the column energies and select the columns; returns ``self``."""
+        X, is_sparse = check_input(X, self.d)
+        Xr = self._rotate_checked(X, is_sparse).astype(np.float64, copy=False)
+        self.column_energies_ = np.einsum("ij,ij->j", Xr, Xr)
+        self._select(Xr, y)
+        self.indices_ = np.asarray(self.indices_, dtype=np.int64)
+        self.fitted_ = True
+        return self
+
+    def _apply_dense(self, X):
+        return self._rotate_select(X, False, self.indices_, self.weights_)
+
+    def _apply_sparse(self, X):
+        return self._rotate_select(X, True, self.indices_, self.weights_)
+
+    def _matrix(self):
+        return self._rotation_matrix()[:, self.indices_] * self.weights_
+
+
+def _top(scores, r):
+    """Indices of the r largest scores, ties to the smaller index, returned in increasing index order."""
+    order = np.argsort(-scores, kind="stable")
+    return np.sort(order[:r])
+
+
+class NPSSketch(_ImprovedSRHT):
+    r"""ISRHT-nps: norm-proportional i.i.d. sampling of rotated columns (Lei & Lan 2020, eqs. 5-6).
+
+    Attributes (after ``fit``)
+    --------------------------
+    signs_ : ndarray of shape (d,)
+    column_energies_ : ndarray of shape (d',)
+    probabilities_ : ndarray of shape (d',)
+        :math:`p_j = c_j / \sum_l c_l`.
+    indices_ : ndarray of shape (r,)
+        The i.i.d. draws :math:`i_t \sim p` (duplicates possible), in draw order.
+    weights_ : ndarray of shape (r,)
+        :math:`1/\sqrt{r p_{i_t}}`.
+
+    Notes
+    -----
+    Unbiased: :math:`E[\tilde S \tilde S^T] = I` given ``X``, so :math:`E[\tilde X \tilde X^T] = X X^T`.
+    ``r`` may exceed ``d'`` (sampling is with replacement).
+    """
+
+    kind = "srht-nps"
+    _max_r_is_dpad = False
+
+    def _select(self, Xr, y):
+        total = self.column_energies_.sum()
+        if not total > 0:
+            raise RpcheckError(
+                "`X` is all zeros: the nps probabilities c_j / sum(c) (Lei & Lan eq. 6) are undefined."
+            )
+        p = self.column_energies_ / total
+        self.probabilities_ = p
+        rng = np.random.default_rng(self._fit_seed)
+        self.indices_ = rng.choice(self.d_pad, size=self.r, replace=True, p=p)
+        self.weights_ = 1.0 / np.sqrt(self.r * p[self.indices_])
+
+
+class TopRSketch(_ImprovedSRHT):
+    r"""ISRHT-top-r: the r rotated columns of largest energy, no rescaling (Lei & Lan 2020, Prop. 2).
+
+    Attributes (after ``fit``): ``signs_``, ``column_energies_``, ``indices_`` (increasing), ``weights_``
+    (all ones). Deterministic given ``D``; ties broken by the smaller column index.
+    """
+
+    kind = "srht-topr"
+
+    def _select(self, Xr, y):
+        self.indices_ = _top(self.column_energies_, self.r)
+        self.weights_ = np.ones(self.r)
+
+
+class SupervisedSketch(_ImprovedSRHT):
+    r"""ISRHT-supervised: columns chosen by the label-aware scores ``b_k`` (Lei & Lan 2020, eqs. 8-10).
+
+    Parameters
+    ----------
+    d, r : int
+    rule : {"smallest", "largest"}, default="smallest"
+        ``"smallest"`` minimises objective (10) (canonical); ``"largest"`` is the rule as printed in the
+        paper's text ("select the largest r elements in b"), kept to expose the contradiction.
+    a : float, default=1.0
+        Different-class weight in :math:`A_{ij} = -a`; ``a >= 0``. The paper uses 1.
+    rng : {None, int, numpy.random.Generator, numpy.random.SeedSequence}, optional
+
+    Attributes (after ``fit(X, y)``): ``signs_``, ``column_energies_``, ``scores_`` (shape (d',)),
+    ``indices_`` (increasing), ``weights_`` (all ones).
+    """
+
+    kind = "srht-supervised"
+
+    def __init__(self, d, r, *, rule="smallest", a=1.0, rng=None):
+        self.rule = check_choice("rule", rule, ("smallest", "largest"))
+        self.a = check_interval("a", a, 0, None)
+        super().__init__(d, r, rng=rng)
+        self.params = {"rule": self.rule, "a": self.a}
+
+    def fit(self, X, y=None):
+        """Fit on ``X`` (n, d) and labels ``y`` in {-1, +1} (both classes present); returns ``self``."""
+        if y is None:
+            raise RpcheckError(
+                "`y` is required for kind 'srht-supervised': call fit(X, y) with labels in {-1, +1}."
+            )
+        n = X.shape[0] if hasattr(X, "shape") else len(X)
+        self._y = check_labels("y", y, n=n)
+        return super().fit(X, y)
+
+    def _select(self, Xr, y):
+        self.scores_ = supervised_scores(Xr, self._y, self.a)
+        del self._y
+        key = -self.scores_ if self.rule == "smallest" else self.scores_
+        self.indices_ = _top(key, self.r)
+        self.weights_ = np.ones(self.r)

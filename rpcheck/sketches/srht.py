@@ -1,0 +1,141 @@
+r"""Subsampled randomized Hadamard transform (``"srht"``), Paul et al. (2014) eq. (11).
+
+.. math:: R = \sqrt{d'/r}\, D H S \in \mathbb{R}^{d' \times r}
+
+with ``d' = 2**ceil(log2 d)`` (``X`` is padded with zero columns, equivalently only the first ``d`` rows of
+``R`` are used), ``D`` a diagonal of i.i.d. Rademacher signs, ``H = H_{d'}/sqrt(d')`` the normalised
+Sylvester-Hadamard matrix and ``S`` a (d', r) column-sampling matrix: columns drawn uniformly **with**
+replacement (``replace=True``, Paul et al. Sec. 2.1) or as a uniform r-subset **without** replacement
+(``replace=False``, Lei & Lan 2020 eq. (2)). Every entry of ``R`` is :math:`\pm 1/\sqrt{r}` and
+:math:`E[R R^T] = I_d`.
+
+``apply`` never forms ``H``: each row of ``X`` is sign-flipped, zero-padded, transformed with the FWHT and
+subsampled (a fused compiled kernel when numba is available). ``matrix()`` forms the dense (d, r) ``R``
+(``O(d d' )`` memory: for oracles and small d only).
+"""
+
+import numpy as np
+
+from .._validation import check_choice
+from ..errors import RpcheckError
+from . import _fwht
+from ._base import Sketch
+
+__all__ = ["SRHTSketch", "RotationMixin"]
+
+_CHUNK_ENTRIES = 1 << 22  # rows of sparse input are densified in blocks of at most this many entries
+
+
+class RotationMixin:
+    r"""The randomized Walsh-Hadamard rotation ``X -> X_r = pad(X) D H`` shared by the SRHT family.
+
+    Requires attributes ``d``, ``d_pad`` and ``signs_`` (the diagonal of D, length ``d``; the signs of the
+    padded coordinates are irrelevant because those columns of ``X`` are zero). :math:`D H` is orthogonal,
+    so :math:`X X^T = X_r X_r^T` and the column energies sum to :math:`\|X\|_F^2` (Lei & Lan 2020, Sec. 1.2).
+    """
+
+    def rotate(self, X):
+        """Return the rotated matrix ``X_r = pad(X) D H``, a dense (n, d') array of X's float dtype."""
+        from ._base import check_input
+
+        X, is_sparse = check_input(X, self.d)
+        return self._rotate_checked(X, is_sparse)
+
+    def _rotate_checked(self, X, is_sparse):
+        n = X.shape[0]
+        dtype = X.dtype
+        out = np.zeros((n, self.d_pad), dtype=dtype)
+        signs = self.signs_.astype(dtype)
+        if is_sparse:
+            X = X.tocsr()
+            block = max(1, _CHUNK_ENTRIES // self.d_pad)
+            for lo in range(0, n, block):
+                hi = min(n, lo + block)
+                out[lo:hi, : self.d] = X[lo:hi].toarray() * signs
+        else:
+            np.multiply(X, signs, out=out[:, : self.d])
+        return _fwht.fwht(out, normalized=True, inplace=True)
+
+    def _rotate_select(self, X, is_sparse, cols, col_scale):
+        """``rotate(X)[:, cols] * col_scale`` without storing the (n, d') rotation for dense input."""
+        cols = np.ascontiguousarray(cols, dtype=np.int64)
+        if (not is_sparse and _fwht.numba_enabled()
+                and X.shape[0] * self.d_pad >= _fwht._kernels.PARALLEL_MIN_ENTRIES):
+            X = np.ascontiguousarray(X)
+            out = np.empty((X.shape[0], cols.size), dtype=X.dtype)
+            _fwht._kernels.srht_rows(X, self.signs_.astype(X.dtype), self.d_pad, cols,
+                                     1.0 / np.sqrt(self.d_pad), out)
+        else:
+            if is_sparse:  # densify block by block so at most _CHUNK_ENTRIES rotated entries are alive
+                X = X.tocsr()
+                block = max(1, _CHUNK_ENTRIES // self.d_pad)
+                parts = [self._rotate_checked(X[lo:lo + block], True)[:, cols]
+                         for lo in range(0, X.shape[0], block)]
+                out = np.concatenate(parts, axis=0) if parts else np.zeros((0, cols.size), X.dtype)
+            else:
+                out = self._rotate_checked(X, False)[:, cols]
+        out *= np.asarray(col_scale, dtype=out.dtype)
+        return out
+
+    def _rotation_matrix(self):
+        """The first ``d`` rows of ``D H`` as a dense (d, d') float64 array."""
+        return self._rotate_checked(np.eye(self.d), False)
+
+
+class SRHTSketch(RotationMixin, Sketch):
+    r"""Subsampled randomized Hadamard transform, :math:`R = \sqrt{d'/r} D H S` (Paul et al. 2014, eq. 11).
+
+    Parameters
+    ----------
+    d, r : int
+        Input and output dimensions. With ``replace=False``, ``r <= d'`` (the padded dimension).
+    replace : bool, default=True
+        Sample the r columns of ``S`` i.i.d. uniformly with replacement (Paul et al. 2014, Sec. 2.1) or
+        as a uniform r-subset without replacement (Lei & Lan 2020, eq. 2, "SRHT").
+    rng : {None, int, numpy.random.Generator, numpy.random.SeedSequence}, optional
+        Pseudorandom number generator state (SPEC 7).
+
+    Attributes
+    ----------
+    d_pad : int
+        ``d' = 2**ceil(log2 d)``.
+    signs_ : ndarray of shape (d,)
+        Diagonal of ``D`` (+-1.0).
+    indices_ : ndarray of shape (r,)
+        Sampled columns of ``H`` (the rows of ``S`` holding a one), in draw order.
+
+    Notes
+    -----
+    Entries of ``R`` are :math:`\pm 1/\sqrt{r}` (``D_k H_{kj} = \pm 1/\sqrt{d'}``), so
+    :math:`(R R^T)_{kk} = 1` exactly. Off the diagonal :math:`(R R^T)_{kl} = \frac1r \sum_t \pm 1` over the
+    sampled columns, mean zero, with variance ``1/r`` with replacement and ``(d'-r)/(r(d'-1))`` without.
+    :math:`R^T R = (d'/r) S^T S`, not the identity. Applying costs O(n d' log d').
+    """
+
+    kind = "srht"
+
+    def __init__(self, d, r, *, replace=True, rng=None):
+        super().__init__(d, r, rng=rng)
+        self.replace = bool(check_choice("replace", replace, (True, False)))
+        self.d_pad = _fwht.next_pow2(self.d)
+        if not self.replace and self.r > self.d_pad:
+            raise RpcheckError(
+                f"`r` ({self.r}) must be <= the padded dimension d'={self.d_pad} (d={self.d}) when "
+                "`replace=False`: an r-subset of the d' columns of H cannot have more than d' elements."
+            )
+        self.params = {"replace": self.replace}
+        self.signs_ = 2.0 * self._rng.integers(0, 2, size=self.d, dtype=np.int8) - 1.0
+        if self.replace:
+            self.indices_ = self._rng.integers(0, self.d_pad, size=self.r)
+        else:
+            self.indices_ = self._rng.choice(self.d_pad, size=self.r, replace=False)
+        self.scale_ = np.sqrt(self.d_pad / self.r)
+
+    def _apply_dense(self, X):
+        return self._rotate_select(X, False, self.indices_, self.scale_)
+
+    def _apply_sparse(self, X):
+        return self._rotate_select(X, True, self.indices_, self.scale_)
+
+    def _matrix(self):
+        return self._rotation_matrix()[:, self.indices_] * self.scale_

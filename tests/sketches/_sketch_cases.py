@@ -1,0 +1,67 @@
+"""Shared parametrisation of the sketch tests: every kind with representative parameters."""
+
+import numpy as np
+import scipy.sparse as sp
+
+from rpcheck.sketches import SKETCH_KINDS, make_sketch
+
+#: (kind, params) pairs covering every registered kind and every parameter branch.
+CASES = [
+    ("gaussian", {}),
+    ("sign", {}),
+    ("sparse", {"density": "achlioptas"}),
+    ("sparse", {"density": "li"}),
+    ("sparse", {"density": 0.05}),
+    ("srht", {"replace": True}),
+    ("srht", {"replace": False}),
+    ("countsketch", {}),
+    ("cw", {"q": 2, "v": 2, "a": 2}),
+    ("cw", {"q": 1, "v": 4, "a": 2}),
+    ("srht-nps", {}),
+    ("srht-topr", {}),
+    ("srht-supervised", {"rule": "smallest"}),
+    ("srht-supervised", {"rule": "largest", "a": 0.5}),
+]
+assert {k for k, _ in CASES} == set(SKETCH_KINDS)
+
+OBLIVIOUS = [(k, p) for k, p in CASES if not k.startswith("srht-")]
+DATA_DEPENDENT = [(k, p) for k, p in CASES if k.startswith("srht-")]
+
+
+def case_id(case):
+    kind, params = case
+    return kind + "".join(f"-{k}={v}" for k, v in params.items())
+
+
+def labels(n, rng):
+    """Labels in {-1, +1} with both classes present."""
+    y = np.where(np.random.default_rng(rng).random(n) < 0.5, -1.0, 1.0)
+    y[0], y[-1] = -1.0, 1.0
+    return y
+
+
+def build(kind, params, d, r, *, rng, X=None, y=None):
+    """make_sketch, fitted on (X, y) when the kind is data-dependent."""
+    S = make_sketch(kind, d, r, rng=rng, **params)
+    if S.data_dependent:
+        S.fit(X, labels(X.shape[0], 0) if y is None else y)
+    return S
+
+
+def dense(A):
+    return A.toarray() if sp.issparse(A) else np.asarray(A)
+
+
+def matmul_error_bound(X, M, u):
+    r"""Entrywise forward-error bound for two computations of ``X @ M`` (float64 oracle vs fast path).
+
+    Each entry is a sum of ``d`` products; any summation order (BLAS dot, FWHT butterfly tree of depth
+    log2 d', scipy.sparse accumulation) has error <= gamma_m |X| |M| with gamma_m = m u / (1 - m u)
+    (Higham, Accuracy and Stability, Sec. 3.1). Taking m = d' + log2(d') + 3 covers the oracle, the fast
+    path, the sign/scale multiplications and the cast of R to the working precision ``u``.
+    """
+    d = X.shape[1]
+    dp = 1 << max(d - 1, 0).bit_length()
+    m = dp + dp.bit_length() + 3
+    gamma = m * u / (1 - m * u)
+    return gamma * (np.abs(dense(X)) @ np.abs(dense(M)))

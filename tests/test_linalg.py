@@ -1,0 +1,87 @@
+"""rpcheck.linalg: row-space bases and the subspace-embedding distortion ||E||_2 (Paul et al. 2014, 1.6)."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from rpcheck.errors import RpcheckError
+from rpcheck.linalg import embedding_distortion, row_space_basis
+from rpcheck.sketches import SKETCH_KINDS, make_sketch
+
+
+def _low_rank(n, d, rho, rng):
+    rng = np.random.default_rng(rng)
+    return rng.standard_normal((n, rho)) @ rng.standard_normal((rho, d))
+
+
+@pytest.mark.parametrize("n,d,rho", [(30, 12, 5), (8, 40, 8), (50, 50, 50), (20, 7, 1)])
+def test_row_space_basis(n, d, rho):
+    X = _low_rank(n, d, rho, 0)
+    V = row_space_basis(X)
+    assert V.shape == (d, rho)
+    np.testing.assert_allclose(V.T @ V, np.eye(rho), atol=1e-12)
+    # X lies in span(V): X V V^T = X
+    np.testing.assert_allclose(X @ V @ V.T, X, atol=1e-10 * np.abs(X).max())
+    np.testing.assert_allclose(row_space_basis(sp.csr_matrix(X)), V, atol=1e-12)
+
+
+def test_row_space_basis_tolerance_and_degenerate():
+    X = np.diag([1.0, 1e-3, 1e-9])
+    assert row_space_basis(X).shape == (3, 3)  # default rtol = 3 eps: all three kept
+    assert row_space_basis(X, rtol=1e-6).shape == (3, 2)
+    assert row_space_basis(np.zeros((4, 3))).shape == (3, 0)
+    with pytest.raises(RpcheckError, match=r"`rtol` \(2\) must be in the interval \[0, 1\)"):
+        row_space_basis(X, rtol=2)
+    with pytest.raises(RpcheckError, match="`X` contains NaN"):
+        row_space_basis(np.array([[np.nan, 1.0]]))
+
+
+def _oracle(V, R):
+    """Dense definition: ||V^T V - V^T R R^T V||_2 (the d x d-free but squared form)."""
+    E = V.T @ V - V.T @ R @ R.T @ V
+    return np.linalg.norm(E, 2)
+
+
+@pytest.mark.parametrize("kind", [k for k in SKETCH_KINDS if not k.startswith("srht-")])
+@pytest.mark.parametrize("r", [3, 16, 64])
+def test_embedding_distortion_matches_dense_oracle(kind, r):
+    X = _low_rank(40, 30, 6, 1)
+    V = row_space_basis(X)
+    params = {"q": 1, "v": r // 1, "a": 1} if kind == "cw" else {}
+    S = make_sketch(kind, 30, r, rng=2, **params)
+    R = S.matrix()
+    Rd = R.toarray() if sp.issparse(R) else R
+    e = embedding_distortion(V, R)
+    # both computations are backward stable in the entries of V^T R; the eigenvalues of the rho x rho
+    # Gram matrix are perturbed by <= ~ rho r eps ||V^T R||^2 (Weyl), far below 1e-12 here
+    assert e == pytest.approx(_oracle(V, Rd), abs=1e-12 * max(1, np.linalg.norm(V.T @ Rd, 2) ** 2))
+    assert embedding_distortion(V, VtR=S.apply(V.T)) == pytest.approx(e, abs=1e-12 * max(1, e))
+    if r < V.shape[1]:
+        assert e >= 1.0  # rank(V^T R R^T V) <= r < rho: deterministic (spec 1.6)
+
+
+def test_embedding_distortion_rank_deficient_is_at_least_one():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        rho, r = rng.integers(2, 10), None
+        r = int(rng.integers(1, rho))
+        V = np.linalg.qr(rng.standard_normal((25, rho)))[0]
+        # even an exactly isometric-looking R (columns of V scaled) cannot embed rho dims into r < rho
+        R = np.hstack([V[:, :r] * 1.0, np.zeros((25, 0))])
+        assert embedding_distortion(V, R) >= 1.0
+        assert embedding_distortion(V, rng.standard_normal((25, r)) * 10) >= 1.0
+
+
+def test_embedding_distortion_exact_values_and_errors():
+    V = np.eye(5)[:, :3]
+    assert embedding_distortion(V, np.eye(5)) == 0.0
+    assert embedding_distortion(V, VtR=np.diag([1.0, 0.5, 2.0])) == pytest.approx(3.0)
+    assert embedding_distortion(np.zeros((5, 0)), VtR=np.zeros((0, 4))) == 0.0
+    with pytest.raises(RpcheckError, match="exactly one of `R` and `VtR`"):
+        embedding_distortion(V)
+    with pytest.raises(RpcheckError, match="exactly one of `R` and `VtR`"):
+        embedding_distortion(V, np.eye(5), VtR=np.eye(3))
+    with pytest.raises(RpcheckError, match="`R` has 4 rows but `V` has 5"):
+        embedding_distortion(V, np.ones((4, 2)))
+    with pytest.raises(RpcheckError, match=r"`VtR` has 2 rows but `V` has 3 columns \(rho\)"):
+        embedding_distortion(V, VtR=np.ones((2, 2)))
