@@ -3,6 +3,9 @@
 
 - ``rotation``: claims 1, 11, 12 (Gram preservation, rotated energy moments, flattening)
 - ``sampling``: claims 2-5, 14, 15 (unbiasedness, Prop. 1 squared/unsquared, replacement, DKM, nps trace)
+- ``selection``: claims 6-8, 16 (Prop. 2, top-r not optimal, supervised score and rules, toy example)
+- ``svm_bounds``: claims 9, 10 (no-rescale selection dual/margin bounds, dual perturbation)
+- ``empirical``: claims 17-25 (comparison on real data; mode "report")
 """
 
-from . import rotation, sampling  # noqa: F401
+from . import rotation, sampling, selection, svm_bounds  # noqa: F401

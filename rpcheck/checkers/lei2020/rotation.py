@@ -61,7 +61,7 @@ ROTATION = register(
         id="lei2020.rotation",
         paper="lei2020",
         title="X D H preserves X X^T and ||X||_F^2 (padded d); SRHT R^T R = (d/r) I, not I ('random "
-            "orthonormal')",
+        "orthonormal')",
         citation=c.citation("Sec. 3 (eq. 2, Alg. 1 steps 1-2)", "eq. (2)"),
         statement="X_r = X D H with H = H_d/sqrt(d) orthogonal: X_r X_r^T = X X^T; R = sqrt(d/r) D H S is a "
         "'random orthonormal matrix'.",
@@ -151,10 +151,10 @@ ENERGY = register(
         id="lei2020.energy",
         paper="lei2020",
         title="E_D c_j = ||X||_F^2/d and Var_D c_j = (2/d^2) sum_{k!=l}(X^T X)_kl^2, exactly (all 2^d "
-            "sign vectors)",
+        "sign vectors)",
         citation=c.citation("Sec. 3.1 ('the Hadamard transform tends to equalize column norms')"),
         statement="(DERIVED, spec D3) E_D[c_j] = ||X||_F^2/d, Var_D[c_j] = (2/d^2) sum_{k != l}(X^T "
-            "X)_{kl}^2; "
+        "X)_{kl}^2; "
         "hence E_D[p_j^nps] = 1/d.",
         kind="deterministic",
         variants=(
@@ -175,7 +175,7 @@ ENERGY = register(
         trial=_energy_trial,
         tolerance=c.RTOL_EXACT,
         tolerance_note="exact enumeration in float64; RTOL_EXACT x ||X||_F^2 (mean) and x ||X||_F^4 "
-            "(variance)",
+        "(variance)",
     )
 )
 
@@ -202,10 +202,10 @@ FLATTENING = register(
         id="lei2020.flattening",
         paper="lei2020",
         title="Flattening (DERIVED): max_j c_j <= 2 ln(2nd/delta)/d ||X||_F^2 with probability >= 1 - "
-            "delta over D",
+        "delta over D",
         citation=c.citation("Sec. 3.1 ('tends to equalize column norms'; no bound given, DERIVED spec D4)"),
         statement="(DERIVED, Hoeffding + union bound, spec §3b D4) P_D(max_j c_j > 2 ln(2nd/delta) "
-            "||X||_F^2 / d) "
+        "||X||_F^2 / d) "
         "<= delta.",
         kind="probabilistic",
         variants=(

@@ -80,10 +80,10 @@ UNBIASED = register(
         id="lei2020.unbiased",
         paper="lei2020",
         title="Sampled Gram matrix is unbiased for any p > 0 (nps, uniform with/without replacement), "
-            "exactly",
+        "exactly",
         citation=c.citation("Sec. 3.1 (unbiasedness 'proved in (?)' = DKM 2006 Lemma 3)", "eqs. (5), (6)"),
         statement="E[X~ X~^T] = X X^T for S~ of eq. (5) with any p_j > 0 on nonzero columns, and for "
-            "SRHT eq. (2).",
+        "SRHT eq. (2).",
         kind="deterministic",
         variants=(
             Variant(
@@ -214,7 +214,7 @@ PROP1 = register(
         title="Proposition 1: nps minimises E||K~-K||_F^2 (true) but not E||K~-K||_F as printed (false)",
         citation=c.citation("Proposition 1", "eqs. (5), (6)"),
         statement="p_j = ||X_r(:,j)||^2 / ||X_r||_F^2 minimizes E[||X~X~^T - XX^T||_F] (norm not "
-            "squared, as printed).",
+        "squared, as printed).",
         kind="deterministic",
         variants=(
             Variant(
@@ -255,13 +255,13 @@ PROP1 = register(
         trial=_prop1_trial,
         tolerance=c.RTOL_EXACT,
         tolerance_note="exact enumeration vs closed form: float64 round-off (RTOL_EXACT x scale, x10 "
-            "for the sums)",
+        "for the sums)",
         findings=(
             Finding(
                 "prop1_unsquared",
                 "Prop. 1 is printed for E||.||_F (unsquared); it is false: nps does not "
                 "minimise it (X_r = diag(1, sqrt 2), r = 1: 1.8856 vs 1.7889 at p = (0.2, 0.8)); the "
-                    "proof tool "
+                "proof tool "
                 "DKM Lemma 4 gives the squared statement, which holds.",
                 "as_printed_unsquared",
                 "§6 item 2",
@@ -312,7 +312,7 @@ REPLACEMENT = register(
         id="lei2020.replacement",
         paper="lei2020",
         title="Claim 5: nps beats uniform WITH replacement, but not always original SRHT (without "
-            "replacement)",
+        "replacement)",
         citation=c.citation("Sec. 3.1, after Prop. 1", "eqs. (2), (5), (6)"),
         statement="Importance sampling (nps) has lower Gram-matrix error than the original (uniform) SRHT.",
         kind="deterministic",
@@ -363,7 +363,7 @@ REPLACEMENT = register(
                 "nps_vs_srht_without",
                 "Prop. 1's optimality is only within i.i.d. with-replacement schemes: "
                 "original SRHT (uniform r-subset, eq. 2) has a smaller exact E||K~-K||_F^2 than nps for "
-                    "Gaussian "
+                "Gaussian "
                 "data (finite-population factor (d-r)/(d-1)).",
                 "nps_le_srht_without",
                 "§6 items 2, 10",
@@ -401,12 +401,12 @@ DKM = register(
         id="lei2020.dkm",
         paper="lei2020",
         title="DKM 2006 Thm 1 (IMPORTED): ||K~-K||_F <= (1+sqrt((8/b)ln(1/delta)))/sqrt(b r) ||X||_F^2 "
-            "w.p. 1-delta",
+        "w.p. 1-delta",
         citation=c.citation(
             "Sec. 3.1 (no probability given; bound IMPORTED from Drineas-Kannan-Mahoney 2006 Thm 1)"
         ),
         statement="(IMPORTED, spec §3b I2) nps: beta = 1; uniform with replacement: beta = ||X||_F^2/(d "
-            "max_j c_j).",
+        "max_j c_j).",
         kind="probabilistic",
         variants=(
             Variant(
@@ -498,7 +498,7 @@ NPS_TRACE = register(
         title="nps: every sampled column has ||.||^2 = ||X||_F^2/r, so trace(K~) = trace(K) for every draw",
         citation=c.citation("Sec. 3.1, eqs. (5)-(6)"),
         statement="(DERIVED, spec A1) ||X_r(:,i_t)/sqrt(r p_i_t)||^2 = ||X||_F^2/r; trace(X~X~^T) = "
-            "||X||_F^2.",
+        "||X||_F^2.",
         kind="deterministic",
         variants=(
             Variant(
