@@ -1,0 +1,280 @@
+r"""Bounds of Zhang, Mahdavi, Jin, Yang and Zhu (COLT 2013), "Recovering the optimal solution by dual
+random projection" (spec ``zhang2013.md`` Part A).
+
+The source text lost every inline formula. Values tagged [R] in the spec (reconstructed, unverified
+against the published PDF) are **assumed** here and exposed as parameters:
+
+- ``c = 1/4`` in the Corollary 7 / Theorems 1-5 condition ``m >= (r+1) log(2r/delta) / (c eps^2)`` [R]
+  (the matrix-Laplace derivation gives an implied constant >= 0.378 for every r and eps <= 1/2, so 1/4 is
+  provably safe; spec appendix item 3);
+- ``eps in (0, 1/2]`` and probability ``1 - delta`` (Cor. 7, Theorems 1, 2, 4, 5) [R];
+- ``eps in (0, 1/3]`` and the extra failure term ``exp(-(d-r)/32)`` of Theorem 3 [R];
+- ``c = 1/32`` in Theorem 6 [R], and the effective rank ``rbar`` (definition inferred, [D]).
+
+Conventions: ``r = rank(X)``, ``m`` the number of random projections, ``lambda`` the regulariser of the
+summed-loss primal (1), ``gamma`` the smoothness of the loss.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._validation import check_int, check_interval
+
+__all__ = [
+    "C_COR7",
+    "C_THM6",
+    "cor7_min_dim",
+    "cor7_eps",
+    "thm1_bound",
+    "thm2_bound",
+    "thm3_bracket",
+    "thm3_lower",
+    "thm3_failure",
+    "thm3_chi2_failure",
+    "thm4_bound",
+    "thm4_bound_tight",
+    "thm5_bound",
+    "thm5_iterations",
+    "effective_rank",
+    "thm6_bound",
+    "thm6_eps",
+    "thm6_min_dim",
+]
+
+#: Assumed constant of Corollary 7 and Theorems 1-5 ([R], spec A.5 and appendix item 3).
+C_COR7 = 0.25
+#: Assumed constant of Theorem 6 ([R], spec appendix item 7).
+C_THM6 = 1.0 / 32.0
+
+
+def _eps(eps, high=1.0):
+    return check_interval("eps", eps, 0, high, closed="left" if high == 1.0 else "both")
+
+
+def cor7_min_dim(r, eps, delta, c=C_COR7):
+    r"""Smallest ``m`` with ``m >= (r + 1) log(2 r / delta) / (c eps^2)`` (Corollary 7, Theorems 1-5).
+
+    Parameters
+    ----------
+    r : int
+        Rank of the data, ``>= 1``.
+    eps : float
+        In ``(0, 1)`` (the paper states ``eps <= 1/2`` [R]).
+    delta : float
+        In ``(0, 1)``.
+    c : float, default=1/4
+        The constant ([R], assumed).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> cor7_min_dim(10, 0.5, 0.1)   # spec C-A2: "m >= 933"
+    933
+    >>> cor7_min_dim(10, 0.25, 0.1)   # 3730.02 (the spec rounds to 3730)
+    3731
+    """
+    r = check_int("r", r, 1)
+    eps = check_interval("eps", eps, 0, 1, closed="neither")
+    delta = check_interval("delta", delta, 0, 1, closed="neither")
+    c = check_interval("c", c, 0, None, closed="neither")
+    return int(math.ceil((r + 1) * math.log(2 * r / delta) / (c * eps * eps) - 1e-9))
+
+
+def cor7_eps(r, m, delta, c=C_COR7):
+    r"""The ``eps`` that Corollary 7 guarantees with ``m`` projections: ``sqrt((r+1) log(2r/delta) / (c m))``.
+
+    >>> round(cor7_eps(10, 933, 0.1), 4)
+    0.4999
+    """
+    r = check_int("r", r, 1)
+    m = check_int("m", m, 1)
+    delta = check_interval("delta", delta, 0, 1, closed="neither")
+    c = check_interval("c", c, 0, None, closed="neither")
+    return math.sqrt((r + 1) * math.log(2 * r / delta) / (c * m))
+
+
+def thm1_bound(eps):
+    r"""Theorem 1: ``||sqrt(m) z* - R^T w*|| <= (sqrt(2) eps / sqrt(1 - eps)) ||R^T w*||``.
+
+    The proof gives ``eps/(1-eps)``, which is smaller exactly when ``eps <= 1/2`` (spec A.10 item 2).
+
+    >>> round(thm1_bound(0.5), 6), thm2_bound(0.5)
+    (1.0, 1.0)
+    """
+    eps = _eps(eps)
+    return math.sqrt(2.0) * eps / math.sqrt(1.0 - eps)
+
+
+def thm2_bound(eps):
+    r"""Theorem 2 (and the per-draw form with ``eps_R``): ``||wtilde - w*|| <= eps/(1 - eps) ||w*||``.
+
+    >>> thm2_bound(0.25)
+    0.3333333333333333
+    """
+    eps = _eps(eps)
+    return eps / (1.0 - eps)
+
+
+def thm3_bracket(eps):
+    r"""The bracket ``1 - eps sqrt(2 (1 + eps)) / (1 - eps)`` of Theorem 3 (positive only for eps < 0.3761).
+
+    >>> round(thm3_bracket(1/3), 3), round(thm3_bracket(0.25), 3)
+    (0.184, 0.473)
+    """
+    eps = _eps(eps)
+    return 1.0 - eps * math.sqrt(2.0 * (1.0 + eps)) / (1.0 - eps)
+
+
+def thm3_lower(eps, d, r, m):
+    r"""Theorem 3: ``||what - w*|| >= (1/2) sqrt((d - r)/m) (1 - eps sqrt(2(1+eps))/(1-eps)) ||w*||``.
+
+    >>> round(thm3_lower(1/3, 1005, 5, 100), 4)   # 0.5 * sqrt(10) * 0.1835
+    0.2901
+    """
+    d = check_int("d", d, 1)
+    r = check_int("r", r, 1, d)
+    m = check_int("m", m, 1)
+    return 0.5 * math.sqrt((d - r) / m) * thm3_bracket(eps)
+
+
+def thm3_failure(delta, d, r):
+    r"""Promised failure probability of Theorem 3: ``delta + exp(-(d - r)/32)`` ([R], assumed).
+
+    >>> round(thm3_failure(0.1, 325, 5), 6)   # 0.1 + exp(-10)
+    0.100045
+    """
+    delta = check_interval("delta", delta, 0, 1)
+    return min(1.0, delta + math.exp(-(d - r) / 32.0))
+
+
+def thm3_chi2_failure(eps, d, r, *, form="corrected"):
+    r"""Exact probability that the chi-square step of Theorem 3's proof fails.
+
+    ``B = U_perp^T R_paper`` is independent of ``z*``, so ``||B z*||^2 / ||z*||^2 ~ chi2_{d-r}``.
+    The proof needs ``||B z*|| >= sqrt(d - r) ||z*|| / (2 sqrt(1 - eps))`` (spec appendix, correction 2):
+
+    - ``form="corrected"``: ``P = chi2.cdf((d - r) / (4 (1 - eps)), d - r)``, the probability of failure of
+      the event the proof uses;
+    - ``form="as_printed"``: ``chi2.cdf((d - r)/4, d - r)``, the catalogue's value, which drops the
+      ``sqrt(1 - eps)`` (it is the probability of a different, weaker event).
+
+    >>> round(thm3_chi2_failure(1/3, 17, 5), 4), round(thm3_chi2_failure(1/3, 17, 5, form="as_printed"), 4)
+    (0.0274, 0.0045)
+    """
+    from scipy.stats import chi2
+
+    eps = _eps(eps)
+    k = check_int("d - r", d - r, 1)
+    scale = 1.0 / (1.0 - eps) if form == "corrected" else 1.0
+    if form not in ("corrected", "as_printed"):
+        from ..errors import RpcheckError
+
+        raise RpcheckError(f"`form` ({form!r}) must be one of 'corrected', 'as_printed'.")
+    return float(chi2.cdf(k * scale / 4.0, k))
+
+
+def thm4_bound(eps):
+    r"""Theorem 4: ``||U^T (what - w*)|| <= eps (1 + 1/(1 - eps)) ||w*||``.
+
+    >>> thm4_bound(0.5)
+    1.5
+    """
+    eps = _eps(eps)
+    return eps * (1.0 + 1.0 / (1.0 - eps))
+
+
+def thm4_bound_tight(eps):
+    r"""Tighter per-draw form of Theorem 4 [D]: ``eps (1 + sqrt((1 + eps)/(1 - eps)))``, <= ``thm4_bound``.
+
+    >>> round(thm4_bound_tight(0.5), 4)
+    1.366
+    """
+    eps = _eps(eps)
+    return eps * (1.0 + math.sqrt((1.0 + eps) / (1.0 - eps)))
+
+
+def thm5_bound(eps, T):
+    r"""Theorem 5: ``||wtilde_T - w*|| <= (eps/(1 - eps))^T ||w*||`` (one R for all T iterations).
+
+    >>> round(thm5_bound(0.25, 3), 6)
+    0.037037
+    """
+    T = check_int("T", T, 0)
+    return thm2_bound(eps) ** T
+
+
+def thm5_iterations(eps, target):
+    r"""Iterations for relative error ``target``: ``ceil(log(1/target) / log((1 - eps)/eps))``.
+
+    >>> thm5_iterations(0.25, 1e-6)
+    13
+    """
+    eps = check_interval("eps", eps, 0, 0.5, closed="neither")
+    target = check_interval("target", target, 0, 1, closed="neither")
+    return int(math.ceil(math.log(1.0 / target) / math.log((1.0 - eps) / eps) - 1e-12))
+
+
+def effective_rank(sigma, lam, gamma=1.0):
+    r"""Effective rank ``rbar = sum_i sigma_i^2 / (lambda/gamma + sigma_i^2)`` of Theorem 6 ([D], spec A.5).
+
+    >>> round(effective_rank([10.0, 1.0, 0.1], 1.0), 4)   # 100/101 + 1/2 + 0.01/1.01
+    1.5
+    """
+    s = np.asarray(sigma, dtype=np.float64)
+    lam = check_interval("lam", lam, 0, None, closed="neither")
+    gamma = check_interval("gamma", gamma, 0, None, closed="neither")
+    s2 = s * s
+    return float(np.sum(s2 / (lam / gamma + s2)))
+
+
+def thm6_bound(eps, lam, gamma, sigma_k):
+    r"""Theorem 6: ``||wtilde - w*|| <= eps/(1-eps) (1 + sqrt(lambda)/(sqrt(gamma) sigma_k)) ||w*||``.
+
+    >>> round(thm6_bound(0.5, 1.0, 1.0, 1.0), 6)
+    2.0
+    """
+    sigma_k = check_interval("sigma_k", sigma_k, 0, None, closed="neither")
+    return thm2_bound(eps) * (1.0 + math.sqrt(lam / gamma) / sigma_k)
+
+
+def _thm6_factor(rbar, sigma1, lam, gamma, form):
+    if form == "as_printed":
+        return rbar * sigma1**2 / (lam / gamma + sigma1**2)
+    if form == "conservative":
+        return rbar
+    from ..errors import RpcheckError
+
+    raise RpcheckError(f"`form` ({form!r}) must be one of 'as_printed', 'conservative'.")
+
+
+def thm6_min_dim(rbar, sigma1, lam, gamma, d, eps, delta, c=C_THM6, *, form="as_printed"):
+    r"""Theorem 6's condition on ``m``.
+
+    ``form="as_printed"``: ``m >= rbar sigma_1^2 log(2d/delta) / (c eps^2 (lambda/gamma + sigma_1^2))``;
+    ``form="conservative"``: ``m >= rbar log(2d/delta) / (c eps^2)`` (spec A.10 item 4: the printed factor
+    ``sigma_1^2/(lambda/gamma + sigma_1^2) <= 1`` makes the printed condition weaker).
+
+    >>> thm6_min_dim(2.0, 1.0, 1.0, 1.0, 100, 0.5, 0.1, form="conservative")   # 2 log(2000) 32 * 4
+    1946
+    """
+    eps = check_interval("eps", eps, 0, 1, closed="neither")
+    delta = check_interval("delta", delta, 0, 1, closed="neither")
+    f = _thm6_factor(rbar, sigma1, lam, gamma, form)
+    return int(math.ceil(f * math.log(2 * d / delta) / (c * eps * eps) - 1e-9))
+
+
+def thm6_eps(m, rbar, sigma1, lam, gamma, d, delta, c=C_THM6, *, form="as_printed"):
+    r"""The ``eps`` implied by ``m`` in Theorem 6 (inverse of :func:`thm6_min_dim`).
+
+    >>> round(thm6_eps(1946, 2.0, 1.0, 1.0, 1.0, 100, 0.1, form="conservative"), 4)
+    0.5
+    """
+    m = check_int("m", m, 1)
+    f = _thm6_factor(rbar, sigma1, lam, gamma, form)
+    return math.sqrt(f * math.log(2 * d / delta) / (c * m))
