@@ -1,0 +1,208 @@
+"""Execution backends of the runner: serial, local processes, Dask.
+
+A backend runs *chunks* of trials, ``fn(*args)`` with ``args`` made only of strings and integers
+(theorem id, the module that registers it, canonical JSON parameters, trial indices, root seed), so
+nothing but ids crosses a process boundary. Every backend exposes the same three operations:
+
+- ``submit(fn, *args) -> handle``
+- ``wait_any(handles) -> list of finished handles`` (at least one)
+- ``handle.result()`` (re-raises the worker's exception)
+
+Results never depend on the backend: every trial draws its randomness from its own
+``SeedSequence`` (see :func:`rpcheck.engine.runner.trial_seed_sequence`).
+
+Backends
+--------
+``"serial"``
+    In the calling process; a submitted chunk runs when :meth:`SerialBackend.wait_any` asks for it
+    (first in, first out), so checkpoints and progress advance chunk by chunk.
+``"processes"`` (default)
+    A :class:`concurrent.futures.ProcessPoolExecutor` with the ``spawn`` start method (safe with
+    threads, BLAS pools and macOS/Windows). Starting Python workers costs about a second, so the pool
+    is cached per ``jobs`` for the life of the process (shut down at exit).
+``"dask"``
+    ``dask.distributed``: ``scheduler`` is a scheduler address (``"tcp://host:8786"``), a
+    ``distributed.Client``, or None for a ``LocalCluster`` with ``jobs`` single-threaded workers.
+    dask is imported only when this backend is chosen (optional extra ``rpcheck[dask]``).
+"""
+
+from __future__ import annotations
+
+import atexit
+import concurrent.futures as cf
+import multiprocessing
+import os
+from contextlib import contextmanager
+
+from .._validation import check_choice, check_int
+from ..errors import RpcheckError
+
+__all__ = ["BACKENDS", "SerialBackend", "PoolBackend", "open_backend", "default_jobs", "shutdown_pools"]
+
+BACKENDS = ("serial", "processes", "dask")
+
+
+def default_jobs():
+    """``os.cpu_count()`` (1 when unknown)."""
+    return os.cpu_count() or 1
+
+
+class _Deferred:
+    """A chunk submitted to the serial backend, run on demand."""
+
+    __slots__ = ("fn", "args", "_done", "_value", "_exc")
+
+    def __init__(self, fn, args):
+        self.fn, self.args = fn, args
+        self._done = False
+        self._value = self._exc = None
+
+    def run(self):
+        if not self._done:
+            try:
+                self._value = self.fn(*self.args)
+            except Exception as exc:  # re-raised by result()
+                self._exc = exc
+            self._done = True
+
+    def done(self):
+        return self._done
+
+    def result(self):
+        self.run()
+        if self._exc is not None:
+            raise self._exc
+        return self._value
+
+    def cancel(self):
+        self._done = True
+        return True
+
+
+class SerialBackend:
+    """Runs chunks in the calling process, one per :meth:`wait_any` call (FIFO)."""
+
+    name = "serial"
+    jobs = 1
+
+    def submit(self, fn, *args):
+        return _Deferred(fn, args)
+
+    def wait_any(self, handles):
+        for h in handles:
+            if h.done():
+                return [h]
+        first = next(iter(handles))
+        first.run()
+        return [first]
+
+
+class PoolBackend:
+    """Wraps a ``concurrent.futures.Executor`` (a process pool or dask's ``ClientExecutor``)."""
+
+    def __init__(self, executor, name, jobs):
+        self.executor, self.name, self.jobs = executor, name, jobs
+
+    def submit(self, fn, *args):
+        return self.executor.submit(fn, *args)
+
+    def wait_any(self, handles):
+        done, _ = cf.wait(list(handles), return_when=cf.FIRST_COMPLETED)
+        return list(done)
+
+
+_POOLS: dict = {}
+
+
+def _process_pool(jobs):
+    pool = _POOLS.get(jobs)
+    if pool is not None and not getattr(pool, "_broken", False):
+        return pool
+    pool = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+    _POOLS[jobs] = pool
+    return pool
+
+
+def shutdown_pools():
+    """Shut down the cached process pools (called at interpreter exit)."""
+    while _POOLS:
+        _, pool = _POOLS.popitem()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+atexit.register(shutdown_pools)
+
+
+def _discard_pool(jobs):
+    pool = _POOLS.pop(jobs, None)
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+@contextmanager
+def open_backend(backend="processes", *, jobs=None, scheduler=None):
+    """Context manager yielding a backend object (see the module docstring).
+
+    Parameters
+    ----------
+    backend : {"serial", "processes", "dask"}, default="processes"
+    jobs : int or None
+        Worker processes (``"processes"``) or LocalCluster workers (``"dask"`` without ``scheduler``);
+        default ``os.cpu_count()``. Ignored by ``"serial"``.
+    scheduler : str, distributed.Client or None
+        Only for ``"dask"``.
+    """
+    check_choice("backend", backend, BACKENDS)
+    if jobs is not None:
+        jobs = check_int("jobs", jobs, 1)
+    if scheduler is not None and backend != "dask":
+        raise RpcheckError(
+            f"`scheduler` ({scheduler!r}) is only used with backend='dask'; got backend={backend!r}."
+        )
+    if backend == "serial":
+        yield SerialBackend()
+        return
+    if backend == "processes":
+        n = jobs or default_jobs()
+        pool = _process_pool(n)
+        try:
+            yield PoolBackend(pool, "processes", n)
+        except cf.process.BrokenProcessPool:
+            _discard_pool(n)
+            raise
+        except BaseException:
+            # Interrupted mid-run: queued chunks of this run must not keep the shared pool busy.
+            _discard_pool(n)
+            raise
+        return
+    # dask
+    try:
+        import distributed
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise RpcheckError(
+            "backend='dask' needs dask.distributed: pip install 'rpcheck[dask]' (or 'dask[distributed]')."
+        ) from exc
+    owned = []
+    try:
+        if isinstance(scheduler, distributed.Client):
+            client = scheduler
+        elif scheduler is None:
+            n = jobs or default_jobs()
+            cluster = distributed.LocalCluster(
+                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
+            )
+            owned.append(cluster)
+            client = distributed.Client(cluster)
+            owned.append(client)
+        elif isinstance(scheduler, str):
+            client = distributed.Client(scheduler)
+            owned.append(client)
+        else:
+            raise RpcheckError(
+                f"`scheduler` ({scheduler!r}) must be None, a scheduler address or a distributed.Client."
+            )
+        n_workers = len(client.scheduler_info().get("workers", {})) or (jobs or 1)
+        yield PoolBackend(client.get_executor(pure=False), "dask", n_workers)
+    finally:
+        for obj in reversed(owned):
+            obj.close()

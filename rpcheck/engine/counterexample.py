@@ -1,0 +1,217 @@
+"""Counterexamples of violated deterministic claims: save, load, replay.
+
+A counterexample file (``counterexamples/<theorem>__<variant>__cell<k>.npz``, written with
+``allow_pickle=False``) holds
+
+- ``artifact.<name>``: the trial's artifacts (data instance, labels, sketch matrix, ...) as arrays;
+  a scipy.sparse artifact is stored as ``artifact.<name>.{data,indices,indptr,shape}`` (CSR);
+- ``meta``: a 0-d string array with JSON: theorem id, variant, cell index, canonical parameters, root
+  seed, spawn key, trial index, the recorded outcomes and diagnostics (as the run computed them in its
+  worker), and whether the re-run in the main process reproduced them.
+
+:func:`replay` recomputes the trial from its seed alone and reports whether the recomputed outcomes and
+diagnostics match the saved ones (exactly, and up to a relative 1e-9).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from .store import atomic_write_bytes
+
+__all__ = ["build_counterexample", "write_counterexample", "load_counterexample", "replay", "Counterexample",
+           "ReplayResult"]  # fmt: skip
+
+FORMAT_VERSION = 1
+
+
+def _safe(s):
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", s)
+
+
+def _outcomes(rd):
+    return {
+        k: {"holds": bool(h), "statistic": s, "bound": b, "vacuous": bool(v)}
+        for k, (h, s, b, v) in rd["out"].items()
+    }
+
+
+def build_counterexample(theorem, variant, cell_index, canonical, trial, seed, worker_record, rerun):
+    """Assemble ``(relative path, (arrays, meta))`` for the worst violating trial of a cell.
+
+    ``worker_record`` is the trial's record from the run; ``rerun`` is ``run_trial(...)`` in the main
+    process, ``(record dict, TrialRecord)``, whose artifacts are saved."""
+    from .runner import trial_seed_sequence
+
+    rd2, rec = rerun
+    ss = trial_seed_sequence(theorem.id, canonical, trial, seed)
+    arrays = {}
+    for name, val in (rec.artifacts if rec is not None else {}).items():
+        if sp.issparse(val):
+            m = sp.csr_matrix(val)
+            arrays[f"artifact.{name}.data"] = m.data
+            arrays[f"artifact.{name}.indices"] = m.indices
+            arrays[f"artifact.{name}.indptr"] = m.indptr
+            arrays[f"artifact.{name}.shape"] = np.asarray(m.shape)
+        else:
+            a = np.asarray(val)
+            if a.dtype == object:
+                a = np.asarray(json.dumps(val, default=str))
+            arrays[f"artifact.{name}"] = a
+    reproduced = rd2["status"] == worker_record["status"] and _same(rd2, worker_record, exact=True)
+    meta = {
+        "format": FORMAT_VERSION,
+        "theorem": theorem.id,
+        "variant": variant,
+        "cell": int(cell_index),
+        "params": canonical,
+        "seed": int(seed),
+        "spawn_key": [int(k) for k in ss.spawn_key],
+        "trial": int(trial),
+        "outcomes": _outcomes(worker_record),
+        "diagnostics": dict(worker_record["diag"]),
+        "reproduced_in_main_process": bool(reproduced),
+        "replay": f"rpcheck.engine.replay(path)  # or replay_trial({theorem.id!r}, params, {trial}, {seed})",
+    }
+    rel = f"counterexamples/{_safe(theorem.id)}__{_safe(variant)}__cell{int(cell_index)}.npz"
+    return rel, (arrays, meta)
+
+
+def write_counterexample(path, arrays, meta):
+    """Write a counterexample ``.npz`` atomically (no pickles)."""
+    buf = io.BytesIO()
+    np.savez_compressed(buf, meta=np.asarray(json.dumps(meta, allow_nan=True)), **arrays)
+    return atomic_write_bytes(path, buf.getvalue())
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    """A loaded counterexample file: ``meta`` (dict) and ``artifacts`` (name -> ndarray or sparse)."""
+
+    path: Path
+    meta: dict
+    artifacts: dict = field(repr=False)
+
+    @property
+    def theorem(self):
+        return self.meta["theorem"]
+
+    @property
+    def params(self):
+        return json.loads(self.meta["params"])
+
+
+def load_counterexample(path):
+    """Load a counterexample file written by the engine (``allow_pickle=False``)."""
+    path = Path(path)
+    with np.load(path, allow_pickle=False) as z:
+        meta = json.loads(str(z["meta"][()]))
+        raw = {k: z[k] for k in z.files if k != "meta"}
+    artifacts, sparse = {}, {}
+    for k, v in raw.items():
+        name = k[len("artifact.") :]
+        m = re.match(r"^(.*)\.(data|indices|indptr|shape)$", name)
+        if m and all(f"artifact.{m.group(1)}.{p}" in raw for p in ("data", "indices", "indptr", "shape")):
+            sparse.setdefault(m.group(1), {})[m.group(2)] = v
+        else:
+            artifacts[name] = v
+    for name, parts in sparse.items():
+        artifacts[name] = sp.csr_matrix(
+            (parts["data"], parts["indices"], parts["indptr"]), shape=tuple(parts["shape"])
+        )
+    return Counterexample(path, meta, artifacts)
+
+
+def _close(a, b, exact):
+    if isinstance(a, bool) or isinstance(b, bool):
+        return bool(a) == bool(b)
+    a, b = float(a), float(b)
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    if exact:
+        return a == b
+    return a == b or abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def _same(r1, r2, exact):
+    if set(r1["out"]) != set(r2["out"]) or set(r1["diag"]) != set(r2["diag"]):
+        return False
+    for k in r1["out"]:
+        if not all(_close(x, y, exact) for x, y in zip(r1["out"][k], r2["out"][k])):
+            return False
+    return all(_close(r1["diag"][k], r2["diag"][k], exact) for k in r1["diag"])
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    """Result of :func:`replay`.
+
+    matches : bool
+        Recomputed outcomes and diagnostics are bit-identical to the saved ones.
+    matches_close : bool
+        They agree to a relative 1e-9 (differences of that size come from a different BLAS or CPU).
+    still_violated : bool
+        The variant's claim fails again on the recomputed trial.
+    saved, recomputed : dict
+        ``{"outcomes": ..., "diagnostics": ...}`` of each.
+    """
+
+    path: Path
+    theorem: str
+    variant: str
+    params: dict
+    trial: int
+    seed: int
+    matches: bool
+    matches_close: bool
+    still_violated: bool
+    saved: dict = field(repr=False)
+    recomputed: dict = field(repr=False)
+    record: Any = field(default=None, repr=False)
+
+
+def replay(path):
+    """Recompute a saved counterexample from its seed and compare with what was saved.
+
+    Returns
+    -------
+    ReplayResult
+    """
+    from .runner import run_trial
+
+    ce = load_counterexample(path)
+    m = ce.meta
+    rd, rec = run_trial(m["theorem"], m["params"], m["trial"], m["seed"])
+    saved = {"i": m["trial"], "status": "ok", "out": {}, "diag": m["diagnostics"]}
+    saved["out"] = {
+        k: [o["holds"], o["statistic"], o["bound"], o["vacuous"]] for k, o in m["outcomes"].items()
+    }
+    ok = rd["status"] == "ok"
+    still = ok and not rd["out"][m["variant"]][0] and not rd["out"][m["variant"]][3]
+    return ReplayResult(
+        path=Path(path),
+        theorem=m["theorem"],
+        variant=m["variant"],
+        params=json.loads(m["params"]),
+        trial=int(m["trial"]),
+        seed=int(m["seed"]),
+        matches=ok and _same(rd, saved, exact=True),
+        matches_close=ok and _same(rd, saved, exact=False),
+        still_violated=bool(still),
+        saved={"outcomes": m["outcomes"], "diagnostics": m["diagnostics"]},
+        recomputed={
+            "outcomes": _outcomes(rd) if ok else {},
+            "diagnostics": rd["diag"],
+            "status": rd["status"],
+        },
+        record=rec,
+    )

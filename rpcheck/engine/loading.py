@@ -1,0 +1,46 @@
+"""Reading a results directory back into a :class:`rpcheck.results.RunResult`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from ..errors import RpcheckError
+from .store import read_table
+
+__all__ = ["load_results"]
+
+
+def load_results(path):
+    """Load ``cells``, ``trials`` (Parquet or CSV), ``provenance.json`` of a results directory.
+
+    The ``p_<name>`` columns are rebuilt from the canonical ``params`` JSON, so their values are exact even
+    when a column had to be stored as strings (a parameter with different types across theorems).
+    Counterexamples stay on disk (the ``counterexample`` column holds paths relative to ``path``; use
+    :func:`rpcheck.engine.load_counterexample` or :func:`rpcheck.engine.replay`).
+    """
+    from ..results import RunResult
+
+    path = Path(path)
+    if not path.is_dir():
+        raise RpcheckError(f"`path` ({str(path)!r}) is not a results directory.")
+    try:
+        cells = read_table(path, "cells")
+        trials = read_table(path, "trials")
+    except FileNotFoundError as exc:
+        raise RpcheckError(f"`path` ({str(path)!r}) holds no complete results: {exc}.") from None
+    prov = json.loads((path / "provenance.json").read_text(encoding="utf-8"))
+    if len(cells):
+        decoded = [json.loads(p) for p in cells["params"]]
+        for col in [c for c in cells.columns if c.startswith("p_")]:
+            name = col[2:]
+            cells[col] = [d.get(name) for d in decoded]
+        for col in ("expected", "vacuous_reason", "counterexample", "assumed", "decide_info"):
+            if col in cells:
+                cells[col] = [("" if pd.isna(v) else str(v)) for v in cells[col]]
+        cells["as_expected"] = cells["as_expected"].astype(bool)
+    if len(trials) and "error" in trials:
+        trials["error"] = [("" if pd.isna(v) else str(v)) for v in trials["error"]]
+    return RunResult(cells, trials, prov, {}, path)

@@ -1,0 +1,905 @@
+r"""The seeded trial runner: grid cells x trials -> verdicts.
+
+Seeding
+-------
+Trial ``i`` of cell ``params`` of theorem ``theorem_id`` under root seed ``seed`` draws all its randomness
+from ::
+
+    np.random.default_rng(np.random.SeedSequence(
+        seed, spawn_key=(crc32(theorem_id), crc32(canonical_json(params)), i)))
+
+(:func:`trial_seed_sequence`). The stream depends on nothing else, so results are bit-identical for every
+backend, number of workers and chunking, a resumed run equals an uninterrupted one, and one trial
+replays alone (:func:`replay_trial`). Distinct spawn keys give independent streams (NumPy's
+``SeedSequence`` hashes the entropy and the spawn key together).
+
+Parameters reach the trial as ``json.loads(canonical_json(params))`` in every backend (tuples become
+lists), so parameter values must be JSON scalars or lists of them.
+
+Verdicts and the multiple-testing family
+----------------------------------------
+Per (cell, variant), with the rules of :mod:`rpcheck.stats`:
+
+- a cell whose ``theorem.vacuous(params)`` gives a reason, or whose promised failure probability is
+  ``>= 1`` (mode "bound"), is VACUOUS; its trials still run, so the report shows the numbers;
+- the **family** for multiplicity is every (cell, variant) of the run with mode "bound" or "exact",
+  not VACUOUS as above, and with at least one evaluated trial. Holm's procedure at level ``alpha`` runs
+  over the family's refutation p-values (VIOLATED decisions: P(any false VIOLATED in the run) <= alpha)
+  and, separately, over the support p-values of its "bound" members (HOLDS decisions: P(any false
+  HOLDS in the run) <= alpha). A run over several theorems therefore uses a larger family (more
+  conservative levels) than a run over one theorem;
+- "deterministic", "search" and "report" rows are outside the family (no sampling error: a VIOLATED is a
+  concrete replayable trial). Their ``ci_low``/``ci_high`` are descriptive two-sided Clopper--Pearson
+  bounds at confidence ``1 - alpha``.
+
+Sequential stopping (``sequential=True``)
+-----------------------------------------
+Each cell is looked at after ``ceil(k N / K)`` trials, ``k = 1..K`` (``K = SEQUENTIAL_LOOKS``). At every
+look each test of the family is run at the Bonferroni level ``alpha / (m K)`` (``m`` = number of family
+members, fixed before the run from the cells' modes and vacuity); a cell stops as soon as every variant is
+settled (bound: HOLDS or VIOLATED; exact: VIOLATED; deterministic/search: a counterexample found;
+VACUOUS cells after the first look; "report" cells never stop early). By the union bound over the ``m``
+members and ``K`` looks, P(any false VIOLATED) <= alpha and P(any false HOLDS) <= alpha still hold,
+whatever the stopping times. Holm is not applied in this mode (its levels depend on all final p-values).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+import traceback
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .. import results as _results
+from .. import stats as _stats
+from .._validation import check_choice, check_int, check_interval
+from ..errors import RpcheckError, SolverError
+from . import registry
+from .theorem import PROFILES, Outcome, Theorem, TrialRecord, Verdict
+
+__all__ = [
+    "run",
+    "run_cell",
+    "canonical_json",
+    "trial_seed_sequence",
+    "trial_rng",
+    "run_trial",
+    "replay_trial",
+    "TrialError",
+    "SEQUENTIAL_LOOKS",
+    "STAT_MODES",
+]
+
+#: Number of equally spaced looks of a sequential run.
+SEQUENTIAL_LOOKS = 5
+#: Modes whose cells enter the multiple-testing family.
+STAT_MODES = ("bound", "exact")
+#: Upper limit on trials per chunk (checkpoint and progress granularity).
+MAX_CHUNK = 256
+
+
+class TrialError(RuntimeError):
+    """A trial raised an exception other than :class:`rpcheck.errors.SolverError`: a bug in the checker
+    or in rpcheck. The message names the theorem, the parameters, the trial index and the root seed, and
+    carries the original traceback (which does not survive pickling across processes otherwise)."""
+
+
+# --------------------------------------------------------------------------------------------- seeding
+
+
+def _jsonable(obj):
+    if isinstance(obj, Mapping):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_jsonable(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return [_jsonable(v) for v in obj.tolist()]
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.floating):
+        return float(obj)
+    if obj is None or isinstance(obj, bool | int | float | str):
+        return obj
+    raise RpcheckError(
+        f"parameter value {obj!r} (type {type(obj).__name__}) is not JSON-serialisable; grid parameters "
+        "must be numbers, strings, booleans, None or lists of them."
+    )
+
+
+def canonical_json(params):
+    """Canonical JSON of a parameter dict: sorted keys, no spaces, numpy scalars as Python numbers.
+
+    >>> canonical_json({"r": np.int64(64), "eps": 0.5, "kind": "gaussian"})
+    '{"eps":0.5,"kind":"gaussian","r":64}'
+    """
+    return json.dumps(_jsonable(params), sort_keys=True, separators=(",", ":"), allow_nan=True)
+
+
+def _crc(s):
+    return zlib.crc32(s.encode("utf-8"))
+
+
+def trial_seed_sequence(theorem_id, params, trial, seed):
+    """The ``SeedSequence`` of one trial (see the module docstring). ``params`` is a dict or its canonical
+    JSON string.
+
+    >>> ss = trial_seed_sequence("x.y", {"n": 3}, 7, seed=0)
+    >>> ss.entropy, len(ss.spawn_key)
+    (0, 3)
+    """
+    canonical = params if isinstance(params, str) else canonical_json(params)
+    return np.random.SeedSequence(seed, spawn_key=(_crc(theorem_id), _crc(canonical), int(trial)))
+
+
+def trial_rng(theorem_id, params, trial, seed):
+    """``np.random.default_rng(trial_seed_sequence(...))``."""
+    return np.random.default_rng(trial_seed_sequence(theorem_id, params, trial, seed))
+
+
+# --------------------------------------------------------------------------------------- trial execution
+
+
+def _resolve(theorem_id, module=None):
+    th = registry._REGISTRY.get(theorem_id)
+    if th is None and module:
+        import importlib
+
+        importlib.import_module(module)
+        th = registry._REGISTRY.get(theorem_id)
+    if th is None:
+        try:
+            th = registry.get(theorem_id)
+        except RpcheckError:
+            raise RpcheckError(
+                f"theorem {theorem_id!r} is not registered in this process (importing {module!r} did not "
+                "register it). Process and Dask workers find theorems by id: the module defining the "
+                "theorem's trial function must call register() at import."
+            ) from None
+    return th
+
+
+def _error_context(theorem_id, canonical, i, seed):
+    return f"trial {i} of theorem {theorem_id!r} with params {canonical} (root seed {seed})"
+
+
+def _execute_trial(th, params, canonical, i, seed, *, keep_artifacts=False):
+    """Run one trial; returns (record dict, TrialRecord or None)."""
+    rng = trial_rng(th.id, canonical, i, seed)
+    t0 = time.perf_counter()
+    try:
+        rec = th.trial(params, rng)
+    except SolverError as exc:
+        extra = ", ".join(
+            f"{k}={getattr(exc, k)}" for k in ("status", "solver") if getattr(exc, k, None) is not None
+        )
+        msg = f"{type(exc).__name__}: {exc}" + (f" ({extra})" if extra else "")
+        rd = {"i": i, "status": "solver_error", "error": msg, "seconds": time.perf_counter() - t0}
+        rd.update(out={}, diag={})
+        return rd, None
+    except Exception as exc:
+        ctx = _error_context(th.id, canonical, i, seed)
+        tb = traceback.format_exc()
+        raise TrialError(
+            f"{ctx} raised {type(exc).__name__}: {exc}\n--- original traceback ---\n{tb}"
+        ) from exc
+    seconds = time.perf_counter() - t0
+    if not isinstance(rec, TrialRecord):
+        raise TrialError(
+            f"{_error_context(th.id, canonical, i, seed)} returned {type(rec).__name__}, not a TrialRecord."
+        )
+    out = {}
+    for v in th.variants:
+        o = rec.outcomes.get(v.name)
+        if not isinstance(o, Outcome):
+            raise TrialError(
+                f"{_error_context(th.id, canonical, i, seed)} returned no Outcome for variant {v.name!r} "
+                f"(got {sorted(rec.outcomes)})."
+            )
+        out[v.name] = [bool(o.holds), float(o.statistic), float(o.bound), bool(o.vacuous)]
+    diag = {}
+    for k, val in rec.diagnostics.items():
+        try:
+            diag[str(k)] = float(val)
+        except (TypeError, ValueError):
+            raise TrialError(
+                f"{_error_context(th.id, canonical, i, seed)}: diagnostic {k!r} = {val!r} is not a scalar."
+            ) from None
+    rd = {"i": i, "status": "ok", "error": "", "seconds": seconds, "out": out, "diag": diag}
+    return rd, (rec if keep_artifacts else None)
+
+
+def _run_chunk(theorem_id, module, canonical, start, stop, seed):
+    """Worker entry point: trials ``start .. stop-1`` of one cell. Arguments are ids only."""
+    th = _resolve(theorem_id, module)
+    params = json.loads(canonical)
+    return [_execute_trial(th, params, canonical, i, seed)[0] for i in range(start, stop)]
+
+
+def run_trial(theorem, params, trial, seed):
+    """Run one trial in this process; returns ``(record dict, TrialRecord)`` (artifacts included)."""
+    th = theorem if isinstance(theorem, Theorem) else _resolve(theorem)
+    canonical = params if isinstance(params, str) else canonical_json(params)
+    return _execute_trial(th, json.loads(canonical), canonical, int(trial), int(seed), keep_artifacts=True)
+
+
+def replay_trial(theorem_id, params, trial, seed):
+    """Recompute trial ``trial`` of cell ``params`` under root seed ``seed``: its :class:`TrialRecord`
+    (with artifacts), bit-identical to the run's (same code, same BLAS). Solver errors are re-raised."""
+    th = theorem_id if isinstance(theorem_id, Theorem) else _resolve(theorem_id)
+    canonical = params if isinstance(params, str) else canonical_json(params)
+    return th.trial(json.loads(canonical), trial_rng(th.id, canonical, int(trial), int(seed)))
+
+
+# ------------------------------------------------------------------------------------------ cell specs
+
+
+@dataclass
+class _Cell:
+    theorem: Theorem
+    index: int
+    canonical: str
+    params: dict
+    n: int  # trials planned
+    looks: tuple
+    vacuous_reason: str | None
+    records: dict = field(default_factory=dict)
+    look: int = 0
+    pending: int = 0
+    finished: bool = False
+    stopped_early: bool = False
+
+    @property
+    def target(self):
+        return self.looks[self.look]
+
+
+def _resolve_theorems(theorems):
+    if theorems is None:
+        return registry.all_theorems()
+    if isinstance(theorems, str | Theorem):
+        theorems = [theorems]
+    out, seen = [], set()
+    for t in theorems:
+        if isinstance(t, Theorem):
+            registry.register(t)
+            th = t
+        elif isinstance(t, str):
+            th = registry.get(t)
+        else:
+            raise RpcheckError(f"`theorems` entries must be theorem ids or Theorem objects; got {t!r}.")
+        if th.id not in seen:
+            seen.add(th.id)
+            out.append(th)
+    if not out:
+        raise RpcheckError("`theorems` is empty; pass theorem ids, Theorem objects, or None for all.")
+    return out
+
+
+def _build_cells(ths, profile, overrides, trials, sequential):
+    overrides = dict(overrides or {})
+    if overrides:
+        known = {k for th in ths for c in th.profiles[profile].cells for k in c}
+        unknown = sorted(set(overrides) - known)
+        if unknown:
+            raise RpcheckError(
+                f"`overrides` names parameters {unknown} that no selected theorem has in profile "
+                f"{profile!r}; known parameters: {sorted(known)}."
+            )
+    cells = []
+    for th in ths:
+        prof = th.profiles[profile]
+        n = prof.trials if trials is None else trials
+        seen = set()
+        for idx, c in enumerate(prof.cells):
+            params = dict(c)
+            for k, v in overrides.items():
+                if k in params:
+                    params[k] = v
+            canonical = canonical_json(params)
+            if canonical in seen:
+                continue  # an override made two cells identical: run (and count) it once
+            seen.add(canonical)
+            decoded = json.loads(canonical)
+            looks = _stats.sequential_looks(n, SEQUENTIAL_LOOKS) if sequential else (n,)
+            cells.append(_Cell(th, idx, canonical, decoded, n, looks, th.vacuous_reason(decoded)))
+    return cells
+
+
+def _variant_delta(th, v, params):
+    if v.mode not in STAT_MODES:
+        return None
+    d = v.delta_for(params)
+    if d is None or not (d >= 0) or math.isnan(d):
+        raise RpcheckError(
+            f"variant {v.name!r} of theorem {th.id!r} has mode {v.mode!r} but promised_failure gives {d!r} "
+            f"for params {canonical_json(params)}; it must be a probability in [0, 1]."
+        )
+    return d
+
+
+def _row_vacuous_reason(cell, v, delta):
+    if cell.vacuous_reason:
+        return cell.vacuous_reason
+    if v.mode == "bound" and delta is not None and delta >= 1:
+        return f"the promised failure probability {delta:.6g} is >= 1, so the claim is trivially true"
+    return None
+
+
+# ------------------------------------------------------------------------------------------- execution
+
+
+def _chunk_size(n_missing, jobs):
+    return max(1, min(MAX_CHUNK, math.ceil(n_missing / max(1, 4 * jobs))))
+
+
+def _missing_ranges(cell, stop):
+    ranges, start = [], None
+    for i in range(stop):
+        if i in cell.records:
+            if start is not None:
+                ranges.append((start, i))
+                start = None
+        elif start is None:
+            start = i
+    if start is not None:
+        ranges.append((start, stop))
+    return ranges
+
+
+def _counts(cell, vname, upto=None):
+    recs = [cell.records[i] for i in range(upto if upto is not None else cell.n) if i in cell.records]
+    failures = evaluated = vac = 0
+    for r in recs:
+        if r["status"] != "ok":
+            continue
+        holds, _, _, vacuous = r["out"][vname]
+        if vacuous:
+            vac += 1
+        else:
+            evaluated += 1
+            failures += not holds
+    return failures, evaluated, vac
+
+
+def _settled(cell, levels):
+    """Whether every variant of the cell is decided at this look (sequential mode)."""
+    if cell.vacuous_reason:
+        return True
+    upto = cell.target
+    for v in cell.theorem.variants:
+        delta = _variant_delta(cell.theorem, v, cell.params)
+        if _row_vacuous_reason(cell, v, delta):
+            continue
+        f, e, _ = _counts(cell, v.name, upto)
+        if v.mode in ("deterministic", "search"):
+            if f == 0:
+                return False
+        elif v.mode == "report":
+            return False
+        elif e == 0:
+            return False
+        elif v.mode == "bound":
+            d = _stats.bound_verdict(f, e, delta)
+            if d.verdict(levels["v"], levels["h"]) is Verdict.INCONCLUSIVE:
+                return False
+        elif v.mode == "exact":
+            if _stats.exact_verdict(f, e, delta, levels["v"])[0] is not Verdict.VIOLATED:
+                return False
+    return True
+
+
+def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_levels, progress):
+    from .backends import open_backend
+
+    total = sum(c.n for c in cells)
+    done = 0
+    if store is not None:
+        for c in cells:
+            for i, rec in store.load_cell(c.theorem.id, c.canonical, seed).items():
+                if i < c.n:
+                    c.records[i] = rec
+    done = sum(len(c.records) for c in cells)
+    if progress is not None:
+        progress(done, total, {"event": "start", "resumed": done})
+
+    with open_backend(backend, jobs=jobs, scheduler=scheduler) as be:
+        handles = {}
+
+        def schedule(cell):
+            # advance through looks until some trials are missing or the cell is finished
+            while True:
+                ranges = _missing_ranges(cell, cell.target)
+                if ranges:
+                    n_missing = sum(b - a for a, b in ranges)
+                    size = _chunk_size(n_missing, be.jobs)
+                    module = cell.theorem.trial.__module__
+                    for a, b in ranges:
+                        for s in range(a, b, size):
+                            e = min(b, s + size)
+                            h = be.submit(_run_chunk, cell.theorem.id, module, cell.canonical, s, e, seed)
+                            handles[h] = (cell, s, e)
+                            cell.pending += 1
+                    return
+                if cell.look + 1 >= len(cell.looks):
+                    cell.finished = True
+                    return
+                if sequential and _settled(cell, seq_levels):
+                    cell.finished = True
+                    cell.stopped_early = True
+                    return
+                cell.look += 1
+
+        for c in cells:
+            schedule(c)
+        try:
+            while handles:
+                for h in be.wait_any(handles):
+                    cell, s, e = handles.pop(h)
+                    recs = h.result()
+                    for rec in recs:
+                        cell.records[rec["i"]] = rec
+                    if store is not None:
+                        store.save_chunk(cell.theorem.id, cell.canonical, seed, s, e, recs)
+                    cell.pending -= 1
+                    done += len(recs)
+                    if progress is not None:
+                        progress(
+                            done, total, {"event": "chunk", "theorem": cell.theorem.id, "cell": cell.index}
+                        )
+                    if cell.pending == 0:
+                        schedule(cell)
+        except BaseException:
+            for h in handles:
+                h.cancel()
+            raise
+    for c in cells:
+        # a sequential cell that stopped early ignores checkpointed trials beyond its last look
+        c.records = {i: r for i, r in c.records.items() if i < c.target}
+    if progress is not None:
+        progress(done, total, {"event": "end"})
+
+
+# ------------------------------------------------------------------------------------------ tabulation
+
+
+def _quantiles(x, qs):
+    x = x[~np.isnan(x)]
+    if x.size == 0:
+        return [math.nan] * len(qs)
+    return [float(v) for v in np.quantile(x, qs)]
+
+
+def _variant_arrays(cell, vname, upto):
+    stat, bound, holds, vac, idx = [], [], [], [], []
+    for i in range(upto):
+        r = cell.records.get(i)
+        if r is None or r["status"] != "ok":
+            continue
+        h, s, b, va = r["out"][vname]
+        stat.append(s)
+        bound.append(b)
+        holds.append(h)
+        vac.append(va)
+        idx.append(i)
+    return (np.asarray(stat, float), np.asarray(bound, float), np.asarray(holds, bool), np.asarray(vac, bool),
+            np.asarray(idx, int))  # fmt: skip
+
+
+def _decide(th, cell, upto, vname):
+    if th.decide is None:
+        return Verdict.INCONCLUSIVE, {}
+    recs = []
+    for i in range(upto):
+        r = cell.records.get(i)
+        if r is not None and r["status"] == "ok":
+            outs = {k: Outcome(bool(h), s, b, bool(va)) for k, (h, s, b, va) in r["out"].items()}
+            recs.append(TrialRecord(outcomes=outs, diagnostics=dict(r["diag"])))
+    verdict, info = th.decide(recs, dict(cell.params))
+    if isinstance(verdict, Mapping):
+        verdict = verdict.get(vname, Verdict.INCONCLUSIVE)
+    return Verdict(verdict), dict(info or {})
+
+
+def _tabulate(cells, seed, alpha, sequential, seq_levels):
+    rows = []
+    for cell in cells:
+        th = cell.theorem
+        upto = max([i + 1 for i in cell.records] + [0])
+        attempted = len(cell.records)
+        solver_errors = sum(r["status"] == "solver_error" for r in cell.records.values())
+        seconds = float(sum(r["seconds"] for r in cell.records.values()))
+        for v in th.variants:
+            delta = _variant_delta(th, v, cell.params)
+            stat, bound, holds, vac, idx = _variant_arrays(cell, v.name, upto)
+            ev = ~vac
+            evaluated = int(ev.sum())
+            failures = int((~holds & ev).sum())
+            slack = bound[ev] - stat[ev]
+            q05, q50, q95 = _quantiles(stat[ev], [0.05, 0.5, 0.95])
+            (b50,) = _quantiles(bound[ev], [0.5])
+            smax = float(np.nanmax(stat[ev])) if evaluated and not np.all(np.isnan(stat[ev])) else math.nan
+            smin = float(np.nanmin(slack)) if slack.size and not np.all(np.isnan(slack)) else math.nan
+            expected = v.expected_for(cell.params)
+            row = {
+                "theorem": th.id,
+                "paper": th.paper,
+                "variant": v.name,
+                "mode": v.mode,
+                "cell": cell.index,
+                "params": cell.canonical,
+                **{f"p_{k}": val for k, val in cell.params.items()},
+                "trials": attempted,
+                "evaluated": evaluated,
+                "failures": failures,
+                "vacuous_trials": int(vac.sum()),
+                "solver_errors": int(solver_errors),
+                "failure_rate": failures / evaluated if evaluated else math.nan,
+                "ci_low": math.nan,
+                "ci_high": math.nan,
+                "confidence_level": math.nan,
+                "promised": math.nan if delta is None else delta,
+                "pvalue": math.nan,
+                "alpha_adjusted": math.nan,
+                "verdict": None,
+                "expected": "" if expected is None else expected.value,
+                "as_expected": True,
+                "vacuous_reason": _row_vacuous_reason(cell, v, delta) or "",
+                "stat_q05": q05,
+                "stat_q50": q50,
+                "stat_q95": q95,
+                "stat_max": smax,
+                "bound_q50": b50,
+                "slack_min": smin,
+                "seconds": seconds,
+                "counterexample": "",
+                "assumed": "; ".join(v.assumed),
+                "pvalue_holds": math.nan,
+                "alpha_adjusted_holds": math.nan,
+                "stopped_early": bool(cell.stopped_early),
+                "seed": int(seed),
+                "decide_info": "",
+                "_cell": cell,
+                "_expected": expected,
+                "_worst": None,
+            }
+            if evaluated and v.mode in ("deterministic", "search") and failures:
+                fail_idx = np.flatnonzero(~holds & ev)
+                sl = bound[fail_idx] - stat[fail_idx]
+                pick = fail_idx[int(np.nanargmin(sl))] if not np.all(np.isnan(sl)) else fail_idx[0]
+                row["_worst"] = int(idx[pick])
+            if evaluated and v.mode not in STAT_MODES:
+                ci = _stats.BinomialCount(failures, evaluated).proportion_ci(1 - alpha)
+                row.update(ci_low=ci.low, ci_high=ci.high, confidence_level=1 - alpha)
+            # verdict (statistical rows are finished after Holm below)
+            if row["vacuous_reason"]:
+                row["verdict"] = Verdict.VACUOUS
+            elif v.mode == "deterministic":
+                row["verdict"] = _stats.deterministic_verdict(failures, evaluated, int(vac.sum()))
+            elif v.mode == "search":
+                row["verdict"] = _stats.search_verdict(failures, evaluated)
+            elif v.mode == "report":
+                verdict, info = _decide(th, cell, upto, v.name)
+                row["verdict"] = verdict
+                row["decide_info"] = json.dumps(_jsonable_info(info), sort_keys=True)
+            elif evaluated == 0:
+                row["verdict"] = (
+                    Verdict.VACUOUS if int(vac.sum()) and not solver_errors else Verdict.INCONCLUSIVE
+                )
+            else:
+                if v.mode == "bound":
+                    d = _stats.bound_verdict(failures, evaluated, delta)
+                    row["pvalue"], row["pvalue_holds"] = d.pvalue_violated, d.pvalue_holds
+                else:
+                    row["pvalue"] = _stats.central_pvalue(failures, evaluated, delta)
+                row["_family"] = True
+            rows.append(row)
+
+    fam = [r for r in rows if r.get("_family")]
+    if fam:
+        if sequential:
+            lv = np.full(len(fam), seq_levels["v"])
+            hb = [r for r in fam if r["mode"] == "bound"]
+            lh = np.full(len(hb), seq_levels["h"])
+        else:
+            lv = _stats.holm([r["pvalue"] for r in fam], alpha).levels
+            hb = [r for r in fam if r["mode"] == "bound"]
+            lh = _stats.holm([r["pvalue_holds"] for r in hb], alpha).levels if hb else np.empty(0)
+        for r, a in zip(fam, lv):
+            r["alpha_adjusted"] = float(a)
+        for r, a in zip(hb, lh):
+            r["alpha_adjusted_holds"] = float(a)
+        for r in fam:
+            c = _stats.BinomialCount(r["failures"], r["evaluated"])
+            if r["mode"] == "bound":
+                d = _stats.BoundDecision(
+                    r["failures"], r["evaluated"], r["promised"], r["pvalue"], r["pvalue_holds"]
+                )
+                r["verdict"] = d.verdict(r["alpha_adjusted"], r["alpha_adjusted_holds"])
+                ci = d.interval(r["alpha_adjusted"], r["alpha_adjusted_holds"])
+                r["confidence_level"] = 1 - r["alpha_adjusted"] - r["alpha_adjusted_holds"]
+            else:
+                r["verdict"] = Verdict.VIOLATED if r["pvalue"] <= r["alpha_adjusted"] else Verdict.HOLDS
+                ci = c.proportion_ci(1 - r["alpha_adjusted"])
+                r["confidence_level"] = 1 - r["alpha_adjusted"]
+            r["ci_low"], r["ci_high"] = ci.low, ci.high
+    for r in rows:
+        exp = r.pop("_expected")
+        r["as_expected"] = exp is None or r["verdict"] is exp
+        r["verdict"] = Verdict(r["verdict"]).value
+        r.pop("_family", None)
+    return rows
+
+
+def _jsonable_info(info):
+    try:
+        return _jsonable(info)
+    except RpcheckError:
+        return {k: repr(v) for k, v in info.items()}
+
+
+def _cells_frame(rows):
+    from ..results import CELL_COLUMNS, CELL_EXTRA_COLUMNS
+
+    public = [{k: v for k, v in r.items() if not k.startswith("_")} for r in rows]
+    df = pd.DataFrame(public)
+    if df.empty:
+        return pd.DataFrame(columns=list(CELL_COLUMNS) + list(CELL_EXTRA_COLUMNS))
+    pcols = sorted({c for c in df.columns if c.startswith("p_")} - {"p_"})
+    first = list(CELL_COLUMNS[:6]) + pcols + list(CELL_COLUMNS[6:]) + list(CELL_EXTRA_COLUMNS)
+    df = df[first + [c for c in df.columns if c not in first]]
+    for col in ("trials", "evaluated", "failures", "vacuous_trials", "solver_errors", "cell", "seed"):
+        df[col] = df[col].astype("int64")
+    df["as_expected"] = df["as_expected"].astype(bool)
+    df["stopped_early"] = df["stopped_early"].astype(bool)
+    return df
+
+
+def _trials_frame(cells):
+    from ..results import TRIAL_COLUMNS
+
+    frames = []
+    for cell in cells:
+        th = cell.theorem
+        recs = [cell.records[i] for i in sorted(cell.records)]
+        data = {
+            "theorem": [th.id] * len(recs),
+            "cell": [cell.index] * len(recs),
+            "trial": [r["i"] for r in recs],
+            "status": [r["status"] for r in recs],
+            "error": [r["error"] for r in recs],
+            "seconds": [float(r["seconds"]) for r in recs],
+        }
+        for v in th.variants:
+            outs = [r["out"].get(v.name) for r in recs]
+            data[f"{v.name}.holds"] = pd.array([None if o is None else o[0] for o in outs], dtype="boolean")
+            data[f"{v.name}.statistic"] = [math.nan if o is None else o[1] for o in outs]
+            data[f"{v.name}.bound"] = [math.nan if o is None else o[2] for o in outs]
+            data[f"{v.name}.vacuous"] = pd.array([None if o is None else o[3] for o in outs], dtype="boolean")
+        dnames = sorted({k for r in recs for k in r["diag"]})
+        for k in dnames:
+            data[f"diag.{k}"] = [float(r["diag"].get(k, math.nan)) for r in recs]
+        frames.append(pd.DataFrame(data))
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        return pd.DataFrame(columns=list(TRIAL_COLUMNS))
+    df = pd.concat(frames, ignore_index=True, sort=False)
+    lead = list(TRIAL_COLUMNS)
+    outc = [c for c in df.columns if c not in lead and not c.startswith("diag.")]
+    diag = sorted(c for c in df.columns if c.startswith("diag."))
+    df = df[lead + outc + diag]
+    for c in outc:
+        if c.endswith(".holds") or c.endswith(".vacuous"):
+            df[c] = df[c].astype("boolean")
+    return df.sort_values(["theorem", "cell", "trial"], kind="stable").reset_index(drop=True)
+
+
+# ------------------------------------------------------------------------------------------ public API
+
+
+def _check_common(trials, seed, backend, jobs):
+    from .backends import BACKENDS
+
+    if trials is not None:
+        trials = check_int("trials", trials, 1)
+    seed = check_int("seed", seed, 0)
+    check_choice("backend", backend, BACKENDS)
+    if jobs is not None:
+        jobs = check_int("jobs", jobs, 1)
+    return trials, seed, jobs
+
+
+def run(
+    theorems=None,
+    *,
+    profile="ci",
+    overrides=None,
+    trials=None,
+    seed=0,
+    backend="processes",
+    jobs=None,
+    scheduler=None,
+    out=None,
+    resume=False,
+    alpha=0.01,
+    sequential=False,
+    progress=None,
+):
+    """Run the trials of every grid cell of the selected theorems and decide a verdict per (cell, variant).
+
+    Parameters
+    ----------
+    theorems : str, Theorem, list of them, or None
+        Theorem ids or objects; None runs every registered theorem.
+    profile : {"quick", "ci", "standard", "full"}, default="ci"
+    overrides : dict, optional
+        ``{parameter: value}`` replacing that parameter in every cell that has it (values already parsed).
+        A name no selected theorem has raises RpcheckError; cells made identical are run once.
+    trials : int, optional
+        Trials per cell (default: the profile's).
+    seed : int, default=0
+        Root seed; see the module docstring for the per-trial streams.
+    backend : {"serial", "processes", "dask"}, default="processes"
+    jobs : int, optional
+        Workers (default ``os.cpu_count()``).
+    scheduler : str or distributed.Client, optional
+        Dask scheduler address or client (backend "dask"; None starts a LocalCluster).
+    out : path, optional
+        Results directory: completed chunks are checkpointed there as they finish, and the tables,
+        provenance and counterexamples are written there at the end (atomically).
+    resume : bool, default=False
+        Reuse the checkpoints in ``out`` (trials of the same theorem, parameters and root seed) and run only
+        what is missing. The result equals an uninterrupted run's (same counts, bit-identical trial values;
+        only the timing columns differ). Without ``resume``, existing checkpoints are discarded.
+    alpha : float, default=0.01
+        Family-wise error rate of the Holm procedures (module docstring).
+    sequential : bool, default=False
+        Stop cells early once settled (module docstring: ``SEQUENTIAL_LOOKS`` looks, Bonferroni levels).
+    progress : callable(done, total, info), optional
+        Called with trial counts after each finished chunk (``info["event"]`` is "start", "chunk", "end").
+
+    Returns
+    -------
+    RunResult
+
+    Raises
+    ------
+    TrialError
+        A trial raised an exception other than SolverError (solver errors are counted, not raised).
+    """
+    trials, seed, jobs = _check_common(trials, seed, backend, jobs)
+    check_choice("profile", profile, PROFILES)
+    alpha = check_interval("alpha", alpha, 0, 0.5, closed="neither")
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise RpcheckError(f"`overrides` must be a dict of parameter -> value; got {overrides!r}.")
+    if resume and out is None:
+        raise RpcheckError("`resume=True` needs `out`, the results directory holding the checkpoints.")
+    from .provenance import collect_provenance, utc_now
+    from .store import CheckpointStore
+
+    started = utc_now()
+    ths = _resolve_theorems(theorems)
+    cells = _build_cells(ths, profile, overrides, trials, sequential)
+    m_v = m_h = 0
+    for c in cells:
+        for v in c.theorem.variants:
+            d = _variant_delta(c.theorem, v, c.params)
+            if v.mode in STAT_MODES and not _row_vacuous_reason(c, v, d):
+                m_v += 1
+                m_h += v.mode == "bound"
+    seq_levels = {
+        "v": alpha / (max(m_v, 1) * SEQUENTIAL_LOOKS),
+        "h": alpha / (max(m_h, 1) * SEQUENTIAL_LOOKS),
+    }
+
+    store = None
+    if out is not None:
+        from pathlib import Path
+
+        store = CheckpointStore(out)
+        if not resume and store.root.exists():
+            import shutil
+
+            shutil.rmtree(store.root)
+        Path(out).mkdir(parents=True, exist_ok=True)
+    _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_levels, progress)
+    rows = _tabulate(cells, seed, alpha, sequential, seq_levels)
+
+    from .counterexample import build_counterexample
+
+    counterexamples = {}
+    replayed = {}
+    for r in rows:
+        if r["_worst"] is None or r["verdict"] != Verdict.VIOLATED.value:
+            continue
+        cell = r["_cell"]
+        key = (cell.theorem.id, cell.canonical, r["_worst"])
+        if key not in replayed:
+            replayed[key] = run_trial(cell.theorem, cell.canonical, r["_worst"], seed)
+        worst = r["_worst"]
+        rel, payload = build_counterexample(
+            cell.theorem,
+            r["variant"],
+            cell.index,
+            cell.canonical,
+            worst,
+            seed,
+            cell.records[worst],
+            replayed[key],
+        )
+        counterexamples[rel] = payload
+        r["counterexample"] = rel
+    cells_df = _cells_frame(rows)
+    trials_df = _trials_frame(cells)
+    from .backends import default_jobs
+
+    prov = collect_provenance(
+        seed=seed,
+        profile=profile,
+        overrides=_jsonable_info(dict(overrides or {})),
+        trials=trials,
+        theorems=[th.id for th in ths],
+        alpha=alpha,
+        backend=backend,
+        jobs=(1 if backend == "serial" else (jobs or default_jobs())),
+        sequential=bool(sequential),
+        sequential_looks=SEQUENTIAL_LOOKS if sequential else None,
+        family_size={"violated": m_v, "holds": m_h},
+        resumed=bool(resume),
+        started_utc=started,
+        finished_utc=utc_now(),
+        seeding="SeedSequence(seed, spawn_key=(crc32(theorem_id), crc32(canonical_json(params)), trial))",
+    )
+    result = _results.RunResult(cells_df, trials_df, prov, counterexamples, None)
+    if out is not None:
+        result = result.save(out)
+    return result
+
+
+def run_cell(theorem, params, *, trials, seed, backend="serial", jobs=None, scheduler=None):
+    """Run ``trials`` trials of one cell (no verdict, no multiplicity); for searches over a parameter.
+
+    Parameters
+    ----------
+    theorem : str or Theorem
+    params : dict
+        The full parameter dict of the cell.
+    trials : int
+    seed : int
+    backend, jobs, scheduler
+        As in :func:`run` (default serial: searches usually call this many times on small cells).
+
+    Returns
+    -------
+    CellOutcome
+    """
+    trials, seed, jobs = _check_common(trials, seed, backend, jobs)
+    if trials is None:
+        raise RpcheckError("`trials` is required by run_cell.")
+    (th,) = _resolve_theorems([theorem])
+    canonical = canonical_json(params)
+    decoded = json.loads(canonical)
+    cell = _Cell(th, 0, canonical, decoded, trials, (trials,), th.vacuous_reason(decoded))
+    _execute([cell], seed, backend, jobs, scheduler, None, False, None, None)
+    counts = {}
+    for v in th.variants:
+        f, e, vac = _counts(cell, v.name)
+        counts[v.name] = _results.VariantCount(f, e, vac)
+    return _results.CellOutcome(
+        theorem=th.id,
+        params=decoded,
+        canonical=canonical,
+        seed=seed,
+        trials=len(cell.records),
+        solver_errors=sum(r["status"] == "solver_error" for r in cell.records.values()),
+        variants=counts,
+        table=_trials_frame([cell]),
+        seconds=float(sum(r["seconds"] for r in cell.records.values())),
+    )

@@ -1,0 +1,166 @@
+"""Result files: atomic writes, Parquet/CSV tables, the checkpoint store used by ``resume=True``.
+
+Layout of a results directory (``ARCHITECTURE.md``, "Result tables")::
+
+    out/
+      cells.parquet        (cells.csv when pyarrow is absent)
+      trials.parquet       (trials.csv)
+      provenance.json
+      counterexamples/*.npz
+      checkpoints/<theorem id>/<crc32 of params>-s<root seed>/<start>-<stop>.json
+
+Every file is written atomically: the bytes go to a temporary file in the same directory, which is
+flushed, fsync'ed and moved over the target with :func:`os.replace` (atomic on POSIX and Windows), so
+a crash or SIGKILL mid-write leaves either the old file or the new one, never a torn file.
+Checkpoint chunks are JSON: Python's ``repr``-based float formatting round-trips every float64
+exactly (including NaN and infinities), so a resumed run is bit-identical to an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import re
+import tempfile
+import zlib
+from pathlib import Path
+
+import pandas as pd
+
+__all__ = [
+    "atomic_write_bytes",
+    "atomic_write_text",
+    "write_table",
+    "read_table",
+    "table_format",
+    "CheckpointStore",
+]
+
+
+def atomic_write_bytes(path, data):
+    """Write ``data`` to ``path`` atomically (temporary file in the same directory + ``os.replace``)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return path
+
+
+def atomic_write_text(path, text):
+    return atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def _have_pyarrow():
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def table_format():
+    """``"parquet"`` when pyarrow is importable, else ``"csv"``."""
+    return "parquet" if _have_pyarrow() else "csv"
+
+
+def _parquet_safe(df):
+    """Make object columns storable: a column mixing types (e.g. a parameter that is an int in one theorem
+    and a string in another) is stored as strings (JSON for non-strings); ``params`` (canonical JSON)
+    keeps the exact values, and :func:`rpcheck.engine.load_results` rebuilds the ``p_`` columns from it."""
+    out = df.copy()
+    for col in out.columns:
+        if out[col].dtype != object:
+            continue
+        kinds = {type(v) for v in out[col] if v is not None and not (isinstance(v, float) and math.isnan(v))}
+        if not kinds or kinds <= {str} or kinds == {bool}:
+            continue
+        if kinds <= {int, float}:
+            out[col] = pd.to_numeric(out[col])
+        else:
+            out[col] = out[col].map(lambda v: v if isinstance(v, str) or v is None else json.dumps(v))
+    return out
+
+
+def write_table(df, directory, name, *, fmt=None):
+    """Write ``df`` as ``directory/name.parquet`` (or ``.csv``) atomically; returns the path."""
+    fmt = fmt or table_format()
+    directory = Path(directory)
+    if fmt == "parquet":
+        buf = io.BytesIO()
+        _parquet_safe(df).to_parquet(buf, index=False)
+        return atomic_write_bytes(directory / f"{name}.parquet", buf.getvalue())
+    return atomic_write_text(directory / f"{name}.csv", df.to_csv(index=False))
+
+
+def read_table(directory, name):
+    """Read ``directory/name.parquet`` or ``directory/name.csv`` (whichever exists, Parquet first)."""
+    directory = Path(directory)
+    pq = directory / f"{name}.parquet"
+    if pq.exists():
+        return pd.read_parquet(pq)
+    csv = directory / f"{name}.csv"
+    if csv.exists():
+        return pd.read_csv(csv, keep_default_na=False, na_values=["", "NaN", "nan"])
+    raise FileNotFoundError(f"no {name}.parquet or {name}.csv in {directory}")
+
+
+_CHUNK_RE = re.compile(r"^(\d+)-(\d+)\.json$")
+
+
+class CheckpointStore:
+    """Completed trial chunks of a results directory, one JSON file per chunk.
+
+    A chunk file holds the theorem id, the canonical parameters, the root seed and the records of trials
+    ``start .. stop-1``. A trial record is a pure function of (theorem id, parameters, trial index, root
+    seed), so chunks are reusable by any later run with the same root seed, whatever its profile,
+    chunking or backend.
+    """
+
+    def __init__(self, root):
+        self.root = Path(root) / "checkpoints"
+
+    def cell_dir(self, theorem_id, canonical, seed):
+        key = f"{zlib.crc32(canonical.encode('utf-8')):08x}-s{seed}"
+        return self.root / theorem_id / key
+
+    def save_chunk(self, theorem_id, canonical, seed, start, stop, records):
+        payload = {
+            "theorem": theorem_id,
+            "params": canonical,
+            "seed": seed,
+            "start": start,
+            "stop": stop,
+            "records": records,
+        }
+        path = self.cell_dir(theorem_id, canonical, seed) / f"{start:09d}-{stop:09d}.json"
+        atomic_write_text(path, json.dumps(payload, allow_nan=True))
+        return path
+
+    def load_cell(self, theorem_id, canonical, seed):
+        """``{trial index: record}`` of every checkpointed trial of this cell (empty when none)."""
+        d = self.cell_dir(theorem_id, canonical, seed)
+        out = {}
+        if not d.is_dir():
+            return out
+        for p in sorted(d.iterdir()):
+            if not _CHUNK_RE.match(p.name):
+                continue  # temporary files of an interrupted write
+            payload = json.loads(p.read_text(encoding="utf-8"))
+            if payload["params"] != canonical or payload["theorem"] != theorem_id or payload["seed"] != seed:
+                continue  # crc32 collision: not this cell
+            for rec in payload["records"]:
+                out[int(rec["i"])] = rec
+        return out

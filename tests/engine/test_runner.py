@@ -1,0 +1,247 @@
+"""The runner: table schema, verdict rules per mode, solver errors, bugs, overrides, run_cell, testing.
+
+All runs use fixed root seeds; the statistical assertions state their false-alarm probability where one
+exists (a fixed seed makes each test deterministic; the probability says how unlucky that seed could be).
+"""
+
+import json
+
+import _engine_claims  # noqa: F401  (registers the engine_test.* theorems)
+import numpy as np
+import pandas as pd
+import pytest
+
+from rpcheck import testing
+from rpcheck.engine import (
+    RunResult,
+    TrialError,
+    Verdict,
+    canonical_json,
+    load_results,
+    replay_trial,
+    run,
+    run_cell,
+    trial_seed_sequence,
+)
+from rpcheck.errors import RpcheckError
+from rpcheck.results import CELL_COLUMNS, TRIAL_COLUMNS
+
+SEED = 20240601  # any fixed root seed
+
+
+@pytest.fixture(scope="module")
+def serial_run():
+    return run(
+        ["engine_test.bernoulli", "engine_test.det", "engine_test.report"], backend="serial", seed=SEED
+    )
+
+
+def test_cells_schema(serial_run):
+    cells = serial_run.cells
+    pcols = [c for c in cells.columns if c.startswith("p_")]
+    assert list(cells.columns[:6]) == list(CELL_COLUMNS[:6])
+    rest = [c for c in cells.columns if not c.startswith("p_")]
+    assert rest[: len(CELL_COLUMNS)] == list(CELL_COLUMNS)
+    assert set(pcols) == {"p_p", "p_delta", "p_fail_p", "p_solver_p", "p_vac_p", "p_mu"}
+    # one row per (theorem, variant, cell)
+    assert len(cells) == 3 * 1 + 3 * 2 + 2 * 1
+    for _, r in cells.iterrows():
+        assert json.loads(r["params"]) == {k[2:]: r[k] for k in pcols if not pd.isna(r[k])}
+        assert r["trials"] == r["evaluated"] + r["vacuous_trials"] + r["solver_errors"]
+        assert r["as_expected"] == (r["expected"] == "" or r["expected"] == r["verdict"])
+    assert cells["verdict"].isin([v.value for v in Verdict]).all()
+
+
+def test_trials_schema(serial_run):
+    t = serial_run.trials
+    assert list(t.columns[:6]) == list(TRIAL_COLUMNS)
+    for v in ("bound", "claim", "always", "mean"):
+        for f in ("holds", "statistic", "bound", "vacuous"):
+            assert f"{v}.{f}" in t.columns
+    assert {"diag.u", "diag.norm", "diag.draw2", "diag.x"} <= set(t.columns)
+    assert set(t["status"]) == {"ok", "solver_error"}
+    assert len(t) == 3 * 1000 + 3 * 60 + 2 * 50
+    assert t.groupby(["theorem", "cell"])["trial"].apply(lambda s: list(s) == list(range(len(s)))).all()
+
+
+def test_bound_mode_verdicts(serial_run):
+    """p = 0.002 and p = 0.2 against delta = 0.05 with 1000 trials: the HOLDS / VIOLATED decisions have
+    error probability <= 0.01 each (Holm); at these distances the power is > 1 - 1e-6 (exact binomial)."""
+    c = serial_run.cells.set_index(["theorem", "cell", "variant"])
+    assert c.loc[("engine_test.bernoulli", 0, "bound"), "verdict"] == "HOLDS"
+    assert c.loc[("engine_test.bernoulli", 2, "bound"), "verdict"] == "VIOLATED"
+    row = c.loc[("engine_test.bernoulli", 2, "bound")]
+    assert row["ci_low"] > row["promised"] and row["pvalue"] <= row["alpha_adjusted"]
+    row = c.loc[("engine_test.bernoulli", 0, "bound")]
+    assert row["ci_high"] <= row["promised"] and row["pvalue_holds"] <= row["alpha_adjusted_holds"]
+    # Holm levels: the family is the 3 bound cells; levels are alpha/3, alpha/2 or alpha
+    fam = serial_run.cells[serial_run.cells["mode"] == "bound"]
+    assert set(np.round(fam["alpha_adjusted"] * 3 / 0.01, 9)) <= {1.0, 1.5, 3.0}
+    assert serial_run.provenance["family_size"] == {"violated": 3, "holds": 3}
+
+
+def test_deterministic_mode_solver_errors_and_vacuous(serial_run):
+    c = serial_run.cells.set_index(["theorem", "cell", "variant"])
+    r0 = c.loc[("engine_test.det", 0, "claim")]
+    assert r0["verdict"] == "HOLDS" and r0["failures"] == 0
+    assert r0["solver_errors"] > 0 and r0["vacuous_trials"] > 0  # 10% and 20% of 60 draws
+    t = serial_run.trials
+    det0 = t[(t["theorem"] == "engine_test.det") & (t["cell"] == 0)]
+    errs = det0[det0["status"] == "solver_error"]
+    assert len(errs) == r0["solver_errors"]
+    assert errs["error"].str.contains("SolverError: synthetic solver failure").all()
+    assert errs["error"].str.contains("status=numerical_error").all()
+    assert errs["claim.holds"].isna().all()
+    r1 = c.loc[("engine_test.det", 1, "claim")]
+    assert r1["verdict"] == "VIOLATED" and r1["failures"] > 0 and r1["slack_min"] < 0
+    assert r1["counterexample"].startswith("counterexamples/")
+    assert c.loc[("engine_test.det", 2, "claim"), "verdict"] == "VACUOUS"
+    assert c.loc[("engine_test.det", 2, "always"), "verdict"] == "HOLDS"
+
+
+def test_report_mode_uses_decide(serial_run):
+    c = serial_run.cells.set_index(["theorem", "cell"])
+    assert c.loc[("engine_test.report", 0), "verdict"] == "VIOLATED"  # mean of N(-2, 1)
+    assert c.loc[("engine_test.report", 1), "verdict"] == "HOLDS"
+    info = json.loads(c.loc[("engine_test.report", 1), "decide_info"])
+    assert info["n"] == 50 and info["mean"] > 0
+
+
+def test_unexpected_and_verify_theorem(serial_run):
+    assert serial_run.unexpected().empty
+    before = len(testing.COLLECTED)
+    res = testing.verify_theorem("engine_test.bernoulli", backend="serial", seed=SEED)
+    assert isinstance(res, RunResult) and len(testing.COLLECTED) == before + 1
+    # an expected verdict the data refute: the message lists the offending row
+    # (5 trials cannot show P(fail) <= 0.05: the upper CP bound is >= 1 - 0.01**(1/5) > 0.6)
+    with pytest.raises(
+        AssertionError, match=r"(?s)differ from the expected.*p.:0\.002.*verdict=INCONCLUSIVE, expected=HOLDS"
+    ):
+        testing.verify_theorem("engine_test.bernoulli", backend="serial", seed=SEED, trials=5)
+    assert len(testing.COLLECTED) == before + 2
+
+
+def test_vacuous_cell_still_runs_trials():
+    res = run("engine_test.bernoulli", backend="serial", overrides={"delta": 0.6}, trials=20)
+    assert (res.cells["verdict"] == "VACUOUS").all()
+    assert (res.cells["trials"] == 20).all()
+    assert res.cells["vacuous_reason"].str.contains("delta >= 0.5").all()
+    assert res.provenance["family_size"] == {"violated": 0, "holds": 0}
+
+
+def test_overrides_and_dedup():
+    res = run("engine_test.bernoulli", backend="serial", overrides={"p": 0.5}, trials=30)
+    assert len(res.cells) == 1 and res.cells["p_p"].iloc[0] == 0.5
+    with pytest.raises(RpcheckError, match=r"`overrides` names parameters \['nope'\]"):
+        run("engine_test.bernoulli", backend="serial", overrides={"nope": 1})
+
+
+def test_argument_validation():
+    with pytest.raises(RpcheckError, match="`profile`"):
+        run("engine_test.bernoulli", profile="huge")
+    with pytest.raises(RpcheckError, match="`backend`"):
+        run("engine_test.bernoulli", backend="threads")
+    with pytest.raises(RpcheckError, match="`seed`"):
+        run("engine_test.bernoulli", seed=-1)
+    with pytest.raises(RpcheckError, match="`alpha`"):
+        run("engine_test.bernoulli", alpha=0.7)
+    with pytest.raises(RpcheckError, match="`resume=True` needs `out`"):
+        run("engine_test.bernoulli", resume=True)
+    with pytest.raises(
+        RpcheckError, match="unknown theorem id 'engine_test.bernouli'.*engine_test.bernoulli"
+    ):
+        run("engine_test.bernouli")
+
+
+@pytest.mark.parametrize("backend", ["serial", "processes"])
+def test_bug_in_trial_propagates_with_context(backend):
+    with pytest.raises(
+        TrialError, match=r"trial \d+ of theorem 'engine_test.buggy' with params \{\"k\":3\}"
+    ) as ei:
+        run("engine_test.buggy", backend=backend, jobs=2)
+    assert "ZeroDivisionError" in str(ei.value) and "original traceback" in str(ei.value)
+
+
+def test_seeding_and_replay_trial(serial_run):
+    params = {"delta": 0.05, "p": 0.2}
+    ss = trial_seed_sequence("engine_test.bernoulli", params, 7, SEED)
+    assert ss.spawn_key[2] == 7 and ss.entropy == SEED
+    assert (
+        trial_seed_sequence("engine_test.bernoulli", canonical_json(params), 7, SEED).spawn_key
+        == ss.spawn_key
+    )
+    rec = replay_trial("engine_test.bernoulli", params, 7, SEED)
+    t = serial_run.trials
+    row = t[(t["theorem"] == "engine_test.bernoulli") & (t["cell"] == 2) & (t["trial"] == 7)].iloc[0]
+    assert rec.diagnostics["u"] == row["diag.u"] and rec.diagnostics["draw2"] == row["diag.draw2"]
+
+
+def test_run_cell_matches_run(serial_run):
+    out = run_cell("engine_test.bernoulli", {"p": 0.2, "delta": 0.05}, trials=1000, seed=SEED)
+    row = serial_run.cells.set_index(["theorem", "cell"]).loc[("engine_test.bernoulli", 2)]
+    assert out.trials == 1000 and out.variants["bound"].failures == row["failures"]
+    ci = out.proportion_ci("bound", 0.99, alternative="less")
+    assert ci.high > out.variants["bound"].failures / 1000
+    t = serial_run.trials
+    ref = t[(t["theorem"] == "engine_test.bernoulli") & (t["cell"] == 2)].reset_index(drop=True)
+    assert np.array_equal(out.table["diag.u"].to_numpy(), ref["diag.u"].to_numpy())
+
+
+def test_save_and_load_roundtrip(serial_run, tmp_path):
+    saved = serial_run.save(tmp_path / "res")
+    assert saved.path == tmp_path / "res"
+    for name in ("cells.parquet", "trials.parquet", "provenance.json"):
+        assert (tmp_path / "res" / name).exists()
+    back = load_results(tmp_path / "res")
+    pd.testing.assert_frame_equal(back.cells, serial_run.cells, check_dtype=False)
+    pd.testing.assert_frame_equal(back.trials, serial_run.trials, check_dtype=False)
+    assert back.provenance["seed"] == SEED
+    assert (tmp_path / "res" / back.cells["counterexample"].loc[lambda s: s != ""].iloc[0]).exists()
+
+
+def test_csv_fallback_roundtrip(serial_run, tmp_path, monkeypatch):
+    from rpcheck.engine import store
+
+    monkeypatch.setattr(store, "_have_pyarrow", lambda: False)
+    serial_run.save(tmp_path / "csv")
+    assert (tmp_path / "csv" / "cells.csv").exists() and not (tmp_path / "csv" / "cells.parquet").exists()
+    back = load_results(tmp_path / "csv")
+    num = ["trials", "failures", "evaluated", "ci_low", "ci_high", "pvalue"]
+    pd.testing.assert_frame_equal(back.cells[num], serial_run.cells[num], check_dtype=False)
+    assert list(back.cells["verdict"]) == list(serial_run.cells["verdict"])
+    assert np.array_equal(
+        back.trials["diag.u"].to_numpy(), serial_run.trials["diag.u"].to_numpy(), equal_nan=True
+    )
+
+
+def test_provenance(serial_run):
+    p = serial_run.provenance
+    for key in (
+        "versions",
+        "solver",
+        "seed",
+        "profile",
+        "alpha",
+        "backend",
+        "jobs",
+        "started_utc",
+        "finished_utc",
+    ):
+        assert key in p
+    for pkg in ("python", "numpy", "scipy", "cvxpy", "clarabel", "pandas"):
+        assert p["versions"][pkg]
+    import socket
+
+    assert socket.gethostname() not in json.dumps(p)
+
+
+def test_progress_callback():
+    calls = []
+    run(
+        "engine_test.det",
+        backend="serial",
+        trials=10,
+        progress=lambda d, t, i: calls.append((d, t, i["event"])),
+    )
+    assert calls[0] == (0, 30, "start") and calls[-1] == (30, 30, "end")
+    assert [c[0] for c in calls] == sorted(c[0] for c in calls)
