@@ -263,9 +263,10 @@ def sparse_matrix(n, d, *, density, active_features=None, rng=None):
         In ``(0, 1]``: each entry of an active column is nonzero independently with this probability.
     active_features : int, optional
         If given (``1 <= active_features <= d``), the nonzeros are confined to that many columns chosen at
-        random, so the row space lies in the span of ``active_features`` standard-basis vectors and has
-        coherence ``d/rho`` w.r.t. its own dimension: the adversarial input for sampling and hashing
-        sketches. ``None`` means all ``d`` columns are active.
+        random, so the row space lies in the span of ``active_features`` standard-basis vectors; when the
+        ``n x active_features`` block has full column rank the row space *is* that span and its coherence is
+        the maximum ``d / active_features``: the adversarial input for sampling and hashing sketches.
+        ``None`` means all ``d`` columns are active.
     rng : {None, int, numpy.random.Generator, numpy.random.SeedSequence}, optional
         Pseudorandom number generator state (SPEC 7).
 

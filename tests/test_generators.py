@@ -186,3 +186,11 @@ def test_generators_are_pure_functions_of_the_seed():
         lambda r: g.multiclass_dataset(6, 5, 3, margin=0.1, rng=r).X,
     ):
         np.testing.assert_array_equal(make(123), make(np.random.default_rng(123)))
+
+
+def test_sparse_matrix_few_active_features_is_maximally_coherent():
+    X = g.sparse_matrix(60, 40, density=0.5, active_features=4, rng=0).toarray()
+    _, s, Vt = np.linalg.svd(X, full_matrices=False)
+    rho = int(np.sum(s > 1e-10 * s[0]))
+    assert rho == 4  # the 60 x 4 active block has full column rank for this seed
+    assert g.coherence(Vt[:rho].T) == pytest.approx(40 / 4, rel=1e-12)

@@ -545,6 +545,7 @@ def find_constant(
     params : dict
         The cell's parameters; ``params[param]`` (if present) is the default ``start``.
     param : str, optional
+        Default ``theorem.constant_search["param"]``, else ``"r"``.
     formula : callable(params) -> float, optional
         ``f(rho, eps, delta, d, ...)``: the target dimension *without* its unknown constant (then ``c`` is
         the empirical constant) or the printed formula with its constant (then ``c`` is the factor by which
@@ -611,9 +612,7 @@ def find_constant(
 
     th = _get(theorem) if isinstance(theorem, str) else theorem
     spec = dict(th.constant_search or {})
-    param = param if param is not None else spec.get("param")
-    if param is None:
-        raise RpcheckError(f"`param` must be given: theorem {th.id!r} has no constant_search['param'].")
+    param = param if param is not None else spec.get("param", "r")
     formula = formula if formula is not None else spec.get("formula")
     if variant is None:
         variant = spec.get("variant")
