@@ -98,7 +98,7 @@ class _ImprovedSRHT(RotationMixin, Sketch):
         return self._rotate_select(X, True, self.indices_, self.weights_)
 
     def _matrix(self):
-        return self._rotation_matrix()[:, self.indices_] * self.weights_
+        return self._rotation_columns(self.indices_) * self.weights_
 
 
 def _top(scores, r):

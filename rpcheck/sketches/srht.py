@@ -11,7 +11,7 @@ replacement (``replace=True``, Paul et al. Sec. 2.1) or as a uniform r-subset **
 
 ``apply`` never forms ``H``: each row of ``X`` is sign-flipped, zero-padded, transformed with the FWHT and
 subsampled (a fused compiled kernel when numba is available). ``matrix()`` forms the dense (d, r) ``R``
-(``O(d d' )`` memory: for oracles and small d only).
+from the closed form of the Hadamard entries (O(d r) memory; for oracles).
 """
 
 import numpy as np
@@ -77,9 +77,21 @@ class RotationMixin:
         out *= np.asarray(col_scale, dtype=out.dtype)
         return out
 
-    def _rotation_matrix(self):
-        """The first ``d`` rows of ``D H`` as a dense (d, d') float64 array."""
-        return self._rotate_checked(np.eye(self.d), False)
+    def _rotation_columns(self, cols):
+        r"""Columns ``cols`` of the first ``d`` rows of ``D H``, a dense (d, len(cols)) float64 array.
+
+        Uses the closed form of the Sylvester matrix,
+        :math:`(H_{d'})_{kj} = (-1)^{\mathrm{popcount}(k \,\&\, j)}`, so the cost is O(d r log d') and
+        memory O(d r), never O(d d').
+        """
+        cols = np.asarray(cols, dtype=np.int64)
+        v = np.arange(self.d, dtype=np.int64)[:, None] & cols[None, :]
+        shift = 32
+        while shift:  # fold to the parity of the popcount
+            v ^= v >> shift
+            shift //= 2
+        sign = 1.0 - 2.0 * (v & 1)
+        return sign * (self.signs_[:, None] / np.sqrt(self.d_pad))
 
 
 class SRHTSketch(RotationMixin, Sketch):
@@ -138,4 +150,4 @@ class SRHTSketch(RotationMixin, Sketch):
         return self._rotate_select(X, True, self.indices_, self.scale_)
 
     def _matrix(self):
-        return self._rotation_matrix()[:, self.indices_] * self.scale_
+        return self._rotation_columns(self.indices_) * self.scale_
