@@ -363,3 +363,42 @@ def test_find_constant_through_the_runner_recovers_known_threshold():
     # upper check derivation above: smallest failures count that fails the per-test bound at n = 600
     k_fail = next(k for k in range(600) if cp_upper(k, 600, res.per_test_confidence) > 0.1)
     assert k_fail >= 40 and sps.binom.sf(k_fail - 1, 600, math.exp(-90 / 20)) < 1e-15
+
+
+def test_find_constant_on_shi2012_lemma10_against_the_exact_chi2_threshold():
+    """A registered theorem with an exact oracle: ||Rx||^2/||x||^2 ~ chi2_n / n (Shi et al. 2012, Lemma 10).
+
+    For eps = 0.3, delta = 0.1 the exact threshold (smallest n with P(|q - 1| > eps) <= delta) is n = 59, and
+    the printed bound 2 exp(-(n/2)(eps^2/2 - eps^3/3)) <= delta needs n >= 167. Guarantees checked:
+    - value >= 59: holds unless some evaluated CP bound fails to cover (probability <= 1 - 0.95; fixed seed);
+    - value <= 128: the search goes above 128 only if n = 128 (exact failure 0.0167) does not pass, i.e. more
+      than 15 failures in 300 trials, probability 5.8e-5 (binomial tail, recomputed below);
+    - hence the implied constant against the printed formula is < 1 (the bound is conservative, spec I4).
+    """
+    from rpcheck.bounds import shi2012 as B
+    from rpcheck.engine import registry
+
+    eps, delta = 0.3, 0.1
+
+    def formula(p):
+        return 2 * math.log(2 / delta) / (p["eps"] ** 2 / 2 - p["eps"] ** 3 / 3)
+
+    n_exact = next(n for n in range(1, 1000) if B.lemma10_exact_failure(n, eps) <= delta)
+    assert n_exact == 59
+    res = find_constant(
+        registry.get("shi2012.lemma10"),
+        {"n": 16, "eps": eps, "d": 16},
+        param="n",
+        variant="two_sided_exact",
+        delta=delta,
+        formula=formula,
+        trials=300,
+        seed=SEED,
+        confirm=False,
+    )
+    kmax = max(k for k in range(300) if cp_upper(k, 300, res.per_test_confidence) <= delta)
+    assert kmax == 15 and sps.binom.sf(kmax, 300, B.lemma10_exact_failure(128, eps)) < 1e-4
+    assert res.status == "found" and n_exact <= res.value <= 128
+    assert (
+        res.implied_constant == pytest.approx(res.value / formula({"eps": eps})) and res.implied_constant < 1
+    )
