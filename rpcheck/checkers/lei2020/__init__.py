@@ -8,4 +8,4 @@
 - ``empirical``: claims 17-25 (comparison on real data; mode "report")
 """
 
-from . import rotation, sampling, selection, svm_bounds  # noqa: F401
+from . import empirical, rotation, sampling, selection, svm_bounds  # noqa: F401
