@@ -1,11 +1,132 @@
-"""pytest plugin (entry point ``pytest11``): registers the ``theorem`` marker.
+"""pytest plugin (entry point ``pytest11``): the ``theorem`` marker, ``--rpcheck-*`` options, the
+``theorem_check`` fixture, a verdict summary and an optional HTML report.
 
-Hooks and fixtures only; the logic lives in ``rpcheck.engine`` and ``rpcheck.report``."""
+Hooks and fixtures only: running and deciding is ``rpcheck.engine`` / ``rpcheck.testing``; rendering is
+``rpcheck.report``. Heavy libraries (cvxpy, pandas, matplotlib) are imported lazily, inside hooks.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+PROFILE_OPTION = "--rpcheck-profile"
+SEED_OPTION = "--rpcheck-seed"
+REPORT_OPTION = "--rpcheck-report"
+_RUN_KEYS = ("profile", "trials", "seed", "jobs", "backend", "scheduler", "alpha")
+_MARKER_KWARGS = {"id", "source", "claimed_prob"}
+
+
+def pytest_addoption(parser):
+    from .options import add_run_options
+
+    group = parser.getgroup("rpcheck", "rpcheck theorem verification")
+    add_run_options(group.addoption, prefix="rpcheck-", profile_default="ci")
+    group.addoption(
+        REPORT_OPTION,
+        default=None,
+        metavar="PATH",
+        help="Write the HTML verification report of the theorem tests that ran to PATH. Default: %(default)r",
+    )
 
 
 def pytest_configure(config):
     config.addinivalue_line(
         "markers",
-        "theorem(id=None): a statistical verification of a published theorem (rpcheck); "
-        "select with -m theorem",
+        "theorem(id=None, source=None, claimed_prob=None): a statistical verification of a published "
+        "theorem (rpcheck); select with -m theorem",
     )
+    from . import testing
+
+    for key in _RUN_KEYS:
+        value = config.getoption(f"rpcheck_{key}", default=None)
+        if value is not None or key in ("trials", "jobs", "scheduler"):
+            testing.DEFAULTS[key] = value
+
+
+def pytest_runtest_setup(item):
+    for marker in item.iter_markers(name="theorem"):
+        bad = set(marker.kwargs) - _MARKER_KWARGS
+        if bad:
+            raise pytest.UsageError(
+                f"theorem mark can't have {sorted(bad)!r} keyword argument(s); allowed: {sorted(_MARKER_KWARGS)}"
+            )
+
+
+def pytest_report_header(config):
+    return (
+        f"rpcheck: profile={config.getoption('rpcheck_profile')} seed={config.getoption('rpcheck_seed')} "
+        f"backend={config.getoption('rpcheck_backend')} alpha={config.getoption('rpcheck_alpha')} "
+        f"(replay any run with {SEED_OPTION}={config.getoption('rpcheck_seed')})"
+    )
+
+
+def _collected_result():
+    from . import testing
+
+    results = list(testing.COLLECTED)
+    if not results:
+        return None
+    import pandas as pd
+
+    from types import SimpleNamespace
+
+    cells = pd.concat([r.cells for r in results], ignore_index=True)
+    trials = pd.concat([r.trials for r in results if r.trials is not None], ignore_index=True)
+    prov = dict(results[0].provenance or {})
+    prov["theorems"] = sorted(set(cells["theorem"]))
+    return SimpleNamespace(cells=cells, trials=trials, provenance=prov)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    result = _collected_result()
+    if result is None:
+        return
+    cells = result.cells
+    tr = terminalreporter
+    tr.section("rpcheck verdicts")
+    counts = cells["verdict"].astype(str).value_counts().to_dict()
+    unexpected = int((~cells["as_expected"].astype(bool)).sum())
+    tr.write_line(
+        f"{cells['theorem'].nunique()} theorems, {len(cells)} cells: "
+        + ", ".join(f"{k} {counts.get(k, 0)}" for k in ("HOLDS", "VIOLATED", "INCONCLUSIVE", "VACUOUS"))
+        + f"; unexpected {unexpected}"
+    )
+    path = config.getoption("rpcheck_report")
+    if path:
+        from .report import write_report
+
+        written = write_report(result, path)
+        tr.write_line(f"rpcheck report: {written}")
+
+
+@pytest.fixture
+def theorem_check():
+    """State your own theorem in a test and verify it with rpcheck's statistics and verdicts.
+
+    Returns a callable ``check(*, id, trial, variants, cells, trials, statement="", kind="probabilistic",
+    title="", citation=None, vacuous=None, backend="serial", **run_kwargs) -> RunResult`` that builds a
+    Theorem, runs it with the session's ``--rpcheck-*`` settings, asserts every cell's expected verdict, and
+    adds the result to the session summary and report. ``trial(params, rng) -> TrialRecord``. The serial
+    backend is the default because a trial defined inside a test module cannot be shipped to workers.
+    """
+    from . import testing
+    from .engine import Citation, Profile, Theorem
+
+    def check(*, id, trial, variants, cells, trials, statement="", kind="probabilistic", title="",
+              citation=None, vacuous=None, backend="serial", **run_kwargs):
+        profile = Profile(cells=tuple(cells), trials=trials)
+        theorem = Theorem(
+            id=id,
+            paper=id.split(".")[0],
+            title=title or id,
+            citation=citation or Citation(authors="(user)", year=0, title=title or id, venue="", location=id),
+            statement=statement,
+            kind=kind,
+            variants=tuple(variants),
+            profiles={name: profile for name in ("quick", "ci", "standard", "full")},
+            trial=trial,
+            vacuous=vacuous,
+        )
+        return testing.verify_theorem(theorem, backend=backend, **run_kwargs)
+
+    return check
