@@ -25,7 +25,7 @@ nonzero per column) and ``apply(X) = X D H \tilde S`` for any (training or test)
 
 import numpy as np
 
-from .._validation import check_choice, check_interval, check_labels
+from .._validation import check_choice, check_interval
 from ..errors import RpcheckError
 from . import _fwht
 from ._base import Sketch, check_input
@@ -41,8 +41,9 @@ def supervised_scores(Xr, y, a=1.0):
     ----------
     Xr : ndarray of shape (n, d)
         The rotated matrix.
-    y : ndarray of shape (n,)
-        Labels in {-1, +1}.
+    y : array_like of shape (n,)
+        Labels. The paper's labels are {-1, +1}; eq. (8) only asks whether :math:`y_i = y_j`, so any
+        discrete labels (several classes, or one) are accepted with the same definition of ``A``.
     a : float, default=1.0
         Weight of different-class pairs, :math:`A_{ij} = -a` when :math:`y_i \ne y_j`.
 
@@ -52,15 +53,23 @@ def supervised_scores(Xr, y, a=1.0):
 
     Notes
     -----
-    With :math:`A = \frac{1-a}{2} 1 1^T + \frac{1+a}{2} y y^T` (spec lei2020.md A3, derived there),
-    :math:`L = Deg - A` never needs to be formed.
+    With class indicator vectors :math:`1_c`, :math:`A = (1+a) \sum_c 1_c 1_c^T - a 1 1^T`, so
+    :math:`Deg_{ii} = (1+a) n_{c(i)} - a n` and
+
+    .. math:: b_k = \sum_i Deg_{ii} X_r[i,k]^2 - (1+a) \sum_c (1_c^T X_r[:,k])^2 + a (1^T X_r[:,k])^2 ,
+
+    which for labels in {-1, +1} is the formula of spec lei2020.md A3,
+    :math:`\sum_i Deg_{ii} X_r[i,k]^2 - \frac{1-a}{2}(1^T X_r[:,k])^2 - \frac{1+a}{2}(y^T X_r[:,k])^2`
+    (use :math:`\sum_c (1_c^T x)^2 = ((1^T x)^2 + (y^T x)^2)/2`). ``L`` is never formed.
     """
     Xr = np.asarray(Xr, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
     n = Xr.shape[0]
-    c1, c2 = (1.0 - a) / 2.0, (1.0 + a) / 2.0
-    deg = c1 * n + c2 * y * y.sum()
-    return deg @ (Xr * Xr) - c1 * Xr.sum(axis=0) ** 2 - c2 * (y @ Xr) ** 2
+    _, inv, counts = np.unique(np.asarray(y), return_inverse=True, return_counts=True)
+    inv = inv.ravel()
+    deg = (1.0 + a) * counts[inv] - a * n
+    class_sums = np.zeros((counts.size, Xr.shape[1]))
+    np.add.at(class_sums, inv, Xr)
+    return deg @ (Xr * Xr) - (1.0 + a) * (class_sums**2).sum(axis=0) + a * Xr.sum(axis=0) ** 2
 
 
 class _ImprovedSRHT(RotationMixin, Sketch):
@@ -183,13 +192,25 @@ class SupervisedSketch(_ImprovedSRHT):
         self.params = {"rule": self.rule, "a": self.a}
 
     def fit(self, X, y=None):
-        """Fit on ``X`` (n, d) and labels ``y`` in {-1, +1} (both classes present); returns ``self``."""
+        """Fit on ``X`` (n, d) and labels ``y`` (n,); returns ``self``.
+
+        The paper's labels are {-1, +1}; any discrete labels are accepted (see :func:`supervised_scores`).
+        """
         if y is None:
             raise RpcheckError(
-                "`y` is required for kind 'srht-supervised': call fit(X, y) with labels in {-1, +1}."
+                "`y` is required for kind 'srht-supervised': call fit(X, y) with labels (e.g. in {-1, +1})."
             )
         n = X.shape[0] if hasattr(X, "shape") else len(X)
-        self._y = check_labels("y", y, n=n)
+        yy = np.asarray(y)
+        if yy.ndim != 1:
+            raise RpcheckError(f"`y` must be 1-dimensional; got shape {yy.shape}.")
+        if yy.shape[0] != n:
+            raise RpcheckError(f"`y` has length {yy.shape[0]} but X has {n} rows; they must match.")
+        if yy.dtype.kind == "f" and not np.all(np.isfinite(yy)):
+            raise RpcheckError("`y` contains NaN or infinite labels; labels must be finite.")
+        if yy.dtype.kind not in "biufUSO":
+            raise RpcheckError(f"`y` must hold discrete labels (numbers or strings); got dtype {yy.dtype}.")
+        self._y = yy
         return super().fit(X, y)
 
     def _select(self, Xr, y):

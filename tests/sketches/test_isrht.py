@@ -112,6 +112,24 @@ def test_supervised_score_formula_matches_dense_laplacian(a):
     scale = np.abs(Xr).sum(axis=0) ** 2 * np.abs(L).max()
     np.testing.assert_allclose(S.scores_, dense_scores, rtol=0, atol=1e-12 * scale.max())
     np.testing.assert_allclose(supervised_scores(Xr, y, a), S.scores_, rtol=0, atol=0)
+    # the spec's binary form (lei2020.md A3): Deg_ii = (1-a)/2 n + (1+a)/2 y_i (n+ - n-)
+    deg = (1 - a) / 2 * 25 + (1 + a) / 2 * y * y.sum()
+    spec = deg @ Xr**2 - (1 - a) / 2 * Xr.sum(0) ** 2 - (1 + a) / 2 * (y @ Xr) ** 2
+    np.testing.assert_allclose(S.scores_, spec, rtol=0, atol=1e-12 * scale.max())
+
+
+@pytest.mark.parametrize("a", [1.0, 0.4])
+def test_supervised_scores_multiclass_and_string_labels(a):
+    """Eq. (8) defines A_ij from y_i == y_j only; the generalisation to any labels matches the dense L."""
+    X, _ = _data(n=21, d=30, seed=9)
+    y = np.array(["a", "b", "c"] * 7)
+    S = make_sketch("srht-supervised", 30, 5, rng=3, a=a).fit(X, y)
+    Xr = S.rotate(X)
+    A = np.where(y[:, None] == y[None, :], 1.0, -a)
+    L = np.diag(A.sum(axis=1)) - A
+    dense_scores = np.einsum("ik,ij,jk->k", Xr, L, Xr)
+    scale = (np.abs(Xr).sum(axis=0) ** 2 * np.abs(L).max()).max()
+    np.testing.assert_allclose(S.scores_, dense_scores, rtol=0, atol=1e-12 * scale)
 
 
 @pytest.mark.parametrize("rule", ["smallest", "largest"])

@@ -127,8 +127,10 @@ def test_fit_errors():
     X = np.random.default_rng(0).standard_normal((6, 10))
     with pytest.raises(RpcheckError, match="`y` is required for kind 'srht-supervised'"):
         make_sketch("srht-supervised", 10, 4).fit(X)
-    with pytest.raises(RpcheckError, match="`y` must contain only the labels -1 and \\+1"):
-        make_sketch("srht-supervised", 10, 4).fit(X, np.arange(6))
+    with pytest.raises(RpcheckError, match=r"`y` must be 1-dimensional; got shape \(6, 1\)"):
+        make_sketch("srht-supervised", 10, 4).fit(X, np.ones((6, 1)))
+    with pytest.raises(RpcheckError, match="`y` contains NaN or infinite labels"):
+        make_sketch("srht-supervised", 10, 4).fit(X, np.array([1.0, -1, np.nan, 1, 1, -1]))
     with pytest.raises(RpcheckError, match="`y` has length 5 but X has 6 rows"):
         make_sketch("srht-supervised", 10, 4).fit(X, np.ones(5))
     with pytest.raises(RpcheckError, match="`X` is all zeros: the nps probabilities"):
