@@ -83,9 +83,12 @@ def build_parser():
 
 
 def _console():
+    import shutil
+
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=False)
+    width = shutil.get_terminal_size((160, 24)).columns if sys.stdout.isatty() else 160
+    return Console(highlight=False, soft_wrap=False, width=width)
 
 
 def _print_cells(console, cells):
@@ -100,7 +103,11 @@ def _print_cells(console, cells):
         for c in ("fail/eval", "CI", "promised", "verdict", "expected"):
             t.add_column(c)
         for _, row in g.iterrows():
-            ci = "" if row.get("ci_low") != row.get("ci_low") else f"[{row['ci_low']:.3g}, {row['ci_high']:.3g}]"
+            ci = (
+                ""
+                if row.get("ci_low") != row.get("ci_low")
+                else f"[{row['ci_low']:.3g}, {row['ci_high']:.3g}]"
+            )
             prom = row.get("promised")
             prom = "" if prom is None or prom != prom else f"{prom:.3g}"
             v = str(row["verdict"])
@@ -161,7 +168,11 @@ def _cmd_list(args):
 
     rows = [t for t in all_theorems() if args.paper in (None, t.paper)]
     if args.json:
-        print(json.dumps([{"id": t.id, "paper": t.paper, "kind": t.kind, "title": t.title} for t in rows], indent=1))
+        print(
+            json.dumps(
+                [{"id": t.id, "paper": t.paper, "kind": t.kind, "title": t.title} for t in rows], indent=1
+            )
+        )
         return EXIT_OK
     from rich.table import Table
 
@@ -186,7 +197,13 @@ def _cmd_show(args):
         "citation": t.citation.__dict__,
         "statement": t.statement,
         "variants": [
-            {"name": v.name, "mode": v.mode, "statement": v.statement, "assumed": list(v.assumed), "note": v.note}
+            {
+                "name": v.name,
+                "mode": v.mode,
+                "statement": v.statement,
+                "assumed": list(v.assumed),
+                "note": v.note,
+            }
             for v in t.variants
         ],
         "profiles": {name: {"trials": p.trials, "cells": list(p.cells)} for name, p in t.profiles.items()},
@@ -201,7 +218,8 @@ def _cmd_show(args):
     out = [
         f"{t.id} — {t.title}",
         f"{c.authors} ({c.year}), {c.title}. {c.venue}.",
-        f"Location: {c.location}" + (f" (other numbering: {c.alt_location})" if c.alt_location else "")
+        f"Location: {c.location}"
+        + (f" (other numbering: {c.alt_location})" if c.alt_location else "")
         + (f"; {c.equations}" if c.equations else ""),
         f"Kind: {t.kind}",
         "",

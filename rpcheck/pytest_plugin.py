@@ -66,9 +66,9 @@ def _collected_result():
     results = list(testing.COLLECTED)
     if not results:
         return None
-    import pandas as pd
-
     from types import SimpleNamespace
+
+    import pandas as pd
 
     cells = pd.concat([r.cells for r in results], ignore_index=True)
     trials = pd.concat([r.trials for r in results if r.trials is not None], ignore_index=True)
@@ -112,8 +112,21 @@ def theorem_check():
     from . import testing
     from .engine import Citation, Profile, Theorem
 
-    def check(*, id, trial, variants, cells, trials, statement="", kind="probabilistic", title="",
-              citation=None, vacuous=None, backend="serial", **run_kwargs):
+    def check(
+        *,
+        id,
+        trial,
+        variants,
+        cells,
+        trials,
+        statement="",
+        kind="probabilistic",
+        title="",
+        citation=None,
+        vacuous=None,
+        backend="serial",
+        **run_kwargs,
+    ):
         profile = Profile(cells=tuple(cells), trials=trials)
         theorem = Theorem(
             id=id,

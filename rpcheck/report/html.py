@@ -182,7 +182,9 @@ def _theorem_section(tid, cells, trials, idx):
         )
         parts.append(f'<pre class="stmt">{_e(meta.statement)}</pre>')
         if meta.tolerance_note:
-            parts.append(f'<p class="small">Numerical tolerance: {_e(_fmt(meta.tolerance))} — {_e(meta.tolerance_note)}</p>')
+            parts.append(
+                f'<p class="small">Numerical tolerance: {_e(_fmt(meta.tolerance))} — {_e(meta.tolerance_note)}</p>'
+            )
         if getattr(meta, "notes", ""):
             parts.append(f'<p class="small">{_e(meta.notes)}</p>')
         vrows = "".join(
@@ -196,18 +198,24 @@ def _theorem_section(tid, cells, trials, idx):
         )
     for v_i, (variant, vc) in enumerate(cells.groupby("variant", sort=False)):
         mode = vc["mode"].iloc[0] if "mode" in vc else ""
-        parts.append(f"<h3>Variant <code>{_e(variant)}</code> <span class='muted small'>({_e(mode)})</span></h3>")
+        parts.append(
+            f"<h3>Variant <code>{_e(variant)}</code> <span class='muted small'>({_e(mode)})</span></h3>"
+        )
         parts.append(_cells_table(vc))
         parts.append(_summary_tables(vc))
         svgs = []
         if mode in ("bound", "exact"):
             for x in ("p_r", "p_n", "p_m", "p_k", "p_a", "p_eps"):
-                svg = plots.failure_rate_svg(vc, x, prefix=f"t{idx}v{v_i}{x}", title=f"{variant}: failure rate vs {x[2:]}")
+                svg = plots.failure_rate_svg(
+                    vc, x, prefix=f"t{idx}v{v_i}{x}", title=f"{variant}: failure rate vs {x[2:]}"
+                )
                 if svg:
                     svgs.append(svg)
                     break
         if trials is not None and len(trials):
-            svg = plots.statistic_svg(trials, variant, prefix=f"t{idx}v{v_i}s", title=f"{variant}: statistic vs bound")
+            svg = plots.statistic_svg(
+                trials, variant, prefix=f"t{idx}v{v_i}s", title=f"{variant}: statistic vs bound"
+            )
             if svg:
                 svgs.append(svg)
         if svgs:
@@ -263,7 +271,9 @@ def render_report(result, *, title="rpcheck verification report"):
     prov = dict(getattr(result, "provenance", {}) or {})
     theorem_ids = list(dict.fromkeys(cells["theorem"])) if len(cells) else []
     counts = cells["verdict"].astype(str).value_counts() if len(cells) else pd.Series(dtype=int)
-    unexpected = int((~cells["as_expected"].astype(bool)).sum()) if "as_expected" in cells and len(cells) else 0
+    unexpected = (
+        int((~cells["as_expected"].astype(bool)).sum()) if "as_expected" in cells and len(cells) else 0
+    )
     cards = "".join(
         f'<div class="card"><span class="v v-{v}">{v}</span><b>{int(counts.get(v, 0))}</b>cells</div>'
         for v in VERDICTS
@@ -283,8 +293,8 @@ def render_report(result, *, title="rpcheck verification report"):
         sections.append(_theorem_section(tid, tc, tt, i))
     generated = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{_e(title)}</title>"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{_e(title)}</title>'
         f"<style>{_CSS}</style></head><body>"
         f"<h1>{_e(title)}</h1><p class='muted'>Generated {generated}. Verdicts: HOLDS (data support the claim at the "
         "stated level), VIOLATED (data refute it), INCONCLUSIVE (neither), VACUOUS (the bound cannot be informative). "
@@ -292,9 +302,7 @@ def render_report(result, *, title="rpcheck verification report"):
         f"<h2>Summary</h2><div class='cards'>{cards}</div>"
         f"<h3>Environment and provenance</h3><table>{env_rows}</table>"
         f"<h2>Findings</h2>{_findings(cells, theorem_ids)}"
-        f"<h2>Theorems</h2><nav><ul>{nav}</ul></nav>"
-        + "".join(sections)
-        + "</body></html>\n"
+        f"<h2>Theorems</h2><nav><ul>{nav}</ul></nav>" + "".join(sections) + "</body></html>\n"
     )
 
 

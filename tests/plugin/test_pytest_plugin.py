@@ -4,7 +4,7 @@ import pytest
 
 pytest_plugins = ["pytester"]
 
-USER_TEST = '''
+USER_TEST = """
 import numpy as np
 import pytest
 from rpcheck.engine import Outcome, TrialRecord, Variant, Verdict
@@ -16,7 +16,8 @@ def _trial(params, rng):
     # about 0.44 for n=4, eps=0.25 (promised 0.05: violated).
     g = rng.standard_normal(params["n"])
     stat = float(g @ g / params["n"])
-    return TrialRecord(outcomes={"stated": Outcome(holds=stat <= 1 + params["eps"], statistic=stat, bound=1 + params["eps"])})
+    bound = 1 + params["eps"]
+    return TrialRecord(outcomes={"stated": Outcome(holds=stat <= bound, statistic=stat, bound=bound)})
 
 
 @pytest.mark.theorem(id="user.chi2")
@@ -32,15 +33,19 @@ def test_user_theorem(theorem_check):
     )
     verdicts = dict(zip(result.cells["p_n"], result.cells["verdict"]))
     assert verdicts == {400: "HOLDS", 4: "VIOLATED"}
-'''
+"""
 
 
 def test_theorem_check_fixture_in_an_external_project(pytester):
     pytester.makepyfile(test_user=USER_TEST)
     report = pytester.path / "report.html"
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--rpcheck-seed=7", f"--rpcheck-report={report}")
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--rpcheck-seed=7", f"--rpcheck-report={report}"
+    )
     result.assert_outcomes(passed=1)
-    result.stdout.fnmatch_lines(["rpcheck: profile=ci seed=7*", "*rpcheck verdicts*", "*HOLDS 1, VIOLATED 1*"])
+    result.stdout.fnmatch_lines(
+        ["rpcheck: profile=ci seed=7*", "*rpcheck verdicts*", "*HOLDS 1, VIOLATED 1*"]
+    )
     text = report.read_text(encoding="utf-8")
     assert "user.chi2" in text and "VIOLATED" in text
 
