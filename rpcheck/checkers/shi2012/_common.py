@@ -1,0 +1,102 @@
+"""Shared pieces of the Shi et al. (2012) checkers: citation, the projection convention, fixed instances.
+
+Projection convention
+---------------------
+The paper's ``R`` is ``n x d`` with i.i.d. ``N(0, 1/n)`` entries acting as ``x -> R x`` (spec D-R).
+``make_sketch(kind, d, n)`` gives ``M`` of shape ``(d, n)`` with ``E[M M^T] = I_d`` (entries of variance
+``1/n``) acting as ``X @ M``. So ``M = R^T`` in distribution, with the same scale: the rows of
+``make_sketch(...).apply(X)`` are the vectors ``R x_i``. No rescaling is needed. For the sub-Gaussian
+extension (C16) ``kind="sign"`` gives ``r_ij = +-1`` and ``kind="sparse"`` with ``density="achlioptas"``
+gives Achlioptas' ``{-sqrt 3, 0, +sqrt 3}`` with probabilities ``{1/6, 2/3, 1/6}``, both divided by
+``sqrt(n)`` as in the paper.
+
+Fixed instances
+---------------
+The data of a cell (vectors ``w, x``, datasets) are a deterministic function of the cell's parameters,
+drawn from ``DATA_SEED``; only ``R`` is redrawn per trial (spec I11: one ``R`` per trial, shared by every
+point and class).
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+
+import numpy as np
+
+from ...engine import Citation, Verdict
+from ...generators import haar_orthonormal
+from ...sketches import make_sketch
+
+AUTHORS = "Qinfeng Shi, Chunhua Shen, Rhys Hill, Anton van den Hengel"
+TITLE = "Is margin preserved after random projection?"
+VENUE = "ICML 2012"
+
+#: Root seed of the fixed per-cell instances (the data are part of the cell, not of the trial).
+DATA_SEED = 20120626
+
+#: Tolerance of deterministic per-draw inequalities between cosines/norm ratios computed in float64:
+#: each side is a few inner products of length <= 10^4 with relative rounding error <= ~1e-13, so 1e-9
+#: is a conservative absolute bound (it is still 10^6 times smaller than every gap the checkers detect).
+TOL = 1e-9
+
+#: Smallest promised failure probability a "bound" cell is expected to certify as HOLDS with the
+#: profiles' trial counts (>= 600 trials): with 0 failures the support p-value is (1 - delta)^T, which is
+#: <= 6e-6 at delta = 0.02, T = 600, below every Holm level of these runs (alpha = 0.01 over <= 200 tests).
+#: Cells with a smaller promised value are reported without an expected verdict (underpowered, not open).
+P_CERT = 0.02
+
+H, V, VAC, INC = Verdict.HOLDS, Verdict.VIOLATED, Verdict.VACUOUS, Verdict.INCONCLUSIVE
+
+
+def citation(location, equations=""):
+    return Citation(AUTHORS, 2012, TITLE, VENUE, location, equations=equations)
+
+
+def project(X, n, rng, kind="gaussian"):
+    """Rows ``R x_i`` of the paper's projection (see module docstring) for the rows ``x_i`` of ``X``."""
+    X = np.atleast_2d(np.asarray(X, dtype=float))
+    extra = {"density": "achlioptas"} if kind == "sparse" else {}
+    return make_sketch(kind, X.shape[1], n, rng=rng, **extra).apply(X)
+
+
+def instance_rng(*keys):
+    """A Generator for the fixed instance of a cell, keyed by strings/numbers (not by the trial)."""
+    key = zlib.crc32(repr(keys).encode())
+    return np.random.default_rng(np.random.SeedSequence(DATA_SEED, spawn_key=(key,)))
+
+
+def fixed_pair(c, d, geometry="dense"):
+    """Fixed ``(w, x)`` in ``R^d`` with ``cos(w, x) = c`` and norms 2 and 0.5 (norms never matter for
+    cosines; they exercise the normalisation).
+
+    ``geometry="axis"``: ``w = 2 e_1``, ``x = 0.5 (c e_1 + sqrt(1-c^2) e_2)`` (sparse, axis aligned).
+    ``geometry="dense"``: the same pair rotated by a fixed Haar orthogonal basis (dense coordinates).
+    """
+    s = math.sqrt(max(0.0, 1.0 - c * c))
+    if geometry == "axis":
+        w = np.zeros(d)
+        x = np.zeros(d)
+        w[0] = 2.0
+        x[0], x[1] = 0.5 * c, 0.5 * s
+        return w, x
+    Q = haar_orthonormal(d, 2, rng=instance_rng("pair", d))
+    return 2.0 * Q[:, 0], 0.5 * (c * Q[:, 0] + s * Q[:, 1])
+
+
+def sq_ratio(Rv, v):
+    """``||R v||^2 / ||v||^2`` row-wise (``Rv`` of shape (k, n), ``v`` of shape (k, d))."""
+    return np.einsum("ij,ij->i", Rv, Rv) / np.einsum("ij,ij->i", v, v)
+
+
+def cosine(a, b):
+    return float(a @ b / math.sqrt((a @ a) * (b @ b)))
+
+
+def expect_bound(promised, *, applies=True):
+    """Expected verdict of a "bound" cell whose claim is true (spec: the bound always holds):
+    VACUOUS when the claim does not apply or ``promised >= 1``; HOLDS when ``promised >= P_CERT``;
+    otherwise None (reported only: too few trials to certify a tiny delta)."""
+    if not applies or promised >= 1:
+        return VAC
+    return H if promised >= P_CERT else None

@@ -1,0 +1,123 @@
+r"""Lemma 10 of Shi et al. (2012) (Dasgupta--Gupta tail bound) and its one-sided forms (spec C2, I1, I4).
+
+Per trial one Gaussian ``R`` (``n x d``) is drawn and ``q = ||Rx||^2/||x||^2`` is computed for a fixed dense
+``x``. ``q ~ chi^2_n / n`` exactly, which gives the exact failure probabilities used by the "exact" variants
+and the looseness ``promised / exact`` reported as a diagnostic.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...bounds import shi2012 as B
+from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
+from . import _common as c
+
+__all__ = ["LEMMA10"]
+
+
+def _x(d):
+    return 3.0 * c.instance_rng("lemma10-x", d).standard_normal(d)
+
+
+def _trial(params, rng):
+    n, eps, d = params["n"], params["eps"], params["d"]
+    x = _x(d)
+    q = float(c.sq_ratio(c.project(x, n, rng), x[None, :])[0])
+    two = B.lemma10_failure_bound(n, eps)
+    lo_b, up_b = B.lemma10_tail_bound(n, eps, "lower"), B.lemma10_tail_bound(n, eps, "upper")
+    dev = abs(q - 1.0)
+    out = {
+        "two_sided": Outcome(holds=dev <= eps, statistic=dev, bound=eps),
+        "lower_tail": Outcome(holds=q > 1 - eps, statistic=q, bound=1 - eps),
+        "upper_tail": Outcome(holds=q < 1 + eps, statistic=q, bound=1 + eps),
+        # Issue I1: the event printed in the proof, {q <= 1+eps}, charged the upper-tail bound.
+        "upper_tail_as_printed": Outcome(holds=q > 1 + eps, statistic=q, bound=1 + eps),
+        "two_sided_exact": Outcome(holds=dev <= eps, statistic=dev, bound=eps),
+        "lower_tail_exact": Outcome(holds=q > 1 - eps, statistic=q, bound=1 - eps),
+        "upper_tail_exact": Outcome(holds=q < 1 + eps, statistic=q, bound=1 + eps),
+    }
+    exact = B.lemma10_exact_failure(n, eps)
+    diag = {"q": q, "promised_2E": two, "exact": exact, "looseness": two / exact if exact > 0 else np.inf,
+            "lower_bound_log": lo_b, "upper_bound_log": up_b}
+    return TrialRecord(outcomes=out, diagnostics=diag)
+
+
+def _two(p):
+    return B.lemma10_failure_bound(p["n"], p["eps"])
+
+
+def _lo(p):
+    return B.lemma10_tail_bound(p["n"], p["eps"], "lower")
+
+
+def _up(p):
+    return B.lemma10_tail_bound(p["n"], p["eps"], "upper")
+
+
+def _printed_expected(p):
+    # P(q <= 1+eps) >= P(chi2_n <= n) > 1/2 (median < mean); VIOLATED is certain-enough when promised < 0.4.
+    d = _up(p)
+    if d >= 1:
+        return c.VAC
+    return c.V if d < 0.4 else None
+
+
+# (n, eps) cells: exact two-sided failure between 0.01 and 0.9 in most, so the exact comparisons have power.
+_CI = [(n, e) for n in (10, 30, 100, 300) for e in (0.1, 0.3, 0.5)] + [(1000, 0.1), (1000, 0.2), (3000, 0.05)]
+_QUICK = [(30, 0.3), (300, 0.1), (100, 0.5)]
+_STANDARD = [(n, e) for n in (3, 10, 30, 100, 300, 1000, 3000) for e in (0.05, 0.1, 0.2, 0.3, 0.5)]
+
+
+def _cells(pairs, d=16):
+    return tuple({"n": n, "eps": e, "d": d} for n, e in pairs)
+
+
+LEMMA10 = register(Theorem(
+    id="shi2012.lemma10",
+    paper="shi2012",
+    title="Lemma 10: P(|‖Rx‖²/‖x‖² - 1| > eps) <= 2E(n,eps); one-sided forms; exact chi² law",
+    citation=c.citation("Lemma 10 and its proof (Appendix)", "Lemma 10"),
+    statement=(
+        "For any x in R^d, R with i.i.d. N(0,1/n) entries, eps in (0,1): "
+        "Pr(1-eps <= ||Rx||^2/||x||^2 <= 1+eps) >= 1 - 2 exp(-(n/2)(eps^2/2 - eps^3/3))."
+    ),
+    kind="probabilistic",
+    variants=(
+        Variant("two_sided", "|q - 1| <= eps fails w.p. <= 2E(n,eps)", mode="bound",
+                expected=lambda p: c.expect_bound(_two(p)), promised_failure=_two),
+        Variant("lower_tail", "q <= 1-eps w.p. <= exp((n/2)(eps + ln(1-eps)))", mode="bound",
+                expected=lambda p: c.expect_bound(_lo(p)), promised_failure=_lo),
+        Variant("upper_tail", "q >= 1+eps w.p. <= exp((n/2)(-eps + ln(1+eps)))", mode="bound",
+                expected=lambda p: c.expect_bound(_up(p)), promised_failure=_up),
+        Variant("upper_tail_as_printed", "q <= 1+eps (event as printed, I1) w.p. <= "
+                                         "exp((n/2)(-eps+ln(1+eps)))",
+                mode="bound", expected=_printed_expected, promised_failure=_up,
+                note="Typo in the proof: the second event must be q >= 1+eps."),
+        Variant("two_sided_exact", "P(|q-1| > eps) = chi2.cdf(n(1-eps), n) + chi2.sf(n(1+eps), n)",
+                mode="exact",
+                expected=c.H, promised_failure=lambda p: B.lemma10_exact_failure(p["n"], p["eps"])),
+        Variant("lower_tail_exact", "P(q <= 1-eps) = chi2.cdf(n(1-eps), n)", mode="exact", expected=c.H,
+                promised_failure=lambda p: B.lemma10_exact_failure(p["n"], p["eps"], "lower")),
+        Variant("upper_tail_exact", "P(q >= 1+eps) = chi2.sf(n(1+eps), n)", mode="exact", expected=c.H,
+                promised_failure=lambda p: B.lemma10_exact_failure(p["n"], p["eps"], "upper")),
+    ),
+    profiles={
+        "quick": Profile(cells=_cells(_QUICK), trials=600),
+        "ci": Profile(cells=_cells(_CI), trials=1500),
+        "standard": Profile(cells=_cells(_STANDARD), trials=5000),
+        "full": Profile(cells=_cells(_STANDARD) + _cells([(100, 0.3), (1000, 0.1)], d=500), trials=20000),
+    },
+    trial=_trial,
+    findings=(
+        Finding("I1", "The proof of Lemma 10 prints Pr(||Rx||^2 <= (1+eps)||x||^2) <= exp(...); the event "
+                      "must be "
+                ">= (the upper tail). As printed the inequality is false (its probability exceeds 1/2).",
+                evidence_variant="upper_tail_as_printed", spec_ref="shi2012 I1"),
+        Finding("I4-lemma10", "Lemma 10 holds but is loose: promised/exact is about 2 at n = 1 and grows "
+                              "quickly "
+                "(7.7x at eps = 0.1, n = 1000; 24x at eps = 0.3, n = 300); see diag.looseness.",
+                evidence_variant="two_sided", spec_ref="shi2012 I4"),
+    ),
+    notes="q ~ chi^2_n/n for every x (2-stability), so the exact variants are exact, not asymptotic.",
+))

@@ -1,0 +1,135 @@
+r"""Theorem 5 of Shi et al. (2012) (angle preservation, eq. 4) and its proof structure (spec C3, C4, C5,
+issues I2, I3, I4).
+
+Per trial one Gaussian ``R`` projects the fixed ``x``, ``w`` and ``xhat - what``; the statistic is
+``c' = cos(Rw, Rx)``. By rotation invariance the law of ``c'`` depends only on ``(c, n)``; cells with
+``d = 2`` therefore lose nothing (``R`` restricted to span{w, x} is an ``n x 2`` Gaussian) and cells with
+``d = 50`` run the full pipeline. The exact law (Pearson ``r`` with ``N = n + 1``,
+:func:`rpcheck.bounds.shi2012.thm5_exact_failure`) makes the "exact" variant sharp.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from ...bounds import shi2012 as B
+from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
+from . import _common as c
+
+__all__ = ["THM5"]
+
+
+@functools.lru_cache(maxsize=512)
+def _exact(cc, n, eps):
+    return B.thm5_exact_failure(cc, n, eps)
+
+
+def _trial(params, rng):
+    cc, n, eps, d = params["c"], params["n"], params["eps"], params["d"]
+    w, x = c.fixed_pair(cc, d, params.get("geometry", "dense"))
+    diff = x / np.linalg.norm(x) - w / np.linalg.norm(w)
+    V = np.vstack([x, w, diff])
+    RV = c.project(V, n, rng)
+    q = c.sq_ratio(RV, V)
+    e3 = bool(np.all(np.abs(q - 1.0) <= eps))
+    cp = c.cosine(RV[0], RV[1])
+    lo, up = B.thm5_band(cc, eps)
+    # distance outside the band (<= 0 inside): the statistic of the band variants, bound 0
+    out_by = max(lo - cp, cp - up)
+    band = out_by <= 0.0
+    lhs, rhs = B.proof9_first_step_holds(math.sqrt(q[0]), math.sqrt(q[1]), cp, eps)
+    out = {
+        "as_printed": Outcome(holds=band, statistic=out_by, bound=0.0, vacuous=cc <= 0),
+        "any_angle": Outcome(holds=band, statistic=out_by, bound=0.0),
+        "exact": Outcome(holds=band, statistic=out_by, bound=0.0),
+        "proof_structure": Outcome(holds=out_by <= c.TOL, statistic=out_by, bound=c.TOL, vacuous=not e3),
+        "proof_step_9": Outcome(holds=lhs <= rhs + c.TOL, statistic=lhs, bound=rhs + c.TOL, vacuous=not e3),
+    }
+    diag = {"c_proj": cp, "E3": float(e3), "q_x": float(q[0]), "q_w": float(q[1]), "q_diff": float(q[2]),
+            "lo": lo, "up": up}
+    return TrialRecord(outcomes=out, diagnostics=diag)
+
+
+def _six_e(p):
+    return B.thm5_failure_bound(p["n"], p["eps"])
+
+
+def _step9_expected(p):
+    # [SIM] (spec I2): the step fails in 28-93% of E3 draws for c <= 0.6 at every (n, eps) of the grids,
+    # and rarely for c = 0.827 at eps = 0.3 (0.5%); only the former are asserted.
+    return c.V if p["c"] <= 0.6 else None
+
+
+_EXACT_NE = [(10, 0.3), (30, 0.1), (30, 0.3), (100, 0.1), (300, 0.1)]
+_BOUND_NE = [(300, 0.3), (100, 0.5), (1000, 0.1)]
+
+
+def _cells(cs, ne, d=2):
+    return tuple({"c": cc, "n": n, "eps": e, "d": d} for cc in cs for n, e in ne)
+
+
+_CI = (_cells((-0.5, 0.1, 0.527, 0.827), _EXACT_NE) + _cells((-0.5, 0.527, 0.827), _BOUND_NE)
+       + _cells((0.527,), [(30, 0.1)], d=50) + _cells((0.827,), [(1000, 0.1)], d=50))
+_QUICK = _cells((0.527, -0.5), [(30, 0.1), (300, 0.3)])
+_STANDARD = (_cells((-0.9, -0.5, -0.062, 0.1, 0.527, 0.827, 0.95), _EXACT_NE + _BOUND_NE)
+             + _cells((0.527, 0.827), [(30, 0.1), (1000, 0.1)], d=50))
+_FULL = (_STANDARD + _cells((0.527, 0.827, -0.5), [(3000, 0.05), (1000, 0.2)])
+         + _cells((0.827,), [(300, 0.3)], d=300))
+
+THM5 = register(Theorem(
+    id="shi2012.thm5",
+    paper="shi2012",
+    title="Theorem 5: Lo(c,eps) <= cos(Rw,Rx) <= Up(c,eps) w.p. >= 1 - 6E(n,eps) (acute); exact law; proof",
+    citation=c.citation("Theorem 5 and its proof (Appendix), eqs. (4), (7)-(12)", "(4), (9)"),
+    statement=(
+        "For w, x in R^d with <w,x> > 0 and eps in (0,1), with probability >= 1 - 6 exp(-(n/2)(eps^2/2 - "
+        "eps^3/3)): "
+        "(1+eps)/(1-eps) c - 2eps/(1-eps) <= cos(Rw,Rx) <= 1 - sqrt(1-eps^2)/(1+eps) + eps/(1+eps) + "
+        "(1-eps)/(1+eps) c, c = cos(w,x)."
+    ),
+    kind="probabilistic",
+    variants=(
+        Variant("as_printed", "P(c' outside [Lo, Up]) <= 6E(n,eps) for c > 0 (vacuous trials for c <= 0)",
+                mode="bound", expected=lambda p: c.expect_bound(_six_e(p), applies=p["c"] > 0),
+                promised_failure=_six_e),
+        Variant("any_angle", "P(c' outside [Lo, Up]) <= 6E(n,eps) for every c (acute hypothesis dropped, I3)",
+                mode="bound", expected=lambda p: c.expect_bound(_six_e(p)), promised_failure=_six_e),
+        Variant("exact", "P(c' outside [Lo, Up]) = exact Pearson-r law with N = n+1, rho = c", mode="exact",
+                expected=c.H, promised_failure=lambda p: _exact(p["c"], p["n"], p["eps"])),
+        Variant("proof_structure", "E3 (|q-1| <= eps for x, w, xhat-what) => Lo <= c' <= Up, every draw, "
+                                   "any c",
+                mode="deterministic", expected=c.H, note="C4/C5: zero exceptions expected, obtuse included."),
+        Variant("proof_step_9", "E3 => ||s a' - t b'||^2 <= ||sqrt(1-eps) a' - sqrt(1+eps) b'||^2 (first "
+                                "step of (9))",
+                mode="deterministic", expected=_step9_expected,
+                note="I2: false intermediate step; the conclusion (4) still follows (proof_structure)."),
+    ),
+    profiles={
+        "quick": Profile(cells=_QUICK, trials=600),
+        "ci": Profile(cells=_CI, trials=1000),
+        "standard": Profile(cells=_STANDARD, trials=5000),
+        "full": Profile(cells=_FULL, trials=50000),
+    },
+    trial=_trial,
+    tolerance=c.TOL,
+    tolerance_note="float64 cosines of vectors of length <= 3000: rounding error << 1e-9",
+    findings=(
+        Finding("I2", "The first inequality of (9) is false in general (it fails in a large fraction of the "
+                      "draws "
+                "where the three norm events hold); the band (4) still follows via "
+                "||s a'-t b'||^2 <= max(s,t)^2 ||a'-b'||^2 + (s-t)^2.", evidence_variant="proof_step_9",
+                spec_ref="shi2012 I2"),
+        Finding("I3", "The acute hypothesis <w,x> > 0 is never used: the band holds at the promised rate, "
+                      "and on "
+                "E3 with zero exceptions, for obtuse pairs too.", evidence_variant="proof_structure",
+                spec_ref="shi2012 I3, C5"),
+        Finding("I4-thm5", "Theorem 5 is vacuous unless n > 12 ln 6/(3eps^2-2eps^3) (768 at eps = 0.1) and, "
+                           "where "
+                "not vacuous, orders of magnitude loose (exact failure 2.5e-4 vs 0.58 at c = 0.827, n = "
+                "1000, "
+                "eps = 0.1).", evidence_variant="any_angle", spec_ref="shi2012 I4"),
+    ),
+))
