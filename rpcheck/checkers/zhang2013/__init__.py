@@ -1,1 +1,10 @@
-"""Checkers for zhang2013. Each module registers its Theorem(s) on import; list them here."""
+"""Checkers for Zhang, Mahdavi, Jin, Yang and Zhu (COLT 2013), "Recovering the Optimal Solution by Dual
+Random Projection" (spec ``zhang2013.md`` Part A). Each module registers its Theorem(s) on import.
+
+Constants the source text lost and the spec reconstructed ([R]) are recorded in ``Variant.assumed``.
+"""
+
+from . import (  # noqa: F401  (imported for registration)
+    cor7,
+    thm2,
+)

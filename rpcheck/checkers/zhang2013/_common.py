@@ -1,0 +1,200 @@
+r"""Shared pieces of the Zhang et al. (2013) checkers: citation, assumed constants, instances, references.
+
+Instances (spec A.7, "exact-rank data")
+----------------------------------------
+``X = Z V^T`` with ``Z = U diag(s)`` (``U`` n x r and ``V`` d x r Haar-orthonormal, ``s`` geometric from
+``s_max`` down to ``s_max / cond``), rows are examples, so ``rank(X) = r`` exactly and ``V`` is an
+orthonormal basis of the row space (the paper's ``U``, left singular vectors of its ``d x n`` matrix).
+Labels ``y = sign(Z u + noise g)`` with a unit ``u``: neither separable nor noise-free (not needed).
+
+Exact reformulation used by every trial: the duals (2)/(7) depend on the data only through
+``X X^T = Z Z^T`` and ``X R = Z (V^T R)``, and ``w* = V Z^T D(y) beta* / lambda``,
+``wtilde = V Z^T D(y) betahat / lambda``. So both duals are solved on ``n x r`` factors and every recovered
+vector is expressed in the coordinates of ``V`` (``||w|| = ||V^T w||`` for ``w`` in span(V)). The naive
+solution ``what = R z`` lives outside span(V) and is formed from the full ``R`` (Theorem 3).
+``rpcheck.checkers.zhang2013.algorithms`` checks the full-``X`` implementation against the closed forms.
+
+Certified tolerances
+--------------------
+Square loss: closed forms (eqs. 14-15), so only rounding: ``FP_REL = 1e-9`` relative (each quantity is a
+sum of at most ``n d`` products with ``n d <= 1e6``, error ``<= n d u ~ 1e-10`` of the absolute sum).
+Hinge loss: ``gap = eta_full + eta_proj`` (Frank-Wolfe gaps of the two duals, exact certificates computed
+from the data, :func:`rpcheck.svm.drp.hinge_dual_gap`) enters the per-draw bounds through
+:func:`rpcheck.svm.drp.certified_recovery_bound`; no tolerance is guessed.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...engine import Citation, Outcome
+from ...generators import haar_orthonormal
+
+__all__ = [
+    "AUTHORS",
+    "cite",
+    "FP_REL",
+    "ASSUMED_C",
+    "ASSUMED_EPS",
+    "ASSUMED_PROB",
+    "Instance",
+    "make_instance",
+    "wishart_gram",
+    "distortion_from_A",
+    "Reference",
+    "reference_solution",
+    "projected_solution",
+    "sketch_matrix",
+    "vacuous_outcome",
+    "m_for",
+]
+
+AUTHORS = "Lijun Zhang, Mehrdad Mahdavi, Rong Jin, Tianbao Yang, Shenghuo Zhu"
+TITLE = "Recovering the Optimal Solution by Dual Random Projection"
+VENUE = "COLT 2013, JMLR W&CP 30:135-157; arXiv:1211.3046 (journal version IEEE TIT 60(11), 2014)"
+
+#: Relative floating-point allowance for closed-form comparisons (see the module docstring).
+FP_REL = 1e-9
+
+#: Strings recorded in ``Variant.assumed`` (spec: [R] values, reconstructed, unverified).
+ASSUMED_C = "c = 1/4 in m >= (r+1) log(2r/delta)/(c eps^2) [R]"
+ASSUMED_EPS = "eps in (0, 1/2] [R]"
+ASSUMED_PROB = "probability 1 - delta [R]"
+
+
+def cite(location, equations=""):
+    return Citation(
+        authors=AUTHORS,
+        year=2013,
+        title=TITLE,
+        venue=VENUE,
+        location=location,
+        alt_location="IEEE TIT 2014 version not checked",
+        equations=equations,
+    )
+
+
+class Instance:
+    """Exact-rank data ``X = Z V^T`` (see the module docstring)."""
+
+    __slots__ = ("Z", "V", "y", "s", "n", "d", "r")
+
+    def __init__(self, Z, V, y, s):
+        self.Z, self.V, self.y, self.s = Z, V, y, s
+        self.n, self.r = Z.shape
+        self.d = V.shape[0]
+
+    @property
+    def X(self):
+        return self.Z @ self.V.T
+
+
+def make_instance(n, d, r, *, rng, cond=10.0, s_max=None, noise=0.3, targets="labels"):
+    """Exact-rank ``X = U diag(s) V^T`` (n x d, rank r) with labels (or real targets in span of ``Z``).
+
+    ``s_max`` defaults to ``sqrt(n)``, so rows have norm O(1) and the hinge SVM at ``lambda = 1`` has
+    free and bounded support vectors (with ``s_max = 1`` every multiplier sits at 1, the hinge loss is
+    linear on the data and ``wtilde = w*`` exactly: a degenerate instance, measured).
+
+    ``targets="labels"``: ``y = sign(Z u + noise g)``; ``"regression"``: ``y = Z u + noise g``.
+    """
+    U = haar_orthonormal(n, r, rng=rng)
+    V = haar_orthonormal(d, r, rng=rng)
+    s_max = math.sqrt(n) if s_max is None else float(s_max)
+    s = s_max * np.geomspace(1.0, 1.0 / cond, r) if r > 1 else np.array([s_max])
+    Z = U * s
+    u = rng.standard_normal(r)
+    u /= np.linalg.norm(u)
+    f = (U @ u) * math.sqrt(n) / max(1.0, math.sqrt(r))  # O(1) entries
+    f = f + noise * rng.standard_normal(n)
+    if targets == "labels":
+        y = np.where(f >= 0, 1.0, -1.0)
+        if np.all(y == y[0]):
+            y[0] = -y[0]
+    else:
+        y = f
+    return Instance(Z, V, y, s)
+
+
+def wishart_gram(r, m, *, rng):
+    r"""``A A^T / m`` for an ``r x m`` standard Gaussian ``A``, sampled exactly by the Bartlett decomposition.
+
+    ``A A^T ~ Wishart_r(I, m)`` has the law of ``L L^T`` with ``L`` lower triangular,
+    ``L_ii = sqrt(chi2_{m-i+1})`` (``i = 1..r``) and ``L_ij ~ N(0, 1)`` below the diagonal (Bartlett 1933;
+    the construction of ``scipy.stats.wishart``), so ``||A A^T/m - I||`` costs ``O(r^3)`` instead of
+    ``O(r^2 m)``. Requires ``m >= r``.
+    """
+    L = np.tril(rng.standard_normal((r, r)), -1)
+    L[np.diag_indices(r)] = np.sqrt(rng.chisquare(m - np.arange(r)))
+    return (L @ L.T) / m
+
+
+def distortion_from_A(A):
+    """``eps_R = ||A A^T - I||_2`` for ``A = V^T R`` (r x m; R scaled so that E[R R^T] = I)."""
+    from ...linalg import embedding_distortion
+
+    return float(embedding_distortion(np.eye(A.shape[0]), VtR=A))
+
+
+def sketch_matrix(kind, d, m, *, rng):
+    """Dense ``R`` (d x m, ``E[R R^T] = I``) from :func:`rpcheck.sketches.make_sketch`."""
+    from ...sketches import make_sketch
+
+    R = make_sketch(kind, d, m, rng=rng).matrix()
+    return np.asarray(R.toarray() if hasattr(R, "toarray") else R, dtype=np.float64)
+
+
+class Reference:
+    """``w*`` in V-coordinates (``coef``: ``w* = V coef``), its dual, and its certificate ``gap``."""
+
+    __slots__ = ("coef", "beta", "gap", "norm", "kkt_max_rel")
+
+    def __init__(self, coef, beta, gap, kkt_max_rel=0.0):
+        self.coef, self.beta, self.gap = coef, beta, float(gap)
+        self.norm = float(np.linalg.norm(coef))
+        self.kkt_max_rel = float(kkt_max_rel)
+
+
+def reference_solution(inst, lam, loss):
+    """The optimum ``w*`` of (1): closed form (14) for the square loss, ``solve_svc(bias=False)`` for hinge.
+
+    The hinge multipliers ``beta* = lam * alpha_svc`` (clipped into ``[0, 1]``) are certified by their
+    Frank-Wolfe gap, computed here independently of the solver.
+    """
+    from ...svm.drp import hinge_dual_gap, ridge_solution
+
+    if loss == "square":
+        return Reference(ridge_solution(inst.Z, inst.y, lam), None, 0.0)
+    from ...svm import solve_svc
+
+    res = solve_svc(inst.Z, inst.y, 1.0 / lam, bias=False)
+    beta = np.clip(lam * np.asarray(res.alpha, dtype=np.float64), 0.0, 1.0)
+    gap = hinge_dual_gap(inst.Z, inst.y, lam, beta)
+    coef = inst.Z.T @ (inst.y * beta) / lam
+    return Reference(coef, beta, gap, res.kkt.max_relative)
+
+
+def projected_solution(inst, lam, A, loss):
+    """Algorithm 1 on the factor: ``drp(Z, y, lam, A)`` with ``A = V^T R``; ``w_tilde`` in V-coordinates.
+
+    Returns ``(DRPResult, gap)`` where ``gap`` is the projected dual's Frank-Wolfe gap (0 for square).
+    """
+    from ...svm.drp import drp
+
+    res = drp(inst.Z, inst.y, lam, A, loss=loss)
+    return res, (res.dual.gap if res.dual is not None else 0.0)
+
+
+def vacuous_outcome(statistic=math.nan, bound=math.nan):
+    return Outcome(True, statistic, bound, vacuous=True)
+
+
+def m_for(params):
+    """Number of projections of a cell: ``params["m"]`` or Cor. 7's ``m`` at ``(r, eps, delta, c)``."""
+    from ...bounds.zhang2013 import cor7_min_dim
+
+    if "m" in params and params["m"] is not None:
+        return int(params["m"])
+    return cor7_min_dim(params["r"], params["eps"], params["delta"], params.get("c", 0.25))

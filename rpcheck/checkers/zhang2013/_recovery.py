@@ -1,0 +1,95 @@
+r"""One draw of the low-rank recovery setting shared by Theorems 1, 2 and 4 (spec C-A2..C-A4, C-A6).
+
+Each theorem module calls :func:`draw` in its own trial (the engine seeds theorems independently), then
+forms its own outcomes. Everything is computed in the coordinates of ``V`` (see ``_common``):
+``coef* = V^T w*``, ``wt = V^T wtilde``, ``A = V^T R``; ``R^T w* = A^T coef*``, ``V^T what = A z``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...svm.drp import certified_recovery_bound
+from ._common import (
+    distortion_from_A,
+    m_for,
+    make_instance,
+    projected_solution,
+    reference_solution,
+    sketch_matrix,
+)
+
+__all__ = ["draw", "Draw"]
+
+
+class Draw:
+    """Quantities of one draw; ``cert(eps)`` is the certified bound on ``||wtilde - w*||`` at ``eps``."""
+
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+    def cert(self, eps):
+        if eps >= 1:
+            return math.inf
+        return certified_recovery_bound(eps, self.w_norm, self.gap, self.lam)
+
+    def cert_RT(self, eps):
+        """Certified bound on ``||R^T (wtilde - w*)||``: ``sqrt(eps ||w*|| B + gap/lam)`` (spec A.4 (21))."""
+        if eps >= 1:
+            return math.inf
+        return math.sqrt(eps * self.w_norm * self.cert(eps) + self.gap / self.lam)
+
+
+def draw(params, rng, *, keep_R=False):
+    """Instance, sketch, reference optimum and Algorithm 1, for cell ``params``.
+
+    Parameters used: ``n, d, r, lam, loss`` and ``m`` (or ``eps, delta, c`` for Cor. 7's m), optional
+    ``kind`` (default "gaussian"), ``cond`` (default 10).
+    """
+    n, d, r = int(params["n"]), int(params["d"]), int(params["r"])
+    lam, loss = float(params["lam"]), params["loss"]
+    m = m_for(params)
+    inst = make_instance(n, d, r, rng=rng, cond=float(params.get("cond", 10.0)))
+    R = sketch_matrix(params.get("kind", "gaussian"), d, m, rng=rng)
+    A = inst.V.T @ R
+    eps_R = distortion_from_A(A)
+    ref = reference_solution(inst, lam, loss)
+    res, gap_p = projected_solution(inst, lam, A, loss)
+    wt = np.asarray(res.w_tilde)
+    err = float(np.linalg.norm(wt - ref.coef))
+    return Draw(
+        inst=inst,
+        R=R if keep_R else None,
+        A=A,
+        m=m,
+        lam=lam,
+        loss=loss,
+        eps_R=eps_R,
+        ref=ref,
+        res=res,
+        w_norm=ref.norm,
+        gap=ref.gap + gap_p,
+        gap_full=ref.gap,
+        gap_proj=gap_p,
+        err=err,
+        rel=err / ref.norm if ref.norm > 0 else math.nan,
+    )
+
+
+def diagnostics(dr):
+    return {
+        "eps_R": dr.eps_R,
+        "m": float(dr.m),
+        "rel_err": dr.rel,
+        "w_norm": dr.w_norm,
+        "gap_full": dr.gap_full,
+        "gap_proj": dr.gap_proj,
+        "kkt_ref_max_rel": dr.ref.kkt_max_rel,
+        "n_sv_proj": float(np.sum(dr.res.beta > 0)) if dr.res.beta is not None else math.nan,
+        "n_free_ref": float(np.sum((dr.ref.beta > 1e-7) & (dr.ref.beta < 1 - 1e-7)))
+        if dr.ref.beta is not None
+        else math.nan,
+        "n_upper_ref": float(np.sum(dr.ref.beta >= 1 - 1e-7)) if dr.ref.beta is not None else math.nan,
+    }

@@ -1,0 +1,28 @@
+"""Zhang et al. (2013), Corollary 7: concentration of A A^T/m for Gaussian A (r x m).
+
+Statement
+    For 0 < eps <= 1/2 [R], with probability >= 1 - delta [R]: ||(1/m) A A^T - I||_2 <= eps provided
+    m >= (r+1) log(2r/delta) / (c eps^2), c = 1/4 [R, assumed].
+Source
+    Zhang, Mahdavi, Jin, Yang, Zhu, COLT 2013 (arXiv:1211.3046), Corollary 7; spec zhang2013.md A.5, C-A1,
+    appendix item 3.
+Event
+    eps_R = ||A A^T/m - I||_2 <= eps, A A^T sampled exactly (Bartlett) or from an explicit Gaussian sketch.
+Claimed probability
+    1 - delta = 0.9 at m = rpcheck.bounds.zhang2013.cor7_min_dim(r, eps, delta, c=1/4) (expected HOLDS);
+    cells with c = 4 (m/16) are a power check expected VIOLATED; the implied constant
+    c_hat = (r+1)log(2r/delta)/(m q_{0.9}(eps_R)^2) is expected >= 1/4 (measured ~1-1.4).
+Parameters
+    ci: r in {2, 5, 20}, eps in {0.5, 0.25}, delta = 0.1, c in {1/4, 4}, plus r = 2 with the explicit sketch;
+    300 trials per cell; family-wise alpha 0.01, root seed 0.
+"""
+
+import pytest
+
+from rpcheck.testing import verify_theorem
+
+
+@pytest.mark.theorem(id="zhang2013.cor7")
+def test_zhang2013_cor7():
+    res = verify_theorem("zhang2013.cor7")
+    assert (res.cells["verdict"] != "INCONCLUSIVE").all()
