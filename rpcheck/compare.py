@@ -291,9 +291,7 @@ def run_repetition(
     X = ds.X.tocsr() if sp.issparse(ds.X) else ds.X
     Xtr, Xte = _scale(X[idx_tr], X[idx_te])
     ytr, yte = ds.y[idx_tr], ds.y[idx_te]
-    folds = list(
-        StratifiedKFold(n_splits=cv_folds, shuffle=True, random_state=rs()).split(np.zeros(len(ytr)), ytr)
-    )
+    folds = list(StratifiedKFold(n_splits=cv_folds, shuffle=True, random_state=rs()).split(np.zeros(len(ytr)), ytr))
     rows = []
     for rr in np.atleast_1d(r):
         rr = int(rr)
@@ -360,8 +358,11 @@ def summarize(raw, *, baseline="srht", dataset=None):
         }
         base = raw[(raw["method"] == baseline) & (raw["r"] == rr)]["accuracy"].to_numpy()
         row["diff_vs_baseline"] = acc.mean() - base.mean() if len(base) else np.nan
-        if m != baseline and len(base) > 1 and len(acc) > 1 and (acc.std() > 0 or base.std() > 0):
-            t = scipy.stats.ttest_ind(acc, base, equal_var=False)
+        if m != baseline and len(base) > 1 and len(acc) > 1 and (np.ptp(acc) > 1e-9 or np.ptp(base) > 1e-9):
+            sd = lambda v: float(v.std(ddof=1)) if np.ptp(v) > 1e-9 else 0.0  # noqa: E731
+            t = scipy.stats.ttest_ind_from_stats(
+                acc.mean(), sd(acc), len(acc), base.mean(), sd(base), len(base), equal_var=False
+            )
             row["welch_t"], row["welch_p"] = float(t.statistic), float(t.pvalue)
         else:
             row["welch_t"], row["welch_p"] = np.nan, np.nan
@@ -458,7 +459,7 @@ def _better(summary, r, a, b, alpha=0.05):
         return np.nan, np.nan
     ma, sa, na = float(ga["acc_mean"].iloc[0]), float(ga["acc_std"].iloc[0]), int(ga["reps"].iloc[0])
     mb, sb, nb = float(gb["acc_mean"].iloc[0]), float(gb["acc_std"].iloc[0]), int(gb["reps"].iloc[0])
-    if na < 2 or nb < 2 or not (sa > 0 or sb > 0):
+    if na < 2 or nb < 2 or not (sa > 1e-9 or sb > 1e-9):
         return ma - mb, np.nan
     t = scipy.stats.ttest_ind_from_stats(ma, sa, na, mb, sb, nb, equal_var=False)
     return ma - mb, float(t.pvalue)
@@ -641,9 +642,7 @@ def stability(
     rng = as_generator(rng)
     ds = _as_dataset(data)
     rows = []
-    for child in np.random.SeedSequence(int(rng.integers(2**63))).spawn(
-        check_int("repetitions", repetitions, 1)
-    ):
+    for child in np.random.SeedSequence(int(rng.integers(2**63))).spawn(check_int("repetitions", repetitions, 1)):
         rows += fixed_grid_repetition(
             ds,
             r_values=r_values,
