@@ -1,0 +1,153 @@
+r"""Theorem 9 of Shi et al. (2012) (one-parameter method): the printed and the proved denominators, the
+Kronecker ordering, the proof structure (spec C13, C15, issue I7).
+
+``R = [R_1, ..., R_L]`` (``n x Ld``, i.i.d. N(0, 1/n)); one ``make_sketch("gaussian", L d, n)`` per trial,
+whose row block ``y`` is ``R_y^T``. Witnesses ``w_y`` are unit; ``u = [w_1; ...; w_L]`` and
+``v = R u = sum_y R_y w_y`` (random: it depends on R, spec I7 quantifier order). For every point and wrong
+class ``y'``, ``z = e_y ⊗ x - e_{y'} ⊗ x`` (``np.kron(e_y, x)``: block layout matching ``u``).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ...bounds import shi2012 as B
+from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
+from ...generators import multiclass_dataset, multiclass_margins
+from ...sketches import make_sketch
+from . import _common as c
+
+__all__ = ["THM9"]
+
+
+@functools.lru_cache(maxsize=64)
+def _data(m, d, L, gamma):
+    D = multiclass_dataset(m, d, L, margin=gamma, rng=c.instance_rng("thm9", m, d, L, gamma))
+    W = D.witnesses / np.linalg.norm(D.witnesses, axis=1)[:, None]
+    gu = min(1.0, float(multiclass_margins(D.X, D.y, W).min()))
+    E = np.eye(L)
+    Z, Zw, pairs = [], [], []
+    for i, (x, yi) in enumerate(zip(D.X, D.y)):
+        for yp in range(L):
+            if yp != yi:
+                Z.append(np.kron(E[yi], x) - np.kron(E[yp], x))
+                Zw.append(np.kron(x, E[yi]) - np.kron(x, E[yp]))   # the printed order x ⊗ e_y
+                pairs.append((i, int(yi), yp))
+    return D.X, D.y, W, gu, np.array(Z), np.array(Zw), np.array(pairs)
+
+
+def _trial(params, rng):
+    m, d, L, gamma, n, eps = (params[k] for k in ("m", "d", "L", "gamma", "n", "eps"))
+    X, y, W, gu, Z, Zw, pairs = _data(m, d, L, gamma)
+    u = W.reshape(-1)                                   # [w_1; ...; w_L]
+    M = make_sketch("gaussian", L * d, n, rng=rng).matrix()     # (Ld, n): block y = R_y^T
+    v = u @ M
+    RyX = np.stack([X @ M[k * d:(k + 1) * d] for k in range(L)])    # (L, m, n): R_y x_i
+    i, yi, yp = pairs[:, 0], pairs[:, 1], pairs[:, 2]
+    a, b = RyX[yi, i], RyX[yp, i]
+    nv = np.linalg.norm(v)
+    num = (a - b) @ v
+    printed = num / (nv * np.sqrt(np.einsum("ij,ij->i", a, a) + np.einsum("ij,ij->i", b, b)))
+    proved = num / (nv * np.linalg.norm(a - b, axis=1))
+    bound = B.thm9_margin_bound(gu, eps, L)
+    # Lemma-10 events of the proof: u, every z, every zhat - uhat
+    Zh = Z / np.linalg.norm(Z, axis=1)[:, None]
+    V = np.vstack([u, Z, Zh - u / np.linalg.norm(u)])
+    q = c.sq_ratio(V @ M, V)
+    events = bool(np.all(np.abs(q - 1) <= eps))
+    # Kronecker identities: R z must equal R_y x - R_{y'} x and <u, z> = <w_y,x> - <w_{y'},x>
+    RZ = Z @ M
+    scale = max(1.0, float(np.abs(RZ).max()))
+    err_block = float(np.abs(RZ - (a - b)).max()) / scale
+    err_printed = float(np.abs(Zw @ M - (a - b)).max()) / scale
+    true_gap = np.einsum("ij,ij->i", W[yi], X[i]) - np.einsum("ij,ij->i", W[yp], X[i])
+    gap_err_printed = float(np.abs(Zw @ u - true_gap).max() / max(1.0, np.abs(true_gap).max()))
+    tol_id = 1e-12 * L * d
+    gp, gv = float(printed.min()), float(proved.min())
+    out = {
+        "as_printed": Outcome(holds=gp >= bound, statistic=gp, bound=bound, vacuous=bound <= 0),
+        "as_proved": Outcome(holds=gv >= bound, statistic=gv, bound=bound, vacuous=bound <= 0),
+        "proof_structure": Outcome(holds=gv >= bound - c.TOL, statistic=gv, bound=bound - c.TOL, vacuous=not events),
+        "kron_block_order": Outcome(holds=err_block <= tol_id, statistic=err_block, bound=tol_id),
+        "kron_as_printed_order": Outcome(holds=max(err_printed, gap_err_printed) <= tol_id,
+                                         statistic=max(err_printed, gap_err_printed), bound=tol_id),
+    }
+    ratio = np.sqrt(np.einsum("ij,ij->i", a, a) + np.einsum("ij,ij->i", b, b)) / np.linalg.norm(a - b, axis=1)
+    diag = {"min_printed": gp, "min_proved": gv, "denominator_ratio_min": float(ratio.min()),
+            "denominator_ratio_max": float(ratio.max()), "events": float(events), "gamma_u": gu}
+    return TrialRecord(outcomes=out, diagnostics=diag)
+
+
+def _promised(p):
+    return B.union_failure_bound("thm9", p["n"], p["eps"], m=p["m"], L=p["L"])
+
+
+def _exp(p):
+    gu = _data(p["m"], p["d"], p["L"], p["gamma"])[3]
+    return c.expect_bound(_promised(p), applies=B.thm9_margin_bound(gu, p["eps"], p["L"]) > 0)
+
+
+def _cell(gamma, eps, n, m=10, d=20, L=3):
+    return {"gamma": gamma, "eps": eps, "n": n, "m": m, "d": d, "L": L}
+
+
+_CI = (
+    _cell(0.8, 0.15, 1100),  # bound 0.089 > 0, 6m(L-1)E = 0.45
+    _cell(0.8, 0.15, 300),   # 6m(L-1)E > 1: vacuous
+    _cell(0.5, 0.2, 1100),   # bound < 0 (eps >= g/(2-g) = 0.114): vacuous
+)
+_STANDARD = _CI + (_cell(1.0, 0.2, 800, L=2), _cell(0.8, 0.1, 3000, L=5, d=10))
+
+THM9 = register(Theorem(
+    id="shi2012.thm9",
+    paper="shi2012",
+    title="Theorem 9 (one-parameter): printed vs proved denominator; Kronecker order; w.p. >= 1 - 6m(L-1)E",
+    citation=c.citation("Theorem 9 and its proof", "(6)"),
+    statement=(
+        "If S is separable by margin gamma in (0,1], then for delta, eps in (0,1] and n > 12/(3eps^2-2eps^3) "
+        "ln(6m(L-1)/delta) there exists v in R^n such that Pr(for all (x,y), y' != y: (<v,R_y x> - <v,R_y' "
+        "x>)/"
+        "(||v|| sqrt(||R_y x||^2 + ||R_y' x||^2)) >= -2eps/(1-eps) + (1+eps) gamma/(sqrt(2L)(1-eps))) >= "
+        "1-delta."
+    ),
+    kind="probabilistic",
+    variants=(
+        Variant("as_printed", "P(min over pairs of the printed statistic (sqrt-sum denominator) < bound) <= "
+                "6m(L-1)E", mode="bound", expected=_exp, promised_failure=_promised),
+        Variant("as_proved", "P(min over pairs of cos(Ru, Rz) (denominator ||R_y x - R_y' x||) < bound) <= "
+                "6m(L-1)E", mode="bound", expected=_exp, promised_failure=_promised),
+        Variant("proof_structure", "Lemma-10 events for u, z, zhat-uhat => cos(Ru, Rz) >= bound, every draw",
+                mode="deterministic", expected=c.H),
+        Variant("kron_block_order", "z = e_y ⊗ x - e_y' ⊗ x: R z = R_y x - R_y' x (identity, every draw)",
+                mode="deterministic", expected=c.H),
+        Variant("kron_as_printed_order", "z = x ⊗ e_y - x ⊗ e_y' (as printed): R z = R_y x - R_y' x and "
+                "<u,z> = <w_y,x> - <w_y',x>", mode="deterministic", expected=c.V,
+                note="I7: the printed Kronecker order does not match u = [w_1; ...; w_L]."),
+    ),
+    profiles={
+        "quick": Profile(cells=_CI[:1], trials=600),
+        "ci": Profile(cells=_CI, trials=600),
+        "standard": Profile(cells=_STANDARD, trials=3000),
+        "full": Profile(cells=_STANDARD, trials=20000),
+    },
+    trial=_trial,
+    tolerance=c.TOL,
+    tolerance_note="float64 cosines; Kronecker identities to 1e-12 L d relative",
+    findings=(
+        Finding("I7-denominator", "The printed denominator sqrt(||R_y x||^2 + ||R_y' x||^2) is not the "
+                                  "proved "
+                "||R_y x - R_y' x|| (ratio ranges recorded in diag.denominator_ratio_*); the printed form "
+                "is not "
+                "what the proof bounds, although it is not observed to fail at the promised rate.",
+                evidence_variant="as_printed", spec_ref="shi2012 I7"),
+        Finding("I7-kronecker", "x ⊗ e_y (as printed) must be e_y ⊗ x for the block layout u = [w_1; ...; "
+                                "w_L], "
+                "R = [R_1, ..., R_L].", evidence_variant="kron_as_printed_order", spec_ref="shi2012 I7, C13"),
+        Finding("I7-quantifier", "'There exists v such that Pr(...) >= 1-delta' has the quantifiers in the "
+                                 "wrong "
+                "order: the checker uses v = Ru, which depends on R.", evidence_variant="proof_structure",
+                spec_ref="shi2012 I7"),
+    ),
+))
