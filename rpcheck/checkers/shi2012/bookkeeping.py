@@ -1,0 +1,98 @@
+r"""Union-bound bookkeeping and non-vacuity regions of Shi et al. (2012) (spec C14, C15), as deterministic
+checks on randomly drawn parameters (each trial draws ``eps, gamma, m, L, delta, n`` from the cell's ranges).
+
+- the exponent identity ``(n/2)(eps^2/2 - eps^3/3) = n(3eps^2 - 2eps^3)/12``;
+- the n thresholds of Theorems 6, 8, 9 invert ``6 N E(n, eps) = delta`` exactly (N = m, Lm, m(L-1));
+- the charged count 6m dominates the count Theorem 6's proof needs, (4m+2)E;
+- the non-vacuity regions: the margin bounds are > 0 exactly on ``eps < gamma/(2+gamma)`` (Thm 6),
+  ``eps < gamma/(2-gamma)`` (Thm 6 as proved), ``eps < thm8_eps_max(gamma)`` (Thm 8), ``eps < g/(2-g)``,
+  ``g = gamma/sqrt(2L)`` (Thm 9);
+- the promised values dominate the exact failure probabilities: ``2E >= chi^2`` tail (Lemma 10) and
+  ``6E >= Pearson-r`` tail (Theorem 5).
+
+The margin checkers (``shi2012.thm6``, ``thm8``, ``thm9``) use the same functions to report every cell outside
+these regions as VACUOUS.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ...bounds import shi2012 as B
+from ...engine import Outcome, Profile, Theorem, TrialRecord, Variant, grid, register
+from . import _common as c
+
+__all__ = ["BOOKKEEPING"]
+
+RTOL = 1e-10  # closed forms in float64 (exp/log of moderate arguments): relative error < 1e-13
+
+
+def _draw(params, rng):
+    eps = float(rng.uniform(0.01, 0.95))
+    gamma = float(rng.uniform(0.01, 1.0))
+    m = int(rng.integers(1, 1000))
+    L = int(rng.integers(2, 20))
+    delta = float(10 ** rng.uniform(-6, -0.01))
+    n = int(rng.integers(1, params["n_max"]))
+    return eps, gamma, m, L, delta, n
+
+
+def _trial(params, rng):
+    eps, gamma, m, L, delta, n = _draw(params, rng)
+    e1 = (n / 2) * (eps**2 / 2 - eps**3 / 3)
+    ok_exp = math.isclose(e1, B.exponent(n, eps), rel_tol=RTOL)
+    inv_err = 0.0
+    for thm in ("thm6", "thm8", "thm9"):
+        N = B.union_count(thm, m=m, L=L)
+        nt = B.n_threshold(eps, N, delta)
+        inv_err = max(inv_err, abs(B.union_failure_bound(thm, nt, eps, m=m, L=L) / delta - 1))
+    union_ok = B.true_union_count_thm6(m) <= 6 * m
+    reg = []
+    reg.append((B.thm6_margin_bound(gamma, eps) > 0) == (eps < B.thm6_eps_max(gamma)))
+    reg.append((B.thm6_margin_bound(gamma, eps, "as_proved") > 0) == (eps < B.thm6_eps_max(gamma, "as_proved")))
+    for form in ("as_printed", "corrected"):
+        reg.append((B.thm8_margin_bound(gamma, eps, form) > 0) == (eps < B.thm8_eps_max(gamma, form)))
+    reg.append((B.thm9_margin_bound(gamma, eps, L) > 0) == (eps < B.thm9_eps_max(gamma, L)))
+    n_small = 1 + n % 400
+    l10 = B.lemma10_failure_bound(n_small, eps) >= B.lemma10_exact_failure(n_small, eps)
+    cc = float(rng.uniform(-0.95, 0.95))
+    n5 = 2 + n % 300
+    t5 = min(1.0, B.thm5_failure_bound(n5, eps)) >= B.thm5_exact_failure(cc, n5, eps) * (1 - 1e-8)
+    out = {
+        "exponent_identity": Outcome(holds=ok_exp, statistic=abs(e1 - B.exponent(n, eps)), bound=RTOL * e1),
+        "thresholds_invert": Outcome(holds=inv_err <= RTOL, statistic=inv_err, bound=RTOL),
+        "union_count_conservative": Outcome(holds=union_ok, statistic=4 * m + 2, bound=6 * m),
+        "nonvacuity_regions": Outcome(holds=all(reg), statistic=float(sum(not r for r in reg)), bound=0.0),
+        "lemma10_dominates_exact": Outcome(holds=bool(l10)),
+        "thm5_dominates_exact": Outcome(holds=bool(t5)),
+    }
+    return TrialRecord(outcomes=out, diagnostics={"eps": eps, "gamma": gamma, "m": m, "L": L, "n": n})
+
+
+BOOKKEEPING = register(Theorem(
+    id="shi2012.bookkeeping",
+    paper="shi2012",
+    title="C14/C15: exponent identity, n thresholds invert 6NE = delta, union counts, non-vacuity regions",
+    citation=c.citation("Theorems 5, 6, 8, 9 (thresholds on n) and Lemma 10", ""),
+    statement=("n > 12/(3eps^2 - 2eps^3) ln(6N/delta) with N = m (Thm 6), Lm (Thm 8), m(L-1) (Thm 9), and "
+               "exp(-(n/2)(eps^2/2 - eps^3/3)) throughout."),
+    kind="deterministic",
+    variants=tuple(Variant(name, text, mode="deterministic", expected=c.H) for name, text in (
+        ("exponent_identity", "(n/2)(eps^2/2 - eps^3/3) = n(3eps^2 - 2eps^3)/12"),
+        ("thresholds_invert", "6 N E(n_threshold, eps) = delta for N = m, Lm, m(L-1)"),
+        ("union_count_conservative", "(4m+2) <= 6m: the charged count dominates the needed one"),
+        ("nonvacuity_regions", "margin bound > 0 <=> eps below the stated threshold (Thms 6, 6 proved, 8, 8 "
+         "corrected, 9)"),
+        ("lemma10_dominates_exact", "2E(n,eps) >= exact chi^2 two-sided tail"),
+        ("thm5_dominates_exact", "min(1, 6E(n,eps)) >= exact P(c' outside [Lo, Up])"),
+    )),
+    profiles={
+        "quick": Profile(cells=grid(n_max=5000), trials=30),
+        "ci": Profile(cells=grid(n_max=[500, 5000]), trials=60),
+        "standard": Profile(cells=grid(n_max=[500, 5000, 50000]), trials=500),
+        "full": Profile(cells=grid(n_max=[500, 5000, 50000]), trials=5000),
+    },
+    trial=_trial,
+    tolerance=RTOL,
+    tolerance_note="float64 closed forms, relative 1e-10",
+))
