@@ -114,11 +114,30 @@ class PoolBackend:
 _POOLS: dict = {}
 
 
+def _watch_parent(parent_pid, interval=0.5):
+    """Worker initializer: exit when the parent dies (e.g. SIGKILL), instead of lingering as an orphan."""
+    import threading
+    import time
+
+    def watch():
+        while True:
+            time.sleep(interval)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="rpcheck-parent-watch", daemon=True).start()
+
+
 def _process_pool(jobs):
     pool = _POOLS.get(jobs)
     if pool is not None and not getattr(pool, "_broken", False):
         return pool
-    pool = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+    pool = cf.ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_watch_parent,
+        initargs=(os.getpid(),),
+    )
     _POOLS[jobs] = pool
     return pool
 
@@ -156,9 +175,7 @@ def open_backend(backend="processes", *, jobs=None, scheduler=None):
     if jobs is not None:
         jobs = check_int("jobs", jobs, 1)
     if scheduler is not None and backend != "dask":
-        raise RpcheckError(
-            f"`scheduler` ({scheduler!r}) is only used with backend='dask'; got backend={backend!r}."
-        )
+        raise RpcheckError(f"`scheduler` ({scheduler!r}) is only used with backend='dask'; got backend={backend!r}.")
     if backend == "serial":
         yield SerialBackend()
         return
@@ -167,11 +184,8 @@ def open_backend(backend="processes", *, jobs=None, scheduler=None):
         pool = _process_pool(n)
         try:
             yield PoolBackend(pool, "processes", n)
-        except cf.process.BrokenProcessPool:
-            _discard_pool(n)
-            raise
-        except BaseException:
-            # Interrupted mid-run: queued chunks of this run must not keep the shared pool busy.
+        except (cf.process.BrokenProcessPool, KeyboardInterrupt):
+            # A dead worker, or an interrupt while chunks are running: do not reuse this pool.
             _discard_pool(n)
             raise
         return

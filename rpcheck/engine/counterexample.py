@@ -40,8 +40,7 @@ def _safe(s):
 
 def _outcomes(rd):
     return {
-        k: {"holds": bool(h), "statistic": s, "bound": b, "vacuous": bool(v)}
-        for k, (h, s, b, v) in rd["out"].items()
+        k: {"holds": bool(h), "statistic": s, "bound": b, "vacuous": bool(v)} for k, (h, s, b, v) in rd["out"].items()
     }
 
 
@@ -125,9 +124,7 @@ def load_counterexample(path):
         else:
             artifacts[name] = v
     for name, parts in sparse.items():
-        artifacts[name] = sp.csr_matrix(
-            (parts["data"], parts["indices"], parts["indptr"]), shape=tuple(parts["shape"])
-        )
+        artifacts[name] = sp.csr_matrix((parts["data"], parts["indices"], parts["indptr"]), shape=tuple(parts["shape"]))
     return Counterexample(path, meta, artifacts)
 
 
@@ -192,9 +189,7 @@ def replay(path):
     m = ce.meta
     rd, rec = run_trial(m["theorem"], m["params"], m["trial"], m["seed"])
     saved = {"i": m["trial"], "status": "ok", "out": {}, "diag": m["diagnostics"]}
-    saved["out"] = {
-        k: [o["holds"], o["statistic"], o["bound"], o["vacuous"]] for k, o in m["outcomes"].items()
-    }
+    saved["out"] = {k: [o["holds"], o["statistic"], o["bound"], o["vacuous"]] for k, o in m["outcomes"].items()}
     ok = rd["status"] == "ok"
     still = ok and not rd["out"][m["variant"]][0] and not rd["out"][m["variant"]][3]
     return ReplayResult(

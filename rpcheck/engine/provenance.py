@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import importlib.metadata
 import os
 import platform
@@ -21,8 +22,8 @@ def utc_now():
     return _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def package_versions(packages=PACKAGES):
-    """``{name: version or None}`` from the installed distributions (None when not installed)."""
+@functools.lru_cache(maxsize=4)
+def _versions(packages):
     out = {"python": platform.python_version()}
     for name in packages:
         try:
@@ -32,9 +33,15 @@ def package_versions(packages=PACKAGES):
     return out
 
 
+def package_versions(packages=PACKAGES):
+    """``{name: version or None}`` from the installed distributions (None when not installed); cached."""
+    return dict(_versions(tuple(packages)))
+
+
+@functools.lru_cache(maxsize=8)
 def git_commit(path=None, timeout=5.0):
     """``git rev-parse HEAD`` of the checkout containing rpcheck (None when unavailable), plus whether the
-    working tree had uncommitted changes to tracked files."""
+    working tree had uncommitted changes to tracked files. Cached per process (one ``git`` call)."""
     cwd = Path(path) if path is not None else Path(__file__).resolve().parents[2]
     try:
         head = subprocess.run(

@@ -47,9 +47,6 @@ from __future__ import annotations
 
 import json
 import math
-import time
-import traceback
-import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -59,8 +56,18 @@ import pandas as pd
 from .. import results as _results
 from .. import stats as _stats
 from .._validation import check_choice, check_int, check_interval
-from ..errors import RpcheckError, SolverError
+from ..errors import RpcheckError
 from . import registry
+from ._worker import (  # re-exported; workers import only this light module
+    TrialError,
+    _jsonable,
+    _run_chunk,
+    canonical_json,
+    replay_trial,
+    run_trial,
+    trial_rng,
+    trial_seed_sequence,
+)
 from .theorem import PROFILES, Outcome, Theorem, TrialRecord, Verdict
 
 __all__ = [
@@ -82,160 +89,6 @@ SEQUENTIAL_LOOKS = 5
 STAT_MODES = ("bound", "exact")
 #: Upper limit on trials per chunk (checkpoint and progress granularity).
 MAX_CHUNK = 256
-
-
-class TrialError(RuntimeError):
-    """A trial raised an exception other than :class:`rpcheck.errors.SolverError`: a bug in the checker
-    or in rpcheck. The message names the theorem, the parameters, the trial index and the root seed, and
-    carries the original traceback (which does not survive pickling across processes otherwise)."""
-
-
-# --------------------------------------------------------------------------------------------- seeding
-
-
-def _jsonable(obj):
-    if isinstance(obj, Mapping):
-        return {str(k): _jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [_jsonable(v) for v in obj]
-    if isinstance(obj, np.ndarray):
-        return [_jsonable(v) for v in obj.tolist()]
-    if isinstance(obj, np.bool_):
-        return bool(obj)
-    if isinstance(obj, np.integer):
-        return int(obj)
-    if isinstance(obj, np.floating):
-        return float(obj)
-    if obj is None or isinstance(obj, bool | int | float | str):
-        return obj
-    raise RpcheckError(
-        f"parameter value {obj!r} (type {type(obj).__name__}) is not JSON-serialisable; grid parameters "
-        "must be numbers, strings, booleans, None or lists of them."
-    )
-
-
-def canonical_json(params):
-    """Canonical JSON of a parameter dict: sorted keys, no spaces, numpy scalars as Python numbers.
-
-    >>> canonical_json({"r": np.int64(64), "eps": 0.5, "kind": "gaussian"})
-    '{"eps":0.5,"kind":"gaussian","r":64}'
-    """
-    return json.dumps(_jsonable(params), sort_keys=True, separators=(",", ":"), allow_nan=True)
-
-
-def _crc(s):
-    return zlib.crc32(s.encode("utf-8"))
-
-
-def trial_seed_sequence(theorem_id, params, trial, seed):
-    """The ``SeedSequence`` of one trial (see the module docstring). ``params`` is a dict or its canonical
-    JSON string.
-
-    >>> ss = trial_seed_sequence("x.y", {"n": 3}, 7, seed=0)
-    >>> ss.entropy, len(ss.spawn_key)
-    (0, 3)
-    """
-    canonical = params if isinstance(params, str) else canonical_json(params)
-    return np.random.SeedSequence(seed, spawn_key=(_crc(theorem_id), _crc(canonical), int(trial)))
-
-
-def trial_rng(theorem_id, params, trial, seed):
-    """``np.random.default_rng(trial_seed_sequence(...))``."""
-    return np.random.default_rng(trial_seed_sequence(theorem_id, params, trial, seed))
-
-
-# --------------------------------------------------------------------------------------- trial execution
-
-
-def _resolve(theorem_id, module=None):
-    th = registry._REGISTRY.get(theorem_id)
-    if th is None and module:
-        import importlib
-
-        importlib.import_module(module)
-        th = registry._REGISTRY.get(theorem_id)
-    if th is None:
-        try:
-            th = registry.get(theorem_id)
-        except RpcheckError:
-            raise RpcheckError(
-                f"theorem {theorem_id!r} is not registered in this process (importing {module!r} did not "
-                "register it). Process and Dask workers find theorems by id: the module defining the "
-                "theorem's trial function must call register() at import."
-            ) from None
-    return th
-
-
-def _error_context(theorem_id, canonical, i, seed):
-    return f"trial {i} of theorem {theorem_id!r} with params {canonical} (root seed {seed})"
-
-
-def _execute_trial(th, params, canonical, i, seed, *, keep_artifacts=False):
-    """Run one trial; returns (record dict, TrialRecord or None)."""
-    rng = trial_rng(th.id, canonical, i, seed)
-    t0 = time.perf_counter()
-    try:
-        rec = th.trial(params, rng)
-    except SolverError as exc:
-        extra = ", ".join(
-            f"{k}={getattr(exc, k)}" for k in ("status", "solver") if getattr(exc, k, None) is not None
-        )
-        msg = f"{type(exc).__name__}: {exc}" + (f" ({extra})" if extra else "")
-        rd = {"i": i, "status": "solver_error", "error": msg, "seconds": time.perf_counter() - t0}
-        rd.update(out={}, diag={})
-        return rd, None
-    except Exception as exc:
-        ctx = _error_context(th.id, canonical, i, seed)
-        tb = traceback.format_exc()
-        raise TrialError(
-            f"{ctx} raised {type(exc).__name__}: {exc}\n--- original traceback ---\n{tb}"
-        ) from exc
-    seconds = time.perf_counter() - t0
-    if not isinstance(rec, TrialRecord):
-        raise TrialError(
-            f"{_error_context(th.id, canonical, i, seed)} returned {type(rec).__name__}, not a TrialRecord."
-        )
-    out = {}
-    for v in th.variants:
-        o = rec.outcomes.get(v.name)
-        if not isinstance(o, Outcome):
-            raise TrialError(
-                f"{_error_context(th.id, canonical, i, seed)} returned no Outcome for variant {v.name!r} "
-                f"(got {sorted(rec.outcomes)})."
-            )
-        out[v.name] = [bool(o.holds), float(o.statistic), float(o.bound), bool(o.vacuous)]
-    diag = {}
-    for k, val in rec.diagnostics.items():
-        try:
-            diag[str(k)] = float(val)
-        except (TypeError, ValueError):
-            raise TrialError(
-                f"{_error_context(th.id, canonical, i, seed)}: diagnostic {k!r} = {val!r} is not a scalar."
-            ) from None
-    rd = {"i": i, "status": "ok", "error": "", "seconds": seconds, "out": out, "diag": diag}
-    return rd, (rec if keep_artifacts else None)
-
-
-def _run_chunk(theorem_id, module, canonical, start, stop, seed):
-    """Worker entry point: trials ``start .. stop-1`` of one cell. Arguments are ids only."""
-    th = _resolve(theorem_id, module)
-    params = json.loads(canonical)
-    return [_execute_trial(th, params, canonical, i, seed)[0] for i in range(start, stop)]
-
-
-def run_trial(theorem, params, trial, seed):
-    """Run one trial in this process; returns ``(record dict, TrialRecord)`` (artifacts included)."""
-    th = theorem if isinstance(theorem, Theorem) else _resolve(theorem)
-    canonical = params if isinstance(params, str) else canonical_json(params)
-    return _execute_trial(th, json.loads(canonical), canonical, int(trial), int(seed), keep_artifacts=True)
-
-
-def replay_trial(theorem_id, params, trial, seed):
-    """Recompute trial ``trial`` of cell ``params`` under root seed ``seed``: its :class:`TrialRecord`
-    (with artifacts), bit-identical to the run's (same code, same BLAS). Solver errors are re-raised."""
-    th = theorem_id if isinstance(theorem_id, Theorem) else _resolve(theorem_id)
-    canonical = params if isinstance(params, str) else canonical_json(params)
-    return th.trial(json.loads(canonical), trial_rng(th.id, canonical, int(trial), int(seed)))
 
 
 # ------------------------------------------------------------------------------------------ cell specs
@@ -451,9 +304,7 @@ def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_level
                     cell.pending -= 1
                     done += len(recs)
                     if progress is not None:
-                        progress(
-                            done, total, {"event": "chunk", "theorem": cell.theorem.id, "cell": cell.index}
-                        )
+                        progress(done, total, {"event": "chunk", "theorem": cell.theorem.id, "cell": cell.index})
                     if cell.pending == 0:
                         schedule(cell)
         except BaseException:
@@ -590,9 +441,7 @@ def _tabulate(cells, seed, alpha, sequential, seq_levels):
                 row["verdict"] = verdict
                 row["decide_info"] = json.dumps(_jsonable_info(info), sort_keys=True)
             elif evaluated == 0:
-                row["verdict"] = (
-                    Verdict.VACUOUS if int(vac.sum()) and not solver_errors else Verdict.INCONCLUSIVE
-                )
+                row["verdict"] = Verdict.VACUOUS if int(vac.sum()) and not solver_errors else Verdict.INCONCLUSIVE
             else:
                 if v.mode == "bound":
                     d = _stats.bound_verdict(failures, evaluated, delta)
@@ -619,9 +468,7 @@ def _tabulate(cells, seed, alpha, sequential, seq_levels):
         for r in fam:
             c = _stats.BinomialCount(r["failures"], r["evaluated"])
             if r["mode"] == "bound":
-                d = _stats.BoundDecision(
-                    r["failures"], r["evaluated"], r["promised"], r["pvalue"], r["pvalue_holds"]
-                )
+                d = _stats.BoundDecision(r["failures"], r["evaluated"], r["promised"], r["pvalue"], r["pvalue_holds"])
                 r["verdict"] = d.verdict(r["alpha_adjusted"], r["alpha_adjusted_holds"])
                 ci = d.interval(r["alpha_adjusted"], r["alpha_adjusted_holds"])
                 r["confidence_level"] = 1 - r["alpha_adjusted"] - r["alpha_adjusted_holds"]

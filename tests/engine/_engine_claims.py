@@ -56,7 +56,7 @@ BERNOULLI = register(
                 promised_failure=lambda q: q["delta"],
             ),
         ),
-        profiles=_profiles(grid(p=[0.002, 0.03, 0.2], delta=0.05), 1000),
+        profiles=_profiles(grid(p=[0.002, 0.03, 0.2], delta=0.05, sleep=0.0), 1000),
         trial=bernoulli_trial,
         vacuous=lambda q: "delta >= 0.5 is not informative here" if q["delta"] >= 0.5 else None,
     )
@@ -74,8 +74,9 @@ def chi2_trial(params, rng):
     R = rng.standard_normal((n, d)) / np.sqrt(n)
     ratio = float(np.sum((R @ x) ** 2) / np.sum(x**2))
     dev = abs(ratio - 1.0)
+    o = Outcome(holds=dev <= eps, statistic=dev, bound=eps)
     return TrialRecord(
-        outcomes={"exact": Outcome(holds=dev <= eps, statistic=dev, bound=eps)},
+        outcomes={"exact": o, "wrong": o},
         diagnostics={"ratio": ratio},
     )
 
@@ -95,6 +96,12 @@ CHI2 = register(
                 mode="exact",
                 expected=Verdict.HOLDS,
                 promised_failure=lambda q: chi2_exact_p(q["n"], q["eps"]),
+            ),
+            Variant(
+                "wrong",
+                "|ratio - 1| <= eps, against the law of a sketch with 4n rows",
+                mode="exact",
+                promised_failure=lambda q: chi2_exact_p(4 * q["n"], q["eps"]),
             ),
         ),
         profiles=_profiles(grid(n=[8, 16, 32, 64], eps=[0.2, 0.3, 0.5, 0.7, 0.9, 1.2], d=12), 300),
@@ -192,5 +199,21 @@ REPORT = register(
         profiles=_profiles(grid(mu=[-2.0, 2.0]), 50),
         trial=report_trial,
         decide=report_decide,
+    )
+)
+
+
+# ---- calibration: several cells exactly at the boundary p = delta -------------------------------------
+CALIB = register(
+    Theorem(
+        id="engine_test.calib",
+        paper="test",
+        title="Bernoulli(delta) failures: every cell sits on the boundary of its claim",
+        citation=CIT,
+        statement="P(U < p) <= delta with p = delta",
+        kind="probabilistic",
+        variants=(Variant("bound", "U >= p", mode="bound", promised_failure=lambda q: q["delta"]),),
+        profiles=_profiles(grid(p=0.1, delta=0.1, sleep=0.0, rep=[0, 1, 2, 3]), 200),
+        trial=bernoulli_trial,
     )
 )

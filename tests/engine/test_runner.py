@@ -31,9 +31,7 @@ SEED = 20240601  # any fixed root seed
 
 @pytest.fixture(scope="module")
 def serial_run():
-    return run(
-        ["engine_test.bernoulli", "engine_test.det", "engine_test.report"], backend="serial", seed=SEED
-    )
+    return run(["engine_test.bernoulli", "engine_test.det", "engine_test.report"], backend="serial", seed=SEED)
 
 
 def test_cells_schema(serial_run):
@@ -42,7 +40,7 @@ def test_cells_schema(serial_run):
     assert list(cells.columns[:6]) == list(CELL_COLUMNS[:6])
     rest = [c for c in cells.columns if not c.startswith("p_")]
     assert rest[: len(CELL_COLUMNS)] == list(CELL_COLUMNS)
-    assert set(pcols) == {"p_p", "p_delta", "p_fail_p", "p_solver_p", "p_vac_p", "p_mu"}
+    assert set(pcols) == {"p_p", "p_delta", "p_sleep", "p_fail_p", "p_solver_p", "p_vac_p", "p_mu"}
     # one row per (theorem, variant, cell)
     assert len(cells) == 3 * 1 + 3 * 2 + 2 * 1
     for _, r in cells.iterrows():
@@ -147,29 +145,22 @@ def test_argument_validation():
         run("engine_test.bernoulli", alpha=0.7)
     with pytest.raises(RpcheckError, match="`resume=True` needs `out`"):
         run("engine_test.bernoulli", resume=True)
-    with pytest.raises(
-        RpcheckError, match="unknown theorem id 'engine_test.bernouli'.*engine_test.bernoulli"
-    ):
+    with pytest.raises(RpcheckError, match="unknown theorem id 'engine_test.bernouli'.*engine_test.bernoulli"):
         run("engine_test.bernouli")
 
 
 @pytest.mark.parametrize("backend", ["serial", "processes"])
 def test_bug_in_trial_propagates_with_context(backend):
-    with pytest.raises(
-        TrialError, match=r"trial \d+ of theorem 'engine_test.buggy' with params \{\"k\":3\}"
-    ) as ei:
+    with pytest.raises(TrialError, match=r"trial \d+ of theorem 'engine_test.buggy' with params \{\"k\":3\}") as ei:
         run("engine_test.buggy", backend=backend, jobs=2)
     assert "ZeroDivisionError" in str(ei.value) and "original traceback" in str(ei.value)
 
 
 def test_seeding_and_replay_trial(serial_run):
-    params = {"delta": 0.05, "p": 0.2}
+    params = {"delta": 0.05, "p": 0.2, "sleep": 0.0}
     ss = trial_seed_sequence("engine_test.bernoulli", params, 7, SEED)
     assert ss.spawn_key[2] == 7 and ss.entropy == SEED
-    assert (
-        trial_seed_sequence("engine_test.bernoulli", canonical_json(params), 7, SEED).spawn_key
-        == ss.spawn_key
-    )
+    assert trial_seed_sequence("engine_test.bernoulli", canonical_json(params), 7, SEED).spawn_key == ss.spawn_key
     rec = replay_trial("engine_test.bernoulli", params, 7, SEED)
     t = serial_run.trials
     row = t[(t["theorem"] == "engine_test.bernoulli") & (t["cell"] == 2) & (t["trial"] == 7)].iloc[0]
@@ -177,7 +168,7 @@ def test_seeding_and_replay_trial(serial_run):
 
 
 def test_run_cell_matches_run(serial_run):
-    out = run_cell("engine_test.bernoulli", {"p": 0.2, "delta": 0.05}, trials=1000, seed=SEED)
+    out = run_cell("engine_test.bernoulli", {"p": 0.2, "delta": 0.05, "sleep": 0.0}, trials=1000, seed=SEED)
     row = serial_run.cells.set_index(["theorem", "cell"]).loc[("engine_test.bernoulli", 2)]
     assert out.trials == 1000 and out.variants["bound"].failures == row["failures"]
     ci = out.proportion_ci("bound", 0.99, alternative="less")
@@ -209,9 +200,7 @@ def test_csv_fallback_roundtrip(serial_run, tmp_path, monkeypatch):
     num = ["trials", "failures", "evaluated", "ci_low", "ci_high", "pvalue"]
     pd.testing.assert_frame_equal(back.cells[num], serial_run.cells[num], check_dtype=False)
     assert list(back.cells["verdict"]) == list(serial_run.cells["verdict"])
-    assert np.array_equal(
-        back.trials["diag.u"].to_numpy(), serial_run.trials["diag.u"].to_numpy(), equal_nan=True
-    )
+    assert np.array_equal(back.trials["diag.u"].to_numpy(), serial_run.trials["diag.u"].to_numpy(), equal_nan=True)
 
 
 def test_provenance(serial_run):

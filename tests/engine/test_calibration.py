@@ -1,0 +1,115 @@
+"""Calibration of the engine's verdicts against claims whose failure probability is known exactly.
+
+Every assertion uses fixed root seeds (deterministic); the comment of each test states the probability
+that a correct engine would fail it for an unlucky choice of seeds (its false-alarm probability).
+"""
+
+import _engine_claims as claims
+import numpy as np
+import pytest
+from scipy.stats import binom, binomtest
+
+from rpcheck.engine import run
+from rpcheck.stats import central_pvalue
+
+ALPHA = 0.05  # family-wise level of the calibration runs (large, so error rates are measurable)
+RUNS = 200  # root seeds
+N = 100  # trials per cell of the boundary runs
+FALSE_ALARM = 1e-3  # level of each calibration assertion
+
+
+def _size(n, delta, t, side):
+    """Exact P_delta(one-sided p-value <= t): the size of the level-t refutation ("greater") or support
+    ("less") test with n trials when the failure probability is exactly delta."""
+    k = np.arange(n + 1)
+    pv = binom.sf(k - 1, n, delta) if side == "greater" else binom.cdf(k, n, delta)
+    return float(binom.pmf(k, n, delta)[pv <= t].sum())
+
+
+@pytest.fixture(scope="module")
+def boundary_runs():
+    """RUNS independent runs of 4 cells with failure probability exactly delta = 0.1, N trials each."""
+    return [run("engine_test.calib", backend="serial", trials=N, seed=10_000 + s, alpha=ALPHA) for s in range(RUNS)]
+
+
+@pytest.mark.parametrize("verdict, side", [("VIOLATED", "greater"), ("HOLDS", "less")])
+def test_familywise_error_rate_at_the_boundary(boundary_runs, verdict, side):
+    """At p = delta both nulls hold, so any VIOLATED (and any HOLDS) is a family-wise error.
+
+    Holm over 4 null cells errs iff the smallest p-value is <= alpha/4, so the exact family-wise error
+    rate is ``1 - (1 - size(alpha/4))**4`` (the cells are independent). The number of runs with an error
+    is Bin(RUNS, that rate): it must be consistent with it (central exact test at FALSE_ALARM) and not
+    significantly above ALPHA (one-sided exact test at FALSE_ALARM). False alarm <= 2e-3 per side.
+    """
+    fwer = 1 - (1 - _size(N, 0.1, ALPHA / 4, side)) ** 4
+    assert fwer <= ALPHA
+    errors = sum((r.cells["verdict"] == verdict).any() for r in boundary_runs)
+    assert central_pvalue(errors, RUNS, fwer) > FALSE_ALARM, (errors, fwer)
+    assert binomtest(errors, RUNS, ALPHA, alternative="greater").pvalue > FALSE_ALARM
+    # Holm's levels: alpha/4 for the smallest p-value, up to alpha
+    lv = np.concatenate([r.cells["alpha_adjusted"].to_numpy() for r in boundary_runs])
+    assert lv.min() == pytest.approx(ALPHA / 4) and lv.max() <= ALPHA
+
+
+def test_verdicts_far_from_the_boundary():
+    """p = delta/25 -> HOLDS, p = 4 delta -> VIOLATED (delta = 0.05, 1000 trials, alpha = 0.01).
+
+    Each correct verdict needs its p-value <= the Holm level, which is >= alpha/3; its exact probability
+    (computed below) is > 1 - 1e-6, so the false-alarm probability of this test is < 3e-6.
+    """
+    res = run("engine_test.bernoulli", backend="serial", seed=3)
+    c = res.cells.set_index("p_p")
+    n, delta, lvl = 1000, 0.05, 0.01 / 3
+    k = np.arange(n + 1)
+    holds_power = binom.pmf(k, n, 0.002)[binom.cdf(k, n, delta) <= lvl].sum()
+    viol_power = binom.pmf(k, n, 0.2)[binom.sf(k - 1, n, delta) <= lvl].sum()
+    assert holds_power > 1 - 1e-6 and viol_power > 1 - 1e-6
+    assert c.loc[0.002, "verdict"] == "HOLDS"
+    assert c.loc[0.2, "verdict"] == "VIOLATED"
+    assert c.loc[0.03, "verdict"] in ("HOLDS", "INCONCLUSIVE")  # p < delta: never VIOLATED (P <= 0.01)
+    assert res.unexpected().empty
+
+
+@pytest.fixture(scope="module")
+def chi2_run():
+    return run("engine_test.chi2", backend="serial", seed=2024)
+
+
+def test_exact_oracle_chi_square(chi2_run):
+    """||Rx||^2/||x||^2 ~ chi2_n / n exactly for R with i.i.d. N(0, 1/n) entries, so the failure
+    probability of | ratio - 1 | > eps is ``chi2.cdf(n(1-eps), n) + chi2.sf(n(1+eps), n)``.
+
+    (a) the 99.9% Clopper--Pearson interval of each of the 24 cells contains the exact value in >= 95%
+        of the cells (>= 23): false alarm P(>= 2 misses) <= C(24, 2) 1e-6 < 3e-4;
+    (b) the engine's "exact" verdict is HOLDS in every cell: false alarm <= alpha = 0.01 (Holm).
+    """
+    rows = chi2_run.cells[chi2_run.cells["variant"] == "exact"]
+    assert len(rows) >= 20
+    inside = 0
+    for _, r in rows.iterrows():
+        p = claims.chi2_exact_p(r["p_n"], r["p_eps"])
+        assert r["promised"] == p
+        ci = binomtest(int(r["failures"]), int(r["evaluated"])).proportion_ci(0.999)
+        inside += ci.low <= p <= ci.high
+    assert inside >= 0.95 * len(rows)
+    assert (rows["verdict"] == "HOLDS").all()
+
+
+def test_exact_oracle_detects_a_wrong_probability(chi2_run):
+    """The variant "wrong" promises the law of a sketch with 4n rows. In every cell whose exact power at
+    the Bonferroni level alpha/m (<= Holm's level) exceeds 0.999 the verdict must be VIOLATED: false
+    alarm <= 0.001 per such cell, <= 0.013 for the 13 cells checked."""
+    rows = chi2_run.cells[chi2_run.cells["variant"] == "wrong"]
+    m = int((chi2_run.cells["mode"] == "exact").sum())
+    n_trials = 300
+    k = np.arange(n_trials + 1)
+    checked = 0
+    for _, r in rows.iterrows():
+        p_true = claims.chi2_exact_p(r["p_n"], r["p_eps"])
+        p_wrong = r["promised"]
+        pv = np.array([central_pvalue(int(x), n_trials, p_wrong) for x in k])
+        power = binom.pmf(k, n_trials, p_true)[pv <= 0.01 / m].sum()
+        if power > 0.999:
+            checked += 1
+            assert r["verdict"] == "VIOLATED", r["params"]
+    assert checked >= 10  # 13 of the 24 cells have power > 0.999

@@ -1,0 +1,72 @@
+"""Counterexamples of violated deterministic claims: saved as .npz without pickles, loaded, replayed."""
+
+import json
+
+import _engine_claims  # noqa: F401  (registers the engine_test.* theorems)
+import numpy as np
+import pytest
+
+from rpcheck.engine import load_counterexample, replay, replay_trial, run
+
+
+@pytest.fixture(scope="module")
+def violated(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ce")
+    res = run("engine_test.det", backend="processes", jobs=2, trials=60, seed=5, out=out)
+    return out, res
+
+
+def test_counterexample_saved_for_violated_deterministic_cell(violated):
+    out, res = violated
+    rows = res.cells[res.cells["counterexample"] != ""]
+    assert list(zip(rows["variant"], rows["cell"])) == [("claim", 1)]
+    assert (rows["verdict"] == "VIOLATED").all()
+    path = out / rows["counterexample"].iloc[0]
+    assert path.exists() and path.parent.name == "counterexamples"
+    with np.load(path, allow_pickle=False) as z:  # readable without pickles
+        meta = json.loads(str(z["meta"][()]))
+    assert meta["theorem"] == "engine_test.det" and meta["variant"] == "claim" and meta["seed"] == 5
+    assert meta["reproduced_in_main_process"] is True
+
+
+def test_worst_violating_trial_is_saved(violated):
+    out, res = violated
+    ce = load_counterexample(out / res.cells.loc[res.cells["counterexample"] != "", "counterexample"].iloc[0])
+    t = res.trials
+    cell = t[(t["theorem"] == "engine_test.det") & (t["cell"] == 1) & (t["claim.holds"] == False)]  # noqa: E712
+    slack = cell["claim.bound"] - cell["claim.statistic"]
+    assert ce.meta["trial"] == int(cell.loc[slack.idxmin(), "trial"])
+    assert ce.meta["outcomes"]["claim"]["holds"] is False
+    assert ce.params == {"fail_p": 0.05, "solver_p": 0.0, "vac_p": 0.0}
+    # the artifacts are the trial's data instance, exactly
+    rec = replay_trial("engine_test.det", ce.params, ce.meta["trial"], 5)
+    assert np.array_equal(ce.artifacts["X"], rec.artifacts["X"])
+    assert str(ce.artifacts["label"]) == "synthetic"
+
+
+def test_replay_recomputes_and_matches(violated):
+    out, res = violated
+    r = replay(out / res.cells.loc[res.cells["counterexample"] != "", "counterexample"].iloc[0])
+    assert r.matches and r.matches_close and r.still_violated
+    assert r.recomputed["outcomes"] == r.saved["outcomes"]
+
+
+def test_replay_detects_a_mismatch(violated, tmp_path):
+    out, res = violated
+    src = out / res.cells.loc[res.cells["counterexample"] != "", "counterexample"].iloc[0]
+    with np.load(src, allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(str(arrays.pop("meta")[()]))
+    meta["outcomes"]["claim"]["statistic"] += 1e-3  # tamper with the saved value
+    bad = tmp_path / "tampered.npz"
+    np.savez(bad, meta=np.asarray(json.dumps(meta)), **arrays)
+    r = replay(bad)
+    assert not r.matches and not r.matches_close and r.still_violated
+
+
+def test_counterexample_kept_in_memory_without_out():
+    res = run("engine_test.det", backend="serial", trials=60, seed=5)
+    (rel,) = res.counterexamples
+    assert res.cells["counterexample"].str.len().gt(0).sum() == 1
+    arrays, meta = res.counterexamples[rel]
+    assert arrays["artifact.X"].shape == (4, 3) and meta["cell"] == 1

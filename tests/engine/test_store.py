@@ -1,0 +1,123 @@
+"""Result files: atomic writes, checkpoints, resume after SIGKILL."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import _engine_claims  # noqa: F401  (registers the engine_test.* theorems)
+import numpy as np
+import pandas as pd
+import pytest
+
+from rpcheck.engine import load_results, run
+from rpcheck.engine import store as store_mod
+from rpcheck.engine.store import CheckpointStore, atomic_write_bytes, atomic_write_text
+
+HERE = Path(__file__).resolve().parent
+
+# 3 cells x 120 trials, 4 ms per trial: ~1.5 s uninterrupted; checkpoints every 30 trials (serial chunks).
+SLOW = dict(overrides={"sleep": 0.004}, trials=120, seed=11)
+SCRIPT = """
+import sys
+sys.path.insert(0, {here!r})
+import _engine_claims
+from rpcheck.engine import run
+run("engine_test.bernoulli", backend={backend!r}, jobs=2, out={out!r}, overrides={{"sleep": 0.004}},
+    trials=120, seed=11)
+"""
+
+
+def test_atomic_write_keeps_old_file_on_crash(tmp_path, monkeypatch):
+    target = tmp_path / "f.txt"
+    atomic_write_text(target, "old contents")
+
+    def crash(fd):
+        raise OSError("simulated crash after a partial write")
+
+    monkeypatch.setattr(os, "fsync", crash)
+    with pytest.raises(OSError, match="simulated crash"):
+        atomic_write_bytes(target, b"new contents that never land")
+    assert target.read_text() == "old contents"
+    assert [p.name for p in tmp_path.iterdir()] == ["f.txt"]  # the temporary file was removed
+
+
+def test_crash_while_saving_results_keeps_previous_tables(tmp_path, monkeypatch):
+    out = tmp_path / "res"
+    first = run("engine_test.det", backend="serial", trials=10, out=out)
+    before = (out / "cells.parquet").read_bytes()
+
+    def crash(*a, **k):
+        raise RuntimeError("killed mid-write")
+
+    monkeypatch.setattr(store_mod.os, "replace", crash)
+    with pytest.raises(RuntimeError, match="killed mid-write"):
+        run("engine_test.det", backend="serial", trials=20, out=out)
+    assert (out / "cells.parquet").read_bytes() == before
+    back = load_results(out)
+    assert (back.cells["trials"] == 10).all()
+    pd.testing.assert_frame_equal(back.cells, first.cells, check_dtype=False)
+    assert not [p for p in out.rglob("*.tmp")]
+
+
+def test_checkpoint_store_ignores_partial_files(tmp_path):
+    st = CheckpointStore(tmp_path)
+    st.save_chunk("t.x", '{"a":1}', 0, 0, 2, [{"i": 0, "v": float("nan")}, {"i": 1, "v": 1e-300}])
+    d = st.cell_dir("t.x", '{"a":1}', 0)
+    (d / ".000000002-000000004.json.abc.tmp").write_text("{torn")
+    recs = st.load_cell("t.x", '{"a":1}', 0)
+    assert sorted(recs) == [0, 1] and np.isnan(recs[0]["v"]) and recs[1]["v"] == 1e-300
+    assert st.load_cell("t.x", '{"a":1}', 1) == {}
+
+
+def _strip(res):
+    return res.trials.drop(columns=["seconds"]), res.cells.drop(columns=["seconds"])
+
+
+@pytest.mark.parametrize("backend", ["serial", "processes"])
+def test_resume_after_sigkill_equals_uninterrupted(tmp_path, backend):
+    ref = run("engine_test.bernoulli", backend="serial", **SLOW)
+    out = tmp_path / "killed"
+    script = SCRIPT.format(here=str(HERE), out=str(out), backend=backend)
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=str(HERE))
+    ckpt = out / "checkpoints"
+    deadline = time.monotonic() + 60
+    try:
+        while time.monotonic() < deadline:
+            n = len(list(ckpt.rglob("*.json"))) if ckpt.exists() else 0
+            if n >= 3 or proc.poll() is not None:
+                break
+            time.sleep(0.02)
+        assert proc.poll() is None, "the run finished before it could be killed; make it slower"
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    assert not (out / "cells.parquet").exists()
+    done_before = sum(len(json.loads(p.read_text())["records"]) for p in ckpt.rglob("*.json"))
+    assert 0 < done_before < 360
+
+    seen = []
+    res = run("engine_test.bernoulli", backend="serial", out=out, resume=True,
+              progress=lambda d, t, i: seen.append((d, t, i)), **SLOW)  # fmt: skip
+    assert seen[0][0] == done_before and seen[0][2]["resumed"] == done_before  # only the missing trials ran
+    ta, ca = _strip(res)
+    tb, cb = _strip(ref)
+    pd.testing.assert_frame_equal(ta, tb, check_exact=True)
+    pd.testing.assert_frame_equal(ca, cb, check_exact=True)
+    back = load_results(out)
+    assert list(back.cells["failures"]) == list(ref.cells["failures"])
+
+
+def test_without_resume_checkpoints_are_discarded(tmp_path):
+    out = tmp_path / "r"
+    run("engine_test.det", backend="serial", trials=6, out=out)
+    seen = []
+    run("engine_test.det", backend="serial", trials=6, out=out, progress=lambda d, t, i: seen.append(d))
+    assert seen[0] == 0
+    seen.clear()
+    run("engine_test.det", backend="serial", trials=8, out=out, resume=True, progress=lambda d, t, i: seen.append(d))
+    assert seen[0] == 18  # 3 cells x 6 trials reused, 2 x 3 new
