@@ -13,8 +13,8 @@ Claimed probability
     stated: 1 - delta = 0.9 at m = cor7_min_dim(r, eps=1/2, delta=0.1, c=1/4) (HOLDS); c = 4 cells reported.
     per_draw: 1 (deterministic, HOLDS in every cell).
 Parameters
-    ci: n = 60, d = 600, r = 3, lambda = 1, losses square and hinge, c in {1/4, 4} (m = 263 and 17); 60 trials
-    per cell (0 failures -> Clopper-Pearson upper bound 0.074 < 0.1 at 99%); alpha 0.01, root seed 0.
+    ci: n = 60, d = 600, r = 3, lambda = 1, square loss with c in {1/4, 4} (m = 263, 17), hinge at c = 1/4; 80 trials
+    per cell (0 failures -> exact upper bound 0.080 < 0.1 at level 0.01/8); alpha 0.01, root seed 0.
 """
 
 import pytest

@@ -6,5 +6,9 @@ Constants the source text lost and the spec reconstructed ([R]) are recorded in 
 
 from . import (  # noqa: F401  (imported for registration)
     cor7,
+    thm1,
     thm2,
+    thm3,
+    thm3_chi2,
+    thm4,
 )
