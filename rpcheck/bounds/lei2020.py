@@ -31,6 +31,7 @@ __all__ = [
     "dkm_beta",
     "dual_perturbation_bound",
     "selection_dual_gap_bound",
+    "jl_min_dim",
 ]
 
 
@@ -256,3 +257,25 @@ def selection_dual_gap_bound(n, C, lambda_max):
     n = check_int("n", n, 1)
     C = check_interval("C", C, 0, None, closed="neither")
     return 0.5 * n * C**2 * float(lambda_max)
+
+
+def jl_min_dim(n, eps, delta):
+    r"""Target dimension for the all-pairs JL event with failure probability <= delta (spec §3b I1).
+
+    IMPORTED: Dasgupta & Gupta (2003), "An elementary proof of a theorem of Johnson and Lindenstrauss",
+    Lemma 2.2: for R with i.i.d. N(0, 1/r) entries (or a scaled random orthonormal subspace) and any u,
+    P(| ||R^T u||^2/||u||^2 - 1 | > eps) <= 2 exp(-r (eps^2/2 - eps^3/3) / 2). A union bound over the
+    n(n-1)/2 pairs gives all-pairs success >= 1 - delta when
+
+    .. math:: r \ge \frac{2 \ln(n(n-1)/\delta)}{\epsilon^2/2 - \epsilon^3/3}.
+
+    Squared distortion <= eps implies the paper's unsquared form, since sqrt(1 +- eps) lies in
+    [1 - eps, 1 + eps]. The paper (Lemma "JL") gives neither the constant nor the probability.
+
+    >>> jl_min_dim(30, 0.5, 0.1)
+    218
+    """
+    n = check_int("n", n, 2)
+    eps = check_interval("eps", eps, 0, 1, closed="neither")
+    delta = check_interval("delta", delta, 0, 1, closed="neither")
+    return int(math.ceil(2.0 * math.log(n * (n - 1) / delta) / (eps**2 / 2 - eps**3 / 3)))

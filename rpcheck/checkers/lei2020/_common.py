@@ -33,9 +33,7 @@ RTOL_EXACT = 1e-9
 
 
 def citation(location, equations=""):
-    return Citation(
-        CITATION.authors, CITATION.year, CITATION.title, CITATION.venue, location, equations=equations
-    )
+    return Citation(CITATION.authors, CITATION.year, CITATION.title, CITATION.venue, location, equations=equations)
 
 
 def pad_pow2(X):

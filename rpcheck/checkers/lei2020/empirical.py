@@ -42,9 +42,7 @@ def _dataset(name):
         if name in BUNDLED:
             _DATA_CACHE[name] = load_bundled(name)
         else:
-            _DATA_CACHE[name] = load_file(
-                name, positive=1 if "usps" in os.path.basename(name).lower() else None
-            )
+            _DATA_CACHE[name] = load_file(name, positive=1 if "usps" in os.path.basename(name).lower() else None)
     return _DATA_CACHE[name]
 
 
@@ -82,12 +80,10 @@ def _comparison_trial(params, rng):
     a = acc.get
     per = {
         "c17_topr_gt_srht": a("srht-topr") - a("srht"),
-        "c18_topr_gt_oblivious": a("srht-topr")
-        - max(a(m) for m in ("gaussian", "achlioptas", "countsketch", "srht")),
+        "c18_topr_gt_oblivious": a("srht-topr") - max(a(m) for m in ("gaussian", "achlioptas", "countsketch", "srht")),
         "c19_nps_gt_srht": a("srht-nps") - a("srht"),
         "c20_topr_gt_nps": a("srht-topr") - a("srht-nps"),
-        "c21_supervised_best": a("srht-supervised")
-        - max(a(m) for m in cmp.RP_METHODS if m != "srht-supervised"),
+        "c21_supervised_best": a("srht-supervised") - max(a(m) for m in cmp.RP_METHODS if m != "srht-supervised"),
         "c21_largest_ge_srht": a("srht-supervised-largest") - a("srht"),
         "c22_all_best": a("all") - max(v for k, v in acc.items() if k != "all"),
         "c22_pca_gt_rp": a("pca") - max(a(m) for m in cmp.RP_METHODS),
@@ -144,7 +140,7 @@ def _comparison_decide(records, params):
         "summary": summary.round(4).to_dict("records"),
         "claims": claims.to_dict("records"),
         "protocol": f"{len(records)} repetitions, {params['folds']}-fold CV over C in "
-            f"{list(_cgrid(params))}, "
+        f"{list(_cgrid(params))}, "
         "exact L1-loss SVM with bias (LIBSVM SMO, tol 1e-3), selections fitted inside each fold",
     }
     return verdicts, info
@@ -204,7 +200,7 @@ COMPARISON = register(
                 "table2_vs_text",
                 "Several sentences are contradicted by the paper's own Table 2 (claims 18-20, "
                 "22, 23: e.g. top-r 76.81 < SE 76.82 on real-sim, nps < SRHT on gisette, DLSS faster "
-                    "than all RP "
+                "than all RP "
                 "methods on real-sim); our runs on the same protocol are reported per sentence.",
                 "c18_topr_gt_oblivious",
                 "§6 item 12",
@@ -250,11 +246,7 @@ def _rsweep_decide(records, params):
     verdicts, info = {}, {"r_values": rv}
     for m in _ISRHT:
         gaps = [
-            float(
-                np.mean(
-                    [rec.diagnostics[f"acc.{m}.{r}"] - rec.diagnostics[f"acc.srht.{r}"] for rec in records]
-                )
-            )
+            float(np.mean([rec.diagnostics[f"acc.{m}.{r}"] - rec.diagnostics[f"acc.srht.{r}"] for rec in records]))
             for r in rv
         ]
         rho = scipy.stats.spearmanr(rv, gaps).statistic if len(set(gaps)) > 1 else 0.0
@@ -274,8 +266,7 @@ RSWEEP = register(
             "as r grows.",
         kind="empirical",
         variants=tuple(
-            Variant(m, f"mean(acc {m} - acc SRHT) decreases with r (Spearman rho < 0)", **_REPORT)
-            for m in _ISRHT
+            Variant(m, f"mean(acc {m} - acc SRHT) decreases with r (Spearman rho < 0)", **_REPORT) for m in _ISRHT
         ),
         profiles={
             "quick": Profile(
@@ -286,9 +277,7 @@ RSWEEP = register(
                 trials=4,
             ),
             "standard": Profile(
-                cells=grid(
-                    dataset=["breast_cancer", "digits"], r_values=[(2, 4, 8, 16, 32)], folds=5, c_grid="paper"
-                ),
+                cells=grid(dataset=["breast_cancer", "digits"], r_values=[(2, 4, 8, 16, 32)], folds=5, c_grid="paper"),
                 trials=15,
             ),
             "full": Profile(
@@ -357,13 +346,9 @@ STABILITY = register(
         ),
         profiles={
             "quick": Profile(cells=grid(dataset="breast_cancer", r_values=[(4, 16)], c_grid="ci"), trials=2),
-            "ci": Profile(
-                cells=grid(dataset="breast_cancer", r_values=[(2, 4, 8, 16)], c_grid="ci"), trials=4
-            ),
+            "ci": Profile(cells=grid(dataset="breast_cancer", r_values=[(2, 4, 8, 16)], c_grid="ci"), trials=4),
             "standard": Profile(
-                cells=grid(
-                    dataset=["breast_cancer", *user_files()], r_values=[(2, 4, 8, 16, 32, 64)], c_grid="paper"
-                ),
+                cells=grid(dataset=["breast_cancer", *user_files()], r_values=[(2, 4, 8, 16, 32, 64)], c_grid="paper"),
                 trials=15,
             ),
             "full": Profile(
@@ -377,5 +362,149 @@ STABILITY = register(
         },
         trial=_stability_trial,
         decide=_stability_decide,
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# claims 17-23 on the paper's OWN Table 2 ([TABLE] arithmetic, spec §5)
+# ---------------------------------------------------------------------------------------------------------
+def _paper_summary(key):
+    t = cmp.PAPER_TABLE2[key]
+    rows = []
+    for m in cmp.METHODS:
+        mean, std, tm = t.get(m, (None, None, None))
+        if mean is None:
+            continue
+        rows.append(
+            {
+                "r": t["r"],
+                "method": m,
+                "acc_mean": mean,
+                "acc_std": std if std is not None else 0.0,
+                "time_mean": tm,
+                "reps": 15,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _table2_trial(params, rng):
+    claims = cmp.assess_claims(_paper_summary(params["dataset"]))
+    out = {}
+    for v, (claim, sentence) in _SENTENCES.items():
+        if v == "c21_largest_ge_srht":
+            continue  # the paper has no "largest b" column
+        row = claims[(claims["claim"] == claim) & (claims["sentence"] == sentence)]
+        ok = None if not len(row) else row["supported"].iloc[0]
+        out[v] = Outcome(holds=bool(ok), vacuous=ok is None)
+    return TrialRecord(outcomes=out)
+
+
+#: Expected verdicts from spec §5 claims 17-23 (p-values there: Welch with n = 15, sample std).
+_T2_EXPECTED = {
+    "c17_topr_gt_srht": {k: Verdict.HOLDS for k in cmp.PAPER_TABLE2},
+    "c18_topr_gt_oblivious": {
+        "real-sim": Verdict.VIOLATED,
+        "mushrooms": Verdict.HOLDS,
+        "usps-b": Verdict.HOLDS,
+        "gisette": Verdict.HOLDS,
+        "rcv1-binary": Verdict.HOLDS,
+        "news20-binary": Verdict.HOLDS,
+    },
+    "c19_nps_gt_srht": {
+        "gisette": Verdict.VIOLATED,
+        "news20-binary": Verdict.VIOLATED,
+        "mushrooms": Verdict.HOLDS,
+        "usps-b": Verdict.HOLDS,
+        "real-sim": Verdict.HOLDS,
+        "rcv1-binary": Verdict.HOLDS,
+    },
+    "c20_topr_gt_nps": {
+        "mushrooms": Verdict.VIOLATED,
+        "usps-b": Verdict.VIOLATED,
+        "gisette": Verdict.HOLDS,
+        "real-sim": Verdict.HOLDS,
+        "rcv1-binary": Verdict.HOLDS,
+        "news20-binary": Verdict.HOLDS,
+    },
+    "c21_supervised_best": {k: Verdict.HOLDS for k in cmp.PAPER_TABLE2},
+    "c22_all_best": {k: Verdict.HOLDS for k in cmp.PAPER_TABLE2},
+    "c22_pca_gt_rp": {
+        "mushrooms": Verdict.VIOLATED,
+        "usps-b": Verdict.VIOLATED,
+        "gisette": Verdict.HOLDS,
+        "real-sim": Verdict.HOLDS,
+        "rcv1-binary": Verdict.HOLDS,
+        "news20-binary": Verdict.VACUOUS,
+    },
+    # spec claim 23 names the PCA comparison only through DLSS/Gaussian timings; we report it
+    "c23_rp_faster_than_pca": {"news20-binary": Verdict.VACUOUS},
+    # spec claim 23: contradicted on real-sim (44.3 vs 23.3), rcv1 (1.0 vs 0.5), usps-b (nps 0.6 vs 0.3)
+    "c23_isrht_time": {"real-sim": Verdict.VIOLATED, "rcv1-binary": Verdict.VIOLATED, "usps-b": Verdict.VIOLATED},
+}
+
+
+def _t2_expected(v):
+    return lambda p: _T2_EXPECTED[v].get(p["dataset"])
+
+
+TABLE2 = register(
+    Theorem(
+        id="lei2020.table2",
+        paper="lei2020",
+        title="The paper's comparative sentences checked against its OWN Table 2 (claims 17-23, [TABLE])",
+        citation=c.citation("Sec. 4, Table 2 and the text around it"),
+        statement="Same sentences as lei2020.comparison, evaluated on the published means/stds/times "
+        "(Welch with n = 15 per method, std read as the sample std).",
+        kind="deterministic",
+        variants=tuple(
+            Variant(
+                k,
+                s,
+                expected=_t2_expected(k),
+                assumed=("'slightly increases running time' read as ratio <= 1.5",) if k == "c23_isrht_time" else (),
+            )
+            for k, (_, s) in _SENTENCES.items()
+            if k != "c21_largest_ge_srht"
+        ),
+        profiles={
+            p: Profile(cells=grid(dataset=list(cmp.PAPER_TABLE2)), trials=1)
+            for p in ("quick", "ci", "standard", "full")
+        },
+        trial=_table2_trial,
+        findings=(
+            Finding(
+                "t2_real_sim",
+                "Top-r does not beat Sparse Embedding on real-sim in the paper's own Table 2 (76.81 vs "
+                    "76.82).",
+                "c18_topr_gt_oblivious",
+                "§6 item 12",
+            ),
+            Finding(
+                "t2_nps",
+                "ISRHT-nps is worse than SRHT on gisette and news20 in Table 2.",
+                "c19_nps_gt_srht",
+                "§6 item 12",
+            ),
+            Finding(
+                "t2_topr_nps",
+                "Top-r is not better than nps on mushrooms and usps-b in Table 2.",
+                "c20_topr_gt_nps",
+                "§6 item 12",
+            ),
+            Finding(
+                "t2_pca",
+                "PCA is not better than ISRHT-supervised on mushrooms and usps-b in Table 2.",
+                "c22_pca_gt_rp",
+                "§6 item 12",
+            ),
+            Finding(
+                "t2_time",
+                "ISRHT running times are up to ~2x SRHT's in Table 2 (real-sim, rcv1, usps-b).",
+                "c23_isrht_time",
+                "§6 items 12, 16",
+            ),
+        ),
     )
 )

@@ -17,7 +17,7 @@ from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, 
 from ...sketches import make_sketch
 from . import _common as c
 
-__all__ = ["ROTATION", "ENERGY", "FLATTENING"]
+__all__ = ["ROTATION", "ENERGY", "FLATTENING", "JL"]
 
 H, V = Verdict.HOLDS, Verdict.VIOLATED
 
@@ -61,15 +61,13 @@ ROTATION = register(
         id="lei2020.rotation",
         paper="lei2020",
         title="X D H preserves X X^T and ||X||_F^2 (padded d); SRHT R^T R = (d/r) I, not I ('random "
-        "orthonormal')",
+            "orthonormal')",
         citation=c.citation("Sec. 3 (eq. 2, Alg. 1 steps 1-2)", "eq. (2)"),
         statement="X_r = X D H with H = H_d/sqrt(d) orthogonal: X_r X_r^T = X X^T; R = sqrt(d/r) D H S is a "
         "'random orthonormal matrix'.",
         kind="deterministic",
         variants=(
-            Variant(
-                "gram", "max|X_r X_r^T - X X^T| <= tol (library rotation, zero padding to d')", expected=H
-            ),
+            Variant("gram", "max|X_r X_r^T - X X^T| <= tol (library rotation, zero padding to d')", expected=H),
             Variant("energy_sum", "|sum_j c_j - ||X||_F^2| <= tol", expected=H),
             Variant(
                 "hadamard_ordering",
@@ -96,9 +94,7 @@ ROTATION = register(
                 trials=50,
             ),
             "full": Profile(
-                cells=grid(
-                    n=100, d=[30, 64, 100, 1000, 5000], r=[8, 64], data=["gaussian", "spiky", "scaled"]
-                ),
+                cells=grid(n=100, d=[30, 64, 100, 1000, 5000], r=[8, 64], data=["gaussian", "spiky", "scaled"]),
                 trials=200,
             ),
         },
@@ -151,16 +147,14 @@ ENERGY = register(
         id="lei2020.energy",
         paper="lei2020",
         title="E_D c_j = ||X||_F^2/d and Var_D c_j = (2/d^2) sum_{k!=l}(X^T X)_kl^2, exactly (all 2^d "
-        "sign vectors)",
+            "sign vectors)",
         citation=c.citation("Sec. 3.1 ('the Hadamard transform tends to equalize column norms')"),
         statement="(DERIVED, spec D3) E_D[c_j] = ||X||_F^2/d, Var_D[c_j] = (2/d^2) sum_{k != l}(X^T "
         "X)_{kl}^2; "
         "hence E_D[p_j^nps] = 1/d.",
         kind="deterministic",
         variants=(
-            Variant(
-                "mean", "max_j |E_D c_j - ||X||_F^2/d| <= tol (enumeration of 2^d sign vectors)", expected=H
-            ),
+            Variant("mean", "max_j |E_D c_j - ||X||_F^2/d| <= tol (enumeration of 2^d sign vectors)", expected=H),
             Variant("variance", "max_j |Var_D c_j - (2/d^2) sum_{k!=l}(X^TX)_kl^2| <= tol", expected=H),
             Variant("nps_mean_uniform", "max_j |E_D p_j^nps - 1/d| <= 1e-12", expected=H),
         ),
@@ -168,14 +162,12 @@ ENERGY = register(
             "quick": Profile(cells=grid(n=4, d=4, data="scaled"), trials=5),
             "ci": Profile(cells=grid(n=5, d=[4, 8], data=["scaled", "lowrank"]), trials=10),
             "standard": Profile(cells=grid(n=6, d=[2, 4, 8], data=["scaled", "lowrank", "spiky"]), trials=40),
-            "full": Profile(
-                cells=grid(n=8, d=[2, 4, 8], data=["scaled", "lowrank", "spiky", "gaussian"]), trials=200
-            ),
+            "full": Profile(cells=grid(n=8, d=[2, 4, 8], data=["scaled", "lowrank", "spiky", "gaussian"]), trials=200),
         },
         trial=_energy_trial,
         tolerance=c.RTOL_EXACT,
         tolerance_note="exact enumeration in float64; RTOL_EXACT x ||X||_F^2 (mean) and x ||X||_F^4 "
-        "(variance)",
+            "(variance)",
     )
 )
 
@@ -202,7 +194,7 @@ FLATTENING = register(
         id="lei2020.flattening",
         paper="lei2020",
         title="Flattening (DERIVED): max_j c_j <= 2 ln(2nd/delta)/d ||X||_F^2 with probability >= 1 - "
-        "delta over D",
+            "delta over D",
         citation=c.citation("Sec. 3.1 ('tends to equalize column norms'; no bound given, DERIVED spec D4)"),
         statement="(DERIVED, Hoeffding + union bound, spec §3b D4) P_D(max_j c_j > 2 ln(2nd/delta) "
         "||X||_F^2 / d) "
@@ -221,18 +213,130 @@ FLATTENING = register(
             "quick": Profile(cells=grid(n=50, d=64, delta=0.1, data="spiky"), trials=60),
             "ci": Profile(cells=grid(n=50, d=[64, 100], delta=0.1, data=["spiky", "gaussian"]), trials=100),
             "standard": Profile(
-                cells=grid(
-                    n=100, d=[64, 256, 1000], delta=[0.05, 0.1], data=["spiky", "gaussian", "lowrank"]
-                ),
+                cells=grid(n=100, d=[64, 256, 1000], delta=[0.05, 0.1], data=["spiky", "gaussian", "lowrank"]),
                 trials=500,
             ),
             "full": Profile(
-                cells=grid(
-                    n=200, d=[64, 256, 1000, 4096], delta=[0.01, 0.1], data=["spiky", "gaussian", "lowrank"]
-                ),
+                cells=grid(n=200, d=[64, 256, 1000, 4096], delta=[0.01, 0.1], data=["spiky", "gaussian", "lowrank"]),
                 trials=3000,
             ),
         },
         trial=_flattening_trial,
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# claim 13 (L1 / I1): the JL lemma as used by the paper, with imported constants
+# ---------------------------------------------------------------------------------------------------------
+def _pair_distortion(X, Z):
+    """max over pairs i<j of | ||z_i - z_j|| / ||x_i - x_j|| - 1 | (unsquared, as in the paper's lemma)."""
+    i, j = np.triu_indices(X.shape[0], 1)
+    num = np.linalg.norm(Z[i] - Z[j], axis=1)
+    den = np.linalg.norm(X[i] - X[j], axis=1)
+    return float(np.max(np.abs(num / den - 1.0)))
+
+
+def _jl_trial(params, rng):
+    n, d, eps, delta = params["n"], params["d"], params["eps"], params["delta"]
+    X = c.make_data(params["data"], n, d, rng)
+    r = B.jl_min_dim(n, eps, delta)
+    out, diag = {}, {"r": float(r)}
+    for name, kind, kw in (
+        ("gaussian", "gaussian", {}),
+        ("achlioptas", "sparse", {"density": "achlioptas"}),
+        ("countsketch", "countsketch", {}),
+        ("srht", "srht", {"replace": False}),
+    ):
+        sk = make_sketch(kind, d, r, rng=rng, **kw)
+        Z = sk.apply(X)
+        Z = Z.toarray() if hasattr(Z, "toarray") else np.asarray(Z)
+        e = _pair_distortion(X, Z)
+        out[name] = Outcome(holds=e <= eps, statistic=e, bound=eps)
+        diag[f"distortion_{name}"] = e
+        if name == "gaussian":
+            # as printed: entries N(0, 1/d) -- the same draw rescaled by sqrt(r/d)
+            e_p = _pair_distortion(X, Z * np.sqrt(r / d))
+            out["as_printed_gaussian_var_1_over_d"] = Outcome(holds=e_p <= eps, statistic=e_p, bound=eps)
+    return TrialRecord(outcomes=out, diagnostics=diag)
+
+
+def _jl_delta(p):
+    return p["delta"]
+
+
+JL = register(
+    Theorem(
+        id="lei2020.jl",
+        paper="lei2020",
+        title="JL lemma (IMPORTED Dasgupta-Gupta constants): all-pairs distortion <= eps w.p. >= 1 - delta",
+        citation=c.citation("Sec. 2, Lemma (JL)"),
+        statement="For r = O(log n / eps^2) and R a d x r 'random orthonormal matrix', (1-eps)||x_i-x_j|| <= "
+        "||R^T x_i - R^T x_j|| <= (1+eps)||x_i-x_j|| with high probability.",
+        kind="probabilistic",
+        variants=(
+            Variant(
+                "gaussian",
+                "max pair distortion <= eps, N(0, 1/r) entries, r = jl_min_dim(n, eps, delta)",
+                mode="bound",
+                expected=H,
+                promised_failure=_jl_delta,
+                assumed=("Dasgupta-Gupta constant and union bound (spec §3b I1)",),
+            ),
+            Variant(
+                "as_printed_gaussian_var_1_over_d",
+                "same with entries N(0, 1/d) as printed",
+                mode="bound",
+                expected=V,
+                promised_failure=_jl_delta,
+            ),
+            Variant(
+                "achlioptas",
+                "same r, Achlioptas sparse (constants not proven here: reported)",
+                mode="bound",
+                expected=None,
+                promised_failure=_jl_delta,
+            ),
+            Variant(
+                "countsketch", "same r, CountSketch (reported)", mode="bound", expected=None, promised_failure=_jl_delta
+            ),
+            Variant(
+                "srht",
+                "same r, SRHT sqrt(d/r) D H S without replacement (reported)",
+                mode="bound",
+                expected=None,
+                promised_failure=_jl_delta,
+            ),
+        ),
+        profiles={
+            "quick": Profile(cells=grid(n=10, d=1024, eps=0.5, delta=0.1, data="spiky"), trials=60),
+            "ci": Profile(cells=grid(n=10, d=1024, eps=0.5, delta=0.1, data="spiky"), trials=60),
+            "standard": Profile(
+                cells=grid(
+                    n=[10, 30, 100], d=[1024, 4096], eps=[0.3, 0.5], delta=0.1, data=["gaussian", "spiky", "lowrank"]
+                ),
+                trials=300,
+            ),
+            "full": Profile(
+                cells=grid(
+                    n=[30, 100],
+                    d=[1024, 4096],
+                    eps=[0.3, 0.5],
+                    delta=[0.05, 0.1],
+                    data=["gaussian", "spiky", "lowrank"],
+                ),
+                trials=1000,
+            ),
+        },
+        trial=_jl_trial,
+        findings=(
+            Finding(
+                "jl_gaussian_scale",
+                "The Gaussian baseline is printed with variance 1/d; norms then shrink "
+                "by sqrt(r/d) and the JL lemma fails for every eps < 1 - sqrt(r/d).",
+                "as_printed_gaussian_var_1_over_d",
+                "§6 item 6",
+            ),
+        ),
     )
 )

@@ -80,10 +80,10 @@ UNBIASED = register(
         id="lei2020.unbiased",
         paper="lei2020",
         title="Sampled Gram matrix is unbiased for any p > 0 (nps, uniform with/without replacement), "
-        "exactly",
+            "exactly",
         citation=c.citation("Sec. 3.1 (unbiasedness 'proved in (?)' = DKM 2006 Lemma 3)", "eqs. (5), (6)"),
         statement="E[X~ X~^T] = X X^T for S~ of eq. (5) with any p_j > 0 on nonzero columns, and for "
-        "SRHT eq. (2).",
+            "SRHT eq. (2).",
         kind="deterministic",
         variants=(
             Variant(
@@ -96,8 +96,8 @@ UNBIASED = register(
             Variant("uniform_without", "same, uniform r-subset scaled d/r (SRHT eq. 2)", expected=H),
             Variant(
                 "entry_variance",
-                "enumerated Var K~_ij = (1/r)(sum_k X_r[i,k]^2 X_r[j,k]^2/p_k - K_ij^2) "
-                "(DKM Lemma 3, IMPORTED)",
+                "enumerated Var K~_ij = (1/r)(sum_k X_r[i,k]^2 X_r[j,k]^2/p_k - K_ij^2) (DKM Lemma 3, "
+                    "IMPORTED)",
                 expected=H,
             ),
             Variant(
@@ -195,7 +195,14 @@ def _prop1_trial(params, rng):
     u_best = min(min(vals), float(res.fun))
     utol = c.RTOL_EXACT * fro2 * 10
     out["as_printed_unsquared"] = Outcome(holds=u_best >= u_nps - utol, statistic=u_nps, bound=u_best)
+    # "uniform sampling would result in large variance of each element" (Sec. 3.1): nps has entrywise
+    # variance <= uniform's for EVERY entry (DKM Lemma 3).  False: nps minimises only the SUM (spec D6).
+    v_nps = B.sampled_entry_variance(Xr, p_nps, r)
+    v_uni = B.sampled_entry_variance(Xr, np.full(d, 1 / d), r)
+    worst_entry = float((v_nps - v_uni).max())
+    out["entrywise_variance"] = Outcome(holds=worst_entry <= tol, statistic=worst_entry, bound=tol)
     diag.update(
+        entry_var_excess=worst_entry,
         e_sq_nps=e_nps,
         e_sq_uniform=e_uni,
         e_unsq_nps=u_nps,
@@ -214,7 +221,7 @@ PROP1 = register(
         title="Proposition 1: nps minimises E||K~-K||_F^2 (true) but not E||K~-K||_F as printed (false)",
         citation=c.citation("Proposition 1", "eqs. (5), (6)"),
         statement="p_j = ||X_r(:,j)||^2 / ||X_r||_F^2 minimizes E[||X~X~^T - XX^T||_F] (norm not "
-        "squared, as printed).",
+            "squared, as printed).",
         kind="deterministic",
         variants=(
             Variant(
@@ -236,13 +243,18 @@ PROP1 = register(
                 expected=V,
                 note="counterexample X_r = diag(1, sqrt 2), r = 1: 1.8856 (nps) vs 1.7889 (p = (0.2, 0.8))",
             ),
+            Variant(
+                "entrywise_variance",
+                "Var_nps[K~_ij] <= Var_uniform[K~_ij] for every entry (DKM Lemma 3) ['uniform sampling would "
+                "result in large variance of each element']",
+                expected=lambda p: V if p["instance"] == "printed" else None,
+                note="nps minimises the sum of entry variances only (spec D6: rows (1,0),(0,10): 100 vs 1)",
+            ),
         ),
         profiles={
             "quick": Profile(cells=_P1_CELLS, trials=3),
             "ci": Profile(cells=_P1_CELLS, trials=10),
-            "standard": Profile(
-                cells=_P1_CELLS + (dict(instance="random", n=4, d=8, r=2, data="lowrank"),), trials=50
-            ),
+            "standard": Profile(cells=_P1_CELLS + (dict(instance="random", n=4, d=8, r=2, data="lowrank"),), trials=50),
             "full": Profile(
                 cells=_P1_CELLS
                 + (
@@ -255,7 +267,7 @@ PROP1 = register(
         trial=_prop1_trial,
         tolerance=c.RTOL_EXACT,
         tolerance_note="exact enumeration vs closed form: float64 round-off (RTOL_EXACT x scale, x10 "
-        "for the sums)",
+            "for the sums)",
         findings=(
             Finding(
                 "prop1_unsquared",
@@ -265,6 +277,13 @@ PROP1 = register(
                 "DKM Lemma 4 gives the squared statement, which holds.",
                 "as_printed_unsquared",
                 "§6 item 2",
+            ),
+            Finding(
+                "entrywise_variance",
+                "nps minimises the total variance E||K~-K||_F^2, not each entry's variance: on X_r = "
+                "diag(1, sqrt 2), r = 1, Var[K~_11] is 2 under nps and 1 under uniform sampling.",
+                "entrywise_variance",
+                "§6 item 3",
             ),
         ),
     )
@@ -312,7 +331,7 @@ REPLACEMENT = register(
         id="lei2020.replacement",
         paper="lei2020",
         title="Claim 5: nps beats uniform WITH replacement, but not always original SRHT (without "
-        "replacement)",
+            "replacement)",
         citation=c.citation("Sec. 3.1, after Prop. 1", "eqs. (2), (5), (6)"),
         statement="Importance sampling (nps) has lower Gram-matrix error than the original (uniform) SRHT.",
         kind="deterministic",
@@ -401,12 +420,11 @@ DKM = register(
         id="lei2020.dkm",
         paper="lei2020",
         title="DKM 2006 Thm 1 (IMPORTED): ||K~-K||_F <= (1+sqrt((8/b)ln(1/delta)))/sqrt(b r) ||X||_F^2 "
-        "w.p. 1-delta",
-        citation=c.citation(
-            "Sec. 3.1 (no probability given; bound IMPORTED from Drineas-Kannan-Mahoney 2006 Thm 1)"
-        ),
+            "w.p. 1-delta",
+        citation=c.citation("Sec. 3.1 (no probability given; bound IMPORTED from Drineas-Kannan-Mahoney "
+            "2006 Thm 1)"),
         statement="(IMPORTED, spec §3b I2) nps: beta = 1; uniform with replacement: beta = ||X||_F^2/(d "
-        "max_j c_j).",
+            "max_j c_j).",
         kind="probabilistic",
         variants=(
             Variant(
@@ -430,9 +448,7 @@ DKM = register(
             "quick": Profile(cells=grid(n=50, d=64, r=8, delta=0.1, data="scaled"), trials=60),
             "ci": Profile(cells=grid(n=50, d=64, r=[4, 16], delta=0.1, data="scaled"), trials=100),
             "standard": Profile(
-                cells=grid(
-                    n=100, d=128, r=[4, 16, 64], delta=[0.05, 0.1], data=["scaled", "lowrank", "spiky"]
-                ),
+                cells=grid(n=100, d=128, r=[4, 16, 64], delta=[0.05, 0.1], data=["scaled", "lowrank", "spiky"]),
                 trials=400,
             ),
             "full": Profile(
@@ -450,8 +466,8 @@ DKM = register(
         findings=(
             Finding(
                 "no_probability",
-                "The paper states no high-probability guarantee for nps; the DKM bound is "
-                "imported (spec §6 item 17).",
+                "The paper states no high-probability guarantee for nps; the DKM bound is imported "
+                    "(spec §6 item 17).",
                 "nps",
                 "§6 item 17",
             ),
@@ -498,12 +514,10 @@ NPS_TRACE = register(
         title="nps: every sampled column has ||.||^2 = ||X||_F^2/r, so trace(K~) = trace(K) for every draw",
         citation=c.citation("Sec. 3.1, eqs. (5)-(6)"),
         statement="(DERIVED, spec A1) ||X_r(:,i_t)/sqrt(r p_i_t)||^2 = ||X||_F^2/r; trace(X~X~^T) = "
-        "||X||_F^2.",
+            "||X||_F^2.",
         kind="deterministic",
         variants=(
-            Variant(
-                "column_norms", "max_t | ||X~(:,t)||^2 - ||X||_F^2/r | <= tol (library srht-nps)", expected=H
-            ),
+            Variant("column_norms", "max_t | ||X~(:,t)||^2 - ||X||_F^2/r | <= tol (library srht-nps)", expected=H),
             Variant("trace", "|trace(X~X~^T) - ||X||_F^2| <= r tol", expected=H),
             Variant(
                 "probabilities",

@@ -59,9 +59,7 @@ def _prop2_trial(params, rng):
         rhs = B.prop2_bound(en, sel)
         ok_print &= lhs <= rhs + tol
         eig = np.linalg.eigvalsh(E)
-        ok_chain &= bool(
-            eig[0] >= -tol and max(abs(eig[0]), eig[-1]) <= lhs + tol and abs(np.trace(E) - rhs) <= tol
-        )
+        ok_chain &= bool(eig[0] >= -tol and max(abs(eig[0]), eig[-1]) <= lhs + tol and abs(np.trace(E) - rhs) <= tol)
         worst = max(worst, lhs - rhs)
     # library top-r output (no rescale): RHS = trace(K) - trace(K~) for any 0/1 selection
     Zl = sk.apply(X)
@@ -134,8 +132,7 @@ PROP2 = register(
         profiles={
             "quick": Profile(cells=grid(n=200, d=128, r=16, data="gaussian"), trials=3),
             "ci": Profile(
-                cells=grid(n=6, d=8, r=2, data="lowrank")
-                + grid(n=200, d=128, r=16, data=["gaussian", "lowrank"]),
+                cells=grid(n=6, d=8, r=2, data="lowrank") + grid(n=200, d=128, r=16, data=["gaussian", "lowrank"]),
                 trials=10,
             ),
             "standard": Profile(
@@ -156,10 +153,10 @@ PROP2 = register(
             Finding(
                 "prop2_vacuous",
                 "Prop. 2's bound equals trace(K - K~) and exceeds ||K||_F (the error of an empty "
-                    "selection) for "
+                "selection) for "
                 "Gaussian data at r << d, so it cannot explain top-r's accuracy; the unbiased randomized "
                 "estimators have a larger Frobenius error than top-r there (diagnostics nps_rmse, "
-                    "srht_rmse).",
+                "srht_rmse).",
                 "nonvacuous",
                 "§6 item 4",
             ),
@@ -211,7 +208,7 @@ TOPR = register(
         title="Top-r minimises the Prop. 2 bound but not the Gram error ||X_r P X_r^T - XX^T||_F",
         citation=c.citation("Sec. 3.2 (after Prop. 2)", "eq. (7)"),
         statement="Choosing the r columns of largest energy (top-r) minimizes the approximation error "
-            "of XX^T "
+        "of XX^T "
         "(implied by the paper's motivation of top-r through Prop. 2).",
         kind="deterministic",
         variants=(
@@ -225,16 +222,13 @@ TOPR = register(
         ),
         profiles={
             "quick": Profile(cells=grid(instance="printed", r=1), trials=1),
-            "ci": Profile(
-                cells=grid(instance="printed", r=1) + grid(instance="random", n=4, d=8, r=2), trials=10
-            ),
+            "ci": Profile(cells=grid(instance="printed", r=1) + grid(instance="random", n=4, d=8, r=2), trials=10),
             "standard": Profile(
                 cells=grid(instance="printed", r=1) + grid(instance="random", n=[4, 8], d=[8, 16], r=[2, 3]),
                 trials=50,
             ),
             "full": Profile(
-                cells=grid(instance="printed", r=1)
-                + grid(instance="random", n=[4, 8], d=[8, 16], r=[2, 3, 4]),
+                cells=grid(instance="printed", r=1) + grid(instance="random", n=[4, 8], d=[8, 16], r=[2, 3, 4]),
                 trials=200,
             ),
         },
@@ -245,7 +239,7 @@ TOPR = register(
             Finding(
                 "topr_not_optimal",
                 "Top-r optimises the upper bound of Prop. 2, not the error: for X_r columns "
-                    "(1,0),(0,.9),(0,.9) "
+                "(1,0),(0,.9),(0,.9) "
                 "and r = 1 top-1 has error 1.62 while column 2 has 1.287.",
                 "as_implied",
                 "§6 item 4",
@@ -289,12 +283,8 @@ def _supervised_trial(params, rng):
     else:
         best = float(np.sort(b_lap)[:r].sum())  # pragma: no cover - profiles keep C(d', r) small
     obj = {rule: float(b_lap[s.indices_].sum()) for rule, s in sk.items()}
-    out["smallest_minimizes_eq10"] = Outcome(
-        holds=obj["smallest"] <= best + tol, statistic=obj["smallest"], bound=best
-    )
-    out["largest_as_printed"] = Outcome(
-        holds=obj["largest"] <= best + tol, statistic=obj["largest"], bound=best
-    )
+    out["smallest_minimizes_eq10"] = Outcome(holds=obj["smallest"] <= best + tol, statistic=obj["smallest"], bound=best)
+    out["largest_as_printed"] = Outcome(holds=obj["largest"] <= best + tol, statistic=obj["largest"], bound=best)
     if balanced and a == 1.0:
         m = Xr[y > 0].mean(axis=0) - Xr[y < 0].mean(axis=0)
         dv = float(np.abs(b_lap + n**2 / 4 * m**2).max())
@@ -324,12 +314,8 @@ SUPERVISED = register(
                 expected=H,
             ),
             Variant("eq8_factor2", "sum_ij A_ij ||z_i - z_j||^2 = 2 trace(Z^T L Z) (corrected)", expected=H),
-            Variant(
-                "eq8_as_printed", "sum_ij A_ij ||z_i - z_j||^2 = trace(Z^T L Z) (as printed)", expected=V
-            ),
-            Variant(
-                "smallest_minimizes_eq10", "library rule 'smallest' attains min_{|J|=r} sum_J b_k", expected=H
-            ),
+            Variant("eq8_as_printed", "sum_ij A_ij ||z_i - z_j||^2 = trace(Z^T L Z) (as printed)", expected=V),
+            Variant("smallest_minimizes_eq10", "library rule 'smallest' attains min_{|J|=r} sum_J b_k", expected=H),
             Variant(
                 "largest_as_printed",
                 "library rule 'largest' (the paper's text) attains min_{|J|=r} sum_J b_k",
@@ -350,9 +336,7 @@ SUPERVISED = register(
                 trials=10,
             ),
             "standard": Profile(
-                cells=grid(
-                    n=[10, 30], d=[8, 16], r=[2, 3], a=[1.0, 0.5, 2.0], balanced=[True, False], data="scaled"
-                ),
+                cells=grid(n=[10, 30], d=[8, 16], r=[2, 3], a=[1.0, 0.5, 2.0], balanced=[True, False], data="scaled"),
                 trials=30,
             ),
             "full": Profile(
@@ -374,7 +358,7 @@ SUPERVISED = register(
             Finding(
                 "largest_rule",
                 "The text says 'select the largest r elements in b', contradicting objective (10) (min "
-                    "b^T p): the "
+                "b^T p): the "
                 "largest rule does not minimise (10).",
                 "largest_as_printed",
                 "§6 item 1",
@@ -443,7 +427,7 @@ TOY = register(
         title="Toy example (Fig. 1): uniform SRHT r=1 picks the useless rotated coordinate w.p. exactly 1/2",
         citation=c.citation("Sec. 3, Fig. 1"),
         statement="Two Gaussians, means (3,3), (-3,-3), Sigma = [[1, 1.75], [1.75, 1]]; after D H one "
-            "coordinate is "
+        "coordinate is "
         "uninformative and SRHT with r = 1 'might choose' it; top-r / supervised choose the informative one.",
         kind="empirical",
         variants=(
@@ -488,7 +472,7 @@ TOY = register(
             Finding(
                 "toy_cov_not_psd",
                 "The toy covariance [[1, 1.75], [1.75, 1]] is not PSD (eigenvalues -0.75, 2.75); "
-                    "rpcheck rejects it "
+                "rpcheck rejects it "
                 "(numpy's multivariate_normal only warns and samples from another matrix).",
                 "paper_covariance_valid",
                 "§6 item 7",

@@ -38,11 +38,7 @@ METHODS = (
 def _cert(res, n, C):
     k = res.kkt
     scale = n * (1.0 if not np.isfinite(C) else max(C, 1.0))
-    return (
-        abs(res.primal_objective - res.objective)
-        + scale * (k.primal_abs + k.dual_abs)
-        + 1e-9 * abs(res.objective)
-    )
+    return abs(res.primal_objective - res.objective) + scale * (k.primal_abs + k.dual_abs) + 1e-9 * abs(res.objective)
 
 
 def _svm_data(params, rng):
@@ -128,20 +124,16 @@ SELECTION_DUAL = register(
         id="lei2020.selection_dual",
         paper="lei2020",
         title="Top-r/supervised (no rescale): 0 <= OPT~ - OPT <= (nC^2/2) lambda_max(K - K~); margin shrinks",
-        citation=c.citation(
-            "Sec. 2-3 (dual eqs. (3), (4); heuristic H1), bounds DERIVED spec §3b D2", "eqs. (3), (4)"
-        ),
+        citation=c.citation("Sec. 2-3 (dual eqs. (3), (4); heuristic H1), bounds DERIVED spec §3b D2", "eqs. (3), (4)"),
         statement="(DERIVED, spec D2) For a 0/1 column selection K~ <= K, so OPT(4) >= OPT(3), "
         "OPT(4) - OPT(3) <= (n C^2/2) lambda_max(K - K~) <= (n C^2/2) sum_unselected c_j, and the hard "
-            "margin "
+        "margin "
         "can only shrink.",
         kind="deterministic",
         variants=(
             Variant("opt_increases", "OPT(K~) >= OPT(K) - cert (top-r and supervised)", expected=_soft),
             Variant("gap_bound", "OPT(K~) - OPT(K) <= (n C^2/2) lambda_max(K - K~) + cert", expected=_soft),
-            Variant(
-                "gap_bound_prop2", "OPT(K~) - OPT(K) <= (n C^2/2) sum_unselected c_j + cert", expected=_soft
-            ),
+            Variant("gap_bound_prop2", "OPT(K~) - OPT(K) <= (n C^2/2) sum_unselected c_j + cert", expected=_soft),
             Variant("margin_shrinks", "hard margin (C = inf, separable): gamma~ <= gamma", expected=_hard),
         ),
         profiles={
@@ -187,9 +179,7 @@ def _perturbation_trial(params, rng):
         ok &= diff <= bnd + tol
         worst = max(worst, diff - bnd - tol)
         diag[f"ratio_{label}"] = diff / bnd if bnd > 0 else 0.0
-    return TrialRecord(
-        outcomes={"bound": Outcome(holds=bool(ok), statistic=float(worst), bound=0.0)}, diagnostics=diag
-    )
+    return TrialRecord(outcomes={"bound": Outcome(holds=bool(ok), statistic=float(worst), bound=0.0)}, diagnostics=diag)
 
 
 DUAL_PERTURBATION = register(
@@ -197,9 +187,8 @@ DUAL_PERTURBATION = register(
         id="lei2020.dual_perturbation",
         paper="lei2020",
         title="|OPT(K) - OPT(K~)| <= (n C^2/2) ||K - K~||_2 for every projection (Gaussian ... supervised)",
-        citation=c.citation(
-            "Sec. 2 (eqs. (3), (4); 'alpha~* close to alpha*' heuristic), bound DERIVED spec D1"
-        ),
+        citation=c.citation("Sec. 2 (eqs. (3), (4); 'alpha~* close to alpha*' heuristic), bound DERIVED "
+            "spec D1"),
         statement="(DERIVED, spec §3b D1) The feasible sets of (3) and (4) coincide, so |OPT - OPT~| <= "
         "(n C^2/2) ||K - K~||_2.",
         kind="deterministic",
@@ -214,9 +203,7 @@ DUAL_PERTURBATION = register(
             "quick": Profile(cells=grid(n=30, d=32, r=8, C=1.0), trials=2),
             "ci": Profile(cells=grid(n=40, d=32, r=8, C=[0.1, 1.0]), trials=6),
             "standard": Profile(cells=grid(n=60, d=[32, 100], r=[8, 16], C=[0.1, 1.0, 10.0]), trials=30),
-            "full": Profile(
-                cells=grid(n=100, d=[32, 100, 256], r=[8, 16, 32], C=[0.01, 0.1, 1.0, 10.0]), trials=100
-            ),
+            "full": Profile(cells=grid(n=100, d=[32, 100, 256], r=[8, 16, 32], C=[0.01, 0.1, 1.0, 10.0]), trials=100),
         },
         trial=_perturbation_trial,
         tolerance_note="per-solve certificate |primal - dual| + n max(C,1) (primal_abs + dual_abs) of "
