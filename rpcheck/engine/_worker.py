@@ -142,7 +142,13 @@ def _execute_trial(th, params, canonical, i, seed, *, keep_artifacts=False):
                 f"{_error_context(th.id, canonical, i, seed)} returned no Outcome for variant {v.name!r} "
                 f"(got {sorted(rec.outcomes)})."
             )
-        out[v.name] = [bool(o.holds), float(o.statistic), float(o.bound), bool(o.vacuous)]
+        try:
+            out[v.name] = [bool(o.holds), float(o.statistic), float(o.bound), bool(o.vacuous)]
+        except (TypeError, ValueError) as exc:
+            raise TrialError(
+                f"{_error_context(th.id, canonical, i, seed)}: the Outcome of variant {v.name!r} is not "
+                f"(bool, float, float, bool): {o!r} ({exc})."
+            ) from None
     diag = {}
     for k, val in rec.diagnostics.items():
         try:
@@ -157,7 +163,7 @@ def _execute_trial(th, params, canonical, i, seed, *, keep_artifacts=False):
 
 def _run_chunk(theorem_id, module, canonical, start, stop, seed):
     """Worker entry point: trials ``start .. stop-1`` of one cell. Arguments are ids only."""
-    th = _resolve(theorem_id, module)
+    th = theorem_id if isinstance(theorem_id, Theorem) else _resolve(theorem_id, module)
     params = json.loads(canonical)
     return [_execute_trial(th, params, canonical, i, seed)[0] for i in range(start, stop)]
 

@@ -70,6 +70,7 @@ def build_counterexample(theorem, variant, cell_index, canonical, trial, seed, w
     meta = {
         "format": FORMAT_VERSION,
         "theorem": theorem.id,
+        "module": theorem.trial.__module__,
         "variant": variant,
         "cell": int(cell_index),
         "params": canonical,
@@ -187,7 +188,10 @@ def replay(path):
 
     ce = load_counterexample(path)
     m = ce.meta
-    rd, rec = run_trial(m["theorem"], m["params"], m["trial"], m["seed"])
+    from ._worker import _resolve
+
+    th = _resolve(m["theorem"], m.get("module"))
+    rd, rec = run_trial(th, m["params"], m["trial"], m["seed"])
     saved = {"i": m["trial"], "status": "ok", "out": {}, "diag": m["diagnostics"]}
     saved["out"] = {k: [o["holds"], o["statistic"], o["bound"], o["vacuous"]] for k, o in m["outcomes"].items()}
     ok = rd["status"] == "ok"

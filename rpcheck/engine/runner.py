@@ -28,6 +28,13 @@ Per (cell, variant), with the rules of :mod:`rpcheck.stats`:
   and, separately, over the support p-values of its "bound" members (HOLDS decisions: P(any false
   HOLDS in the run) <= alpha). A run over several theorems therefore uses a larger family (more
   conservative levels) than a run over one theorem;
+- columns: for a "bound" row, ``ci_low`` is the one-sided lower Clopper--Pearson bound at confidence
+  ``1 - alpha_adjusted`` and ``ci_high`` the one-sided upper bound at ``1 - alpha_adjusted_holds``, so
+  VIOLATED iff ``ci_low > promised`` and HOLDS iff ``ci_high <= promised``; ``confidence_level`` is
+  ``1 - alpha_adjusted - alpha_adjusted_holds`` (the union bound). ``pvalue`` is the refutation p-value
+  ``P_delta(X >= failures)``, ``pvalue_holds`` the support p-value ``P_delta(X <= failures)``. For an
+  "exact" row, ``[ci_low, ci_high]`` is the two-sided interval at ``1 - alpha_adjusted`` and ``pvalue``
+  the central two-sided p-value (VIOLATED iff the exact probability lies outside the interval);
 - "deterministic", "search" and "report" rows are outside the family (no sampling error: a VIOLATED is a
   concrete replayable trial). Their ``ci_low``/``ci_high`` are descriptive two-sided Clopper--Pearson
   bounds at confidence ``1 - alpha``.
@@ -114,6 +121,20 @@ class _Cell:
         return self.looks[self.look]
 
 
+def _check_shippable(ths, backend):
+    """Process and Dask workers look theorems up by id: a Theorem object passed to run() must be the one
+    registered under its id (or registered by importing its trial's module)."""
+    if backend == "serial":
+        return
+    for th in ths:
+        reg = registry._REGISTRY.get(th.id)
+        if reg is not None and reg is not th:
+            raise RpcheckError(
+                f"a different theorem is registered under the id {th.id!r}; backend={backend!r} ships only "
+                "ids to its workers, which would run the registered one. Use backend='serial' or a unique id."
+            )
+
+
 def _resolve_theorems(theorems):
     if theorems is None:
         return registry.all_theorems()
@@ -122,8 +143,7 @@ def _resolve_theorems(theorems):
     out, seen = [], set()
     for t in theorems:
         if isinstance(t, Theorem):
-            registry.register(t)
-            th = t
+            th = t  # not registered here: serial runs use the object; see _check_shippable
         elif isinstance(t, str):
             th = registry.get(t)
         else:
@@ -277,7 +297,9 @@ def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_level
                     for a, b in ranges:
                         for s in range(a, b, size):
                             e = min(b, s + size)
-                            h = be.submit(_run_chunk, cell.theorem.id, module, cell.canonical, s, e, seed)
+                            # serial: the Theorem object itself; workers: its id (+ the module registering it)
+                            ref = cell.theorem if be.name == "serial" else cell.theorem.id
+                            h = be.submit(_run_chunk, ref, module, cell.canonical, s, e, seed)
                             handles[h] = (cell, s, e)
                             cell.pending += 1
                     return
@@ -315,7 +337,9 @@ def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_level
         # a sequential cell that stopped early ignores checkpointed trials beyond its last look
         c.records = {i: r for i, r in c.records.items() if i < c.target}
     if progress is not None:
-        progress(done, total, {"event": "end"})
+        # the end event reports the trials actually run (fewer than planned when cells stopped early)
+        ran = sum(len(c.records) for c in cells)
+        progress(ran, ran, {"event": "end", "planned": total})
 
 
 # ------------------------------------------------------------------------------------------ tabulation
@@ -509,6 +533,13 @@ def _cells_frame(rows):
     return df
 
 
+def _bool_array(outs, j):
+    """Nullable boolean column (missing for solver errors) from the outcome lists."""
+    mask = np.fromiter((o is None for o in outs), bool, len(outs))
+    vals = np.fromiter((o is not None and bool(o[j]) for o in outs), bool, len(outs))
+    return pd.arrays.BooleanArray(vals, mask)
+
+
 def _trials_frame(cells):
     from ..results import TRIAL_COLUMNS
 
@@ -526,10 +557,10 @@ def _trials_frame(cells):
         }
         for v in th.variants:
             outs = [r["out"].get(v.name) for r in recs]
-            data[f"{v.name}.holds"] = pd.array([None if o is None else o[0] for o in outs], dtype="boolean")
+            data[f"{v.name}.holds"] = _bool_array(outs, 0)
             data[f"{v.name}.statistic"] = [math.nan if o is None else o[1] for o in outs]
             data[f"{v.name}.bound"] = [math.nan if o is None else o[2] for o in outs]
-            data[f"{v.name}.vacuous"] = pd.array([None if o is None else o[3] for o in outs], dtype="boolean")
+            data[f"{v.name}.vacuous"] = _bool_array(outs, 3)
         dnames = sorted({k for r in recs for k in r["diag"]})
         for k in dnames:
             data[f"diag.{k}"] = [float(r["diag"].get(k, math.nan)) for r in recs]
@@ -633,6 +664,7 @@ def run(
 
     started = utc_now()
     ths = _resolve_theorems(theorems)
+    _check_shippable(ths, backend)
     cells = _build_cells(ths, profile, overrides, trials, sequential)
     m_v = m_h = 0
     for c in cells:
@@ -731,6 +763,7 @@ def run_cell(theorem, params, *, trials, seed, backend="serial", jobs=None, sche
     if trials is None:
         raise RpcheckError("`trials` is required by run_cell.")
     (th,) = _resolve_theorems([theorem])
+    _check_shippable([th], backend)
     canonical = canonical_json(params)
     decoded = json.loads(canonical)
     cell = _Cell(th, 0, canonical, decoded, trials, (trials,), th.vacuous_reason(decoded))

@@ -46,7 +46,10 @@ def test_dask_local_cluster_equals_serial(reference):
         distributed.Client(cluster) as client,
     ):
         res = run(THEOREMS, backend="dask", scheduler=client, **KW)
+        # the same cluster reached through its scheduler address (a Client the backend opens and closes)
+        res2 = run(THEOREMS, backend="dask", scheduler=cluster.scheduler_address, **KW)
     _assert_same(reference, res)
+    _assert_same(reference, res2)
     assert res.provenance["backend"] == "dask"
 
 

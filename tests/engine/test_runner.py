@@ -6,7 +6,7 @@ exists (a fixed seed makes each test deterministic; the probability says how unl
 
 import json
 
-import _engine_claims  # noqa: F401  (registers the engine_test.* theorems)
+import _engine_claims as claims  # registers the engine_test.* theorems
 import numpy as np
 import pandas as pd
 import pytest
@@ -234,3 +234,39 @@ def test_progress_callback():
     )
     assert calls[0] == (0, 30, "start") and calls[-1] == (30, 30, "end")
     assert [c[0] for c in calls] == sorted(c[0] for c in calls)
+
+
+def _local_theorem(p):
+    from rpcheck.engine import Citation, Profile, Theorem, Variant
+
+    prof = Profile(cells=({"p": p, "delta": 0.5, "sleep": 0.0},), trials=20)
+    return Theorem(
+        id="engine_test.local",
+        paper="test",
+        title="defined inside a test, never registered",
+        citation=Citation(authors="T", year=2024, title="t", venue="t", location="t"),
+        statement="-",
+        kind="probabilistic",
+        variants=(Variant("bound", "-", mode="bound", promised_failure=0.4),),
+        profiles={k: prof for k in ("quick", "ci", "standard", "full")},
+        trial=claims.bernoulli_trial,
+    )
+
+
+def test_unregistered_theorem_objects_run_serially():
+    # two different objects under one id: fine serially (each run uses the object it was given)
+    a = run(_local_theorem(0.0), backend="serial")
+    b = run(_local_theorem(1.0), backend="serial")
+    assert a.cells["failures"].iloc[0] == 0 and b.cells["failures"].iloc[0] == 20
+    # process workers only receive ids: an unregistered id cannot be found there
+    with pytest.raises(RpcheckError, match="not registered"):
+        run(_local_theorem(0.0), backend="processes", jobs=2)
+
+
+def test_conflicting_registered_id_is_refused_for_workers():
+    from dataclasses import replace
+
+    clone = replace(claims.BERNOULLI, title="a different object")
+    with pytest.raises(RpcheckError, match="different theorem is registered under the id"):
+        run(clone, backend="processes")
+    assert len(run(clone, backend="serial", trials=5).cells) == 3
