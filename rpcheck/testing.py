@@ -37,7 +37,7 @@ DEFAULTS = {
 COLLECTED: list = []
 
 _SHOWN = (
-    "theorem", "variant", "cell", "params", "failures", "evaluated", "solver_errors",
+    "theorem", "variant", "cell", "params", "trials", "failures", "evaluated", "solver_errors",
     "ci_low", "ci_high", "promised", "verdict", "expected", "vacuous_reason",
 )  # fmt: skip
 

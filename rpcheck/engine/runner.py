@@ -688,6 +688,7 @@ def run(
 
             shutil.rmtree(store.root)
         Path(out).mkdir(parents=True, exist_ok=True)
+        store.check_code_version(resume)
     _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_levels, progress)
     rows = _tabulate(cells, seed, alpha, sequential, seq_levels)
 

@@ -132,6 +132,29 @@ class CheckpointStore:
     def __init__(self, root):
         self.root = Path(root) / "checkpoints"
 
+    def check_code_version(self, resume):
+        """Record the code version (rpcheck version and git commit) in ``checkpoints/manifest.json``; when
+        resuming checkpoints written by another version, warn (RpcheckWarning): their trials were computed
+        by different code, so the resumed run need not equal an uninterrupted run of the current code."""
+        import warnings
+
+        from ..errors import RpcheckWarning
+        from .provenance import git_commit, package_versions
+
+        current = {"rpcheck": package_versions().get("rpcheck"), "git_commit": git_commit()[0]}
+        path = self.root / "manifest.json"
+        if resume and path.exists():
+            old = json.loads(path.read_text(encoding="utf-8"))
+            if old != current:
+                warnings.warn(
+                    f"resuming checkpoints written by rpcheck {old} with rpcheck {current}: reused trials were "
+                    "computed by different code.",
+                    RpcheckWarning,
+                    stacklevel=3,
+                )
+                return
+        atomic_write_text(path, json.dumps(current))
+
     def cell_dir(self, theorem_id, canonical, seed):
         key = f"{zlib.crc32(canonical.encode('utf-8')):08x}-s{seed}"
         return self.root / theorem_id / key

@@ -121,3 +121,15 @@ def test_without_resume_checkpoints_are_discarded(tmp_path):
     seen.clear()
     run("engine_test.det", backend="serial", trials=8, out=out, resume=True, progress=lambda d, t, i: seen.append(d))
     assert seen[0] == 18  # 3 cells x 6 trials reused, 2 x 3 new
+
+
+def test_resume_warns_when_checkpoints_come_from_other_code(tmp_path):
+    from rpcheck.errors import RpcheckWarning
+
+    out = tmp_path / "r"
+    run("engine_test.det", backend="serial", trials=4, out=out)
+    manifest = out / "checkpoints" / "manifest.json"
+    assert json.loads(manifest.read_text())["rpcheck"]
+    manifest.write_text(json.dumps({"rpcheck": "0.0.1", "git_commit": "0" * 40}))
+    with pytest.warns(RpcheckWarning, match="computed by different code"):
+        run("engine_test.det", backend="serial", trials=4, out=out, resume=True)
