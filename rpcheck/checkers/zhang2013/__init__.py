@@ -11,4 +11,6 @@ from . import (  # noqa: F401  (imported for registration)
     thm3,
     thm3_chi2,
     thm4,
+    thm5,
+    thm6,
 )
