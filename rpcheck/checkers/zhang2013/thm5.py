@@ -10,7 +10,8 @@ problem's optimum in full space is ``w* - wtilde_{t-1}``, so Theorem 2's argumen
 target norm ``||w* - wtilde_{t-1}||``; with the dual gaps carried along
 (:func:`rpcheck.svm.drp.certified_recovery_bound`) this gives, deterministically given ``eps_R``,
 
-    e_t <= f(eps_R, e_{t-1}, eta_full + eta_t),   f(eps, p, eta) = (eps p + sqrt(eps^2 p^2 + 4(1-eps) eta/lam)) / (2(1-eps)),
+    e_t <= f(eps_R, e_{t-1}, eta_full + eta_t),
+    f(eps, p, eta) = (eps p + sqrt(eps^2 p^2 + 4(1-eps) eta/lam)) / (2(1-eps)),
 
 which is ``eps/(1-eps) e_{t-1}`` for exact duals.
 
