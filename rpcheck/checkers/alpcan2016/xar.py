@@ -1,0 +1,248 @@
+r"""Alpcan, Rubinstein and Leckie (CDC 2016): the SVM objective bound of Paul et al. reused for ``T = A R``.
+
+Statement (spec Part B, B.1 item 5 and B.3 C-B2; the citing paper's sentence, medium confidence)
+    "It is shown in [41] that ``||alpha*_pd^T Y X||^2 <= 1/(1 - ||E||) ||alpha*_pd^T Y X A R||^2``", i.e. the
+    chain of Paul et al. (eqs. 16-17) applied to the transformed data ``X A R``:
+    ``Z_opt >= Z~_opt - (1/2) e/(1 - e) ||alpha~^T Y X T||^2``, ``T = A R``, ``e = ||I - V^T T T^T V||``
+    (``V`` the right singular vectors of ``X``; rows are examples, SVM dual with bias, C-form).
+    ``A`` is undefined in the source text (spec B.4 item 4): most plausibly the adversary's linear map.
+
+The chain is deterministic given ``e`` and holds for **any** ``T``; with an adversarial ``A``, ``e >= 1`` is
+easy and the quoted form (with ``1/(1 - e)``) becomes vacuous. The suite reports how often.
+
+Per trial: low-rank data (``rpcheck.checkers.paul2014._data.classification_instance``), a Gaussian ``R``
+(``make_sketch``), the map ``A`` of the cell's family, ``T = A R``, both SVM duals solved by
+``rpcheck.svm.solve_svc`` (bias, ``C = 1``) and certified by the intervals of
+``rpcheck.checkers.paul2014._common.svc_bounds`` (``Z_opt in [D, P]`` at exactly feasible points).
+
+Families of ``A`` (``b`` = the cell's budget)
+    ``identity``: ``A = I`` (Paul et al.'s own setting).
+    ``perturb``: ``A = I + b G/||G||_2`` with Gaussian ``G`` (random, not adversarial).
+    ``shrink``: ``A = I - b v v^T`` with ``v`` the top right singular vector of ``X`` (the adversary shrinks
+    the most informative direction by the fraction ``b``; ``||A - I|| = b``). ``b = 1`` deletes it, so
+    ``V^T T T^T V`` is singular and ``e >= 1`` for every draw.
+    ``delete``: ``A`` = diagonal 0/1, deleting the ``ceil(b d)`` features of largest leverage ``||V_(i)||``.
+    ``scale``: ``A = (1 + b) I``; ``e >= (1+b)^2 (1 - e_R) - 1`` is above 1 for ``b = 1/2`` when R is good.
+
+Variants (each reads ``statistic <= bound``; intervals certified, ``FP_REL`` rounding)
+    ``eq16`` (deterministic): ``Z_opt >= Z~(a~) - (e/2) ||a~^T Y X||^2`` at the returned feasible ``a~``;
+    informative for every ``e``. Expected HOLDS.
+    ``quoted`` (deterministic): ``Z_opt >= Z~_opt - (1/2) e/(1-e) ||w~*||^2``; vacuous when ``e >= 1``.
+    ``quadform`` (deterministic): ``||a~^T Y X||^2 <= ||a~^T Y X T||^2 / (1 - e)``; vacuous when ``e >= 1``.
+    ``reverse`` (deterministic, [D], not in either paper): ``Z~_opt >= Z_opt - (e/2) ||a*^T Y X||^2``.
+    ``informative`` (report): the fraction of draws with ``e < 1``; HOLDS when every draw has ``e < 1``,
+    VACUOUS when none does, INCONCLUSIVE (mixed) otherwise; the fraction is in ``decide_info``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...engine import Citation, Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...linalg import embedding_distortion
+from ...sketches import make_sketch
+from ..paul2014._common import FP_REL, svc_bounds
+from ..paul2014._data import classification_instance
+
+__all__ = ["THEOREM", "trial", "adversary_map", "FAMILIES"]
+
+THEOREM_ID = "alpcan2016.xar"
+FAMILIES = ("identity", "perturb", "shrink", "delete", "scale")
+C_SOFT = 1.0
+
+
+def adversary_map(family, d, b, V, Zfac, *, rng):
+    """The ``d x d`` map ``A`` of ``family`` with budget ``b`` (see the module docstring)."""
+    if family == "identity":
+        return np.eye(d)
+    if family == "perturb":
+        G = rng.standard_normal((d, d))
+        return np.eye(d) + b * G / np.linalg.norm(G, 2)
+    if family == "shrink":
+        _, _, Wt = np.linalg.svd(Zfac, full_matrices=False)
+        v = V @ Wt[0]
+        return np.eye(d) - b * np.outer(v, v)
+    if family == "delete":
+        k = int(math.ceil(b * d))
+        lev = np.sum(V * V, axis=1)
+        keep = np.ones(d)
+        keep[np.argsort(lev)[::-1][:k]] = 0.0
+        return np.diag(keep)
+    if family == "scale":
+        return (1.0 + b) * np.eye(d)
+    from ...errors import RpcheckError
+
+    raise RpcheckError(f"`family` ({family!r}) must be one of {', '.join(map(repr, FAMILIES))}.")
+
+
+def trial(params, rng):
+    n, d, rho, r = int(params["n"]), int(params["d"]), int(params["rho"]), int(params["r"])
+    family, b = params["family"], float(params["b"])
+    from ...svm import solve_svc
+
+    X, y, Zfac, V = classification_instance(n, d, rho, "soft", rng=rng)
+    R = make_sketch("gaussian", d, r, rng=rng).matrix()
+    A = adversary_map(family, d, b, V, Zfac, rng=rng)
+    T = A @ R
+    e = float(embedding_distortion(V, VtR=V.T @ T))
+    XT = X @ T
+    res = solve_svc(Zfac, y, C_SOFT)  # X X^T = Z Z^T
+    res_t = solve_svc(XT, y, C_SOFT)
+    orig = svc_bounds(Zfac, y, C_SOFT, res.alpha, res.b)
+    proj = svc_bounds(XT, y, C_SOFT, res_t.alpha, res_t.b)
+    Z, Zt, Wt = orig["Z"], proj["Z"], proj["wsq"]
+    fp = FP_REL
+    at = proj["a"]
+    u = Zfac.T @ (y * at)  # ||a~^T Y X|| = ||Z^T Y a~||
+    q_u = float(u @ u)
+    Tu = XT.T @ (y * at)
+    q_Tu = float(Tu @ Tu)
+    out = {}
+    rhs16 = Zt.lo - 0.5 * e * q_u
+    out["eq16"] = Outcome(bool(Z.hi + fp * (abs(Z.hi) + e * q_u) >= rhs16), rhs16, Z.hi)
+    if e >= 1:
+        out["quoted"] = Outcome(True, math.nan, Z.hi, vacuous=True)
+        out["quadform"] = Outcome(True, q_u, math.nan, vacuous=True)
+    else:
+        rhs17 = Zt.lo - 0.5 * e / (1 - e) * Wt.hi
+        out["quoted"] = Outcome(bool(Z.hi * (1 + fp) + fp >= rhs17), rhs17, Z.hi)
+        bq = q_Tu / (1 - e)
+        out["quadform"] = Outcome(bool(q_u <= bq * (1 + fp) + fp), q_u, bq)
+    a_s = orig["a"]
+    us = Zfac.T @ (y * a_s)
+    q_us = float(us @ us)
+    rhs_rev = Z.lo - 0.5 * e * q_us
+    out["reverse"] = Outcome(bool(Zt.hi + fp * (abs(Zt.hi) + e * q_us) >= rhs_rev), rhs_rev, Zt.hi)
+    out["informative"] = Outcome(bool(e < 1), e, 1.0)
+    diags = {
+        "e": e,
+        "Z_opt_lo": Z.lo,
+        "Z_proj_lo": Zt.lo,
+        "gap": orig["gap"],
+        "gap_proj": proj["gap"],
+        "kkt_max_rel": max(res.kkt.max_relative, res_t.kkt.max_relative),
+        "A_minus_I": float(np.linalg.norm(A - np.eye(d), 2)),
+    }
+    return TrialRecord(outcomes=out, diagnostics=diags)
+
+
+def decide(records, params):
+    es = np.array([r.outcomes["informative"].statistic for r in records])
+    if es.size == 0:
+        return {"informative": Verdict.INCONCLUSIVE}, {}
+    frac = float(np.mean(es < 1))
+    v = Verdict.HOLDS if frac == 1.0 else Verdict.VACUOUS if frac == 0.0 else Verdict.INCONCLUSIVE
+    return {"informative": v}, {"fraction_e_below_1": frac, "median_e": float(np.median(es))}
+
+
+def _cell(family, b, n=40, d=128, rho=5, r=128):
+    return {"n": n, "d": d, "rho": rho, "r": r, "family": family, "b": b}
+
+
+def _expected(variant):
+    def f(p):
+        fam, b = p["family"], float(p["b"])
+        always_vacuous = (fam == "shrink" and b >= 1.0) or (fam == "scale" and b >= 0.5)
+        if variant in ("eq16", "reverse"):
+            return Verdict.HOLDS
+        if variant in ("quoted", "quadform"):
+            return Verdict.VACUOUS if always_vacuous else Verdict.HOLDS
+        if variant == "informative":
+            if always_vacuous:
+                return Verdict.VACUOUS
+            return Verdict.HOLDS if fam in ("identity",) else None
+        return None
+
+    return f
+
+
+_CI = (
+    _cell("identity", 0.0),
+    _cell("perturb", 0.3),
+    _cell("shrink", 0.5),
+    _cell("shrink", 1.0),
+    _cell("delete", 0.25),
+    _cell("scale", 0.5),
+)
+PROFILES = {
+    "quick": Profile((_cell("identity", 0.0), _cell("shrink", 1.0)), trials=5),
+    "ci": Profile(_CI, trials=15),
+    "standard": Profile(
+        tuple(_cell(c["family"], c["b"], n=60, d=256, rho=8, r=r) for c in _CI for r in (64, 256)), trials=50
+    ),
+    "full": Profile(
+        tuple(_cell(c["family"], c["b"], n=100, d=512, rho=10, r=r) for c in _CI for r in (64, 256, 512)),
+        trials=200,
+    ),
+}
+
+THEOREM = register(
+    Theorem(
+        id=THEOREM_ID,
+        paper="alpcan2016",
+        title="X A R objective bound: Z_opt >= Z~_opt - (1/2) e/(1-e) ||a~^T Y X A R||^2 for adversarial A",
+        citation=Citation(
+            authors="Tansu Alpcan, Benjamin I. P. Rubinstein, Christopher Leckie",
+            year=2016,
+            title="Large-Scale Strategic Games and Adversarial Machine Learning",
+            venue="55th IEEE CDC 2016, DOI 10.1109/CDC.2016.7798940; arXiv:1609.06438",
+            location="Section on the adversarial learning game (sentence quoting Paul et al. [41])",
+            equations="Paul et al. (16)-(17) with T = A R",
+        ),
+        statement="||alpha*_pd^T Y X||_2^2 <= 1/(1 - ||E||_2) ||alpha*_pd^T Y X A R||_2^2 (quoted from [41]), hence "
+        "Z_opt >= Z~_opt - (1/2) (||E||/(1 - ||E||)) ||alpha~^T Y X A R||^2, E = I - V^T A R R^T A^T V.",
+        kind="deterministic",
+        variants=(
+            Variant("eq16", "Z_opt >= Z~(a~) - (e/2)||a~^T Y X||^2 (any e)", expected=_expected("eq16")),
+            Variant(
+                "quoted",
+                "Z_opt >= Z~_opt - (1/2) e/(1-e) ||w~*||^2, vacuous for e >= 1",
+                expected=_expected("quoted"),
+                assumed=("A = the adversary's linear map (undefined in the source text, spec B.4 item 4)",),
+            ),
+            Variant(
+                "quadform",
+                "||a~^T Y X||^2 <= ||a~^T Y X A R||^2/(1 - e), vacuous for e >= 1",
+                expected=_expected("quadform"),
+            ),
+            Variant("reverse", "Z~_opt >= Z_opt - (e/2)||a*^T Y X||^2 [D]", expected=_expected("reverse")),
+            Variant(
+                "informative",
+                "fraction of draws with e < 1 (decide_info)",
+                mode="report",
+                expected=_expected("informative"),
+            ),
+        ),
+        profiles=PROFILES,
+        trial=trial,
+        decide=decide,
+        tolerance=FP_REL,
+        tolerance_note="Certified intervals Z_opt in [D, P] at exactly feasible points (paul2014._common."
+        "svc_bounds), ||w~*||^2 from 1-strong convexity; 1e-10 relative rounding allowance.",
+        findings=(
+            Finding(
+                "alpcan-vacuous-adversarial",
+                "With an adversarial A (the top data direction shrunk by b = 1, or A = 1.5 I) e >= 1 in every "
+                "draw and the quoted bound (with 1/(1 - e)) is vacuous; e < 1 in every draw for A = I.",
+                evidence_variant="informative",
+                spec_ref="B.4 item 4; C-B2",
+            ),
+            Finding(
+                "alpcan-eq16-any-T",
+                "The sharper form (16) Z_opt >= Z~(a~) - (e/2)||a~^T Y X||^2 holds for every T = A R, also "
+                "when e >= 1 (no exception, soft margin C = 1).",
+                evidence_variant="eq16",
+                spec_ref="C-B2",
+            ),
+            Finding(
+                "alpcan-reverse",
+                "The symmetric bound Z~_opt >= Z_opt - (e/2)||a*^T Y X||^2 (not in either paper) holds.",
+                evidence_variant="reverse",
+                spec_ref="C-B2 reverse direction [D]",
+            ),
+        ),
+        notes="Soft margin C = 1 with bias (Paul et al.'s convention, rows are examples); R Gaussian N(0, 1/r).",
+    )
+)
