@@ -284,6 +284,7 @@ def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_level
         progress(done, total, {"event": "start", "resumed": done})
 
     with open_backend(backend, jobs=jobs, scheduler=scheduler) as be:
+        workers = be.jobs
         handles = {}
 
         def schedule(cell):
@@ -340,6 +341,7 @@ def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_level
         # the end event reports the trials actually run (fewer than planned when cells stopped early)
         ran = sum(len(c.records) for c in cells)
         progress(ran, ran, {"event": "end", "planned": total})
+    return workers
 
 
 # ------------------------------------------------------------------------------------------ tabulation
@@ -689,7 +691,7 @@ def run(
             shutil.rmtree(store.root)
         Path(out).mkdir(parents=True, exist_ok=True)
         store.check_code_version(resume)
-    _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_levels, progress)
+    workers = _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_levels, progress)
     rows = _tabulate(cells, seed, alpha, sequential, seq_levels)
 
     from .counterexample import build_counterexample
@@ -718,7 +720,6 @@ def run(
         r["counterexample"] = rel
     cells_df = _cells_frame(rows)
     trials_df = _trials_frame(cells)
-    from .backends import default_jobs
 
     prov = collect_provenance(
         seed=seed,
@@ -728,7 +729,7 @@ def run(
         theorems=[th.id for th in ths],
         alpha=alpha,
         backend=backend,
-        jobs=(1 if backend == "serial" else (jobs or default_jobs())),
+        jobs=workers,
         sequential=bool(sequential),
         sequential_looks=SEQUENTIAL_LOOKS if sequential else None,
         family_size={"violated": m_v, "holds": m_h},
