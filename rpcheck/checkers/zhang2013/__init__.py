@@ -5,6 +5,7 @@ Constants the source text lost and the spec reconstructed ([R]) are recorded in 
 """
 
 from . import (  # noqa: F401  (imported for registration)
+    algorithms,
     cor7,
     thm1,
     thm2,
