@@ -73,6 +73,22 @@ def test_checkpoint_store_ignores_partial_files(tmp_path):
     assert st.load_cell("t.x", '{"a":1}', 1) == {}
 
 
+def _children(pid):
+    """Child pids (Linux /proc), or None where unavailable."""
+    p = Path(f"/proc/{pid}/task/{pid}/children")
+    if not p.exists():
+        return None
+    return [int(x) for x in p.read_text().split()]
+
+
+def _alive(pid):
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"  # a zombie has exited (its parent, now init, reaps it)
+
+
 def _strip(res):
     return res.trials.drop(columns=["seconds"]), res.cells.drop(columns=["seconds"])
 
@@ -92,10 +108,18 @@ def test_resume_after_sigkill_equals_uninterrupted(tmp_path, backend):
                 break
             time.sleep(0.02)
         assert proc.poll() is None, "the run finished before it could be killed; make it slower"
+        children = _children(proc.pid)
         os.kill(proc.pid, signal.SIGKILL)
     finally:
         proc.wait(timeout=30)
     assert proc.returncode == -signal.SIGKILL
+    if backend == "processes" and children is not None:
+        # orphaned pool workers notice the dead parent and exit (rpcheck.engine.backends._watch_parent)
+        assert children, "expected pool worker processes"
+        gone_by = time.monotonic() + 15
+        while time.monotonic() < gone_by and any(_alive(c) for c in children):
+            time.sleep(0.1)
+        assert not any(_alive(c) for c in children), "orphaned worker processes kept running"
     assert not (out / "cells.parquet").exists()
     done_before = sum(len(json.loads(p.read_text())["records"]) for p in ckpt.glob("*/*/*.json"))
     assert 0 < done_before < 360
