@@ -210,7 +210,7 @@ FLATTENING = register(
             ),
         ),
         profiles={
-            "quick": Profile(cells=grid(n=50, d=64, delta=0.1, data="spiky"), trials=60),
+            "quick": Profile(cells=grid(n=50, d=64, delta=0.1, data="spiky"), trials=100),
             "ci": Profile(cells=grid(n=50, d=[64, 100], delta=0.1, data=["spiky", "gaussian"]), trials=100),
             "standard": Profile(
                 cells=grid(n=100, d=[64, 256, 1000], delta=[0.05, 0.1], data=["spiky", "gaussian", "lowrank"]),
@@ -309,8 +309,8 @@ JL = register(
             ),
         ),
         profiles={
-            "quick": Profile(cells=grid(n=10, d=1024, eps=0.5, delta=0.1, data="spiky"), trials=60),
-            "ci": Profile(cells=grid(n=10, d=1024, eps=0.5, delta=0.1, data="spiky"), trials=60),
+            "quick": Profile(cells=grid(n=10, d=1024, eps=0.5, delta=0.1, data="spiky"), trials=100),
+            "ci": Profile(cells=grid(n=10, d=1024, eps=0.5, delta=0.1, data="spiky"), trials=100),
             "standard": Profile(
                 cells=grid(
                     n=[10, 30, 100], d=[1024, 4096], eps=[0.3, 0.5], delta=0.1, data=["gaussian", "spiky", "lowrank"]

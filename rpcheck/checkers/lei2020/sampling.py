@@ -445,7 +445,7 @@ DKM = register(
             ),
         ),
         profiles={
-            "quick": Profile(cells=grid(n=50, d=64, r=8, delta=0.1, data="scaled"), trials=60),
+            "quick": Profile(cells=grid(n=50, d=64, r=8, delta=0.1, data="scaled"), trials=100),
             "ci": Profile(cells=grid(n=50, d=64, r=[4, 16], delta=0.1, data="scaled"), trials=100),
             "standard": Profile(
                 cells=grid(n=100, d=128, r=[4, 16, 64], delta=[0.05, 0.1], data=["scaled", "lowrank", "spiky"]),
