@@ -36,7 +36,7 @@ THEOREM_ID = "zhang2013.thm3"
 ASSUMED_EPS3 = "eps in (0, 1/3] [R]"
 ASSUMED_TERM = "extra failure term exp(-(d-r)/32) [R]"
 #: The bracket is positive only below this eps (spec A.5).
-EPS_BRACKET = 0.3761
+EPS_BRACKET = 0.376085  # root of the bracket: 0.3760859 (spec rounds to 0.3761)
 
 
 def naive_quantities(dr):

@@ -1,0 +1,52 @@
+"""Unit tests of the Alpcan et al. (2016) X A R checker."""
+
+import numpy as np
+import pytest
+
+from rpcheck.checkers.alpcan2016 import xar
+from rpcheck.errors import RpcheckError
+from rpcheck.generators import haar_orthonormal
+from rpcheck.linalg import embedding_distortion
+
+
+def _basis(d=40, rho=4, seed=0):
+    rng = np.random.default_rng(seed)
+    V = haar_orthonormal(d, rho, rng=rng)
+    Z = rng.standard_normal((20, rho))
+    return V, Z, rng
+
+
+@pytest.mark.parametrize("family,b", [("perturb", 0.3), ("shrink", 0.5), ("shrink", 1.0)])
+def test_adversary_budget(family, b):
+    V, Z, rng = _basis()
+    A = xar.adversary_map(family, 40, b, V, Z, rng=rng)
+    assert np.linalg.norm(A - np.eye(40), 2) == pytest.approx(b, rel=1e-10)
+
+
+def test_shrink_one_makes_the_bound_vacuous_for_every_R():
+    V, Z, rng = _basis()
+    A = xar.adversary_map("shrink", 40, 1.0, V, Z, rng=rng)
+    for _ in range(5):
+        R = rng.standard_normal((40, 200)) / np.sqrt(200)
+        assert embedding_distortion(V, VtR=V.T @ A @ R) >= 1.0
+
+
+def test_delete_and_scale():
+    V, Z, rng = _basis()
+    A = xar.adversary_map("delete", 40, 0.25, V, Z, rng=rng)
+    assert np.sum(np.diag(A) == 0) == 10
+    assert np.allclose(xar.adversary_map("scale", 40, 0.5, V, Z, rng=rng), 1.5 * np.eye(40))
+    with pytest.raises(RpcheckError, match="`family`"):
+        xar.adversary_map("rotate", 40, 0.5, V, Z, rng=rng)
+
+
+@pytest.mark.parametrize("family,b", [("identity", 0.0), ("shrink", 1.0)])
+def test_trial_outcomes(family, b):
+    p = {"n": 30, "d": 64, "rho": 4, "r": 64, "family": family, "b": b}
+    rec = xar.trial(p, np.random.default_rng(1))
+    assert set(rec.outcomes) == {v.name for v in xar.THEOREM.variants}
+    assert rec.outcomes["eq16"].holds and rec.outcomes["reverse"].holds
+    if family == "shrink":
+        assert rec.outcomes["quoted"].vacuous and rec.diagnostics["e"] >= 1
+    else:
+        assert rec.outcomes["quoted"].holds and rec.outcomes["quadform"].holds

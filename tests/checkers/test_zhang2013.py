@@ -1,0 +1,148 @@
+"""Unit tests of the Zhang et al. (2013) checkers and bounds (fast; the statistical runs are in theorems/).
+
+Statistical tests here state their false-alarm probability and use fixed seeds.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from rpcheck.bounds import zhang2013 as B
+from rpcheck.checkers.zhang2013 import algorithms, cor7, thm1, thm2, thm3, thm3_chi2, thm4, thm5, thm6
+from rpcheck.checkers.zhang2013._common import distortion_from_A, make_instance, wishart_gram
+from rpcheck.engine import get
+from rpcheck.errors import RpcheckError
+
+#: Level of the goodness-of-fit tests below (false-alarm probability per test, fixed seeds).
+ALPHA_GOF = 1e-3
+
+SMALL = {"n": 30, "d": 120, "r": 2, "eps": 0.5, "delta": 0.1, "c": 4.0, "lam": 1.0}
+
+
+def test_bartlett_sampler_matches_explicit_gaussian_law():
+    """eps_R from the Bartlett construction and from an explicit r x m Gaussian A have the same law
+    (two-sample KS test, false alarm ALPHA_GOF)."""
+    r, m, N = 3, 20, 1500
+    rng = np.random.default_rng(11)
+    a = [np.max(np.abs(np.linalg.eigvalsh(wishart_gram(r, m, rng=rng)) - 1)) for _ in range(N)]
+    b = [distortion_from_A(rng.standard_normal((r, m)) / math.sqrt(m)) for _ in range(N)]
+    assert stats.ks_2samp(a, b).pvalue > ALPHA_GOF
+
+
+def test_wishart_gram_moments():
+    # E[W] = I, Var(W_11) = 2/m: mean over N draws within 5 standard errors (false alarm < 1e-6)
+    r, m, N = 4, 30, 4000
+    rng = np.random.default_rng(3)
+    W = np.array([wishart_gram(r, m, rng=rng) for _ in range(N)])
+    se_diag = math.sqrt(2 / m / N)
+    assert np.all(np.abs(W.mean(axis=0)[np.diag_indices(r)] - 1) < 5 * se_diag)
+    assert abs(W[:, 0, 0].var() - 2 / m) < 5 * (2 / m) * math.sqrt(2 / N) * 2
+
+
+def test_chi2_statistic_has_the_exact_law():
+    """m ||(I - V V^T) R z||^2 / ||z||^2 ~ chi2_{d-r} given z (KS test, false alarm ALPHA_GOF)."""
+    p = {"n": 30, "d": 15, "r": 3, "m": 6, "eps": 1 / 3, "lam": 1.0, "loss": "square"}
+    rng = np.random.default_rng(5)
+    q = [thm3_chi2.trial(p, rng).outcomes["corrected"].statistic for _ in range(400)]
+    assert stats.kstest(q, stats.chi2(df=12).cdf).pvalue > ALPHA_GOF
+
+
+@pytest.mark.parametrize("mod", [thm1, thm2, thm4, thm5])
+@pytest.mark.parametrize("loss", ["square", "hinge"])
+def test_per_draw_variants_hold_on_small_draws(mod, loss):
+    p = dict(SMALL, loss=loss, T=3)
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        rec = mod.trial(p, rng)
+        assert set(rec.outcomes) == {v.name for v in mod.THEOREM.variants}
+        for name, o in rec.outcomes.items():
+            if name.startswith("per_") or name in ("identity", "margin"):
+                assert o.holds or o.vacuous, (mod.THEOREM_ID, name, o)
+
+
+def test_trials_replay_bit_identically():
+    p = dict(SMALL, loss="hinge")
+    a = thm2.trial(p, np.random.default_rng(123))
+    b = thm2.trial(p, np.random.default_rng(123))
+    assert a.outcomes == b.outcomes
+
+
+def test_thm3_trial_and_implication():
+    p = {"n": 30, "d": 400, "r": 2, "eps": 1 / 3, "delta": 0.1, "c": 0.25, "lam": 1.0, "loss": "square"}
+    rec = thm3.trial(p, np.random.default_rng(2))
+    assert rec.outcomes["stated"].holds
+    assert rec.outcomes["implication"].holds or rec.outcomes["implication"].vacuous
+    # naive error ~ sqrt(d/m) ||w*|| (spec C-A5)
+    assert 0.5 < rec.diagnostics["naive_times_sqrt_m_over_d"] < 2.0
+
+
+def test_thm6_trial_and_vacuity():
+    p = {"n": 40, "d": 2000, "p": 1.0, "s1": 10.0, "lam": 0.01, "k": 3, "m": 100, "delta": 0.1}
+    rec = thm6.trial(p, np.random.default_rng(0))
+    assert rec.outcomes["stated"].vacuous and rec.outcomes["conservative"].vacuous
+    assert rec.diagnostics["w_star_tail"] < 1e-10  # w* in span(v_1..v_k) exactly
+
+
+def test_algorithms_trial_all_hold():
+    p = {"n": 30, "d": 100, "r": 3, "m": 15, "lam": 1.0}
+    rec = algorithms.trial(p, np.random.default_rng(0))
+    assert all(o.holds for o in rec.outcomes.values()), rec.outcomes
+
+
+def test_cor7_implied_and_empirical_constant():
+    rec = cor7.trial({"r": 2, "eps": 0.5, "delta": 0.1, "c": 0.25, "m": 178}, np.random.default_rng(0))
+    assert rec.outcomes["stated"].holds == (rec.diagnostics["eps_R"] <= 0.5)
+    out = cor7.empirical_constant(2, 0.5, 0.1, trials=300, rng=0)
+    # measured ~1.0-1.3 (spec C-A1); > 1/4 with overwhelming probability at 300 draws per m
+    assert out["c_emp"] > B.C_COR7 and out["m_emp"] < out["m_printed"]
+
+
+def test_registered_ids_and_assumed_constants():
+    for tid in ("zhang2013.cor7", "zhang2013.thm1", "zhang2013.thm2", "zhang2013.thm3", "zhang2013.thm3.chi2",
+                "zhang2013.thm4", "zhang2013.thm5", "zhang2013.thm6", "zhang2013.alg"):
+        th = get(tid)
+        for v in th.variants:
+            if v.mode == "bound":
+                assert v.assumed, (tid, v.name)  # every [R] constant is recorded
+        for f in th.findings:
+            assert f.evidence_variant in {v.name for v in th.variants}
+
+
+# ------------------------------------------------------------------------------------------- bounds
+def test_thm3_extra_term_dominates_exact_chi2_failure():
+    """Spec appendix item 6: the corrected chi-square failure is <= exp(-(d-r)/32) for d - r >= 2 (eps <= 1/3)
+    and d - r >= 6 (eps <= 1/2), checked exactly for d - r up to 5000."""
+    ks = np.unique(np.r_[np.arange(2, 200), np.geomspace(200, 5000, 60).astype(int)])
+    for eps, kmin in ((1 / 3, 2), (0.5, 6)):
+        for k in ks[ks >= kmin]:
+            assert B.thm3_chi2_failure(eps, int(k) + 3, 3) <= math.exp(-k / 32), (eps, k)
+
+
+def test_bound_relations():
+    for eps in np.linspace(0.01, 0.5, 50):
+        assert B.thm2_bound(eps) <= B.thm1_bound(eps) + 1e-15  # A.10 item 2: eps <= 1/2
+        assert B.thm4_bound_tight(eps) <= B.thm4_bound(eps) + 1e-15
+    assert B.thm3_bracket(0.37608) > 0 > B.thm3_bracket(0.37609)  # root 0.376086 (spec: 0.3761)
+    assert B.cor7_eps(5, B.cor7_min_dim(5, 0.3, 0.05), 0.05) <= 0.3
+
+
+def test_bounds_bad_input():
+    with pytest.raises(RpcheckError, match="`eps`"):
+        B.cor7_min_dim(3, 1.5, 0.1)
+    with pytest.raises(RpcheckError, match="`delta`"):
+        B.cor7_min_dim(3, 0.5, 0.0)
+    with pytest.raises(RpcheckError, match="`form`"):
+        B.thm3_chi2_failure(0.3, 10, 2, form="printed")
+    with pytest.raises(RpcheckError, match="`form`"):
+        B.thm6_min_dim(1.0, 1.0, 1.0, 1.0, 10, 0.5, 0.1, form="x")
+    with pytest.raises(RpcheckError, match="`r`"):
+        B.cor7_min_dim(0, 0.5, 0.1)
+
+
+def test_make_instance_exact_rank_and_nondegenerate_hinge():
+    inst = make_instance(50, 80, 4, rng=np.random.default_rng(0))
+    s = np.linalg.svd(inst.X, compute_uv=False)
+    assert s[3] > 1e-6 * s[0] and s[4] < 1e-12 * s[0]
+    assert np.allclose(inst.V.T @ inst.V, np.eye(4))
