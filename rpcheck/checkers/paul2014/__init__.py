@@ -5,6 +5,7 @@ Ids use the arXiv PDF numbering; each citation also gives the TKDD numbering (sp
 """
 
 from . import (  # noqa: F401  (imported for registration)
+    embedding,
     margin,
     margin_search,
 )

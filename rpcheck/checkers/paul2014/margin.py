@@ -210,9 +210,7 @@ def trial(params, rng):
         "degenerate": float(orig["degenerate"] or proj["degenerate"]),
         "proj_not_separable": 0.0,
     }
-    return TrialRecord(
-        outcomes=out, diagnostics=diags, artifacts=violation_artifacts(out, X=X, y=y, sketch=sk)
-    )
+    return TrialRecord(outcomes=out, diagnostics=diags, artifacts=violation_artifacts(out, X=X, y=y, sketch=sk))
 
 
 def _cells(n, d, rho, rs, kinds, regimes):
@@ -221,15 +219,13 @@ def _cells(n, d, rho, rs, kinds, regimes):
 
 PROFILES = {
     "quick": Profile(_cells(30, 256, 5, [64, 128], ["gaussian"], ["hard", "soft"]), trials=6),
-    "ci": Profile(_cells(40, 256, 5, [32, 64, 128], ["gaussian", "srht"], ["hard", "soft"]), trials=15),
+    "ci": Profile(_cells(40, 256, 5, [64, 128, 256], ["gaussian", "srht"], ["hard", "soft"]), trials=20),
     "standard": Profile(
         _cells(60, 512, 8, [32, 64, 128, 256], ["gaussian", "srht", "sign", "countsketch"], ["hard", "soft"]),
         trials=50,
     ),
     "full": Profile(
-        _cells(
-            100, 1024, 10, [64, 128, 256, 512], ["gaussian", "srht", "sign", "countsketch"], ["hard", "soft"]
-        ),
+        _cells(100, 1024, 10, [64, 128, 256, 512], ["gaussian", "srht", "sign", "countsketch"], ["hard", "soft"]),
         trials=200,
     ),
 }
@@ -242,8 +238,7 @@ THEOREM = register(
         paper="paul2014",
         title="Thm 3.5: margin preserved, gamma~^2 >= (1-e) gamma^2 (and the proof chain (16)-(21))",
         citation=cite("Theorem 3.5", "(3), (5), (12)-(21)"),
-        statement="If ||V^T V - V^T R R^T V||_2 <= eps then gamma~*^2 >= (1 - eps) gamma*^2, "
-        "gamma = 1/||w||.",
+        statement="If ||V^T V - V^T R R^T V||_2 <= eps then gamma~*^2 >= (1 - eps) gamma*^2, gamma = 1/||w||.",
         kind="deterministic",
         variants=(
             Variant(

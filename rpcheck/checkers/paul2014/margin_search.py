@@ -165,8 +165,7 @@ def trial(params, rng):
 
 def _cells(e_max, n_random, n_climb):
     return tuple(
-        {"n_min": 8, "n_max": 24, "d_max": 5, "e_max": em, "n_random": n_random, "n_climb": n_climb}
-        for em in e_max
+        {"n_min": 8, "n_max": 24, "d_max": 5, "e_max": em, "n_random": n_random, "n_climb": n_climb} for em in e_max
     )
 
 

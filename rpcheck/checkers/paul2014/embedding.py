@@ -1,0 +1,444 @@
+r"""Subspace embedding: Lemmas 3.1-3.4 of Paul et al. (2014), the proof ingredient C1a and coherence (C2).
+
+Statements (arXiv v5 numbering; TKDD numbering in brackets; target dimensions eqs. (7)-(10), SRHT eq. (11))
+    Lemma 3.1 [3.1] SRHT: eps in (0, 1/2], delta in (0, 1], V (d x rho) orthonormal, R = sqrt(d/r) D H S with
+    r = O(rho eps^-2 log(rho d/delta) log(rho eps^-2 delta^-1 log(rho d/delta))) (eq. 7). Then with
+    probability >= 1 - delta, ||V^T V - V^T R R^T V||_2 <= eps.
+    Lemma 3.2 [3.3] random signs (rescaled), r = O(rho eps^-2 log rho log d) (eq. 9); probability
+    "1 - 1/n" (n is not part of the lemma: spec Sec. 6 item 5).
+    Lemma 3.3 [3.5] Clarkson-Woodruff, r as in eq. (8); probability >= 1 - delta.
+    Lemma 3.4 [3.7] Gaussian, r = O(rho eps^-2 log(rho/delta)) (eq. 10); probability >= 1 - delta.
+
+Per-trial event: ``e = ||I - (V^T R)(V^T R)^T||_2 <= eps`` for one draw of R, with V fixed per trial
+(drawn from the cell's coherence class: "incoherent" = Haar, "coherent" = the first rho standard-basis
+vectors). Promised probability: ``1 - delta`` (mode "bound": HOLDS when the exact Clopper-Pearson upper
+bound on the failure rate is <= delta, VIOLATED when the lower bound exceeds delta).
+
+The O(.) constant
+    Every cell carries the constant ``c`` and ``r = ceil(c f(rho, eps, delta, d))`` from
+    :mod:`rpcheck.bounds.paul2014` (natural log). The constants are ``CI_CONSTANTS`` of :mod:`._common`,
+    chosen once from the spec's reference quantiles before the tests were run (see there) and used at
+    every profile; ``constant_search`` lets the engine report the smallest working r and the implied
+    constant. Cells with ``r < rho`` are VACUOUS (``e >= 1`` deterministically, spec C3).
+
+C1a (proof of Lemma 3.1, "Lemma 3 of Drineas et al. 2011"): ``max_i ||(H D V)_(i)||^2 <= 2 rho ln(40 d
+rho)/d`` "with probability >= 1 - delta". The constant 40 corresponds to delta = 1/20 (Hoeffding + a union
+bound over the d rho entries gives ``2 rho ln(2 d rho/delta)/d`` at level 1 - delta). Both are tested.
+
+C2 (coherence): at one r where Gaussian, SRHT and random signs embed, CountSketch and Li-sparse fail on
+coherent V. For CountSketch on the coherent basis the failure probability is known exactly
+(:func:`rpcheck.bounds.paul2014.countsketch_coherent_failure`, a hash collision gives e >= 1), tested in
+mode "exact".
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...bounds.paul2014 import (
+    c1a_row_norm_bound,
+    c1a_row_norm_bound_as_printed,
+    countsketch_coherent_failure,
+    cw_parameters,
+    target_dim,
+    target_shape,
+)
+from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...generators import orthonormal_basis
+from ...sketches import fwht, make_sketch
+from ._common import CI_CONSTANTS, cite, distortion
+
+__all__ = ["embedding_trial", "c1a_trial", "sketch_kwargs", "embedding_cell", "THEOREMS"]
+
+
+def sketch_kwargs(params):
+    """Construction parameters of the cell's kind (SRHT with replacement per eq. 11; Li-sparse density;
+    CW block sizes)."""
+    kind = params["kind"]
+    if kind == "srht":
+        return {"replace": True}
+    if kind == "sparse":
+        return {"density": params.get("density", "li")}
+    if kind == "cw":
+        return {"q": params["q"], "v": params["v"], "a": params["a"]}
+    return {}
+
+
+def embedding_cell(kind, rho, d, eps, delta, *, coherence="incoherent", c=None, r=None):
+    """One grid cell: ``r = ceil(c f)`` (or the given ``r``), with CW block sizes for kind 'cw'.
+
+    For 'cw' the sub-block count ``a`` and rows per sub-block ``v`` follow Sec. 2 with unit constants
+    (:func:`rpcheck.bounds.paul2014.cw_parameters`) and ``q = ceil(r / (v a))``, so ``r = q v a`` is
+    rounded up to a multiple of ``v a``.
+    """
+    cell = {"kind": kind, "coherence": coherence, "rho": rho, "d": d, "eps": eps, "delta": delta}
+    if r is None:
+        c = CI_CONSTANTS[kind] if c is None else c
+        r = target_dim(kind, rho, d, eps, delta, c=c)
+    if kind == "cw":
+        _, v, a = cw_parameters(rho, eps, delta)
+        q = max(1, math.ceil(r / (v * a)))
+        r = q * v * a
+        cell.update(q=q, v=v, a=a)
+    cell.update(c=c if c is not None else round(r / target_shape(kind, rho, d, eps, delta), 6), r=r)
+    return cell
+
+
+def embedding_trial(params, rng):
+    """Draw V (coherence class) and R; the event ``e <= eps``."""
+    d, rho, r, eps = params["d"], params["rho"], params["r"], params["eps"]
+    V = orthonormal_basis(d, rho, coherence=params.get("coherence", "incoherent"), rng=rng)
+    sk = make_sketch(params["kind"], d, r, rng=rng, **sketch_kwargs(params))
+    e = distortion(V, sk)
+    return TrialRecord(outcomes={"stated": Outcome(bool(e <= eps), e, eps)}, diagnostics={"e": e})
+
+
+def _r_below_rho(params):
+    if params["r"] < params["rho"]:
+        return "r < rho forces e >= 1 deterministically (spec C3)"
+    return None
+
+
+def _formula(params):
+    return target_shape(params["kind"], params["rho"], params["d"], params["eps"], params["delta"])
+
+
+def _delta(params):
+    return params["delta"]
+
+
+def _expect_lemma(params):
+    # CW proper (a > 1) on coherent data: no prediction in the spec; reported only.
+    if params.get("coherence") == "coherent" and params["kind"] in ("countsketch", "sparse"):
+        return Verdict.VIOLATED
+    if params.get("coherence") == "coherent" and params["kind"] == "cw":
+        return None
+    return Verdict.HOLDS
+
+
+def _lemma_cells(kinds, specs, coherences=("incoherent",)):
+    cells = []
+    for coh in coherences:
+        for kind in kinds:
+            for rho, d, eps, delta in specs:
+                cells.append(embedding_cell(kind, rho, d, eps, delta, coherence=coh))
+    return tuple(cells)
+
+
+_CI_SPECS = [(10, 512, 0.5, 0.1), (10, 512, 0.35, 0.1)]
+_QUICK_SPECS = [(10, 512, 0.5, 0.1)]
+_STD_SPECS = _CI_SPECS + [(5, 1024, 0.5, 0.1), (20, 1024, 0.5, 0.1), (10, 4096, 0.5, 0.05), (10, 1024, 0.25, 0.1)]
+_FULL_SPECS = _STD_SPECS + [(40, 4096, 0.5, 0.1), (20, 16384, 0.3, 0.05)]
+
+
+def _profiles(kinds, coherences_ci=("incoherent", "coherent")):
+    return {
+        "quick": Profile(_lemma_cells(kinds, _QUICK_SPECS), trials=60),
+        "ci": Profile(_lemma_cells(kinds, _CI_SPECS, coherences_ci), trials=150),
+        "standard": Profile(_lemma_cells(kinds, _STD_SPECS, ("incoherent", "coherent")), trials=1000),
+        "full": Profile(_lemma_cells(kinds, _FULL_SPECS, ("incoherent", "coherent")), trials=3000),
+    }
+
+
+_LEMMAS = {
+    "paul2014.lemma3.1": (
+        "Lemma 3.1",
+        "(7), (11)",
+        ("srht",),
+        "Lemma 3.1: SRHT subspace embedding, e <= eps w.p. >= 1 - delta at r from eq. 7",
+        "With prob >= 1 - delta, ||V^T V - V^T R R^T V||_2 <= eps for R = R_SRHT (eq. 11) and r as in eq. 7.",
+        (),
+    ),
+    "paul2014.lemma3.2": (
+        "Lemma 3.2",
+        "(9)",
+        ("sign",),
+        "Lemma 3.2: random-sign subspace embedding at r from eq. 9",
+        "With prob >= 1 - 1/n, ||E||_2 <= eps for a (rescaled) random sign matrix and r as in eq. 9.",
+        (
+            "Lemma 3.2's probability '1 - 1/n' (n not in the lemma; no delta in eq. 9) is read as 1 - delta "
+            "with delta = 0.1 (n = 10).",
+        ),
+    ),
+    "paul2014.lemma3.3": (
+        "Lemma 3.3",
+        "(8)",
+        ("cw", "countsketch"),
+        "Lemma 3.3: Clarkson-Woodruff subspace embedding at r from eq. 8",
+        "With prob >= 1 - delta, ||E||_2 <= eps for the CW matrix of Sec. 2 and r as in eq. 8.",
+        (
+            "CW block sizes (q, v, a) are not given for any experiment: "
+            "a = ceil(eps^-1 ln(rho/(eps delta))), v = ceil(1/eps) (unit constants), q = ceil(r/(v a)); "
+            "CountSketch = CW with q = a = 1.",
+        ),
+    ),
+    "paul2014.lemma3.4": (
+        "Lemma 3.4",
+        "(10)",
+        ("gaussian",),
+        "Lemma 3.4: Gaussian subspace embedding at r from eq. 10",
+        "With prob >= 1 - delta, ||E||_2 <= eps for a Gaussian R (scaled 1/sqrt(r)) and r as in eq. 10.",
+        ("Gaussian and sign entries scaled by 1/sqrt(r) so that E[R R^T] = I (not stated; spec Sec. 6 item 6).",),
+    ),
+}
+
+THEOREMS = {}
+for _tid, (_loc, _eqs, _kinds, _title, _stmt, _assumed) in _LEMMAS.items():
+    _coh = ("incoherent",) if _tid == "paul2014.lemma3.3" else ("incoherent", "coherent")
+    _assumed_all = ("O(.) constant c and natural log (unspecified in the paper); see CI_CONSTANTS.",) + _assumed
+    THEOREMS[_tid] = register(
+        Theorem(
+            id=_tid,
+            paper="paul2014",
+            title=_title,
+            citation=cite(_loc, _eqs),
+            statement=_stmt,
+            kind="probabilistic",
+            variants=(
+                Variant(
+                    "stated",
+                    "P(e > eps) <= delta, e = ||I - V^T R R^T V||_2, r = ceil(c f)",
+                    mode="bound",
+                    expected=_expect_lemma,
+                    promised_failure=_delta,
+                    assumed=_assumed_all,
+                ),
+            ),
+            profiles=_profiles(_kinds, _coh),
+            trial=embedding_trial,
+            vacuous=_r_below_rho,
+            constant_search={"param": "r", "formula": _formula, "variant": "stated"},
+            findings=(
+                Finding(
+                    "target-dimension-constants",
+                    "The O(.) constants of eqs. 7-10 are unspecified; with constant 1 eqs. 7 and 8 exceed d. "
+                    "The cells report the constant used and the engine's constant search the smallest one.",
+                    evidence_variant="stated",
+                    spec_ref="Sec. 2.3; C1, C2",
+                ),
+            )
+            + (
+                (
+                    Finding(
+                        "lemma3.2-probability",
+                        "Lemma 3.2's failure probability 1/n involves an n that is not part of the lemma.",
+                        evidence_variant=None,
+                        spec_ref="Sec. 6 item 5",
+                    ),
+                )
+                if _tid == "paul2014.lemma3.2"
+                else ()
+            ),
+            notes="V drawn per trial from the cell's coherence class; e measured from V^T R (rho x r).",
+        )
+    )
+
+
+# ---------------------------------------------------------------------------------------------- C1a
+
+
+def c1a_trial(params, rng):
+    """``max_i ||(H D V)_(i)||^2`` for one draw of the signs D (H the normalised Hadamard matrix)."""
+    d, rho, delta = params["d"], params["rho"], params["delta"]
+    V = orthonormal_basis(d, rho, coherence=params["coherence"], rng=rng)
+    D = rng.choice(np.array([-1.0, 1.0]), size=d)
+    HDVt = fwht(np.ascontiguousarray(V.T * D[None, :]), normalized=True)  # (H D V)^T, H symmetric
+    m = float(np.max(np.einsum("ij,ij->j", HDVt, HDVt)))
+    b_gen = c1a_row_norm_bound(rho, d, delta)
+    b_pr = c1a_row_norm_bound_as_printed(rho, d)
+    return TrialRecord(
+        outcomes={"general_delta": Outcome(m <= b_gen, m, b_gen), "as_printed": Outcome(m <= b_pr, m, b_pr)},
+        diagnostics={"max_row_norm_sq": m, "coherence_HDV": m * d / rho},
+    )
+
+
+def _c1a_cells(rhos, ds, deltas):
+    return tuple(
+        {"coherence": coh, "rho": rho, "d": d, "delta": delta}
+        for coh in ("incoherent", "coherent", "spiky")
+        for rho in rhos
+        for d in ds
+        for delta in deltas
+    )
+
+
+THEOREMS["paul2014.c1a"] = register(
+    Theorem(
+        id="paul2014.c1a",
+        paper="paul2014",
+        title="C1a (proof of Lemma 3.1): row norms of H D V, general delta vs the printed ln(40 d rho)",
+        citation=cite("Lemma 3.1", "proof of Lemma 3.1 (Lemma 3 of Drineas et al. 2011)"),
+        statement="||(HDV)_(i)||_2^2 <= 2 rho ln(40 d rho)/d for all i, 'with prob >= 1 - delta'.",
+        kind="probabilistic",
+        variants=(
+            Variant(
+                "general_delta",
+                "P(max_i ||(HDV)_(i)||^2 > 2 rho ln(2 d rho/delta)/d) <= delta",
+                mode="bound",
+                expected=Verdict.HOLDS,
+                promised_failure=_delta,
+            ),
+            Variant(
+                "as_printed",
+                "P(max_i ||(HDV)_(i)||^2 > 2 rho ln(40 d rho)/d) <= delta",
+                mode="bound",
+                expected=Verdict.HOLDS,
+                promised_failure=_delta,
+                note="Proved only at delta = 1/20; not refuted empirically (Hoeffding + union bound is loose).",
+            ),
+        ),
+        profiles={
+            "quick": Profile(_c1a_cells([10], [1024], [0.05]), trials=100),
+            "ci": Profile(_c1a_cells([10], [1024], [0.05]), trials=200),
+            "standard": Profile(_c1a_cells([5, 10, 40], [1024, 8192], [0.05, 0.01]), trials=1000),
+            "full": Profile(_c1a_cells([5, 10, 40, 100], [1024, 8192, 65536], [0.05, 0.01, 0.001]), trials=5000),
+        },
+        trial=c1a_trial,
+        findings=(
+            Finding(
+                "c1a-delta",
+                "The proof of Lemma 3.1 uses ||(HDV)_(i)||^2 <= 2 rho ln(40 d rho)/d "
+                "'with prob >= 1 - delta', "
+                "but the constant 40 is delta = 1/20; the general bound 2 rho ln(2 d rho/delta)/d holds at "
+                "level 1 - delta (confirmed). The printed form is a proof gap, not refuted empirically.",
+                evidence_variant="general_delta",
+                spec_ref="Sec. 6 item 4; C1a",
+            ),
+        ),
+    )
+)
+
+
+# ----------------------------------------------------------------------------------------------- C2
+
+
+def _expect_c2(params):
+    if params["coherence"] == "coherent" and params["kind"] in ("countsketch", "sparse"):
+        return Verdict.VIOLATED
+    return Verdict.HOLDS
+
+
+def _c2_cells(kinds, r, rho, d, eps, delta):
+    return tuple(
+        embedding_cell(kind, rho, d, eps, delta, coherence=coh, r=r)
+        for coh in ("incoherent", "coherent")
+        for kind in kinds
+    )
+
+
+_C2_KINDS = ["gaussian", "srht", "sign", "countsketch", "sparse"]
+
+THEOREMS["paul2014.c2"] = register(
+    Theorem(
+        id="paul2014.c2",
+        paper="paul2014",
+        title="C2: coherent row spaces: CountSketch and Li-sparse fail where Gaussian/SRHT/sign embed",
+        citation=cite("Lemma 3.3", "(8)-(10)"),
+        statement="The lemmas are per fixed V; at one r, P(e > eps) <= delta for Gaussian, SRHT and signs on "
+        "incoherent and coherent V, but not for CountSketch or Li-sparse on coherent V.",
+        kind="probabilistic",
+        variants=(
+            Variant(
+                "stated",
+                "P(e > eps) <= delta at a common r (incoherent / coherent V)",
+                mode="bound",
+                expected=_expect_c2,
+                promised_failure=_delta,
+                note="ci: rho = 20, r = 800 (Gaussian eq. 10 with c = 1.7 at delta = 0.05); CountSketch's "
+                "exact collision probability there is 0.21 > delta.",
+            ),
+        ),
+        profiles={
+            "quick": Profile(_c2_cells(_C2_KINDS, 800, 20, 512, 0.5, 0.05), trials=100),
+            "ci": Profile(_c2_cells(_C2_KINDS, 800, 20, 512, 0.5, 0.05), trials=300),
+            "standard": Profile(
+                _c2_cells(_C2_KINDS, 400, 10, 1024, 0.5, 0.05) + _c2_cells(_C2_KINDS, 1280, 20, 4096, 0.5, 0.05),
+                trials=1000,
+            ),
+            "full": Profile(
+                _c2_cells(_C2_KINDS, 400, 10, 1024, 0.5, 0.05) + _c2_cells(_C2_KINDS, 1280, 20, 4096, 0.5, 0.05),
+                trials=4000,
+            ),
+        },
+        trial=embedding_trial,
+        vacuous=_r_below_rho,
+        findings=(
+            Finding(
+                "coherence",
+                "The guarantees are per fixed V: on coherent row spaces (few active features) CountSketch "
+                "(collisions give e >= 1) and Li-sparse fail at an r where Gaussian, SRHT and signs embed.",
+                evidence_variant="stated",
+                spec_ref="C2",
+            ),
+        ),
+    )
+)
+
+
+def _cs_exact_p(params):
+    return countsketch_coherent_failure(params["rho"], params["r"])
+
+
+THEOREMS["paul2014.c2.countsketch_exact"] = register(
+    Theorem(
+        id="paul2014.c2.countsketch_exact",
+        paper="paul2014",
+        title="C2: CountSketch on the coherent basis fails exactly with the hash-collision probability",
+        citation=cite("Lemma 3.3", "(8)"),
+        statement="For V = [e_1..e_rho] and CountSketch, e = 0 without a hash collision and e >= 1 with one, "
+        "so P(e > eps) = 1 - prod_{k<rho} (1 - k/r) for every eps < 1.",
+        kind="probabilistic",
+        variants=(
+            Variant(
+                "stated",
+                "failures (e > eps) ~ Bin(trials, 1 - prod_{k<rho}(1 - k/r))  (the collision law)",
+                mode="exact",
+                expected=Verdict.HOLDS,
+                promised_failure=_cs_exact_p,
+            ),
+        ),
+        profiles={
+            "quick": Profile(
+                tuple(
+                    embedding_cell("countsketch", rho, 1024, 0.5, 0.05, coherence="coherent", r=r)
+                    for rho, r in [(10, 320)]
+                ),
+                trials=100,
+            ),
+            "ci": Profile(
+                tuple(
+                    embedding_cell("countsketch", rho, 1024, 0.5, 0.05, coherence="coherent", r=r)
+                    for rho, r in [(5, 50), (10, 320), (20, 1000)]
+                ),
+                trials=300,
+            ),
+            "standard": Profile(
+                tuple(
+                    embedding_cell("countsketch", rho, 1024, 0.5, 0.05, coherence="coherent", r=r)
+                    for rho, r in [(5, 50), (10, 320), (20, 1000), (10, 4000), (40, 4000)]
+                ),
+                trials=2000,
+            ),
+            "full": Profile(
+                tuple(
+                    embedding_cell("countsketch", rho, 4096, 0.5, 0.05, coherence="coherent", r=r)
+                    for rho, r in [(5, 50), (10, 320), (20, 1000), (10, 4000), (40, 4000)]
+                ),
+                trials=10000,
+            ),
+        },
+        trial=embedding_trial,
+        vacuous=_r_below_rho,
+        findings=(
+            Finding(
+                "countsketch-collisions",
+                "CountSketch on sparse data with rho active features is all-or-nothing: e in {0} U [1, inf), "
+                "failing with the exact collision probability ~ rho^2/(2r).",
+                evidence_variant="stated",
+                spec_ref="C2",
+            ),
+        ),
+    )
+)
