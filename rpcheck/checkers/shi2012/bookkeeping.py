@@ -88,7 +88,7 @@ BOOKKEEPING = register(Theorem(
     )),
     profiles={
         "quick": Profile(cells=grid(n_max=5000), trials=30),
-        "ci": Profile(cells=grid(n_max=[500, 5000]), trials=60),
+        "ci": Profile(cells=grid(n_max=[500, 5000]), trials=40),
         "standard": Profile(cells=grid(n_max=[500, 5000, 50000]), trials=500),
         "full": Profile(cells=grid(n_max=[500, 5000, 50000]), trials=5000),
     },

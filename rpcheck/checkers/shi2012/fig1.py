@@ -33,6 +33,11 @@ def _separable_1d(p, y):
 
 
 def _trial(params, rng):
+    with c.one_blas_thread():
+        return _trial_impl(params, rng)
+
+
+def _trial_impl(params, rng):
     a = params["a"]
     X, y = _points(a)
     p = c.project(X, 1, rng)[:, 0]
@@ -51,6 +56,11 @@ def _trial(params, rng):
 
 
 def _margins_trial(params, rng):
+    with c.one_blas_thread():
+        return _margins_trial_impl(params, rng)
+
+
+def _margins_trial_impl(params, rng):
     a = params["a"]
     X, y = _points(a)
     # D2 margin of the original data (no-bias SVM on normalised points) must equal 1/sqrt(1+a^2): the solver

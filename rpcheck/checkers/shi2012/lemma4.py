@@ -32,6 +32,11 @@ Z_CLT = float(stats.norm.isf(0.025))  # 1.95996...
 
 
 def _trial(params, rng):
+    with c.one_blas_thread():
+        return _trial_impl(params, rng)
+
+
+def _trial_impl(params, rng):
     kind, geom, cc, n, Bk, d = (params[k] for k in ("kind", "geometry", "c", "n", "B", "d"))
     w, x = c.fixed_pair(cc, d, geom)
     RV = c.project(np.vstack([w, x]), n * Bk, rng, kind=kind)

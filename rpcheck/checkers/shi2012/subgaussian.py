@@ -20,6 +20,11 @@ __all__ = ["SUBGAUSSIAN"]
 
 
 def _trial(params, rng):
+    with c.one_blas_thread():
+        return _trial_impl(params, rng)
+
+
+def _trial_impl(params, rng):
     kind, geom, cc, n, eps, d = (params[k] for k in ("kind", "geometry", "c", "n", "eps", "d"))
     w, x = c.fixed_pair(cc, d, geom)
     diff = x / np.linalg.norm(x) - w / np.linalg.norm(w)

@@ -28,6 +28,11 @@ def _exact(cc, n, eps):
 
 
 def _trial(params, rng):
+    with c.one_blas_thread():
+        return _trial_impl(params, rng)
+
+
+def _trial_impl(params, rng):
     cc, n, eps, d = params["c"], params["n"], params["eps"], params["d"]
     w, x = c.fixed_pair(cc, d, params.get("geometry", "dense"))
     diff = x / np.linalg.norm(x) - w / np.linalg.norm(w)

@@ -54,6 +54,11 @@ def _witness(params, rng):
 
 
 def _trial(params, rng):
+    with c.one_blas_thread():
+        return _trial_impl(params, rng)
+
+
+def _trial_impl(params, rng):
     eps = params["eps"]
     _, _, gu, _, gw, events = _witness(params, rng)
     b_pr = B.thm6_margin_bound(gu, eps)
@@ -69,6 +74,11 @@ def _trial(params, rng):
 
 
 def _svm_trial(params, rng):
+    with c.one_blas_thread():
+        return _svm_trial_impl(params, rng)
+
+
+def _svm_trial_impl(params, rng):
     eps = params["eps"]
     _, y, gu, RX, gw, _ = _witness(params, rng)
     g0 = _opt_margin(params["m"], params["d"], params["gamma"])

@@ -57,6 +57,11 @@ def _projected(X, y, U, n, eps, rng):
 
 
 def _trial(params, rng):
+    with c.one_blas_thread():
+        return _trial_impl(params, rng)
+
+
+def _trial_impl(params, rng):
     m, d, L, gamma, n, eps = (params[k] for k in ("m", "d", "L", "gamma", "n", "eps"))
     X, y, U, gu = _data(m, d, L, gamma)
     margin_p, point_bound, events = _projected(X, y, U, n, eps, rng)
@@ -141,6 +146,11 @@ THM8 = register(Theorem(
 
 # ------------------------------------------------------------------------------------------ C12 construction
 def _final_trial(params, rng):
+    with c.one_blas_thread():
+        return _final_trial_impl(params, rng)
+
+
+def _final_trial_impl(params, rng):
     n, eps, c1 = params["n"], params["eps"], params["c1"]
     s1 = float(np.sqrt(1 - c1 * c1))
     x = np.array([1.0, 0.0])

@@ -39,6 +39,11 @@ def _data(m, d, L, gamma):
 
 
 def _trial(params, rng):
+    with c.one_blas_thread():
+        return _trial_impl(params, rng)
+
+
+def _trial_impl(params, rng):
     m, d, L, gamma, n, eps = (params[k] for k in ("m", "d", "L", "gamma", "n", "eps"))
     X, y, W, gu, Z, Zw, pairs = _data(m, d, L, gamma)
     u = W.reshape(-1)                                   # [w_1; ...; w_L]
