@@ -7,8 +7,9 @@ Output types of ``apply`` (documented once here, repeated in each class):
 
 - dense ``X``: always a dense ndarray of X's float dtype (float32 stays float32);
 - scipy.sparse ``X``: a dense ndarray, except for ``countsketch`` and ``cw``, whose output keeps the
-  sparsity of the input (``nnz(X R) <= a nnz(X)``) and is returned as a CSR matrix/array of the same
-  container class as ``X`` (``scipy.sparse.csr_matrix`` for spmatrix input, ``csr_array`` for sparray input).
+  sparsity of the input (``nnz(X R) <= a nnz(X)``) and is returned as CSR (no duplicate entries; column
+  indices within a row possibly unsorted), a ``scipy.sparse.csr_matrix`` for spmatrix input and a
+  ``csr_array`` for sparray input.
 
 ``matrix()`` returns a dense ``(d, r)`` float64 ndarray for ``gaussian``, ``sign`` and the SRHT family, and a
 ``scipy.sparse.csr_array`` for ``sparse``, ``countsketch`` and ``cw``.

@@ -18,7 +18,9 @@ CountSketch (Charikar et al. 2002; Clarkson & Woodruff 2013) is the special case
 independent signs: mean 0, variance :math:`a \cdot \frac{1}{qv} \cdot \frac{1}{a^2} = 1/r`.
 
 ``matrix()`` is a ``scipy.sparse.csr_array``. ``apply`` costs O(a nnz(X)) for sparse X and returns a CSR
-matrix (csr_matrix for spmatrix input, csr_array for sparray input); dense X gives a dense ndarray.
+matrix (csr_matrix for spmatrix input, csr_array for sparray input) without duplicate entries; with the
+compiled kernel the column indices within a row are in first-occurrence order, not sorted (as in scipy's
+own sparse products; call ``.sort_indices()`` if needed). Dense X gives a dense ndarray.
 """
 
 import numpy as np
@@ -111,12 +113,22 @@ class CWSketch(Sketch):
     def _apply_sparse(self, X):
         """O(a nnz(X)): relabel every stored entry ``X[i, k]`` to its ``a`` columns, then sum duplicates."""
         is_array = isinstance(X, sp.sparray)
+        cls = sp.csr_array if is_array else sp.csr_matrix
         X = X.tocsr()
         a = self.a
+        if _fwht.numba_enabled() and X.nnz:
+            n = X.shape[0]
+            itype = np.int32 if max(self.r, a * X.nnz) < 2**31 - 1 else np.int64
+            indptr = np.empty(n + 1, dtype=itype)
+            idx = np.empty(a * X.nnz, dtype=itype)
+            dat = np.empty(a * X.nnz, dtype=X.dtype)
+            _fwht._kernels.sparse_embed_csr(X.indptr, X.indices, X.data, self.cols_, self.vals_.astype(X.dtype),
+                                            self.r, indptr, idx, dat)
+            m = int(indptr[-1])
+            return cls((dat[:m], idx[:m], indptr), shape=(n, self.r), copy=False)
         indices = self.cols_[X.indices].ravel()
         data = (X.data[:, None] * self.vals_[X.indices].astype(X.dtype)).ravel()
         indptr = X.indptr.astype(np.int64) * a
-        cls = sp.csr_array if is_array else sp.csr_matrix
         out = cls((data, indices, indptr), shape=(X.shape[0], self.r))
         out.sum_duplicates()
         return out

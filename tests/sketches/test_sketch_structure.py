@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from _sketch_cases import matmul_error_bound
 
 from rpcheck.sketches import make_sketch
 
@@ -43,12 +44,20 @@ def test_countsketch_is_cw_q1_a1():
     assert (R != sp.csr_array(C.matrix())).nnz == 0
 
 
-def test_countsketch_sparse_output_nnz_bound():
+@pytest.mark.parametrize("kind,params,a", [("countsketch", {}, 1), ("cw", {"q": 2, "v": 4, "a": 3}, 3)])
+def test_countsketch_sparse_output_structure(kind, params, a, backend_any):
+    """Sparse output: no duplicate (row, column) entries, nnz <= a nnz(X), same values as the dense path."""
     X = sp.random(40, 300, density=0.05, random_state=0, format="csr")
-    for kind, params, a in [("countsketch", {}, 1), ("cw", {"q": 2, "v": 4, "a": 3}, 3)]:
-        r = 32 if kind == "countsketch" else 24
-        out = make_sketch(kind, 300, r, rng=1, **params).apply(X)
-        assert out.has_canonical_format and out.nnz <= a * X.nnz
+    r = 32 if kind == "countsketch" else 24
+    S = make_sketch(kind, 300, r, rng=1, **params)
+    out = S.apply(X)
+    assert out.nnz <= a * X.nnz
+    rows = np.repeat(np.arange(40), np.diff(out.indptr))
+    assert np.unique(rows * r + out.indices).size == out.nnz  # no duplicates
+    M = S.matrix().toarray()
+    u = np.finfo(np.float64).eps / 2
+    assert np.all(np.abs(out.toarray() - X.toarray() @ M) <= matmul_error_bound(X.toarray(), M, u))
+    assert out.nnz == np.count_nonzero(X.toarray() @ M)  # no stored zeros here (no exact cancellation)
 
 
 @pytest.mark.parametrize("replace", [True, False])

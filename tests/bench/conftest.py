@@ -1,0 +1,67 @@
+"""Benchmarks (pytest-benchmark): everything under tests/bench is marked ``bench`` and excluded from the
+default run (pyproject addopts ``-m 'not bench ...'``). Run with
+
+    python -m pytest tests/bench -m bench --benchmark-only
+
+After the run a "ratios" table is printed: for each benchmark group, every entry's time relative to the
+group's ``role="ours"`` entry, and the throughput (GB/s) of entries that declare ``bytes_moved``.
+"""
+
+import pathlib
+
+import pytest
+
+_HERE = pathlib.Path(__file__).parent
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if _HERE in pathlib.Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.bench)
+
+
+def _summary_rows(benchmarks):
+    groups = {}
+    for b in benchmarks:
+        if b.stats is None or not getattr(b.stats, "data", None):
+            continue
+        groups.setdefault(b.group, []).append(b)
+    rows = []
+    for group, entries in groups.items():
+        ours = [b for b in entries if b.extra_info.get("role") == "ours"]
+        ref = ours[0] if ours else None
+        for b in entries:
+            st = b.stats
+            row = {
+                "group": group,
+                "name": b.name,
+                "role": b.extra_info.get("role", ""),
+                "min_s": st.min,
+                "median_s": st.median,
+                "rounds": st.rounds,
+            }
+            if ref is not None:
+                row["ratio_min"] = st.min / ref.stats.min
+                row["ratio_median"] = st.median / ref.stats.median
+            nbytes = b.extra_info.get("bytes_moved")
+            if nbytes:
+                row["gbps_min"] = nbytes / st.min / 1e9
+            rows.append(row)
+    return rows
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    bs = getattr(config, "_benchmarksession", None)
+    if bs is None or not bs.benchmarks:
+        return
+    rows = _summary_rows(bs.benchmarks)
+    tr = terminalreporter
+    tr.section("rpcheck benchmark ratios (time / time of role=ours in the same group)")
+    tr.write_line(f"{'group':28s} {'name':48s} {'min s':>10s} {'median s':>10s} {'x ours(min)':>12s} "
+                  f"{'x ours(med)':>12s} {'GB/s':>7s}")
+    for r in rows:
+        tr.write_line(
+            f"{r['group']:28s} {r['name'][:48]:48s} {r['min_s']:10.4f} {r['median_s']:10.4f} "
+            f"{r.get('ratio_min', float('nan')):12.2f} {r.get('ratio_median', float('nan')):12.2f} "
+            f"{r.get('gbps_min', float('nan')):7.2f}"
+        )
