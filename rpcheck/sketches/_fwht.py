@@ -136,6 +136,10 @@ def fwht(x, *, normalized=True, inplace=False):
     if inplace and A.flags.c_contiguous:
         _transform_inplace(A.reshape(-1, d), scale, use_numba)
         return A
+    if not inplace and use_numba and A.ndim == 2 and A.size >= _kernels.PARALLEL_MIN_ENTRIES and d > 1:
+        out = np.empty(A.shape, dtype=A.dtype)
+        _kernels.fwht_rows_copy(A, out, scale)
+        return out
     work = np.array(A, dtype=A.dtype, order="C", copy=True).reshape(-1, d)
     _transform_inplace(work, scale, use_numba)
     if inplace:  # non-contiguous view: transform a copy and write it back

@@ -63,6 +63,22 @@ def fwht_rows_inplace(X, scale):
                 row[j] *= scale
 
 
+@njit(cache=True, parallel=True, nogil=True)
+def fwht_rows_copy(X, out, scale):
+    """Out-of-place FWHT: ``out[i] = scale * FWHT(X[i])``; each row is copied and transformed while it is
+    in cache, so the array is read once and written once (no separate copy pass). ``X`` may be strided."""
+    n = X.shape[0]
+    d = X.shape[1]
+    for i in prange(n):
+        row = out[i]
+        for j in range(d):
+            row[j] = X[i, j]
+        _fwht_row(row)
+        if scale != 1.0:
+            for j in range(d):
+                row[j] *= scale
+
+
 @njit(cache=True, nogil=True)
 def fwht_rows_inplace_serial(X, scale):
     """Single-threaded :func:`fwht_rows_inplace` for small arrays (no thread start-up cost)."""

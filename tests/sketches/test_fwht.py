@@ -66,15 +66,22 @@ def test_fwht_1d_and_noncontiguous(backend):
     np.testing.assert_allclose(big[:, ::2], expected, rtol=0, atol=1e-12)
 
 
-def test_fwht_numba_and_numpy_agree(monkeypatch):
-    # Same transform, different summation trees: agreement to the derived rounding bound, on a size where
-    # the compiled kernel's radix-4 sweeps and the odd-q radix-2 first level are both exercised.
-    x = np.random.default_rng(2).standard_normal((7, 2048))
-    monkeypatch.setenv("RPCHECK_DISABLE_NUMBA", "1")
-    a = fwht(x)
-    monkeypatch.delenv("RPCHECK_DISABLE_NUMBA")
-    b = fwht(x)
-    assert np.all(np.abs(a - b) <= 2 * _tolerance(x, 2048, U[np.float64], 1 / np.sqrt(2048)))
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_fwht_large_arrays_parallel_kernels(backend, dtype):
+    """Arrays above PARALLEL_MIN_ENTRIES use the parallel kernels (fused copy+transform out of place,
+    in place, strided input); d = 2048 has odd log2 d, so the radix-2 first level runs too."""
+    from rpcheck.sketches import _kernels
+
+    x = np.random.default_rng(2).standard_normal((40, 4096)).astype(dtype)
+    view = x[:, ::2]  # (40, 2048), strided
+    assert view.size >= _kernels.PARALLEL_MIN_ENTRIES
+    oracle = view.astype(np.float64) @ hadamard(2048).astype(np.float64) / np.sqrt(2048)
+    tol = _tolerance(view, 2048, U[dtype], 1 / np.sqrt(2048))
+    assert np.all(np.abs(fwht(view) - oracle) <= tol)
+    c = np.ascontiguousarray(view)
+    assert np.all(np.abs(fwht(c) - oracle) <= tol)
+    assert fwht(c, inplace=True) is c
+    assert np.all(np.abs(c - oracle) <= tol)
 
 
 def test_fwht_is_involution_and_orthogonal():
