@@ -8,7 +8,8 @@ verdict: HOLDS (our runs support it), VIOLATED (they contradict it), INCONCLUSIV
 
 Data: scikit-learn's bundled breast_cancer and digits (digit 8 vs rest) at ``quick``/``ci``; at
 ``standard``/``full`` also every svmlight/LIBSVM file listed in the environment variable
-``RPCHECK_LEI2020_DATA`` (``os.pathsep``-separated; e.g. the paper's mushrooms, usps, gisette files).
+``RPCHECK_LEI2020_DATA`` (``os.pathsep``-separated; e.g. the paper's mushrooms, usps, gisette files). A file
+whose name contains "usps" is binarized as label 1 vs rest (assumed: the paper does not give its usps-b rule).
 """
 
 from __future__ import annotations
