@@ -45,6 +45,7 @@ from ...linalg import embedding_distortion
 from ...sketches import make_sketch
 from ..paul2014._common import FP_REL, svc_bounds
 from ..paul2014._data import classification_instance
+from ..zhang2013._common import single_threaded
 
 __all__ = ["THEOREM", "trial", "adversary_map", "FAMILIES"]
 
@@ -77,6 +78,7 @@ def adversary_map(family, d, b, V, Zfac, *, rng):
     raise RpcheckError(f"`family` ({family!r}) must be one of {', '.join(map(repr, FAMILIES))}.")
 
 
+@single_threaded
 def trial(params, rng):
     n, d, rho, r = int(params["n"]), int(params["d"]), int(params["rho"]), int(params["r"])
     family, b = params["family"], float(params["b"])

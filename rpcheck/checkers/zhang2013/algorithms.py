@@ -22,7 +22,7 @@ import numpy as np
 
 from ...engine import Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...svm.drp import drp, iterative_drp, ridge_drp_closed_form, ridge_solution
-from ._common import FP_REL, cite, make_instance, sketch_matrix
+from ._common import FP_REL, cite, make_instance, single_threaded, sketch_matrix
 
 __all__ = ["THEOREM", "trial"]
 
@@ -34,6 +34,7 @@ def _rel(a, b):
     return float(np.linalg.norm(a - b)) / max(float(np.linalg.norm(b)), 1e-300)
 
 
+@single_threaded
 def trial(params, rng):
     n, d, r, m, lam = int(params["n"]), int(params["d"]), int(params["r"]), int(params["m"]), float(params["lam"])
     inst = make_instance(n, d, r, rng=rng)

@@ -24,7 +24,7 @@ import numpy as np
 
 from ...bounds.zhang2013 import thm1_bound
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
-from ._common import ASSUMED_C, ASSUMED_EPS, ASSUMED_PROB, FP_REL, cite, vacuous_outcome
+from ._common import ASSUMED_C, ASSUMED_EPS, ASSUMED_PROB, FP_REL, cite, single_threaded, vacuous_outcome
 from ._recovery import diagnostics, draw
 
 __all__ = ["THEOREM", "trial"]
@@ -32,6 +32,7 @@ __all__ = ["THEOREM", "trial"]
 THEOREM_ID = "zhang2013.thm1"
 
 
+@single_threaded
 def trial(params, rng):
     dr = draw(params, rng)
     eps = float(params["eps"])

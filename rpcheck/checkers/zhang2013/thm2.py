@@ -22,7 +22,7 @@ Variants (every Outcome reads ``statistic <= bound``; statistic = ``||wtilde - w
 from __future__ import annotations
 
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
-from ._common import ASSUMED_C, ASSUMED_EPS, ASSUMED_PROB, FP_REL, cite, vacuous_outcome
+from ._common import ASSUMED_C, ASSUMED_EPS, ASSUMED_PROB, FP_REL, cite, single_threaded, vacuous_outcome
 from ._recovery import diagnostics, draw
 
 __all__ = ["THEOREM", "trial"]
@@ -30,6 +30,7 @@ __all__ = ["THEOREM", "trial"]
 THEOREM_ID = "zhang2013.thm2"
 
 
+@single_threaded
 def trial(params, rng):
     dr = draw(params, rng)
     eps = float(params["eps"])

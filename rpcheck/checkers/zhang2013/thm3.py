@@ -27,7 +27,7 @@ import numpy as np
 
 from ...bounds.zhang2013 import thm3_bracket, thm3_failure, thm3_lower
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
-from ._common import ASSUMED_C, ASSUMED_PROB, FP_REL, cite, vacuous_outcome
+from ._common import ASSUMED_C, ASSUMED_PROB, FP_REL, cite, single_threaded, vacuous_outcome
 from ._recovery import diagnostics, draw
 
 __all__ = ["THEOREM", "trial", "naive_quantities"]
@@ -65,6 +65,7 @@ def certified_lower(dr, eps, d, r):
     return thm3_lower(eps, d, r, m) - 0.5 * math.sqrt((d - r) / m) * excess / (math.sqrt(1 - eps) * dr.w_norm)
 
 
+@single_threaded
 def trial(params, rng):
     d, r = int(params["d"]), int(params["r"])
     eps = float(params["eps"])

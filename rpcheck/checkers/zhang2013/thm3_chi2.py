@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from ...bounds.zhang2013 import thm3_chi2_failure
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
-from ._common import cite
+from ._common import cite, single_threaded
 from ._recovery import draw
 from .thm3 import naive_quantities
 
@@ -30,6 +30,7 @@ __all__ = ["THEOREM", "trial"]
 THEOREM_ID = "zhang2013.thm3.chi2"
 
 
+@single_threaded
 def trial(params, rng):
     d, r, eps = int(params["d"]), int(params["r"]), float(params["eps"])
     dr = draw(params, rng, keep_R=True)

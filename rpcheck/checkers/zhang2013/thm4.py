@@ -25,7 +25,7 @@ import numpy as np
 
 from ...bounds.zhang2013 import thm4_bound, thm4_bound_tight
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
-from ._common import ASSUMED_C, ASSUMED_EPS, ASSUMED_PROB, FP_REL, cite, vacuous_outcome
+from ._common import ASSUMED_C, ASSUMED_EPS, ASSUMED_PROB, FP_REL, cite, single_threaded, vacuous_outcome
 from ._recovery import diagnostics, draw
 
 __all__ = ["THEOREM", "trial"]
@@ -38,6 +38,7 @@ def _tight_cert(dr, eps):
     return eps + math.sqrt(1 + eps) * dr.cert_RT(eps) / dr.w_norm
 
 
+@single_threaded
 def trial(params, rng):
     dr = draw(params, rng)
     eps = float(params["eps"])

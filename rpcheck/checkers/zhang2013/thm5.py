@@ -41,6 +41,7 @@ from ._common import (
     m_for,
     make_instance,
     reference_solution,
+    single_threaded,
     sketch_matrix,
     vacuous_outcome,
 )
@@ -57,6 +58,7 @@ def _recursion(eps, w_norm, etas, lam):
     return np.array(B)
 
 
+@single_threaded
 def trial(params, rng):
     n, d, r, T = int(params["n"]), int(params["d"]), int(params["r"]), int(params["T"])
     lam, loss, eps = float(params["lam"]), params["loss"], float(params["eps"])

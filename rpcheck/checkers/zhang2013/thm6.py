@@ -35,7 +35,7 @@ from ...bounds.zhang2013 import C_THM6, effective_rank, thm6_bound, thm6_eps
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...generators import haar_orthonormal
 from ...svm.drp import drp, iterative_drp, ridge_solution
-from ._common import ASSUMED_PROB, FP_REL, cite, sketch_matrix, vacuous_outcome
+from ._common import ASSUMED_PROB, FP_REL, cite, single_threaded, sketch_matrix, vacuous_outcome
 
 __all__ = ["THEOREM", "trial", "spectrum", "cell_quantities"]
 
@@ -67,6 +67,7 @@ def _bound_outcome(rel, eps, lam, sk):
     return Outcome(bool(rel <= b * (1 + FP_REL)), rel, b)
 
 
+@single_threaded
 def trial(params, rng):
     n, k, m, lam = int(params["n"]), int(params["k"]), int(params["m"]), float(params["lam"])
     s = spectrum(params)
