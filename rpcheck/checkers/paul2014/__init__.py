@@ -6,6 +6,12 @@ Ids use the arXiv PDF numbering; each citation also gives the TKDD numbering (sp
 
 from . import (  # noqa: F401  (imported for registration)
     embedding,
+    enclosing_ball,
+    main_ratio,
     margin,
     margin_search,
+    norm_identity,
+    rank_deficiency,
+    regression,
+    sparsity,
 )
