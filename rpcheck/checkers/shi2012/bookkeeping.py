@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ...bounds import shi2012 as B
-from ...engine import Outcome, Profile, Theorem, TrialRecord, Variant, grid, register
+from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, grid, register
 from . import _common as c
 
 __all__ = ["BOOKKEEPING"]
@@ -58,7 +60,12 @@ def _trial(params, rng):
     cc = float(rng.uniform(-0.95, 0.95))
     n5 = 2 + n % 300
     t5 = min(1.0, B.thm5_failure_bound(n5, eps)) >= B.thm5_exact_failure(cc, n5, eps) * (1 - 1e-8)
+    # I8: Theorem 9 allows eps in (0, 1]; at eps = 1 its bound divides by 1 - eps = 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        one = np.float64(1.0)
+        b9 = -2 * one / (1 - one) + (1 + one) * gamma / (np.sqrt(2.0 * L) * (1 - one))
     out = {
+        "thm9_domain_as_printed": Outcome(holds=bool(np.isfinite(b9)), statistic=float(b9), bound=0.0),
         "exponent_identity": Outcome(holds=ok_exp, statistic=abs(e1 - B.exponent(n, eps)), bound=RTOL * e1),
         "thresholds_invert": Outcome(holds=inv_err <= RTOL, statistic=inv_err, bound=RTOL),
         "union_count_conservative": Outcome(holds=union_ok, statistic=4 * m + 2, bound=6 * m),
@@ -77,7 +84,11 @@ BOOKKEEPING = register(Theorem(
     statement=("n > 12/(3eps^2 - 2eps^3) ln(6N/delta) with N = m (Thm 6), Lm (Thm 8), m(L-1) (Thm 9), and "
                "exp(-(n/2)(eps^2/2 - eps^3/3)) throughout."),
     kind="deterministic",
-    variants=tuple(Variant(name, text, mode="deterministic", expected=c.H) for name, text in (
+    variants=(Variant("thm9_domain_as_printed", "Theorem 9's bound is defined on its printed domain eps in "
+                                                "(0, 1] "
+                      "(evaluated at eps = 1)", mode="deterministic", expected=c.V,
+                      note="I8: eps = 1 divides by zero."),) + tuple(
+        Variant(name, text, mode="deterministic", expected=c.H) for name, text in (
         ("exponent_identity", "(n/2)(eps^2/2 - eps^3/3) = n(3eps^2 - 2eps^3)/12"),
         ("thresholds_invert", "6 N E(n_threshold, eps) = delta for N = m, Lm, m(L-1)"),
         ("union_count_conservative", "(4m+2) <= 6m: the charged count dominates the needed one"),
@@ -95,4 +106,18 @@ BOOKKEEPING = register(Theorem(
     trial=_trial,
     tolerance=RTOL,
     tolerance_note="float64 closed forms, relative 1e-10",
+    findings=(
+        Finding("I8", "Theorem 9 states delta, eps in (0, 1]; eps = 1 makes 1 - eps = 0 in its bound.",
+                evidence_variant="thm9_domain_as_printed", spec_ref="shi2012 I8"),
+        Finding("C14", "The n thresholds invert 6NE(n, eps) = delta exactly; the charged union count 6m "
+                       "exceeds the "
+                "(4m+2) events Theorem 6's proof needs (conservative, valid).",
+                evidence_variant="union_count_conservative", spec_ref="shi2012 C14"),
+        Finding("C15", "The non-vacuity regions are exactly eps < gamma/(2+gamma) (Thm 6), gamma/(2-gamma) "
+                       "(Thm 6 as "
+                "proved), thm8_eps_max (Thm 8; about half for the corrected bound at small gamma), g/(2-g) "
+                "(Thm 9); "
+                "the margin checkers report every cell outside them as VACUOUS.",
+                evidence_variant="nonvacuity_regions", spec_ref="shi2012 C15"),
+    ),
 ))

@@ -46,11 +46,15 @@ def _trial_impl(params, rng):
     out_by = max(lo - cp, cp - up)
     band = out_by <= 0.0
     lhs, rhs = B.proof9_first_step_holds(math.sqrt(q[0]), math.sqrt(q[1]), cp, eps)
+    # I9: replacing w by -w flips c' draw by draw, so any metric of |c'| or c'/c is symmetric in the sign of c
+    cp_neg = c.cosine(-RV[1], RV[0])
+    sym_err = abs(cp_neg + cp)
     out = {
         "as_printed": Outcome(holds=band, statistic=out_by, bound=0.0, vacuous=cc <= 0),
         "any_angle": Outcome(holds=band, statistic=out_by, bound=0.0),
         "exact": Outcome(holds=band, statistic=out_by, bound=0.0),
         "proof_structure": Outcome(holds=out_by <= c.TOL, statistic=out_by, bound=c.TOL, vacuous=not e3),
+        "sign_symmetry": Outcome(holds=sym_err <= 1e-12, statistic=sym_err, bound=1e-12),
         "proof_step_9": Outcome(holds=lhs <= rhs + c.TOL, statistic=lhs, bound=rhs + c.TOL, vacuous=not e3),
     }
     diag = {"c_proj": cp, "E3": float(e3), "q_x": float(q[0]), "q_w": float(q[1]), "q_diff": float(q[2]),
@@ -107,6 +111,8 @@ THM5 = register(Theorem(
         Variant("proof_structure", "E3 (|q-1| <= eps for x, w, xhat-what) => Lo <= c' <= Up, every draw, "
                                    "any c",
                 mode="deterministic", expected=c.H, note="C4/C5: zero exceptions expected, obtuse included."),
+        Variant("sign_symmetry", "cos(R(-w), Rx) = -cos(Rw, Rx) for every draw (same R)", mode="deterministic",
+                expected=c.H, note="I9: the Figure-2 metrics P1, P2 are exactly symmetric in the sign of c."),
         Variant("proof_step_9", "E3 => ||s a' - t b'||^2 <= ||sqrt(1-eps) a' - sqrt(1+eps) b'||^2 (first "
                                 "step of (9))",
                 mode="deterministic", expected=_step9_expected,
@@ -131,6 +137,12 @@ THM5 = register(Theorem(
                       "and on "
                 "E3 with zero exceptions, for obtuse pairs too.", evidence_variant="proof_structure",
                 spec_ref="shi2012 I3, C5"),
+        Finding("I9", "'Neither angle nor inner product is preserved when obtuse' is an artifact of the "
+                      "nearly "
+                "orthogonal pairs and relative metrics of Fig. 2: c' flips sign with w draw by draw, so "
+                "preservation "
+                "of cos = -0.827 equals that of +0.827, and the band holds for obtuse c (any_angle).",
+                evidence_variant="sign_symmetry", spec_ref="shi2012 I9"),
         Finding("I4-thm5", "Theorem 5 is vacuous unless n > 12 ln 6/(3eps^2-2eps^3) (768 at eps = 0.1) and, "
                            "where "
                 "not vacuous, orders of magnitude loose (exact failure 2.5e-4 vs 0.58 at c = 0.827, n = "
