@@ -7,7 +7,7 @@ Statement
 Source
     Zhang, Mahdavi, Jin, Yang, Zhu, COLT 2013, Sections 3-4, eqs. (5)-(15); spec zhang2013.md A.2-A.3, C-A8.
 Event
-    eq15/eq14/factor/alg2_step1 agree within max(1e-9, 1e3 u kappa) relative; hinge projected dual certified
+    eq15/eq14/factor/alg2_step1 agree within max(1e-9, 10 u kappa^2) relative; hinge projected dual certified
     (Frank-Wolfe gap <= 1e-8 relative, beta in the box); z = R^T wtilde for the hinge loss.
 Claimed probability
     1 (deterministic identities of the implementation): HOLDS in every cell.

@@ -14,6 +14,7 @@ import numpy as np
 from ...svm.drp import certified_recovery_bound
 from ._common import (
     distortion_from_A,
+    fp_tolerance,
     m_for,
     make_instance,
     projected_solution,
@@ -58,6 +59,8 @@ def draw(params, rng, *, keep_R=False):
     ref = reference_solution(inst, lam, loss)
     res, gap_p = projected_solution(inst, lam, A, loss)
     wt = np.asarray(res.w_tilde)
+    Xh2 = float(np.linalg.norm(inst.Z @ A, 2)) ** 2
+    kappa = (max(float(inst.s[0]) ** 2, Xh2) + lam) / lam
     err = float(np.linalg.norm(wt - ref.coef))
     return Draw(
         inst=inst,
@@ -75,6 +78,8 @@ def draw(params, rng, *, keep_R=False):
         gap_proj=gap_p,
         err=err,
         rel=err / ref.norm if ref.norm > 0 else math.nan,
+        kappa=kappa,
+        fp=fp_tolerance(kappa),
     )
 
 
@@ -87,6 +92,7 @@ def diagnostics(dr):
         "gap_full": dr.gap_full,
         "gap_proj": dr.gap_proj,
         "kkt_ref_max_rel": dr.ref.kkt_max_rel,
+        "kappa": dr.kappa,
         "n_sv_proj": float(np.sum(dr.res.beta > 0)) if dr.res.beta is not None else math.nan,
         "n_free_ref": float(np.sum((dr.ref.beta > 1e-7) & (dr.ref.beta < 1 - 1e-7)))
         if dr.ref.beta is not None

@@ -11,9 +11,8 @@ Implementation checks on the full ``X`` (n x d) and an explicit sketch ``R`` (``
     ``<= 1e-8 max(1, |objective|)`` and ``beta in [0, 1]^n``.
     ``hinge_prop2`` (hinge): ``z = R^T wtilde`` (Prop. 2's consequence ``sqrt(m) z* = R_paper^T wtilde``).
 
-All are deterministic. Tolerance of the closed-form comparisons: ``max(1e-9, 1e3 u kappa)`` relative, with
-``kappa = (max(||X||^2, ||X R||^2) + lambda)/lambda`` the condition number of the regularised systems (a
-backward-stable solve has forward error ``O(u kappa)``; ``u = 2^-53``).
+All are deterministic. Tolerance of the closed-form comparisons: ``max(1e-9, 10 u kappa^2)`` relative
+(``_common.fp_tolerance``), ``kappa = (max(||X||^2, ||X R||^2) + lambda)/lambda``.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ import numpy as np
 
 from ...engine import Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...svm.drp import drp, iterative_drp, ridge_drp_closed_form, ridge_solution
-from ._common import FP_REL, cite, make_instance, single_threaded, sketch_matrix
+from ._common import FP_REL, cite, fp_tolerance, make_instance, single_threaded, sketch_matrix
 
 __all__ = ["THEOREM", "trial"]
 
@@ -42,7 +41,7 @@ def trial(params, rng):
     R = sketch_matrix(params.get("kind", "gaussian"), d, m, rng=rng)
     sq = drp(X, y, lam, R, loss="square")
     kappa = (max(np.linalg.norm(X, 2), np.linalg.norm(X @ R, 2)) ** 2 + lam) / lam
-    tol = max(FP_REL, 1e3 * np.finfo(float).eps * kappa)
+    tol = fp_tolerance(kappa)
     e15 = _rel(sq.w_tilde, ridge_drp_closed_form(X, y, lam, R))
     e14 = _rel(ridge_solution(X, y, lam, form="primal"), ridge_solution(X, y, lam, form="dual"))
     fac = drp(inst.Z, y, lam, inst.V.T @ R, loss="square")

@@ -41,7 +41,7 @@ def trial(params, rng):
     Rw = A.T @ coef  # R^T w*
     nRw = float(np.linalg.norm(Rw))
     stat = float(np.linalg.norm(z - Rw)) / nRw
-    tol = FP_REL
+    tol = dr.fp
     # stated: the printed bound, enlarged by the certificate's excess over the exact-dual value at eps
     excess = dr.cert_RT(eps) - eps * math.sqrt(eps / (1 - eps)) * dr.w_norm
     b_stated = thm1_bound(eps) + max(excess, 0.0) / (math.sqrt(1 - eps) * dr.w_norm)
@@ -52,7 +52,7 @@ def trial(params, rng):
         b = dr.cert_RT(dr.eps_R) / (math.sqrt(1 - dr.eps_R) * dr.w_norm)
         out["per_draw"] = Outcome(bool(stat <= b + tol), stat, b)
     ident = float(np.linalg.norm(z - A.T @ np.asarray(dr.res.w_tilde))) / max(float(np.linalg.norm(z)), 1e-300)
-    out["identity"] = Outcome(bool(ident <= FP_REL), ident, FP_REL)
+    out["identity"] = Outcome(bool(ident <= dr.fp), ident, dr.fp)
     diags = diagnostics(dr)
     diags["thm1_ratio"] = stat
     return TrialRecord(outcomes=out, diagnostics=diags)

@@ -34,7 +34,7 @@ THEOREM_ID = "zhang2013.thm2"
 def trial(params, rng):
     dr = draw(params, rng)
     eps = float(params["eps"])
-    tol = FP_REL * dr.w_norm
+    tol = dr.fp * dr.w_norm
     out = {"stated": Outcome(bool(dr.err <= dr.cert(eps) + tol), dr.rel, dr.cert(eps) / dr.w_norm)}
     if dr.eps_R >= 1:
         out["per_draw"] = vacuous_outcome(dr.rel)

@@ -72,11 +72,11 @@ def trial(params, rng):
     dr = draw(params, rng, keep_R=True)
     rel, n_perp, nz = naive_quantities(dr)
     L = certified_lower(dr, eps, d, r)
-    out = {"stated": Outcome(bool(L <= rel * (1 + FP_REL)), L, rel)}
+    out = {"stated": Outcome(bool(L <= rel * (1 + dr.fp)), L, rel)}
     e = dr.eps_R
     if e < EPS_BRACKET and chi2_event(n_perp, nz, dr.m, d, r, e):
         Le = certified_lower(dr, e, d, r)
-        out["implication"] = Outcome(bool(Le <= rel * (1 + FP_REL)), Le, rel)
+        out["implication"] = Outcome(bool(Le <= rel * (1 + dr.fp)), Le, rel)
     else:
         out["implication"] = vacuous_outcome(math.nan, rel)
     diags = diagnostics(dr)

@@ -46,7 +46,7 @@ def trial(params, rng):
     naive_in = np.asarray(dr.res.w_naive)  # V^T what = A z
     diff = naive_in - coef
     stat = float(np.linalg.norm(diff)) / dr.w_norm
-    tol = FP_REL
+    tol = dr.fp
     excess = max(_tight_cert(dr, eps) - thm4_bound_tight(eps), 0.0)
     b_stated = thm4_bound(eps) + excess
     out = {"stated": Outcome(bool(stat <= b_stated + tol), stat, b_stated)}

@@ -38,6 +38,7 @@ from ._common import (
     FP_REL,
     cite,
     distortion_from_A,
+    fp_tolerance,
     m_for,
     make_instance,
     reference_solution,
@@ -72,7 +73,8 @@ def trial(params, rng):
     e = np.linalg.norm(np.asarray(it.w_path) - ref.coef[None, :], axis=1)
     wn = ref.norm
     etas = ref.gap + np.asarray(it.gaps)
-    tol = FP_REL * wn
+    kappa = (max(float(inst.s[0]) ** 2, float(np.linalg.norm(inst.Z @ A, 2)) ** 2) + lam) / lam
+    tol = fp_tolerance(kappa) * wn
     B_st = _recursion(eps, wn, etas, lam)
     out = {"stated": Outcome(bool(e[T] <= B_st[T] + tol), e[T] / wn, B_st[T] / wn)}
     if eps_R >= 1:
