@@ -38,10 +38,20 @@ def package_versions(packages=PACKAGES):
     return dict(_versions(tuple(packages)))
 
 
+def git_commit(path=None, timeout=5.0, *, cached=True):
+    """``(commit, dirty)`` of the checkout containing rpcheck; see :func:`_git_commit`. ``cached=True``
+    reuses the first answer of this process (one ``git`` call per process for provenance)."""
+    return _git_commit_cached(path, timeout) if cached else _git_commit(path, timeout)
+
+
 @functools.lru_cache(maxsize=8)
-def git_commit(path=None, timeout=5.0):
+def _git_commit_cached(path, timeout):
+    return _git_commit(path, timeout)
+
+
+def _git_commit(path=None, timeout=5.0):
     """``git rev-parse HEAD`` of the checkout containing rpcheck (None when unavailable), plus whether the
-    working tree had uncommitted changes to tracked files. Cached per process (one ``git`` call)."""
+    working tree had uncommitted changes to tracked files (None, None when git is unavailable)."""
     cwd = Path(path) if path is not None else Path(__file__).resolve().parents[2]
     try:
         head = subprocess.run(

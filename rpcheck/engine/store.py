@@ -141,7 +141,7 @@ class CheckpointStore:
         from ..errors import RpcheckWarning
         from .provenance import git_commit, package_versions
 
-        current = {"rpcheck": package_versions().get("rpcheck"), "git_commit": git_commit()[0]}
+        current = {"rpcheck": package_versions().get("rpcheck"), "git_commit": git_commit(cached=False)[0]}
         path = self.root / "manifest.json"
         if resume and path.exists():
             old = json.loads(path.read_text(encoding="utf-8"))

@@ -1,15 +1,21 @@
-"""Synthetic claims for the engine's own tests (registered here, not in rpcheck.checkers).
+"""Synthetic claims for the engine's own tests (not in rpcheck.checkers).
 
-Worker processes find them by id: the runner ships ``trial.__module__`` ("_engine_claims", importable
-because pytest puts this directory on sys.path, which spawned workers inherit) and imports it.
+They must not leak into the registry of other tests of the same pytest session (``all_theorems()`` would
+list them, ``run(None)`` would run the buggy one), so in the main process they are registered only while
+the tests of this directory run (``tests/engine/conftest.py`` calls :func:`register_all` and
+:func:`unregister_all`). Worker processes find them by id: the runner ships ``trial.__module__``
+("_engine_claims", importable because pytest puts this directory on sys.path, which spawned workers
+inherit) and the worker imports it; in a worker process (``multiprocessing.parent_process()`` is set) the
+import registers them.
 """
 
+import multiprocessing
 import time
 
 import numpy as np
 from scipy.stats import chi2
 
-from rpcheck.engine import Citation, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from rpcheck.engine import Citation, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, registry
 from rpcheck.errors import SolverError
 
 CIT = Citation(authors="Test", year=2024, title="synthetic", venue="tests", location="none")
@@ -39,27 +45,25 @@ def _bern_expected(params):
     return None
 
 
-BERNOULLI = register(
-    Theorem(
-        id="engine_test.bernoulli",
-        paper="test",
-        title="Bernoulli(p) failures against a promised delta",
-        citation=CIT,
-        statement="P(U < p) <= delta",
-        kind="probabilistic",
-        variants=(
-            Variant(
-                "bound",
-                "U >= p",
-                mode="bound",
-                expected=_bern_expected,
-                promised_failure=lambda q: q["delta"],
-            ),
+BERNOULLI = Theorem(
+    id="engine_test.bernoulli",
+    paper="test",
+    title="Bernoulli(p) failures against a promised delta",
+    citation=CIT,
+    statement="P(U < p) <= delta",
+    kind="probabilistic",
+    variants=(
+        Variant(
+            "bound",
+            "U >= p",
+            mode="bound",
+            expected=_bern_expected,
+            promised_failure=lambda q: q["delta"],
         ),
-        profiles=_profiles(grid(p=[0.002, 0.03, 0.2], delta=0.05, sleep=0.0), 1000),
-        trial=bernoulli_trial,
-        vacuous=lambda q: "delta >= 0.5 is not informative here" if q["delta"] >= 0.5 else None,
-    )
+    ),
+    profiles=_profiles(grid(p=[0.002, 0.03, 0.2], delta=0.05, sleep=0.0), 1000),
+    trial=bernoulli_trial,
+    vacuous=lambda q: "delta >= 0.5 is not informative here" if q["delta"] >= 0.5 else None,
 )
 
 
@@ -81,32 +85,30 @@ def chi2_trial(params, rng):
     )
 
 
-CHI2 = register(
-    Theorem(
-        id="engine_test.chi2",
-        paper="test",
-        title="Gaussian JL norm preservation against the exact chi-square law",
-        citation=CIT,
-        statement="P(| ||Rx||^2/||x||^2 - 1 | > eps) = chi2.cdf(n(1-eps), n) + chi2.sf(n(1+eps), n)",
-        kind="probabilistic",
-        variants=(
-            Variant(
-                "exact",
-                "|ratio - 1| <= eps",
-                mode="exact",
-                expected=Verdict.HOLDS,
-                promised_failure=lambda q: chi2_exact_p(q["n"], q["eps"]),
-            ),
-            Variant(
-                "wrong",
-                "|ratio - 1| <= eps, against the law of a sketch with 4n rows",
-                mode="exact",
-                promised_failure=lambda q: chi2_exact_p(4 * q["n"], q["eps"]),
-            ),
+CHI2 = Theorem(
+    id="engine_test.chi2",
+    paper="test",
+    title="Gaussian JL norm preservation against the exact chi-square law",
+    citation=CIT,
+    statement="P(| ||Rx||^2/||x||^2 - 1 | > eps) = chi2.cdf(n(1-eps), n) + chi2.sf(n(1+eps), n)",
+    kind="probabilistic",
+    variants=(
+        Variant(
+            "exact",
+            "|ratio - 1| <= eps",
+            mode="exact",
+            expected=Verdict.HOLDS,
+            promised_failure=lambda q: chi2_exact_p(q["n"], q["eps"]),
         ),
-        profiles=_profiles(grid(n=[8, 16, 32, 64], eps=[0.2, 0.3, 0.5, 0.7, 0.9, 1.2], d=12), 300),
-        trial=chi2_trial,
-    )
+        Variant(
+            "wrong",
+            "|ratio - 1| <= eps, against the law of a sketch with 4n rows",
+            mode="exact",
+            promised_failure=lambda q: chi2_exact_p(4 * q["n"], q["eps"]),
+        ),
+    ),
+    profiles=_profiles(grid(n=[8, 16, 32, 64], eps=[0.2, 0.3, 0.5, 0.7, 0.9, 1.2], d=12), 300),
+    trial=chi2_trial,
 )
 
 
@@ -130,28 +132,26 @@ def det_trial(params, rng):
     )
 
 
-DET = register(
-    Theorem(
-        id="engine_test.det",
-        paper="test",
-        title="deterministic inequality with planted violations",
-        citation=CIT,
-        statement="||X|| <= bound for every draw",
-        kind="deterministic",
-        variants=(
-            Variant("claim", "stat <= bound", mode="deterministic"),
-            Variant("always", "stat <= stat + 1", mode="deterministic", expected=Verdict.HOLDS),
+DET = Theorem(
+    id="engine_test.det",
+    paper="test",
+    title="deterministic inequality with planted violations",
+    citation=CIT,
+    statement="||X|| <= bound for every draw",
+    kind="deterministic",
+    variants=(
+        Variant("claim", "stat <= bound", mode="deterministic"),
+        Variant("always", "stat <= stat + 1", mode="deterministic", expected=Verdict.HOLDS),
+    ),
+    profiles=_profiles(
+        (
+            {"fail_p": 0.0, "solver_p": 0.1, "vac_p": 0.2},
+            {"fail_p": 0.05, "solver_p": 0.0, "vac_p": 0.0},
+            {"fail_p": 0.0, "solver_p": 0.0, "vac_p": 1.0},
         ),
-        profiles=_profiles(
-            (
-                {"fail_p": 0.0, "solver_p": 0.1, "vac_p": 0.2},
-                {"fail_p": 0.05, "solver_p": 0.0, "vac_p": 0.0},
-                {"fail_p": 0.0, "solver_p": 0.0, "vac_p": 1.0},
-            ),
-            60,
-        ),
-        trial=det_trial,
-    )
+        60,
+    ),
+    trial=det_trial,
 )
 
 
@@ -161,18 +161,16 @@ def buggy_trial(params, rng):
     return TrialRecord(outcomes={"v": Outcome(holds=True)}, diagnostics={"x": 1.0 / (params["k"] - 3)})
 
 
-BUGGY = register(
-    Theorem(
-        id="engine_test.buggy",
-        paper="test",
-        title="raises ZeroDivisionError",
-        citation=CIT,
-        statement="-",
-        kind="deterministic",
-        variants=(Variant("v", "-", mode="deterministic"),),
-        profiles=_profiles(grid(k=[1, 3]), 5),
-        trial=buggy_trial,
-    )
+BUGGY = Theorem(
+    id="engine_test.buggy",
+    paper="test",
+    title="raises ZeroDivisionError",
+    citation=CIT,
+    statement="-",
+    kind="deterministic",
+    variants=(Variant("v", "-", mode="deterministic"),),
+    profiles=_profiles(grid(k=[1, 3]), 5),
+    trial=buggy_trial,
 )
 
 
@@ -187,33 +185,47 @@ def report_decide(records, params):
     return (Verdict.HOLDS if m > 0 else Verdict.VIOLATED), {"mean": m, "n": len(records)}
 
 
-REPORT = register(
-    Theorem(
-        id="engine_test.report",
-        paper="test",
-        title="report-mode measurement",
-        citation=CIT,
-        statement="mean > 0",
-        kind="empirical",
-        variants=(Variant("mean", "mean of N(mu, 1)", mode="report"),),
-        profiles=_profiles(grid(mu=[-2.0, 2.0]), 50),
-        trial=report_trial,
-        decide=report_decide,
-    )
+REPORT = Theorem(
+    id="engine_test.report",
+    paper="test",
+    title="report-mode measurement",
+    citation=CIT,
+    statement="mean > 0",
+    kind="empirical",
+    variants=(Variant("mean", "mean of N(mu, 1)", mode="report"),),
+    profiles=_profiles(grid(mu=[-2.0, 2.0]), 50),
+    trial=report_trial,
+    decide=report_decide,
 )
 
 
 # ---- calibration: several cells exactly at the boundary p = delta -------------------------------------
-CALIB = register(
-    Theorem(
-        id="engine_test.calib",
-        paper="test",
-        title="Bernoulli(delta) failures: every cell sits on the boundary of its claim",
-        citation=CIT,
-        statement="P(U < p) <= delta with p = delta",
-        kind="probabilistic",
-        variants=(Variant("bound", "U >= p", mode="bound", promised_failure=lambda q: q["delta"]),),
-        profiles=_profiles(grid(p=0.1, delta=0.1, sleep=0.0, rep=[0, 1, 2, 3]), 200),
-        trial=bernoulli_trial,
-    )
+CALIB = Theorem(
+    id="engine_test.calib",
+    paper="test",
+    title="Bernoulli(delta) failures: every cell sits on the boundary of its claim",
+    citation=CIT,
+    statement="P(U < p) <= delta with p = delta",
+    kind="probabilistic",
+    variants=(Variant("bound", "U >= p", mode="bound", promised_failure=lambda q: q["delta"]),),
+    profiles=_profiles(grid(p=0.1, delta=0.1, sleep=0.0, rep=[0, 1, 2, 3]), 200),
+    trial=bernoulli_trial,
 )
+
+
+ALL = (BERNOULLI, CHI2, DET, BUGGY, REPORT, CALIB)
+
+
+def register_all():
+    for t in ALL:
+        registry.register(t)
+
+
+def unregister_all():
+    for t in ALL:
+        if registry._REGISTRY.get(t.id) is t:
+            del registry._REGISTRY[t.id]
+
+
+if multiprocessing.parent_process() is not None:  # a process-pool or Dask worker
+    register_all()

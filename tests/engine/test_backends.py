@@ -1,7 +1,7 @@
 """Backend equivalence: serial, local processes and Dask give bit-identical trial values and verdicts,
 whatever the number of workers and the chunking (every trial draws from its own SeedSequence)."""
 
-import _engine_claims  # noqa: F401  (registers the engine_test.* theorems)
+import _engine_claims  # noqa: F401  (the engine_test.* theorems; conftest.py registers them)
 import numpy as np
 import pandas as pd
 import pytest

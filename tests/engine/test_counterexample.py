@@ -2,7 +2,7 @@
 
 import json
 
-import _engine_claims  # noqa: F401  (registers the engine_test.* theorems)
+import _engine_claims  # noqa: F401  (the engine_test.* theorems; conftest.py registers them)
 import numpy as np
 import pytest
 

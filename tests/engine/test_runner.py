@@ -6,7 +6,7 @@ exists (a fixed seed makes each test deterministic; the probability says how unl
 
 import json
 
-import _engine_claims as claims  # registers the engine_test.* theorems
+import _engine_claims as claims  # the engine_test.* theorems; conftest.py registers them
 import numpy as np
 import pandas as pd
 import pytest

@@ -1,11 +1,11 @@
 """Sequential stopping: SEQUENTIAL_LOOKS equally spaced looks, Bonferroni level alpha / (m K) per test."""
 
-import _engine_claims  # noqa: F401  (registers the engine_test.* theorems)
+import _engine_claims  # noqa: F401  (the engine_test.* theorems; conftest.py registers them)
 import numpy as np
 import pytest
 from scipy.stats import binomtest
 
-from rpcheck.engine import Theorem, Variant, register, run
+from rpcheck.engine import Theorem, Variant, run
 from rpcheck.engine.runner import SEQUENTIAL_LOOKS
 
 
@@ -50,25 +50,23 @@ def test_sequential_trials_are_a_prefix_of_the_full_run(pair):
         assert np.array_equal(a[: len(b)], b)
 
 
-DET_SINGLE = register(
-    Theorem(
-        id="engine_test.det_single",
-        paper="test",
-        title="one deterministic variant",
-        citation=_engine_claims.CIT,
-        statement="-",
-        kind="deterministic",
-        variants=(Variant("claim", "stat <= bound", mode="deterministic"),),
-        profiles=_engine_claims._profiles(({"fail_p": 0.05, "solver_p": 0.0, "vac_p": 0.0},), 100),
-        trial=_engine_claims.det_trial,
-    )
+DET_SINGLE = Theorem(
+    id="engine_test.det_single",
+    paper="test",
+    title="one deterministic variant",
+    citation=_engine_claims.CIT,
+    statement="-",
+    kind="deterministic",
+    variants=(Variant("claim", "stat <= bound", mode="deterministic"),),
+    profiles=_engine_claims._profiles(({"fail_p": 0.05, "solver_p": 0.0, "vac_p": 0.0},), 100),
+    trial=_engine_claims.det_trial,
 )
 
 
 def test_deterministic_cell_stops_once_every_variant_is_decided():
     # one variant: a counterexample decides it; P(no failure in the first 20 draws) = 0.95**20 < 0.36,
     # P(none in 100) = 0.95**100 < 0.006; the seed is fixed and the cell stopped at look 1.
-    res = run("engine_test.det_single", backend="serial", seed=5, sequential=True)
+    res = run(DET_SINGLE, backend="serial", seed=5, sequential=True)  # an unregistered Theorem object
     r = res.cells.iloc[0]
     assert r["verdict"] == "VIOLATED" and r["stopped_early"] and r["trials"] < 100 and r["counterexample"]
     # two variants: "always" holds so far, which never settles a deterministic claim -> no early stop
