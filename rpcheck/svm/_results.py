@@ -167,7 +167,8 @@ class SVRResult:
     epsilon_effective : float
         The epsilon the solved problem actually uses: ``epsilon`` for ``"correct"``, 0 for
         ``"as_printed"`` (its epsilon term vanishes on the feasible set).
-    kkt : KKTResiduals
+    kkt, kkt_unpolished : KKTResiduals
+    polished : bool
     C : float
     solver, status : str
     iterations : int
@@ -188,6 +189,8 @@ class SVRResult:
     epsilon: float
     epsilon_effective: float
     kkt: KKTResiduals
+    kkt_unpolished: KKTResiduals
+    polished: bool
     C: float
     solver: str
     status: str

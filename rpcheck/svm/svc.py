@@ -113,10 +113,17 @@ def _polish(X, y, alpha, b, C, bias, free):
     Returns ``(alpha_new, b_new)`` or None.
     """
     F = np.flatnonzero(free)
-    if F.size == 0 or F.size > _MAX_POLISH_FREE:
+    if F.size > _MAX_POLISH_FREE:
         return None
     _, at_upper = _sets(alpha, C)
     U = np.flatnonzero(at_upper)
+    if F.size == 0:  # nothing to solve for: snap the bounded alphas to 0 / C, b from the hinge
+        a_new = np.zeros_like(alpha)
+        a_new[U] = C
+        if not bias:
+            return a_new, 0.0
+        w = _transpose_times(X, y * a_new)
+        return a_new, _hinge_argmin_b(decision_values(X, w, 0.0), y)
     XF = _rows(X, F)
     yF = y[F]
     wU = _transpose_times(X[U], y[U] * C) if U.size else np.zeros(X.shape[1])
@@ -279,18 +286,38 @@ def _check_status(status, solver, C, bias, X, y, value):
         )
 
 
-def _hard_margin_box(X, y, bias, solver):
-    """For first-order solvers (OSQP, SCS) the hard-margin dual with no upper bound converges badly.
+def _alpha_cap(X, y, bias):
+    r"""An upper bound on every optimal alpha_i, from an L1-minimal separating hyperplane (HiGHS LP).
 
-    Any feasible primal ``w0`` gives ``sum(alpha*) = ||w*||^2 <= ||w0||^2``, so the box
-    ``alpha <= ||w0||^2`` contains the optimum and does not change the problem. Returns that bound,
-    or raises NotSeparableError when the LP finds no feasible primal.
+    If ``w0`` (with some b0) separates the data, then for any C (including inf)
+    :math:`\sum_i\alpha^*_i = \|w^*\|^2 + C\|\xi^*\|_1 \le 2P^* \le 2P(w_0, b_0, 0) = \|w_0\|^2`,
+    so the box :math:`\alpha \le \|w_0\|^2` contains the optimum and does not change the problem.
+    First-order solvers (OSQP, SCS) converge badly on the hard-margin dual (no upper bound) or with
+    ``C`` far above the optimal alphas; the cap fixes their scaling. Returns None when the data are
+    not separable (the LP is infeasible).
     """
-    x = _feasible_primal(X, y, bias)
-    if x is None:
-        raise _not_separable(bias, "infeasible", solver, "LP certificate")
-    w0 = x[: X.shape[1]]
-    return 2.0 * float(np.dot(w0, w0)) + 1.0
+    n, d = X.shape
+    A = -(sp.diags(y) @ sp.csr_matrix(X))
+    A = sp.hstack([A, -A] + ([sp.csr_matrix(-y[:, None])] if bias else []), format="csr")
+    c = np.concatenate([np.ones(2 * d), np.zeros(1 if bias else 0)])
+    bounds = [(0, None)] * (2 * d) + ([(None, None)] if bias else [])
+    res = linprog(c, A_ub=A, b_ub=-np.ones(n), bounds=bounds, method="highs")
+    if res.status != 0:
+        return None
+    w0 = res.x[:d] - res.x[d : 2 * d]
+    return float(np.dot(w0, w0)) * (1.0 + 1e-6) + 1e-12
+
+
+def _box(X, y, C, bias, solver):
+    """The upper bound on alpha passed to the solver (see _alpha_cap); None for no bound."""
+    if solver == "CLARABEL":
+        return None if np.isinf(C) else C
+    cap = _alpha_cap(X, y, bias)
+    if cap is None:
+        if np.isinf(C):
+            raise _not_separable(bias, "infeasible", solver, "LP certificate")
+        return C
+    return min(C, cap)
 
 
 def _validate(X, y, C, bias, solver, polish):
@@ -370,10 +397,9 @@ def solve_svc(X, y, C, *, bias=True, solver="CLARABEL", polish=True, solver_opti
     A = (sp.csr_matrix(G).T @ sp.diags(y)).tocsr() if sp.issparse(G) else G.T * y[None, :]
     a = cp.Variable(n)
     cons = [a >= 0]
-    if not np.isinf(C):
-        cons.append(a <= C)
-    elif solver != "CLARABEL":
-        cons.append(a <= _hard_margin_box(X, y, bias, solver))
+    ub = _box(X, y, C, bias, solver)
+    if ub is not None:
+        cons.append(a <= ub)
     if bias:
         cons.append(y @ a == 0)
     prob = cp.Problem(cp.Maximize(cp.sum(a) - 0.5 * cp.sum_squares(A @ a)), cons)
@@ -433,11 +459,11 @@ class SVCProblem:
         self._a = cp.Variable(self.n, name="alpha")
         cons = [self._a >= 0]
         self._ub = None
-        if not np.isinf(self.C):
-            cons.append(self._a <= self.C)
-        elif self.solver != "CLARABEL":  # see _hard_margin_box
+        if self.solver != "CLARABEL":  # data-dependent cap, see _alpha_cap
             self._ub = cp.Parameter(nonneg=True, name="alpha_ub")
             cons.append(self._a <= self._ub)
+        elif not np.isinf(self.C):
+            cons.append(self._a <= self.C)
         if self.bias:
             cons.append(self._y @ self._a == 0)
         obj = cp.Maximize(cp.sum(self._a) - 0.5 * cp.sum_squares(self._A @ self._a))
@@ -458,7 +484,7 @@ class SVCProblem:
         self._A.value = Xd.T * y[None, :]
         self._y.value = y
         if self._ub is not None:
-            self._ub.value = _hard_margin_box(X, y, bias, solver)
+            self._ub.value = _box(X, y, C, bias, solver)
         status, iters = run_problem(self.problem, solver, self._options)
         _check_status(status, solver, C, bias, X, y, self._a.value)
         return _finalize(X, y, self._a.value, C, bias, polish, solver, status, iters, t0)

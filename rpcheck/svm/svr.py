@@ -18,11 +18,12 @@ from __future__ import annotations
 import time
 
 import numpy as np
+import scipy.linalg as sla
 import scipy.sparse as sp
 
 from .._validation import check_choice, check_interval, check_matrix
 from ..errors import RpcheckError, SolverError
-from ._common import check_solver, factor_rows, run_problem, validate_C, validate_X
+from ._common import check_solver, factor_rows, run_problem, validate_bool, validate_C, validate_X
 from ._common import solver_options as _solver_options
 from ._results import SVRResult
 from .kkt import decision_values, svr_kkt_residuals
@@ -47,7 +48,42 @@ def _svr_bias(g, y, alpha, C, eps):
     return pl_argmin(r - eps, r + eps), "interval"
 
 
-def solve_svr(X, y, C, epsilon, *, form="correct", solver="CLARABEL", solver_options=None):
+def _polish_svr(X, y, alpha, b, C, eps):
+    """KKT system on the free set F (``0 < |alpha_i| < C``), with the bounded alphas fixed at +-C:
+    ``y_i - x_i^T w - b = eps sign(alpha_i)`` for i in F and ``1^T alpha = 0``; minimum-norm correction.
+    Returns ``(alpha, b)`` or None when the signs or the box are not preserved."""
+    amax = float(np.max(np.abs(alpha), initial=0.0))
+    free = (np.abs(alpha) > _SET_TOL * amax) & (np.abs(alpha) < C * (1 - _SET_TOL))
+    bounded = np.abs(alpha) >= C * (1 - _SET_TOL)
+    F, U = np.flatnonzero(free), np.flatnonzero(bounded)
+    if F.size == 0 or F.size > 4000:
+        return None
+    aU = C * np.sign(alpha[U])
+    XF = X[F].toarray() if sp.issparse(X) else X[F]
+    wU = np.asarray(X[U].T @ aU, dtype=np.float64).ravel() if U.size else np.zeros(X.shape[1])
+    sF = np.sign(alpha[F])
+    m = F.size
+    M = np.empty((m + 1, m + 1))
+    M[:m, :m] = XF @ XF.T
+    M[:m, m] = 1.0
+    M[m, :m] = 1.0
+    M[m, m] = 0.0
+    r = np.concatenate([y[F] - eps * sF - XF @ wU, [-float(np.sum(aU))]])
+    z0 = np.concatenate([alpha[F], [b]])
+    try:
+        z = z0 + sla.lstsq(M, r - M @ z0, lapack_driver="gelsd")[0]
+    except (np.linalg.LinAlgError, ValueError):
+        return None
+    aF = z[:m]
+    if np.any(aF * sF < 0) or np.any(np.abs(aF) > C):
+        return None
+    out = np.zeros_like(alpha)
+    out[U] = aU
+    out[F] = aF
+    return out, float(z[m])
+
+
+def solve_svr(X, y, C, epsilon, *, form="correct", solver="CLARABEL", polish=True, solver_options=None):
     r"""Solve the linear SVR dual, in the correct form (Paul eq. 2) or as printed (Paul eq. 4).
 
     Parameters
@@ -61,6 +97,9 @@ def solve_svr(X, y, C, epsilon, *, form="correct", solver="CLARABEL", solver_opt
         Width of the insensitive tube, ``epsilon >= 0``.
     form : {"correct", "as_printed"}, default="correct"
     solver : {"CLARABEL", "OSQP", "SCS"}, default="CLARABEL"
+    polish : bool, default=True
+        Solve the KKT system on the free set in float64 after the interior-point solve; kept only when
+        the signs and the box are preserved and the residuals are no worse.
     solver_options : dict, optional
 
     Returns
@@ -97,6 +136,7 @@ def solve_svr(X, y, C, epsilon, *, form="correct", solver="CLARABEL", solver_opt
     if np.isinf(epsilon):
         raise RpcheckError("`epsilon` (inf) must be finite.")
     form = check_choice("form", form, SVR_FORMS)
+    polish = validate_bool("polish", polish)
     solver = check_solver(solver)
     import cvxpy as cp
 
@@ -117,6 +157,23 @@ def solve_svr(X, y, C, epsilon, *, form="correct", solver="CLARABEL", solver_opt
     g = decision_values(X, w, 0.0)
     b, _ = _svr_bias(g, yv, alpha, C, eps_eff)
     kkt, xi, P, D = svr_kkt_residuals(X, yv, alpha, w, b, C, eps_eff)
+    kkt0, polished = kkt, False
+    if polish:
+        cands = [_polish_svr(X, yv, alpha, b, C, eps_eff)]
+        if float(np.max(np.abs(alpha), initial=0.0)) <= 1e-8 * C:
+            # every alpha may be solver noise around the optimum alpha = 0 (all points inside the
+            # tube): try it; b is then any minimiser of the tube hinge
+            z = np.zeros_like(alpha)
+            cands.append((z, pl_argmin(yv - eps_eff, yv + eps_eff)))
+        for out in cands:
+            if out is None:
+                continue
+            a1, b1 = out
+            w1 = np.asarray(X.T @ a1, dtype=np.float64).ravel()
+            k1, xi1, P1, D1 = svr_kkt_residuals(X, yv, a1, w1, b1, C, eps_eff)
+            if k1.max_relative <= kkt.max_relative:
+                alpha, w, b, kkt, xi, P, D = a1, w1, b1, k1, xi1, P1, D1
+                polished = True
     if kkt.max_relative > _ACCEPT_REL:
         raise SolverError(
             f"{solver} returned status {status!r} but the SVR KKT certificate fails: max relative residual "
@@ -145,6 +202,8 @@ def solve_svr(X, y, C, epsilon, *, form="correct", solver="CLARABEL", solver_opt
         epsilon=float(epsilon),
         epsilon_effective=float(eps_eff),
         kkt=kkt,
+        kkt_unpolished=kkt0,
+        polished=polished,
         C=float(C),
         solver=solver,
         status=status,
