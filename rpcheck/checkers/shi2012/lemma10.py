@@ -7,6 +7,8 @@ and the looseness ``promised / exact`` reported as a diagnostic.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ...bounds import shi2012 as B
@@ -41,11 +43,27 @@ def _trial_impl(params, rng):
         "two_sided_exact": Outcome(holds=dev <= eps, statistic=dev, bound=eps),
         "lower_tail_exact": Outcome(holds=q > 1 - eps, statistic=q, bound=1 - eps),
         "upper_tail_exact": Outcome(holds=q < 1 + eps, statistic=q, bound=1 + eps),
+        "looseness": Outcome(holds=dev <= eps, statistic=dev, bound=eps),
     }
     exact = B.lemma10_exact_failure(n, eps)
     diag = {"q": q, "promised_2E": two, "exact": exact, "looseness": two / exact if exact > 0 else np.inf,
             "lower_bound_log": lo_b, "upper_bound_log": up_b}
     return TrialRecord(outcomes=out, diagnostics=diag)
+
+
+def _decide(records, params):
+    """Report the looseness of Lemma 10 in this cell (spec I4): promised 2E, exact chi^2 failure, their ratio
+    and the Monte Carlo rate. HOLDS when the promised value dominates the exact one (it always should)."""
+    n, eps = params["n"], params["eps"]
+    exact = B.lemma10_exact_failure(n, eps)
+    two = B.lemma10_failure_bound(n, eps)
+    fails = sum(not r.outcomes["looseness"].holds for r in records)
+    info = {"promised_2E": two, "exact": exact, "looseness": two / exact if exact > 0 else math.inf,
+            "looseness_clipped": min(1.0, two) / exact if exact > 0 else math.inf,
+            "empirical": fails / len(records) if records else math.nan, "trials": len(records),
+            "one_sided_lower": B.lemma10_tail_bound(n, eps, "lower"),
+            "one_sided_upper": B.lemma10_tail_bound(n, eps, "upper")}
+    return (c.H if two >= exact else c.V), info
 
 
 def _two(p):
@@ -106,7 +124,9 @@ LEMMA10 = register(Theorem(
                 promised_failure=lambda p: B.lemma10_exact_failure(p["n"], p["eps"], "lower")),
         Variant("upper_tail_exact", "P(q >= 1+eps) = chi2.sf(n(1+eps), n)", mode="exact", expected=c.H,
                 promised_failure=lambda p: B.lemma10_exact_failure(p["n"], p["eps"], "upper")),
+        Variant("looseness", "report: promised 2E(n,eps) / exact chi^2 failure (I4)", mode="report", expected=c.H),
     ),
+    decide=_decide,
     profiles={
         "quick": Profile(cells=_cells(_QUICK), trials=600),
         "ci": Profile(cells=_cells(_CI), trials=1000),

@@ -54,12 +54,27 @@ def _trial_impl(params, rng):
         "any_angle": Outcome(holds=band, statistic=out_by, bound=0.0),
         "exact": Outcome(holds=band, statistic=out_by, bound=0.0),
         "proof_structure": Outcome(holds=out_by <= c.TOL, statistic=out_by, bound=c.TOL, vacuous=not e3),
+        "looseness": Outcome(holds=band, statistic=out_by, bound=0.0),
         "sign_symmetry": Outcome(holds=sym_err <= 1e-12, statistic=sym_err, bound=1e-12),
         "proof_step_9": Outcome(holds=lhs <= rhs + c.TOL, statistic=lhs, bound=rhs + c.TOL, vacuous=not e3),
     }
     diag = {"c_proj": cp, "E3": float(e3), "q_x": float(q[0]), "q_w": float(q[1]), "q_diff": float(q[2]),
             "lo": lo, "up": up}
     return TrialRecord(outcomes=out, diagnostics=diag)
+
+
+def _decide(records, params):
+    """Report the looseness of Theorem 5 in this cell (spec I4): min(1, 6E), the exact failure, their ratio
+    and the Monte Carlo rate. HOLDS when min(1, 6E) dominates the exact failure (it always should)."""
+    cc, n, eps = params["c"], params["n"], params["eps"]
+    exact = _exact(cc, n, eps)
+    six = B.thm5_failure_bound(n, eps)
+    fails = sum(not r.outcomes["looseness"].holds for r in records)
+    info = {"promised_6E": six, "exact": exact, "looseness": min(1.0, six) / exact if exact > 0 else math.inf,
+            "looseness_unclipped": six / exact if exact > 0 else math.inf,
+            "empirical": fails / len(records) if records else math.nan, "trials": len(records),
+            "n_min_nonvacuous": B.thm5_n_min(eps)}
+    return (c.H if min(1.0, six) >= exact * (1 - 1e-9) else c.V), info
 
 
 def _six_e(p):
@@ -117,7 +132,9 @@ THM5 = register(Theorem(
                                 "step of (9))",
                 mode="deterministic", expected=_step9_expected,
                 note="I2: false intermediate step; the conclusion (4) still follows (proof_structure)."),
+        Variant("looseness", "report: min(1, 6E(n,eps)) / exact failure (I4)", mode="report", expected=c.H),
     ),
+    decide=_decide,
     profiles={
         "quick": Profile(cells=_QUICK, trials=600),
         "ci": Profile(cells=_CI, trials=1000),
