@@ -13,5 +13,6 @@ from . import (  # noqa: F401  (imported for registration)
     norm_identity,
     rank_deficiency,
     regression,
+    reproductions,
     sparsity,
 )
