@@ -176,6 +176,22 @@ class ReplayResult:
     recomputed: dict = field(repr=False)
     record: Any = field(default=None, repr=False)
 
+    def to_dict(self):
+        """Plain dict of the comparison (JSON-serialisable; the recomputed TrialRecord is left out)."""
+        return {
+            "path": str(self.path),
+            "theorem": self.theorem,
+            "variant": self.variant,
+            "params": self.params,
+            "trial": self.trial,
+            "seed": self.seed,
+            "matches": self.matches,
+            "matches_close": self.matches_close,
+            "still_violated": self.still_violated,
+            "saved": self.saved,
+            "recomputed": self.recomputed,
+        }
+
 
 def replay(path):
     """Recompute a saved counterexample from its seed and compare with what was saved.

@@ -49,6 +49,9 @@ def test_replay_recomputes_and_matches(violated):
     r = replay(out / res.cells.loc[res.cells["counterexample"] != "", "counterexample"].iloc[0])
     assert r.matches and r.matches_close and r.still_violated
     assert r.recomputed["outcomes"] == r.saved["outcomes"]
+    d = r.to_dict()
+    assert d["matches"] and "record" not in d
+    json.dumps(d)
 
 
 def test_replay_detects_a_mismatch(violated, tmp_path):
