@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rpcheck.checkers.alpcan2016 import xar
 from rpcheck.errors import RpcheckError
@@ -50,3 +52,21 @@ def test_trial_outcomes(family, b):
         assert rec.outcomes["quoted"].vacuous and rec.diagnostics["e"] >= 1
     else:
         assert rec.outcomes["quoted"].holds and rec.outcomes["quadform"].holds
+
+
+@settings(max_examples=12)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    r=st.sampled_from([8, 32, 96]),
+    scale=st.floats(0.0, 3.0),
+)
+def test_eq16_and_reverse_for_arbitrary_A(seed, r, scale):
+    """C-B1/C-B2: (16) and its reverse hold for every T = A R, A an arbitrary (here Gaussian-perturbed and
+    rescaled) matrix, whether or not e < 1; the quoted form holds whenever e < 1. Deterministic claims:
+    a failure is a certified counterexample (hypothesis shrinks it)."""
+    p = {"n": 24, "d": 32, "rho": 3, "r": r, "family": "perturb", "b": scale}
+    rec = xar.trial(p, np.random.default_rng(seed))
+    o = rec.outcomes
+    assert o["eq16"].holds and o["reverse"].holds
+    if rec.diagnostics["e"] < 1:
+        assert o["quoted"].holds and o["quadform"].holds
