@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from rpcheck.bounds import zhang2013 as B
@@ -14,6 +16,7 @@ from rpcheck.checkers.zhang2013 import algorithms, cor7, thm1, thm2, thm3, thm3_
 from rpcheck.checkers.zhang2013._common import distortion_from_A, make_instance, wishart_gram
 from rpcheck.engine import get
 from rpcheck.errors import RpcheckError
+from rpcheck.strategies import low_rank_matrices, sketch_seeds
 
 #: Level of the goodness-of-fit tests below (false-alarm probability per test, fixed seeds).
 ALPHA_GOF = 1e-3
@@ -146,3 +149,53 @@ def test_make_instance_exact_rank_and_nondegenerate_hinge():
     s = np.linalg.svd(inst.X, compute_uv=False)
     assert s[3] > 1e-6 * s[0] and s[4] < 1e-12 * s[0]
     assert np.allclose(inst.V.T @ inst.V, np.eye(4))
+
+
+# --------------------------------------------------------------- property test on strategy-drawn data
+
+
+@settings(max_examples=25)
+@given(
+    X=low_rank_matrices(min_rows=8, max_rows=30, min_cols=10, max_cols=60, max_rank=4, tail=0.0),
+    seed=sketch_seeds(),
+    m_factor=st.integers(8, 24),  # eps_R ~ 2 sqrt(1/f) + 1/f < 1 for most draws
+    log_lam=st.floats(-1.5, 1.5),
+    loss=st.sampled_from(["square", "hinge"]),
+)
+def test_per_draw_theorems_1_2_4_on_exact_rank_data(X, seed, m_factor, log_lam, loss):
+    """Deterministic forms of Theorems 1, 2 and 4 (certified by the dual gaps) for every draw with eps_R < 1."""
+    from rpcheck.linalg import embedding_distortion, row_space_basis
+    from rpcheck.sketches import make_sketch
+    from rpcheck.svm.drp import certified_recovery_bound, drp, ridge_solution, solve_hinge_dual
+
+    rng = np.random.default_rng(seed)
+    n, d = X.shape
+    V = row_space_basis(X)
+    rho = V.shape[1]
+    y = np.where(X @ rng.standard_normal(d) + 0.1 * rng.standard_normal(n) >= 0, 1.0, -1.0)
+    if loss == "hinge" and np.all(y == y[0]):
+        y[0] = -y[0]
+    lam = 10.0**log_lam
+    R = np.asarray(make_sketch("gaussian", d, m_factor * rho, rng=rng).matrix())
+    eps = embedding_distortion(V, R)
+    if eps >= 1:
+        return  # the per-draw bounds are claimed only for eps_R < 1
+    if loss == "square":
+        ws, gap = ridge_solution(X, y, lam), 0.0
+    else:
+        full = solve_hinge_dual(X, y, lam)
+        ws, gap = X.T @ (y * full.beta) / lam, full.gap
+    res = drp(X, y, lam, R, loss=loss)
+    if loss == "hinge":
+        gap += res.dual.gap
+    wn = np.linalg.norm(ws)
+    if wn == 0:
+        return
+    kappa = (max(np.linalg.norm(X, 2), np.linalg.norm(X @ R, 2)) ** 2 + lam) / lam
+    tol = max(1e-9, 10 * np.finfo(float).eps * kappa**2) * wn
+    B2 = certified_recovery_bound(eps, wn, gap, lam)
+    e = res.w_tilde - ws
+    assert np.linalg.norm(e) <= B2 + tol  # Theorem 2
+    rt = np.sqrt(eps * wn * B2 + gap / lam)
+    assert np.linalg.norm(R.T @ e) <= rt + tol  # Theorem 1 (numerator)
+    assert np.linalg.norm(V.T @ (res.w_naive - ws)) <= eps * wn + np.sqrt(1 + eps) * rt + tol  # Theorem 4
