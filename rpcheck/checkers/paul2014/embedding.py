@@ -50,7 +50,7 @@ from ...generators import orthonormal_basis
 from ...sketches import fwht, make_sketch
 from ._common import CI_CONSTANTS, cite, distortion
 
-__all__ = ["embedding_trial", "c1a_trial", "sketch_kwargs", "embedding_cell", "THEOREMS"]
+__all__ = ["embedding_trial", "c1a_trial", "hdv_row_norms_sq", "sketch_kwargs", "embedding_cell", "THEOREMS"]
 
 
 def sketch_kwargs(params):
@@ -239,13 +239,19 @@ for _tid, (_loc, _eqs, _kinds, _title, _stmt, _assumed) in _LEMMAS.items():
 # ---------------------------------------------------------------------------------------------- C1a
 
 
+def hdv_row_norms_sq(V, D):
+    """Squared row norms of ``H D V`` (H the normalised Sylvester-Hadamard matrix, D = diag(D)), by a
+    row-wise fast Walsh-Hadamard transform of ``V^T D`` (H is symmetric: ``(H D V)^T = V^T D H``)."""
+    HDVt = fwht(np.ascontiguousarray(V.T * D[None, :]), normalized=True)
+    return np.einsum("ij,ij->j", HDVt, HDVt)
+
+
 def c1a_trial(params, rng):
     """``max_i ||(H D V)_(i)||^2`` for one draw of the signs D (H the normalised Hadamard matrix)."""
     d, rho, delta = params["d"], params["rho"], params["delta"]
     V = orthonormal_basis(d, rho, coherence=params["coherence"], rng=rng)
     D = rng.choice(np.array([-1.0, 1.0]), size=d)
-    HDVt = fwht(np.ascontiguousarray(V.T * D[None, :]), normalized=True)  # (H D V)^T, H symmetric
-    m = float(np.max(np.einsum("ij,ij->j", HDVt, HDVt)))
+    m = float(np.max(hdv_row_norms_sq(V, D)))
     b_gen = c1a_row_norm_bound(rho, d, delta)
     b_pr = c1a_row_norm_bound_as_printed(rho, d)
     return TrialRecord(

@@ -1,0 +1,243 @@
+"""Unit tests of the Paul et al. (2014) checkers: bound functions against closed forms, certified solver
+intervals against closed-form SVM/SVR optima, the fast paths against dense oracles, and every trial
+function against its theorem's variant list (one small trial each)."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+import scipy.linalg as sla
+
+from rpcheck.bounds import paul2014 as B
+from rpcheck.checkers.paul2014 import (
+    embedding,
+    margin,
+    margin_search,
+    reproductions,
+    sparsity,
+)
+from rpcheck.checkers.paul2014._common import Interval, svc_bounds, svr_bounds
+from rpcheck.engine import Outcome, Verdict, registry
+from rpcheck.engine.theorem import TrialRecord
+from rpcheck.errors import RpcheckError
+
+PAUL_IDS = [
+    "paul2014.lemma3.1", "paul2014.lemma3.2", "paul2014.lemma3.3", "paul2014.lemma3.4", "paul2014.c1a",
+    "paul2014.c2", "paul2014.c2.countsketch_exact", "paul2014.c3", "paul2014.thm3.5", "paul2014.thm3.5.search",
+    "paul2014.c5", "paul2014.thm3.6", "paul2014.thm1.1", "paul2014.thm3.7", "paul2014.c11",
+    "paul2014.repro.synthetic", "paul2014.repro.bundled",
+]  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------------- bounds
+
+
+def test_countsketch_collision_law_matches_enumeration():
+    # exact enumeration of all r^rho hash assignments
+    for rho, r in [(2, 3), (3, 4), (4, 4), (3, 7)]:
+        collide = sum(len(set(h)) < rho for h in itertools.product(range(r), repeat=rho))
+        assert B.countsketch_coherent_failure(rho, r) == pytest.approx(collide / r**rho, rel=1e-12)
+
+
+def test_c1a_bound_general_delta():
+    assert B.c1a_row_norm_bound(10, 1024, B.c1a_as_printed_delta()) == pytest.approx(
+        B.c1a_row_norm_bound_as_printed(10, 1024), rel=1e-14
+    )
+    assert B.c1a_row_norm_bound(10, 1024, 0.01) > B.c1a_row_norm_bound(10, 1024, 0.05)
+
+
+@pytest.mark.parametrize("e", [0.01, 0.2, 0.45, 0.9])
+def test_proof_factor_below_stated(e):
+    assert B.margin_lower_proof(e) < B.margin_lower_stated(e)
+    assert B.ratio_bound_proof(e) > B.ratio_bound_stated(e) if e < 0.5 else True
+
+
+def test_target_dim_and_validation():
+    assert B.target_dim("srht", 10, 1024, 0.5, 0.05, c=1.0) == math.ceil(B.eq7_srht(10, 1024, 0.5, 0.05))
+    with pytest.raises(RpcheckError, match="eps"):
+        B.eq10_gaussian(10, 0.6, 0.1)
+    with pytest.raises(RpcheckError, match="kind"):
+        B.target_shape("bogus", 10, 1024, 0.5, 0.1)
+    assert B.thm11_failure_printed(0.1) == 2 * B.thm11_failure_corrected(0.1)
+
+
+# ------------------------------------------------------------------------ certified solver intervals
+
+
+def _contains(iv, x, rel=1e-12):
+    return iv.lo - rel * (1 + abs(x)) <= x <= iv.hi + rel * (1 + abs(x))
+
+
+@pytest.mark.parametrize("noise", [0.0, 1e-6, 1e-3])
+def test_svc_bounds_contain_closed_form_hard(noise):
+    # x = +-1 (1-D): alpha* = (1/2, 1/2), w* = 1, b* = 0, Z* = 1/2
+    X = np.array([[1.0], [-1.0]])
+    y = np.array([1.0, -1.0])
+    rng = np.random.default_rng(0)
+    b = svc_bounds(X, y, math.inf, np.array([0.5, 0.5]) + noise * rng.standard_normal(2), noise)
+    assert _contains(b["Z"], 0.5) and _contains(b["wsq"], 1.0) and _contains(b["sum_alpha"], 1.0)
+    assert _contains(b["slack_term"], 0.0)
+
+
+@pytest.mark.parametrize("noise", [0.0, 1e-6, 1e-3])
+def test_svc_bounds_contain_closed_form_soft(noise):
+    # C = 1/4 < 1/2: alpha* = (C, C), w* = 1/2, xi* = (1/2, 1/2), C||xi||_1 = 1/4, Z* = 3/8, sum alpha = 1/2
+    X = np.array([[1.0], [-1.0]])
+    y = np.array([1.0, -1.0])
+    C = 0.25
+    rng = np.random.default_rng(1)
+    b = svc_bounds(X, y, C, np.array([C, C]) - noise * np.abs(rng.standard_normal(2)), noise)
+    assert _contains(b["Z"], 0.375) and _contains(b["wsq"], 0.25)
+    assert _contains(b["sum_alpha"], 0.5) and _contains(b["slack_term"], 0.25)
+    assert b["slack_term"].lo > 0  # the identity sum alpha = ||w||^2 is certified false
+
+
+@pytest.mark.parametrize("noise", [0.0, 1e-4])
+def test_svr_bounds_contain_closed_form(noise):
+    # x = +-1, y = +-1, eps = 0.1, C large: w* = 0.9, b* = 0, Z* = w*^2/2 = 0.405
+    X = np.array([[1.0], [-1.0]])
+    y = np.array([1.0, -1.0])
+    a = np.array([0.45, -0.45]) + noise
+    b = svr_bounds(X, y, 100.0, 0.1, a, 0.0)
+    assert _contains(b["Z"], 0.405) and _contains(b["wsq"], 0.81)
+
+
+def test_svc_bounds_against_solver_on_random_problem():
+    from rpcheck.svm import solve_svc
+
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((30, 4))
+    y = np.where(X[:, 0] + 0.5 * rng.standard_normal(30) > 0, 1.0, -1.0)
+    res = solve_svc(X, y, 1.0)
+    b = svc_bounds(X, y, 1.0, res.alpha, res.b)
+    assert _contains(b["Z"], res.objective, rel=1e-9) and _contains(b["wsq"], res.w_norm_sq, rel=1e-6)
+    assert b["gap"] < 1e-6 * (1 + abs(res.objective)) and not b["degenerate"]
+
+
+# ------------------------------------------------------------------------------ evaluation logic
+
+
+def _svc_like(wsq, sum_alpha, Z):
+    return {"wsq": Interval(*wsq), "sum_alpha": Interval(*sum_alpha), "Z": Interval(*Z), "degenerate": False,
+            "w_norm_sq": sum(wsq) / 2, "alpha_sum": sum(sum_alpha) / 2}  # fmt: skip
+
+
+def test_evaluate_margin_certified_directions():
+    e = 0.2
+    orig = _svc_like((1.0, 1.0), (1.0, 1.0), (0.5, 0.5))
+    # ||w~||^2 = 1.3 > ||w||^2/(1-e) = 1.25: gamma~^2 < (1-e) gamma^2 -> stated violated
+    proj = _svc_like((1.3, 1.3), (1.3, 1.3), (0.65, 0.65))
+    out = margin.evaluate_margin(e, orig, proj, q_u=1.0, q_Ru=1.1)
+    assert not out["stated"].holds and not out["stated_sum_alpha"].holds
+    assert out["upper"].holds and out["paux"].holds
+    # an interval that overlaps the boundary is not a certified violation
+    proj2 = _svc_like((1.2, 1.3), (1.2, 1.3), (0.6, 0.65))
+    assert margin.evaluate_margin(e, orig, proj2, 1.0, 1.1)["stated"].holds
+    # e >= 1: stated is vacuous; e >= 1/2: proof is vacuous
+    assert margin.evaluate_margin(1.2, orig, proj, 1.0, 1.1)["stated"].vacuous
+    assert margin.evaluate_margin(0.6, orig, proj, 1.0, 1.1)["proof"].vacuous
+    # P-aux violated when the measured deviation exceeds e ||u||^2
+    assert not margin.evaluate_margin(0.05, orig, proj, 1.0, 1.1)["paux"].holds
+
+
+def test_projected_data_has_exact_distortion():
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((10, 3))
+    V = np.linalg.svd(X, full_matrices=False)[2].T
+    Q = np.linalg.qr(rng.standard_normal((3, 3)))[0]
+    t = np.array([1.0, -0.3, 0.5])
+    XR, e = margin_search.projected_data(X, V, Q, t, 0.4)
+    S = (Q * (1 + 0.4 * t)) @ Q.T
+    R = V @ sla.sqrtm(S).real
+    np.testing.assert_allclose(XR, X @ R, atol=1e-12)
+    assert e == pytest.approx(np.max(np.abs(np.linalg.eigvalsh(np.eye(3) - R.T @ V @ V.T @ R))), abs=1e-12)
+
+
+def test_hdv_row_norms_against_dense_hadamard():
+    rng = np.random.default_rng(7)
+    d, rho = 64, 3
+    V = np.linalg.qr(rng.standard_normal((d, rho)))[0]
+    D = rng.choice([-1.0, 1.0], size=d)
+    H = sla.hadamard(d) / np.sqrt(d)
+    dense = np.sum((H @ (D[:, None] * V)) ** 2, axis=1)
+    np.testing.assert_allclose(embedding.hdv_row_norms_sq(V, D), dense, atol=1e-13)
+
+
+def test_countsketch_coherent_is_all_or_nothing():
+    for i in range(30):
+        rec = embedding.embedding_trial(
+            embedding.embedding_cell("countsketch", 5, 256, 0.5, 0.1, coherence="coherent", r=20),
+            np.random.default_rng(i),
+        )
+        e = rec.diagnostics["e"]
+        assert e < 1e-12 or e >= 1 - 1e-12
+
+
+def test_cw_cell_has_consistent_block_sizes():
+    cell = embedding.embedding_cell("cw", 10, 1024, 0.5, 0.1)
+    assert cell["q"] * cell["v"] * cell["a"] == cell["r"]
+
+
+# ---------------------------------------------------------------------------------- report decides
+
+
+def _rec(**diag):
+    return TrialRecord(outcomes={}, diagnostics=diag)
+
+
+def test_synthetic_decide_verdicts():
+    params = {"family": "D1", "n": 200, "d": 5000, "folds": 3, "rs": "256,512", "methods": "RG"}
+    base = {"e.RG.256": 2.0, "e.RG.512": 1.5, "err.RG.256": 0.3, "err.RG.512": 0.2,
+            "gamma.RG.256": 5.0, "gamma.RG.512": 6.0}  # fmt: skip
+    # 30/200 = 15% errors and gamma ~ 7.74: the paper's numbers are reproduced
+    recs = [_rec(**base, **{"errcount.full": 30.0, "n_eval.full": 200.0, "gamma.full": g}) for g in (7.7, 7.78)]
+    v, info = reproductions.synthetic_decide(recs, params)
+    assert v["error_vs_paper"] == Verdict.HOLDS and v["margin_vs_paper"] == Verdict.HOLDS
+    assert v["margin_trend"] == Verdict.HOLDS and v["error_trend"] == Verdict.HOLDS
+    assert info["RG"]["256"]["paper_eps_out_%"] == 24.34
+    recs = [_rec(**base, **{"errcount.full": 96.0, "n_eval.full": 200.0, "gamma.full": g}) for g in (5.2, 5.3)]
+    v, _ = reproductions.synthetic_decide(recs, params)
+    assert v["error_vs_paper"] == Verdict.VIOLATED and v["margin_vs_paper"] == Verdict.VIOLATED
+
+
+def test_sparsity_decide():
+    p = {"kind": "cw", "a": 4, "r": 64}
+    recs = [_rec(ratio=3.0, dense_ratio=50.0)]
+    assert sparsity.decide(recs, p)[0]["densification"] == Verdict.HOLDS
+    assert sparsity.decide([_rec(ratio=5.0, dense_ratio=50.0)], p)[0]["densification"] == Verdict.VIOLATED
+
+
+# ------------------------------------------------------------------ every trial matches its theorem
+
+_SMALL = {
+    "paul2014.repro.synthetic": {"family": "D1", "n": 40, "d": 200, "folds": 2, "rs": "16,32", "methods": "RG,CW"},
+    "paul2014.repro.bundled": {"dataset": "diabetes", "kind": "gaussian", "rs": "5,20", "max_n": 80},
+}
+
+
+@pytest.mark.parametrize("theorem_id", PAUL_IDS)
+def test_trial_outcomes_match_variants(theorem_id):
+    th = registry.get(theorem_id)
+    cell = _SMALL.get(theorem_id, th.profiles["quick"].cells[0])
+    rec = th.trial(dict(cell), np.random.default_rng(0))
+    assert set(rec.outcomes) == {v.name for v in th.variants}
+    assert all(isinstance(o, Outcome) for o in rec.outcomes.values())
+    assert all(np.isscalar(v) for v in rec.diagnostics.values())
+    # the same seed replays the same trial
+    rec2 = th.trial(dict(cell), np.random.default_rng(0))
+    assert {k: o.holds for k, o in rec.outcomes.items()} == {k: o.holds for k, o in rec2.outcomes.items()}
+
+
+def test_every_theorem_registered_with_both_numberings():
+    for tid in PAUL_IDS:
+        th = registry.get(tid)
+        assert "arXiv" in th.citation.location and "TKDD" in th.citation.alt_location
+        assert th.findings, tid
+
+
+def test_bounds_doctests():
+    import doctest
+
+    failures, tried = doctest.testmod(B, verbose=False)
+    assert tried > 20 and failures == 0
