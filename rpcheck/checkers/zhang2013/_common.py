@@ -77,7 +77,7 @@ def cite(location, equations=""):
         title=TITLE,
         venue=VENUE,
         location=location,
-        alt_location="IEEE TIT 2014 version not checked",
+        alt_location="",  # the IEEE TIT 2014 version was not available (numbering unchecked)
         equations=equations,
     )
 
