@@ -22,7 +22,14 @@ from sklearn.exceptions import DataDimensionalityWarning, NotFittedError
 from sklearn.random_projection import johnson_lindenstrauss_min_dim
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
+
+try:  # scikit-learn >= 1.6
+    from sklearn.utils.validation import validate_data
+except ImportError:  # scikit-learn 1.4-1.5 (the oldest supported versions)
+
+    def validate_data(estimator, X, **kwargs):
+        return estimator._validate_data(X, **kwargs)
 
 from . import make_sketch
 
@@ -114,11 +121,14 @@ class _SketchRandomProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
             raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet; call 'fit' first.")
         return self.sketch_.matrix().T
 
-    def __sklearn_tags__(self):
+    def __sklearn_tags__(self):  # scikit-learn >= 1.6
         tags = super().__sklearn_tags__()
         tags.transformer_tags.preserves_dtype = ["float64", "float32"]
         tags.input_tags.sparse = True
         return tags
+
+    def _more_tags(self):  # scikit-learn < 1.6
+        return {"preserves_dtype": [np.float64, np.float32], "X_types": ["2darray", "sparse"]}
 
 
 class SRHTRandomProjection(_SketchRandomProjection):
@@ -302,3 +312,6 @@ class SupervisedSRHTRandomProjection(_SketchRandomProjection):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
         return tags
+
+    def _more_tags(self):
+        return {**super()._more_tags(), "requires_y": True}
