@@ -239,9 +239,7 @@ def holm(pvalues, alpha):
     if m == 0:
         return HolmResult(reject, levels, adjusted, alpha)
     if np.any(np.isnan(p)) or np.any((p < 0) | (p > 1)):
-        raise RpcheckError(
-            f"`pvalues` must be probabilities in [0, 1]; got {p[np.isnan(p) | (p < 0) | (p > 1)][:3]}."
-        )
+        raise RpcheckError(f"`pvalues` must be probabilities in [0, 1]; got {p[np.isnan(p) | (p < 0) | (p > 1)][:3]}.")
     order = np.argsort(p, kind="stable")
     stopped = False
     stop_level = None

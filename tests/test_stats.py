@@ -98,11 +98,7 @@ def test_central_pvalue_is_dual_to_two_sided_cp_interval():
             ci = c.proportion_ci(1 - a)
             for p in np.linspace(0.001, 0.999, 37):
                 inside = ci.low < p < ci.high
-                assert (
-                    (central_pvalue(k, n, p) > a) == inside
-                    or abs(p - ci.low) < 1e-9
-                    or abs(p - ci.high) < 1e-9
-                )
+                assert (central_pvalue(k, n, p) > a) == inside or abs(p - ci.low) < 1e-9 or abs(p - ci.high) < 1e-9
 
 
 def test_exact_verdict():
