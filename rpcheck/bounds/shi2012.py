@@ -57,6 +57,8 @@ __all__ = [
     "projected_cosine_cdf",
     "thm5_exact_failure",
     "proof9_first_step_holds",
+    "fig2_p1_exact",
+    "fig2_p2_exact",
     "thm6_margin_bound",
     "thm6_eps_max",
     "thm8_margin_bound",
@@ -388,6 +390,53 @@ def proof9_first_step_holds(s, t, cp, eps):
     lhs = s * s + t * t - 2 * s * t * cp
     rhs = 2.0 - 2.0 * math.sqrt(1 - eps * eps) * cp
     return lhs, rhs
+
+
+def fig2_p1_exact(c, n, eps):
+    """Exact ``P1 = 1 - P(1-eps <= c'/c < 1+eps)`` of Figure 2 (Section 5.1 of [1]_; a *relative* error of the
+    projected cosine, not the band (4)), from the law of ``c'``. For ``c < 0`` the kept interval of ``c'`` is
+    ``((1+eps)c, (1-eps)c]``.
+
+    >>> round(fig2_p1_exact(0.827, 30, 0.1), 3), round(fig2_p1_exact(-0.062, 300, 0.3), 3)   # spec: .145 .745
+    (0.145, 0.747)
+    """
+    c, n = _check_c_n(c, n)
+    eps = _eps(eps)
+    if c == 0:
+        raise RpcheckError("`c` (0.0) must be non-zero: the relative error c'/c is undefined at c = 0.")
+    lo, hi = sorted(((1 - eps) * c, (1 + eps) * c))
+    return projected_cosine_cdf(lo, c, n) + projected_cosine_cdf(hi, c, n, upper=True)
+
+
+def fig2_p2_exact(c, n, eps):
+    r"""Exact ``P2 = 1 - P(1-eps <= <Rw,Rx>/<w,x> <= 1+eps)`` of Figure 2 for Gaussian ``R``.
+
+    With unit ``w, x`` and rows ``(a_l, b_l) ~ N(0, [[1, c], [c, 1]])``, ``a b = ((a+b)^2 - (a-b)^2)/4`` and
+    ``a+b``, ``a-b`` are independent, so ``n <Rw,Rx> = U - V`` with ``U = (1+c)/2 chi^2_n`` and
+    ``V = (1-c)/2 chi^2_n`` independent. ``P(U - V in [lo, hi]) = E_V[F_U(hi + V) - F_U(lo + V)]`` is one
+    adaptive quadrature.
+
+    >>> round(fig2_p2_exact(0.827, 100, 0.1), 4)        # spec [SIM] (20000 draws): 0.523
+    0.5236
+    """
+    c, n = _check_c_n(c, n)
+    eps = _eps(eps)
+    if c == 0:
+        raise RpcheckError("`c` (0.0) must be non-zero: the relative error <Rw,Rx>/<w,x> is undefined at c "
+                           "= 0.")
+    lo, hi = sorted(((1 - eps) * n * c, (1 + eps) * n * c))
+    su, sv = (1 + c) / 2, (1 - c) / 2
+
+    def f(v):
+        return stats.chi2.pdf(v / sv, n) / sv * (stats.chi2.cdf((hi + v) / su, n) - stats.chi2.cdf((lo + v) / su, n))
+
+    top = stats.chi2.isf(1e-16, n) * sv
+    mid = n * sv
+    kept = 0.0
+    for a, b in ((0.0, mid), (mid, top)):
+        val, _ = integrate.quad(f, a, b, epsabs=1e-13, epsrel=1e-10, limit=400)
+        kept += val
+    return float(min(max(1.0 - kept, 0.0), 1.0))
 
 
 # ----------------------------------------------------------------------------------------- Theorems 6, 8, 9

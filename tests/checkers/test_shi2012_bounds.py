@@ -209,3 +209,25 @@ def test_bad_input_messages():
         b.projected_cosine_pdf(0.1, 0.2, 1)
     with pytest.raises(RpcheckError, match="`c`"):
         b.projected_cosine_cdf(0.1, 1.0, 5)
+
+
+@pytest.mark.parametrize("c,n,eps", [(0.827, 30, 0.1), (-0.062, 60, 0.3), (0.3, 2, 0.5)])
+def test_fig2_exact_p1_p2_against_monte_carlo(c, n, eps):
+    rng = np.random.default_rng(77)
+    T = 100_000
+    a = rng.standard_normal((T, n))
+    w = c * a + math.sqrt(1 - c * c) * rng.standard_normal((T, n))
+    ip = np.einsum("ij,ij->i", a, w)
+    cp = ip / np.sqrt(np.einsum("ij,ij->i", a, a) * np.einsum("ij,ij->i", w, w))
+    r1, r2 = cp / c, ip / (n * c)
+    for emp, p in ((np.mean(~((r1 >= 1 - eps) & (r1 < 1 + eps))), b.fig2_p1_exact(c, n, eps)),
+                   (np.mean(~((r2 >= 1 - eps) & (r2 <= 1 + eps))), b.fig2_p2_exact(c, n, eps))):
+        assert abs(emp - p) <= Z_ALARM * math.sqrt(p * (1 - p) / T) + 1e-6
+
+
+def test_fig2_spec_values():
+    assert b.fig2_p1_exact(0.827, 100, 0.1) == pytest.approx(0.014, abs=2e-3)
+    assert b.fig2_p2_exact(0.827, 100, 0.1) == pytest.approx(0.523, abs=3e-3)
+    # symmetric in the sign of c (I9)
+    assert b.fig2_p1_exact(-0.827, 60, 0.1) == pytest.approx(b.fig2_p1_exact(0.827, 60, 0.1), rel=1e-8)
+    assert b.fig2_p2_exact(-0.527, 60, 0.1) == pytest.approx(b.fig2_p2_exact(0.527, 60, 0.1), rel=1e-8)
