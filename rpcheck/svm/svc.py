@@ -104,31 +104,12 @@ def _bias(g, y, alpha, C):
     return _hinge_argmin_b(g, y), "interval"
 
 
-def _polish(X, y, alpha, b, C, bias, free):
-    """Solve the KKT system on the free set ``free`` (alpha_U = C, alpha_L = 0 fixed).
-
-    For i in F: ``y_i (x_i^T w + b) = 1`` with ``w = X_F^T Y_F alpha_F + X_U^T Y_U C``, plus
-    ``y_F^T alpha_F + C y_U^T 1 = 0`` with bias. The correction to the interior-point point is the
-    minimum-norm least-squares solution, so singular (degenerate) free sets stay close to it.
-    Returns ``(alpha_new, b_new)`` or None.
-    """
-    F = np.flatnonzero(free)
-    if F.size > _MAX_POLISH_FREE:
-        return None
-    _, at_upper = _sets(alpha, C)
-    U = np.flatnonzero(at_upper)
-    if F.size == 0:  # nothing to solve for: snap the bounded alphas to 0 / C, b from the hinge
-        a_new = np.zeros_like(alpha)
-        a_new[U] = C
-        if not bias:
-            return a_new, 0.0
-        w = _transpose_times(X, y * a_new)
-        return a_new, _hinge_argmin_b(decision_values(X, w, 0.0), y)
+def _solve_free(X, y, F, U, C, bias, z0):
+    """Minimum-norm correction of ``z0 = (alpha_F, b)`` solving the KKT equalities on the free set F."""
     XF = _rows(X, F)
     yF = y[F]
     wU = _transpose_times(X[U], y[U] * C) if U.size else np.zeros(X.shape[1])
-    K = XF @ XF.T
-    Q = (yF[:, None] * yF[None, :]) * K
+    Q = (yF[:, None] * yF[None, :]) * (XF @ XF.T)
     rhs = 1.0 - yF * (XF @ wU)
     if bias:
         m = F.size
@@ -138,25 +119,85 @@ def _polish(X, y, alpha, b, C, bias, free):
         M[m, :m] = yF
         M[m, m] = 0.0
         r = np.concatenate([rhs, [-(C * float(np.sum(y[U])) if U.size else 0.0)]])
-        z0 = np.concatenate([alpha[F], [b]])
     else:
-        M, r, z0 = Q, rhs, alpha[F].copy()
+        M, r = Q, rhs
     try:
-        dz = sla.lstsq(M, r - M @ z0, lapack_driver="gelsd")[0]
+        return z0 + sla.lstsq(M, r - M @ z0, lapack_driver="gelsd")[0]
     except (np.linalg.LinAlgError, ValueError):
         return None
-    z = z0 + dz
-    a_new = np.where(np.isinf(C), alpha, np.clip(alpha, 0.0, C)).astype(np.float64)
-    a_new[~free] = 0.0
-    if U.size:
+
+
+def _polish(X, y, alpha, b, C, bias, free, *, max_rounds=25):
+    """Solve the KKT system on the free set ``free`` (alpha_U = C, alpha_L = 0 fixed), in float64.
+
+    For i in F: ``y_i (x_i^T w + b) = 1`` with ``w = X_F^T Y_F alpha_F + X_U^T Y_U C``, plus
+    ``y_F^T alpha_F + C y_U^T 1 = 0`` with bias. The correction to the interior-point point is the
+    minimum-norm least-squares solution, so singular (degenerate) free sets stay close to it. When the
+    solution leaves the box, the offending indices move to the bound they crossed and the system is
+    solved again (a few rounds of a primal active-set method). The caller accepts the result only if
+    its KKT residuals are no worse. Returns ``(alpha_new, b_new)`` or None.
+    """
+    hard = np.isinf(C)
+    n = alpha.size
+    _, at_upper = _sets(alpha, C)
+    F = np.flatnonzero(free)
+    U = np.flatnonzero(at_upper & ~free)
+    upper = np.inf if hard else C
+    aF0, b0 = alpha[F].copy(), b
+    for _ in range(max_rounds):
+        if F.size > _MAX_POLISH_FREE:
+            return None
+        if F.size:
+            z0 = np.concatenate([aF0, [b0]]) if bias else aF0
+            z = _solve_free(X, y, F, U, C, bias, z0)
+            if z is None:
+                return None
+            aF = z[: F.size]
+            amax = max(float(np.max(np.abs(aF), initial=0.0)), 1e-300)
+            low = aF < -1e-12 * amax
+            high = aF > upper + 1e-12 * amax
+            bF = float(z[-1]) if bias else 0.0
+            if not (np.any(low) or np.any(high)):
+                # an inconsistent system (e.g. a zero row x_i = 0 without bias) leaves margins != 1:
+                # the point belongs to a bound (margin < 1: alpha_i = C; margin > 1: alpha_i = 0)
+                a_try = np.zeros(n)
+                a_try[U] = C
+                a_try[F] = aF
+                mF = y[F] * decision_values(_rows(X, F), _transpose_times(X, y * a_try), bF)
+                off = np.abs(mF - 1.0) > 1e-8
+                low, high = off & (mF > 1.0), off & (mF < 1.0) & (not hard)
+            if np.any(low) or np.any(high):  # active-set update, then solve again
+                U = np.sort(np.concatenate([U, F[high]]))
+                keep = ~(low | high)
+                F, aF0, b0 = F[keep], np.clip(aF[keep], 0.0, upper), bF
+                continue
+        a_new = np.zeros(n)
         a_new[U] = C
-    aF = z[: F.size]
-    amax = max(float(np.max(np.abs(aF), initial=0.0)), 1e-300)
-    upper = np.inf if np.isinf(C) else C
-    if np.any(aF < -1e-12 * amax) or np.any(aF > upper + 1e-12 * amax):
-        return None  # the active set guessed from the interior-point point is wrong
-    a_new[F] = np.clip(aF, 0.0, upper)
-    return a_new, (float(z[-1]) if bias else 0.0)
+        if F.size:
+            a_new[F] = np.clip(aF, 0.0, upper)
+        w = _transpose_times(X, y * a_new)
+        g = decision_values(X, w, 0.0)
+        if not bias:
+            b_new = 0.0
+        elif F.size:
+            b_new = bF
+        else:
+            b_new = _hinge_argmin_b(g, y)
+        # the fixed sets must be KKT-consistent: alpha_i = 0 needs margin >= 1, alpha_i = C margin <= 1
+        m = y * (g + b_new)
+        inL = np.ones(n, bool)
+        inL[F] = False
+        inL[U] = False
+        viol_L = inL & (m < 1.0 - 1e-9)
+        viol_U = np.zeros(n, bool)
+        viol_U[U] = m[U] > 1.0 + 1e-9
+        if not (np.any(viol_L) or np.any(viol_U)):
+            return a_new, b_new
+        add = np.flatnonzero(viol_L | viol_U)
+        U = U[~viol_U[U]]
+        F = np.sort(np.concatenate([F, add]))
+        aF0, b0 = a_new[F], b_new
+    return None
 
 
 def _finalize(X, y, alpha_raw, C, bias, polish, solver, status, iterations, t0):
