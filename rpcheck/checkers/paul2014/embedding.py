@@ -135,7 +135,7 @@ _FULL_SPECS = _STD_SPECS + [(40, 4096, 0.5, 0.1), (20, 16384, 0.3, 0.05)]
 
 def _profiles(kinds, coherences_ci=("incoherent", "coherent")):
     return {
-        "quick": Profile(_lemma_cells(kinds, _QUICK_SPECS), trials=60),
+        "quick": Profile(_lemma_cells(kinds, _QUICK_SPECS), trials=100),
         "ci": Profile(_lemma_cells(kinds, _CI_SPECS, coherences_ci), trials=150),
         "standard": Profile(_lemma_cells(kinds, _STD_SPECS, ("incoherent", "coherent")), trials=1000),
         "full": Profile(_lemma_cells(kinds, _FULL_SPECS, ("incoherent", "coherent")), trials=3000),
@@ -296,7 +296,7 @@ THEOREMS["paul2014.c1a"] = register(
             ),
         ),
         profiles={
-            "quick": Profile(_c1a_cells([10], [1024], [0.05]), trials=100),
+            "quick": Profile(_c1a_cells([10], [1024], [0.05]), trials=200),
             "ci": Profile(_c1a_cells([10], [1024], [0.05]), trials=200),
             "standard": Profile(_c1a_cells([5, 10, 40], [1024, 8192], [0.05, 0.01]), trials=1000),
             "full": Profile(_c1a_cells([5, 10, 40, 100], [1024, 8192, 65536], [0.05, 0.01, 0.001]), trials=5000),
@@ -357,7 +357,7 @@ THEOREMS["paul2014.c2"] = register(
             ),
         ),
         profiles={
-            "quick": Profile(_c2_cells(_C2_KINDS, 800, 20, 512, 0.5, 0.05), trials=100),
+            "quick": Profile(_c2_cells(["gaussian", "countsketch", "sparse"], 800, 20, 512, 0.5, 0.05), trials=200),
             "ci": Profile(_c2_cells(_C2_KINDS, 800, 20, 512, 0.5, 0.05), trials=300),
             "standard": Profile(
                 _c2_cells(_C2_KINDS, 400, 10, 1024, 0.5, 0.05) + _c2_cells(_C2_KINDS, 1280, 20, 4096, 0.5, 0.05),

@@ -138,7 +138,7 @@ def _cells(kinds, n, d, rho, eps, delta, small_rs):
 
 
 PROFILES = {
-    "quick": Profile(_cells(["srht"], 30, 512, 5, 0.5, 0.2, [24]), trials=20),
+    "quick": Profile(_cells(["srht"], 30, 512, 5, 0.5, 0.2, [24]), trials=40),
     "ci": Profile(_cells(["srht", "gaussian"], 40, 512, 5, 0.5, 0.2, [16, 48]), trials=40),
     "standard": Profile(
         _cells(["srht", "gaussian", "sign", "countsketch"], 60, 1024, 8, 0.5, 0.1, [16, 64]), trials=150

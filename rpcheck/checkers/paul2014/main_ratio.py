@@ -146,7 +146,7 @@ def _cells(kinds, n, d, rho, eps, delta, small_rs):
 
 
 PROFILES = {
-    "quick": Profile(_cells(["srht"], 30, 512, 5, 0.5, 0.2, []), trials=12),
+    "quick": Profile(_cells(["srht"], 30, 512, 5, 0.5, 0.2, []), trials=40),
     "ci": Profile(_cells(["srht", "gaussian"], 40, 512, 5, 0.5, 0.2, [48]), trials=35),
     "standard": Profile(_cells(["srht", "gaussian", "sign", "cw"], 60, 1024, 8, 0.5, 0.1, [32, 96]), trials=150),
     "full": Profile(_cells(["srht", "gaussian", "sign", "cw"], 100, 4096, 10, 0.5, 0.05, [32, 128]), trials=500),
