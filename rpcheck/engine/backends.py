@@ -128,6 +128,24 @@ def _watch_parent(parent_pid, interval=0.5):
     threading.Thread(target=watch, name="rpcheck-parent-watch", daemon=True).start()
 
 
+_THREAD_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS", "NUMBA_NUM_THREADS")
+
+
+def _init_worker(parent_pid, threads):
+    """Worker initializer: watch the parent, and give each worker ``threads`` BLAS/OpenMP/numba threads
+    (cpu_count // jobs), so ``jobs`` workers do not oversubscribe the cores. Measured on 2 cores: a
+    checker trial took 10 ms single-threaded against 25-1300 ms with default BLAS threads in 2 workers."""
+    for name in _THREAD_ENV:  # libraries loaded after this point
+        os.environ[name] = str(threads)
+    try:  # libraries already loaded
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(limits=threads)
+    except ImportError:  # pragma: no cover - threadpoolctl is a declared dependency
+        pass
+    _watch_parent(parent_pid)
+
+
 def _process_pool(jobs):
     pool = _POOLS.get(jobs)
     if pool is not None and not getattr(pool, "_broken", False):
@@ -135,8 +153,8 @@ def _process_pool(jobs):
     pool = cf.ProcessPoolExecutor(
         max_workers=jobs,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=_watch_parent,
-        initargs=(os.getpid(),),
+        initializer=_init_worker,
+        initargs=(os.getpid(), max(1, (os.cpu_count() or 1) // jobs)),
     )
     _POOLS[jobs] = pool
     return pool
