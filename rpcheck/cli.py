@@ -103,11 +103,7 @@ def _print_cells(console, cells):
         for c in ("fail/eval", "CI", "promised", "verdict", "expected"):
             t.add_column(c)
         for _, row in g.iterrows():
-            ci = (
-                ""
-                if row.get("ci_low") != row.get("ci_low")
-                else f"[{row['ci_low']:.3g}, {row['ci_high']:.3g}]"
-            )
+            ci = "" if row.get("ci_low") != row.get("ci_low") else f"[{row['ci_low']:.3g}, {row['ci_high']:.3g}]"
             prom = row.get("promised")
             prom = "" if prom is None or prom != prom else f"{prom:.3g}"
             v = str(row["verdict"])
@@ -168,11 +164,7 @@ def _cmd_list(args):
 
     rows = [t for t in all_theorems() if args.paper in (None, t.paper)]
     if args.json:
-        print(
-            json.dumps(
-                [{"id": t.id, "paper": t.paper, "kind": t.kind, "title": t.title} for t in rows], indent=1
-            )
-        )
+        print(json.dumps([{"id": t.id, "paper": t.paper, "kind": t.kind, "title": t.title} for t in rows], indent=1))
         return EXIT_OK
     from rich.table import Table
 
@@ -323,15 +315,21 @@ def _cmd_report(args):
 def _cmd_replay(args):
     from .engine import replay
 
-    rep = replay(args.counterexample)
-    data = rep if isinstance(rep, dict) else getattr(rep, "__dict__", {"result": str(rep)})
+    rep = replay(args.counterexample).to_dict()
     if args.json:
-        print(json.dumps(data, indent=1, default=str))
+        print(json.dumps(rep, indent=1, default=str))
     else:
-        for k, v in data.items():
-            print(f"{k}: {v}")
-    ok = data.get("reproduced", data.get("matches", True))
-    return EXIT_OK if ok else EXIT_UNEXPECTED
+        for key in ("path", "theorem", "variant", "params", "trial", "seed"):
+            print(f"{key}: {rep[key]}")
+        for which in ("saved", "recomputed"):
+            print(f"{which}:")
+            for group, values in rep[which].items():
+                print(f"  {group}: {json.dumps(values, default=str)}")
+        print(
+            f"bit-identical: {rep['matches']}; within 1e-9 relative: {rep['matches_close']}; "
+            f"claim still violated: {rep['still_violated']}"
+        )
+    return EXIT_OK if rep["matches_close"] and rep["still_violated"] else EXIT_UNEXPECTED
 
 
 def _cmd_data(args):

@@ -95,3 +95,18 @@ def test_data_describes_a_user_file(capsys, tmp_path):
 def test_missing_file_is_a_usage_error(capsys, tmp_path):
     code, _, err = run(capsys, "data", str(tmp_path / "nope.svm"))
     assert code == EXIT_USAGE and err.startswith("rpcheck: error:")
+
+
+def test_replay_recomputes_a_saved_counterexample(capsys, tmp_path):
+    # lei2020.topr's "as_implied" variant is a known-false deterministic reading (spec lei2020 claim 7):
+    # the run saves its counterexample, and replay must recompute the same numbers from the seed.
+    out = tmp_path / "cx"
+    code, _, _ = run(
+        capsys, "check", "lei2020.topr", "--profile", "quick", "--backend", "serial", "--out", str(out), "--quiet"
+    )
+    assert code == EXIT_OK
+    (path,) = sorted((out / "counterexamples").glob("*.npz"))
+    code, stdout, _ = run(capsys, "replay", str(path), "--json")
+    rep = json.loads(stdout)
+    assert code == EXIT_OK
+    assert rep["theorem"] == "lei2020.topr" and rep["matches"] and rep["still_violated"]
