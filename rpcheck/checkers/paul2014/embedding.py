@@ -50,7 +50,15 @@ from ...generators import orthonormal_basis
 from ...sketches import fwht, make_sketch
 from ._common import CI_CONSTANTS, cite, distortion
 
-__all__ = ["embedding_trial", "c1a_trial", "hdv_row_norms_sq", "sketch_kwargs", "embedding_cell", "THEOREMS"]
+__all__ = [
+    "embedding_trial",
+    "c1a_trial",
+    "hdv_row_norms_sq",
+    "effective_r",
+    "sketch_kwargs",
+    "embedding_cell",
+    "THEOREMS",
+]
 
 
 def sketch_kwargs(params):
@@ -62,8 +70,19 @@ def sketch_kwargs(params):
     if kind == "sparse":
         return {"density": params.get("density", "li")}
     if kind == "cw":
-        return {"q": params["q"], "v": params["v"], "a": params["a"]}
+        # q follows r (r = q v a), so that a search over r (constant_search) keeps the block sizes v, a
+        v, a = params["v"], params["a"]
+        return {"q": max(1, int(params["r"]) // (v * a)), "v": v, "a": a}
     return {}
+
+
+def effective_r(params):
+    """The target dimension actually used: ``q v a`` for CW (r rounded down to a multiple of v a, at
+    least v a), else ``r``."""
+    if params["kind"] == "cw":
+        kw = sketch_kwargs(params)
+        return kw["q"] * kw["v"] * kw["a"]
+    return int(params["r"])
 
 
 def embedding_cell(kind, rho, d, eps, delta, *, coherence="incoherent", c=None, r=None):
@@ -90,9 +109,10 @@ def embedding_trial(params, rng):
     """Draw V (coherence class) and R; the event ``e <= eps``."""
     d, rho, r, eps = params["d"], params["rho"], params["r"], params["eps"]
     V = orthonormal_basis(d, rho, coherence=params.get("coherence", "incoherent"), rng=rng)
+    r = effective_r(params)
     sk = make_sketch(params["kind"], d, r, rng=rng, **sketch_kwargs(params))
     e = distortion(V, sk)
-    return TrialRecord(outcomes={"stated": Outcome(bool(e <= eps), e, eps)}, diagnostics={"e": e})
+    return TrialRecord(outcomes={"stated": Outcome(bool(e <= eps), e, eps)}, diagnostics={"e": e, "r": float(r)})
 
 
 def _r_below_rho(params):
