@@ -16,7 +16,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import RpcheckError
-from .options import add_run_options, parse_assignment
+from .options import add_run_options, parse_assignment, parse_label
 
 EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -75,6 +75,14 @@ def build_parser():
     p = sub.add_parser("data", help="load and describe a dataset (svmlight/LIBSVM, CSV, .npz)")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--format", dest="fmt", default=None, choices=("svmlight", "csv", "npz"))
+    p.add_argument("--task", default=None, choices=("classification", "regression"))
+    p.add_argument(
+        "--positive",
+        default=None,
+        type=parse_label,
+        metavar="LABEL",
+        help="one-vs-rest: this label becomes +1, every other label -1 (for multi-class files)",
+    )
     p.add_argument("--json", action="store_true")
     return parser
 
@@ -335,7 +343,7 @@ def _cmd_replay(args):
 def _cmd_data(args):
     from .datasets import describe, load_file
 
-    ds = load_file(args.file, fmt=args.fmt)
+    ds = load_file(args.file, fmt=args.fmt, task=args.task, positive=args.positive)
     info = describe(ds)
     if args.json:
         print(json.dumps(info, indent=1, default=str))

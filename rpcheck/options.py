@@ -71,6 +71,20 @@ def parse_assignment(text):
     return name, value
 
 
+def parse_label(text):
+    """A class label from the command line: a number when it reads as one, else the string.
+
+    >>> parse_label("3"), parse_label("-1.0"), parse_label("cat")
+    (3, -1.0, 'cat')
+    """
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return text
+
+
 def add_run_options(addoption, *, prefix="", profile_default="ci"):
     """Register the run options (profile, trials, seed, jobs, backend, scheduler, alpha)."""
     addoption(

@@ -110,3 +110,17 @@ def test_replay_recomputes_a_saved_counterexample(capsys, tmp_path):
     rep = json.loads(stdout)
     assert code == EXIT_OK
     assert rep["theorem"] == "lei2020.topr" and rep["matches"] and rep["still_violated"]
+
+
+def test_data_one_vs_rest_for_multiclass_files(capsys, tmp_path):
+    from sklearn.datasets import dump_svmlight_file
+
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((30, 4))
+    y = np.arange(30) % 3
+    path = tmp_path / "three.svm"
+    dump_svmlight_file(X, y, str(path))
+    code, _, err = run(capsys, "data", str(path))
+    assert code == EXIT_USAGE and "label" in err  # three labels: refused, with the labels named
+    code, out, _ = run(capsys, "data", str(path), "--positive", "2", "--json")
+    assert code == EXIT_OK and json.loads(out)["n_pos"] == 10
