@@ -141,17 +141,19 @@ def sparse_embed_dense(X, cols, vals, r, out):
 
 
 @njit(cache=True, nogil=True)
-def sparse_embed_csr(indptr, indices, data, cols, vals, r, out_indptr, out_indices, out_data):
+def sparse_embed_csr(indptr, indices, data, packed, mag, r, out_indptr, out_indices, out_data):
     """CSR ``X @ R`` for a sparse embedding (CountSketch / Clarkson-Woodruff) in O(a nnz(X)) time.
 
-    Rows are processed in order with a dense accumulator of length r and a marker array; row i's distinct
-    output columns are appended to ``out_indices``/``out_data`` (room for ``a * nnz`` entries) in order of
-    first occurrence (not sorted: sorting dominated the run time), and ``out_indptr`` (n + 1) is filled.
-    Serial on purpose: writing rows in order needs no compaction pass, and on the 2-core target machine a
-    parallel two-pass variant was measured no faster (memory-latency bound).
+    ``packed[k, j] = 2 * col + (value < 0)`` encodes the j-th nonzero of row k of ``R`` (all of magnitude
+    ``mag``), so each stored entry of X costs one random 4-byte read. Rows are processed in order with a
+    dense accumulator of length r and a marker array; row i's distinct output columns are appended to
+    ``out_indices``/``out_data`` (room for ``a * nnz`` entries) in order of first occurrence (not sorted:
+    sorting dominated the run time), and ``out_indptr`` (n + 1) is filled. Serial on purpose: writing rows
+    in order needs no compaction pass, and on the 2-core target machine a parallel variant was measured no
+    faster (the loop is bound by random memory reads).
     """
     n = indptr.shape[0] - 1
-    a = cols.shape[1]
+    a = packed.shape[1]
     acc = np.zeros(r, dtype=out_data.dtype)
     mark = np.full(r, -1, dtype=np.int64)
     m = 0
@@ -160,15 +162,18 @@ def sparse_embed_csr(indptr, indices, data, cols, vals, r, out_indptr, out_indic
         row_start = m
         for p in range(indptr[i], indptr[i + 1]):
             k = indices[p]
-            x = data[p]
+            x = data[p] * mag
             for j in range(a):
-                col = cols[k, j]
+                code = packed[k, j]
+                col = code >> 1
+                v = -x if code & 1 else x
                 if mark[col] != i:
                     mark[col] = i
-                    acc[col] = 0.0
+                    acc[col] = v
                     out_indices[m] = col
                     m += 1
-                acc[col] += vals[k, j] * x
+                else:
+                    acc[col] += v
         for t in range(row_start, m):
             out_data[t] = acc[out_indices[t]]
         out_indptr[i + 1] = m

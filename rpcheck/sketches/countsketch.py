@@ -122,8 +122,11 @@ class CWSketch(Sketch):
             indptr = np.empty(n + 1, dtype=itype)
             idx = np.empty(a * X.nnz, dtype=itype)
             dat = np.empty(a * X.nnz, dtype=X.dtype)
-            _fwht._kernels.sparse_embed_csr(X.indptr, X.indices, X.data, self.cols_, self.vals_.astype(X.dtype),
-                                            self.r, indptr, idx, dat)
+            if getattr(self, "_packed", None) is None:  # 2 col + sign bit: one 4-byte read per entry
+                ptype = np.int32 if 2 * self.r < 2**31 - 1 else np.int64
+                self._packed = ((self.cols_ << 1) | (self.vals_ < 0)).astype(ptype)
+            mag = X.dtype.type(1.0 / np.sqrt(a))
+            _fwht._kernels.sparse_embed_csr(X.indptr, X.indices, X.data, self._packed, mag, self.r, indptr, idx, dat)
             m = int(indptr[-1])
             return cls((dat[:m], idx[:m], indptr), shape=(n, self.r), copy=False)
         indices = self.cols_[X.indices].ravel()

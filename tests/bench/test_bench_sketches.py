@@ -21,7 +21,7 @@ from sklearn.random_projection import GaussianRandomProjection
 
 from rpcheck.sketches import fwht, make_sketch
 
-ROUNDS_FAST = 7
+ROUNDS_FAST = 15
 ROUNDS_SLOW = 3
 
 
