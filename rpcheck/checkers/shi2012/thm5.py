@@ -164,6 +164,6 @@ THM5 = register(Theorem(
                            "where "
                 "not vacuous, orders of magnitude loose (exact failure 2.5e-4 vs 0.58 at c = 0.827, n = "
                 "1000, "
-                "eps = 0.1).", evidence_variant="any_angle", spec_ref="shi2012 I4"),
+                "eps = 0.1).", evidence_variant="looseness", spec_ref="shi2012 I4"),
     ),
 ))
