@@ -241,3 +241,18 @@ def test_bounds_doctests():
 
     failures, tried = doctest.testmod(B, verbose=False)
     assert tried > 20 and failures == 0
+
+
+def test_bundled_trial_accepts_user_svmlight_file(tmp_path):
+    from sklearn.datasets import dump_svmlight_file
+
+    rng = np.random.default_rng(11)
+    X = rng.standard_normal((60, 6))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    path = tmp_path / "toy.svm"
+    dump_svmlight_file(X, y, str(path))
+    th = registry.get("paul2014.repro.bundled")
+    rec = th.trial({"dataset": f"file:{path}", "kind": "gaussian", "rs": "3,24", "max_n": 0}, rng)
+    assert rec.outcomes["r_below_rho"].holds and not rec.outcomes["r_below_rho"].vacuous
+    assert rec.outcomes["ball_given_e"].holds
+    assert rec.diagnostics["rho"] == 6.0

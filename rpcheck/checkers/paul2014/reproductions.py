@@ -36,6 +36,9 @@ error (classification) or MSE (regression). Variants:
 - ``margin_given_e`` (deterministic, open -> None): gamma~^2 >= (1 - e) gamma^2 on the real (soft-margin)
   problems: reported.
 - ``table`` (report): the measured table; ``decide`` returns INCONCLUSIVE (a measurement, no claim).
+
+A user-supplied file is run with a cell ``{"dataset": "file:<path>", "kind": ..., "rs": "16,64,256",
+"max_n": 0}`` (e.g. ``rpcheck.engine.run(..., overrides=...)`` or a custom Profile); nothing is downloaded.
 """
 
 from __future__ import annotations
@@ -298,10 +301,13 @@ _SVR_EPS = 0.1
 
 
 def _load(name, max_n, rng):
-    from ...datasets import load_bundled
+    """A bundled data set by name, or a user file given as ``"file:<path>"`` (svmlight/LIBSVM, CSV with
+    the target in the last column, or .npz; :func:`rpcheck.datasets.load_file`)."""
+    from ...datasets import load_bundled, load_file
 
-    ds = load_bundled(name)
-    X = np.asarray(ds.X, dtype=float)
+    ds = load_file(name[5:]) if name.startswith("file:") else load_bundled(name)
+    X = ds.X.toarray() if hasattr(ds.X, "toarray") else np.asarray(ds.X, dtype=float)
+    X = np.asarray(X, dtype=float)
     y = np.asarray(ds.y, dtype=float)
     if ds.task == "classification":
         sd = X.std(axis=0)
