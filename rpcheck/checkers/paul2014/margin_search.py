@@ -113,6 +113,7 @@ def trial(params, rng):
             best["lo_sa"] = (h_sa, e)
         if h_up > best["up"][0]:
             best["up"] = (h_up, e)
+            best["up_QT"] = (Q, t)
         return h_lo, h_up
 
     def draw():
@@ -159,7 +160,12 @@ def trial(params, rng):
         "zero_slack": float(res.zero_slack),
         "degenerate": float(orig["degenerate"]),
     }
-    arts = {"X": X, "y": y, "C": np.array(C)} if found["lo"] or found["up"] or found["lo_sa"] else {}
+    arts = {}
+    if found["lo"] or found["up"] or found["lo_sa"]:
+        # replay: XR = projected_data(X, row_space_basis(X), Q, t, e_max) for the worst upper-bound instance
+        arts = {"X": X, "y": y, "C": np.array(C), "e_max": np.array(e_max)}
+        if "up_QT" in best:
+            arts["Q_upper"], arts["t_upper"] = best["up_QT"]
     return TrialRecord(outcomes=out, diagnostics=diags, artifacts=arts)
 
 
