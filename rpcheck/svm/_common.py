@@ -12,8 +12,10 @@ from ..errors import RpcheckError, SolverError
 
 __all__ = ["SOLVERS", "solver_options", "run_problem", "validate_X", "validate_labels", "factor_rows"]
 
-#: Solvers the exact layer supports (all installed with rpcheck's dependencies).
-SOLVERS = ("CLARABEL", "OSQP", "SCS")
+#: Solvers the exact layer supports (all installed with rpcheck's dependencies). "IPM" is rpcheck's own
+#: dense interior-point method for the SVC dual (``rpcheck.svm._ipm``; solve_svc / SVCProblem only).
+SOLVERS = ("CLARABEL", "OSQP", "SCS", "IPM")
+CVXPY_SOLVERS = ("CLARABEL", "OSQP", "SCS")
 
 # Tolerances per solver. Clarabel (interior point) runs at tightened tolerances; the float64 KKT polish
 # (svc.py, meb.py) brings well-conditioned problems to ~1e-12. OSQP and SCS are first-order methods
@@ -39,6 +41,7 @@ _OPTIONS = {
         "adaptive_rho": False, "rho": 1.0,
     },
     "SCS": {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iters": 400_000},
+    "IPM": {},
 }
 
 _OK = ("optimal", "optimal_inaccurate")
@@ -52,11 +55,11 @@ def solver_options(solver, extra=None):
     return opts
 
 
-def check_solver(solver):
+def check_solver(solver, allowed=SOLVERS):
     """Upper-cased solver name; an unknown name raises RpcheckError quoting the argument as given."""
-    if isinstance(solver, str) and solver.upper() in SOLVERS:
+    if isinstance(solver, str) and solver.upper() in allowed:
         return solver.upper()
-    return check_choice("solver", solver, SOLVERS)
+    return check_choice("solver", solver, allowed)
 
 
 def run_problem(prob, solver, options):

@@ -39,7 +39,7 @@ def normalized_margin(X, y, *, solver="CLARABEL", solver_options=None):
         Points; no row may be zero (its cosine is undefined).
     y : array_like of shape (n,)
         Labels in {-1, +1}; a single class is allowed (there is no bias).
-    solver : {"CLARABEL", "OSQP", "SCS"}, default="CLARABEL"
+    solver : {"CLARABEL", "OSQP", "SCS", "IPM"}, default="CLARABEL"
     solver_options : dict, optional
 
     Returns

@@ -25,7 +25,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 
 from ..errors import SolverError
-from ._common import check_solver, factor_rows, run_problem, validate_X
+from ._common import CVXPY_SOLVERS, check_solver, factor_rows, run_problem, validate_X
 from ._common import solver_options as _solver_options
 from ._results import BallResult
 
@@ -112,7 +112,7 @@ def min_enclosing_ball(X, *, solver="CLARABEL", polish=True, solver_options=None
     """
     t0 = time.perf_counter()
     X = validate_X(X)
-    solver = check_solver(solver)
+    solver = check_solver(solver, CVXPY_SOLVERS)
     Xd = X.toarray() if sp.issparse(X) else X
     n = Xd.shape[0]
     mean = Xd.mean(axis=0)

@@ -384,7 +384,10 @@ def solve_svc(X, y, C, *, bias=True, solver="CLARABEL", polish=True, solver_opti
         Box bound, ``C > 0``; ``np.inf`` is the hard margin (no upper bound on alpha).
     bias : bool, default=True
         Include the unregularised bias (the constraint ``y^T alpha = 0``).
-    solver : {"CLARABEL", "OSQP", "SCS"}, default="CLARABEL"
+    solver : {"CLARABEL", "OSQP", "SCS", "IPM"}, default="CLARABEL"
+        A cvxpy solver, or "IPM": rpcheck's dense interior-point method (Woodbury, ``O(n k^2)`` per
+        iteration, ``k = min(n, d)``), several times faster than Clarabel for n in the thousands and
+        certified the same way.
     polish : bool, default=True
         Polish the interior-point solution by solving the KKT system on the free set (float64).
     solver_options : dict, optional
@@ -431,6 +434,8 @@ def solve_svc(X, y, C, *, bias=True, solver="CLARABEL", polish=True, solver_opti
     """
     t0 = time.perf_counter()
     X, y, C, bias, solver, polish = _validate(X, y, C, bias, solver, polish)
+    if solver == "IPM":
+        return _solve_ipm(X, y, C, bias, polish, solver_options, t0)
     import cvxpy as cp
 
     n = X.shape[0]
@@ -450,6 +455,32 @@ def solve_svc(X, y, C, *, bias=True, solver="CLARABEL", polish=True, solver_opti
 
 
 
+def _dense_factor(X):
+    """Dense G with ``G G^T = X X^T`` and at most min(n, d) columns (for the IPM)."""
+    n, d = X.shape
+    if not sp.issparse(X):
+        return factor_rows(X)
+    if d <= n:
+        return X.toarray()
+    K = (X @ X.T).toarray()
+    lam, V = np.linalg.eigh(K)
+    keep = lam > lam.max(initial=0.0) * 1e-14 * n
+    return V[:, keep] * np.sqrt(lam[keep])[None, :]
+
+
+def _solve_ipm(X, y, C, bias, polish, options, t0):
+    from ._ipm import svm_dual_ipm
+
+    A = _dense_factor(X) * y[:, None]
+    alpha, status, iters = svm_dual_ipm(A, y, C, bias=bias, **(options or {}))
+    if np.isinf(C) and status in ("unbounded", "user_limit", "optimal_inaccurate"):
+        if not _separable_lp(X, y, bias):
+            raise _not_separable(bias, status, "IPM", "LP certificate")
+    if status == "unbounded":
+        raise SolverError("IPM: the multipliers diverged on separable data", status=status, solver="IPM")
+    return _finalize(X, y, alpha, C, bias, polish, "IPM", status, iters, t0)
+
+
 class SVCProblem:
     r"""A canonicalised, parametrised SVC dual for repeated solves on data of one shape.
 
@@ -465,7 +496,7 @@ class SVCProblem:
     C : float
         Box bound (``np.inf`` for hard margin).
     bias : bool, default=True
-    solver : {"CLARABEL", "OSQP", "SCS"}, default="CLARABEL"
+    solver : {"CLARABEL", "OSQP", "SCS", "IPM"}, default="CLARABEL"
     polish : bool, default=True
     solver_options : dict, optional
 
@@ -493,6 +524,9 @@ class SVCProblem:
         self.solver = check_solver(solver)
         self.polish = validate_bool("polish", polish)
         self._options = _solver_options(self.solver, solver_options)
+        self.problem = None
+        if self.solver == "IPM":  # nothing to canonicalise: the IPM works on the data directly
+            return
         import cvxpy as cp
 
         self._A = cp.Parameter((self.d, self.n), name="XtY")
@@ -521,6 +555,8 @@ class SVCProblem:
             raise RpcheckError(
                 f"`X` has shape {X.shape} but this SVCProblem was built for {(self.n, self.d)}."
             )
+        if solver == "IPM":
+            return _solve_ipm(X, y, C, bias, polish, self._options, t0)
         Xd = X.toarray() if sp.issparse(X) else X
         self._A.value = Xd.T * y[None, :]
         self._y.value = y

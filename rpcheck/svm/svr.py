@@ -23,7 +23,7 @@ import scipy.sparse as sp
 
 from .._validation import check_choice, check_interval, check_matrix
 from ..errors import RpcheckError, SolverError
-from ._common import check_solver, factor_rows, run_problem, validate_bool, validate_C, validate_X
+from ._common import CVXPY_SOLVERS, check_solver, factor_rows, run_problem, validate_bool, validate_C, validate_X
 from ._common import solver_options as _solver_options
 from ._results import SVRResult
 from .kkt import decision_values, svr_kkt_residuals
@@ -137,7 +137,7 @@ def solve_svr(X, y, C, epsilon, *, form="correct", solver="CLARABEL", polish=Tru
         raise RpcheckError("`epsilon` (inf) must be finite.")
     form = check_choice("form", form, SVR_FORMS)
     polish = validate_bool("polish", polish)
-    solver = check_solver(solver)
+    solver = check_solver(solver, CVXPY_SOLVERS)
     import cvxpy as cp
 
     G = factor_rows(X)

@@ -4,7 +4,8 @@ import miniball
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from _svm_data import SEEDS, SOLVER, rounding
+from _svm_data import SEEDS, rounding
+from _svm_data import SOLVER_QP as SOLVER
 
 from rpcheck.svm import min_enclosing_ball
 

@@ -4,7 +4,7 @@ Derandomized (tests/conftest.py), so each run is reproducible; a failure is a re
 """
 
 import numpy as np
-from _svm_data import SOLVER
+from _svm_data import SOLVER, SOLVER_QP
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -52,14 +52,14 @@ def test_hard_margin_certified_or_not_separable(data):
 def test_svr_result_is_certified(data, C, eps):
     X, y = data
     yr = X.sum(axis=1) + y * 0.25
-    res = solve_svr(X, yr, C, eps, solver=SOLVER)
+    res = solve_svr(X, yr, C, eps, solver=SOLVER_QP)
     assert res.kkt.max_relative <= 1e-7
     assert np.all(np.abs(res.alpha) <= C)
 
 
 @given(arrays(np.float64, st.tuples(st.integers(1, 12), st.integers(1, 4)), elements=_coords))
 def test_ball_contains_points_and_is_certified(X):
-    res = min_enclosing_ball(X, solver=SOLVER)
+    res = min_enclosing_ball(X, solver=SOLVER_QP)
     d = np.sqrt(np.sum((X - res.center) ** 2, axis=1))
     assert np.all(d <= res.radius * (1 + 1e-12) + 1e-12)
     assert res.gap >= -1e-12 * max(res.radius_sq, 1.0) and res.gap_rel <= 1e-7

@@ -237,7 +237,7 @@ def test_second_backend(kind, C, seed):
 # ---------------------------------------------------------------- hard margin and solver failures
 
 
-@pytest.mark.parametrize("solver", ["CLARABEL", "OSQP", "SCS"])
+@pytest.mark.parametrize("solver", ["CLARABEL", "OSQP", "SCS", "IPM"])
 def test_not_separable_raises(solver):
     X = np.array([[0.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]])  # XOR
     y = np.array([1, 1, -1, -1])
@@ -282,3 +282,33 @@ def test_svcproblem_shape_mismatch():
     X, y = soft_data(12, 3, seed=0)
     with pytest.raises(ValueError, match=r"`X` has shape \(12, 3\)"):
         prob.solve(X, y)
+
+
+# ---------------------------------------------------------------- rpcheck's dense IPM
+
+
+@pytest.mark.parametrize(
+    "make,C",
+    [
+        (lambda: soft_data(150, 8, seed=0), 1.0),
+        (lambda: separable_data(80, 6, seed=1), np.inf),
+        (lambda: soft_data(20, 120, seed=2), 0.3),  # d > n: thin-QR factor
+        (lambda: sparse_soft_data(40, 200, seed=3), 1.0),  # sparse, d > n: eigh factor of X X^T
+        (lambda: sparse_soft_data(90, 20, seed=4), 5.0),  # sparse, d < n: densified
+    ],
+)
+def test_ipm_matches_clarabel(make, C):
+    X, y = make()
+    r1 = solve_svc(X, y, C, solver="IPM")
+    r2 = solve_svc(X, y, C, solver="CLARABEL")
+    check_svc_result(r1, X, y, atol=0.0, rtol=RTOL_CERT)
+    assert r1.solver == "IPM" and r1.iterations > 0
+    assert np.linalg.norm(r1.w - r2.w) <= _wdist(r1, r2) + 1e-12
+
+
+def test_ipm_svcproblem():
+    prob = SVCProblem(50, 5, C=2.0, solver="IPM")
+    assert prob.problem is None
+    X, y = soft_data(50, 5, seed=9)
+    res = prob.solve(X, y)
+    check_svc_result(res, X, y, atol=0.0, rtol=RTOL_CERT)

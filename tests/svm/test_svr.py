@@ -4,7 +4,8 @@ closed forms and a cross-check against sklearn's libsvm epsilon-SVR."""
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from _svm_data import RTOL_CERT, SEEDS, SOLVER, rounding, w_distance_bound
+from _svm_data import RTOL_CERT, SEEDS, rounding, w_distance_bound
+from _svm_data import SOLVER_QP as SOLVER
 from sklearn.svm import SVR
 
 from rpcheck.svm import solve_svr
