@@ -6,7 +6,9 @@ paths), a pure-numpy implementation with one vectorised sweep per butterfly leve
 same transform in the Sylvester (natural) ordering of :func:`scipy.linalg.hadamard`.
 """
 
+import contextlib
 import os
+import threading
 
 import numpy as np
 
@@ -17,7 +19,38 @@ try:  # numba is a declared dependency, but the library must still work without 
 except ImportError:  # pragma: no cover - exercised only on installs without numba
     _kernels = None
 
-__all__ = ["fwht", "next_pow2", "numba_enabled"]
+__all__ = ["fwht", "next_pow2", "numba_enabled", "parallel_slot"]
+
+_PARALLEL_LOCK = threading.Lock()
+_FORKED_CHILD = False
+
+
+def _after_fork_in_child():
+    global _FORKED_CHILD, _PARALLEL_LOCK
+    _FORKED_CHILD = True
+    _PARALLEL_LOCK = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+@contextlib.contextmanager
+def parallel_slot(n_entries):
+    """Context manager yielding True when the caller may launch a parallel (``prange``) numba kernel.
+
+    False for arrays below ``PARALLEL_MIN_ENTRIES``, in a process created by ``fork()`` (GNU OpenMP aborts
+    a forked child that starts a parallel region once the parent has used one; the engine uses ``spawn``,
+    but user code may fork), and while another thread holds the slot (numba's ``workqueue`` layer is not
+    thread-safe; two threads would oversubscribe the cores anyway). Callers then use the serial kernels,
+    which compute the same result.
+    """
+    if _FORKED_CHILD or n_entries < _kernels.PARALLEL_MIN_ENTRIES or not _PARALLEL_LOCK.acquire(blocking=False):
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        _PARALLEL_LOCK.release()
 
 
 def numba_enabled():
@@ -56,10 +89,8 @@ def _transform_inplace(X, scale, use_numba):
             X *= scale
         return
     if use_numba:
-        if X.size < _kernels.PARALLEL_MIN_ENTRIES:
-            _kernels.fwht_rows_inplace_serial(X, scale)
-        else:
-            _kernels.fwht_rows_inplace(X, scale)
+        with parallel_slot(X.size) as par:
+            (_kernels.fwht_rows_inplace if par else _kernels.fwht_rows_inplace_serial)(X, scale)
     else:
         _fwht_numpy_inplace(X, scale)
 
@@ -136,9 +167,10 @@ def fwht(x, *, normalized=True, inplace=False):
     if inplace and A.flags.c_contiguous:
         _transform_inplace(A.reshape(-1, d), scale, use_numba)
         return A
-    if not inplace and use_numba and A.ndim == 2 and A.size >= _kernels.PARALLEL_MIN_ENTRIES and d > 1:
+    if not inplace and use_numba and A.ndim == 2 and A.size and d > 1:
         out = np.empty(A.shape, dtype=A.dtype)
-        _kernels.fwht_rows_copy(A, out, scale)
+        with parallel_slot(A.size) as par:
+            (_kernels.fwht_rows_copy if par else _kernels.fwht_rows_copy_serial)(A, out, scale)
         return out
     work = np.array(A, dtype=A.dtype, order="C", copy=True).reshape(-1, d)
     _transform_inplace(work, scale, use_numba)

@@ -50,51 +50,74 @@ def _fwht_row(x):
         h = step
 
 
+#: Arrays with fewer entries than this are transformed by the serial kernels: waking the thread pool
+#: costs milliseconds on a loaded machine, more than transforming 2^16 entries.
+PARALLEL_MIN_ENTRIES = 1 << 16
+
+# Every row operation below is a small ``_*_row`` function with two drivers: ``*_par`` (rows distributed
+# with ``prange``) and ``*_serial``. Callers pick the serial driver for small inputs, inside forked child
+# processes (GNU OpenMP, numba's usual threading layer on Linux, aborts a forked child that launches a
+# parallel region after the parent used one) and when another thread is already running a parallel
+# kernel (the ``workqueue`` layer is not thread-safe); see ``rpcheck.sketches._fwht.parallel_slot``.
+
+
+@njit(cache=True, nogil=True)
+def _scale_row(row, scale):
+    if scale != 1.0:
+        for j in range(row.shape[0]):
+            row[j] *= scale
+
+
 @njit(cache=True, parallel=True, nogil=True)
 def fwht_rows_inplace(X, scale):
     """In-place FWHT of every row of the C-contiguous 2-D array ``X``, then multiply by ``scale``."""
-    n = X.shape[0]
-    d = X.shape[1]
-    for i in prange(n):
-        row = X[i]
-        _fwht_row(row)
-        if scale != 1.0:
-            for j in range(d):
-                row[j] *= scale
+    for i in prange(X.shape[0]):
+        _fwht_row(X[i])
+        _scale_row(X[i], scale)
+
+
+@njit(cache=True, nogil=True)
+def fwht_rows_inplace_serial(X, scale):
+    """Single-threaded :func:`fwht_rows_inplace`."""
+    for i in range(X.shape[0]):
+        _fwht_row(X[i])
+        _scale_row(X[i], scale)
+
+
+@njit(cache=True, nogil=True)
+def _copy_fwht_row(X, i, out, scale):
+    row = out[i]
+    for j in range(X.shape[1]):
+        row[j] = X[i, j]
+    _fwht_row(row)
+    _scale_row(row, scale)
 
 
 @njit(cache=True, parallel=True, nogil=True)
 def fwht_rows_copy(X, out, scale):
     """Out-of-place FWHT: ``out[i] = scale * FWHT(X[i])``; each row is copied and transformed while it is
     in cache, so the array is read once and written once (no separate copy pass). ``X`` may be strided."""
-    n = X.shape[0]
-    d = X.shape[1]
-    for i in prange(n):
-        row = out[i]
-        for j in range(d):
-            row[j] = X[i, j]
-        _fwht_row(row)
-        if scale != 1.0:
-            for j in range(d):
-                row[j] *= scale
+    for i in prange(X.shape[0]):
+        _copy_fwht_row(X, i, out, scale)
 
 
 @njit(cache=True, nogil=True)
-def fwht_rows_inplace_serial(X, scale):
-    """Single-threaded :func:`fwht_rows_inplace` for small arrays (no thread start-up cost)."""
-    n = X.shape[0]
+def fwht_rows_copy_serial(X, out, scale):
+    """Single-threaded :func:`fwht_rows_copy`."""
+    for i in range(X.shape[0]):
+        _copy_fwht_row(X, i, out, scale)
+
+
+@njit(cache=True, nogil=True)
+def _srht_row(X, i, signs, cols, scale, out, buf):
     d = X.shape[1]
-    for i in range(n):
-        row = X[i]
-        _fwht_row(row)
-        if scale != 1.0:
-            for j in range(d):
-                row[j] *= scale
-
-
-#: Arrays with fewer entries than this are transformed by the serial kernels: waking the thread pool
-#: costs milliseconds on a loaded machine, more than transforming 2^16 entries.
-PARALLEL_MIN_ENTRIES = 1 << 16
+    for j in range(d):
+        buf[j] = X[i, j] * signs[j]
+    for j in range(d, buf.shape[0]):
+        buf[j] = 0.0
+    _fwht_row(buf)
+    for t in range(cols.shape[0]):
+        out[i, t] = buf[cols[t]] * scale
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -102,42 +125,51 @@ def srht_rows(X, signs, dpad, cols, scale, out):
     """Fused SRHT apply: ``out[i, t] = scale * FWHT(pad(X[i] * signs))[cols[t]]``.
 
     ``X`` is (n, d) C-contiguous, ``signs`` (d,), ``cols`` (r,) int64 in [0, dpad), ``out`` (n, r).
-    Each thread owns one padded row buffer, so no (n, dpad) intermediate is ever allocated.
+    Each chunk of rows owns one padded row buffer, so no (n, dpad) intermediate is ever allocated.
     """
-    n, d = X.shape
-    r = cols.shape[0]
-    nchunks = min(n, 8 * 64)
+    n = X.shape[0]
+    nchunks = min(n, 512)
     if nchunks == 0:
         return
     per = (n + nchunks - 1) // nchunks
     for c in prange(nchunks):
         buf = np.empty(dpad, dtype=X.dtype)
-        lo = c * per
-        hi = min(n, lo + per)
-        for i in range(lo, hi):
-            for j in range(d):
-                buf[j] = X[i, j] * signs[j]
-            for j in range(d, dpad):
-                buf[j] = 0.0
-            _fwht_row(buf)
-            for t in range(r):
-                out[i, t] = buf[cols[t]] * scale
+        for i in range(c * per, min(n, (c + 1) * per)):
+            _srht_row(X, i, signs, cols, scale, out, buf)
+
+
+@njit(cache=True, nogil=True)
+def srht_rows_serial(X, signs, dpad, cols, scale, out):
+    """Single-threaded :func:`srht_rows`."""
+    buf = np.empty(dpad, dtype=X.dtype)
+    for i in range(X.shape[0]):
+        _srht_row(X, i, signs, cols, scale, out, buf)
+
+
+@njit(cache=True, nogil=True)
+def _embed_row(X, i, cols, vals, out):
+    for t in range(out.shape[1]):
+        out[i, t] = 0.0
+    for k in range(X.shape[1]):
+        xk = X[i, k]
+        if xk != 0.0:
+            for j in range(cols.shape[1]):
+                out[i, cols[k, j]] += vals[k, j] * xk
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def sparse_embed_dense(X, cols, vals, r, out):
+def sparse_embed_dense(X, cols, vals, out):
     """Dense ``X @ R`` for a sparse embedding R given per feature k its ``a`` target columns ``cols[k]``
     and values ``vals[k]`` (Clarkson-Woodruff / CountSketch). O(n d a) time, rows in parallel."""
-    n, d = X.shape
-    a = cols.shape[1]
-    for i in prange(n):
-        for t in range(r):
-            out[i, t] = 0.0
-        for k in range(d):
-            xk = X[i, k]
-            if xk != 0.0:
-                for j in range(a):
-                    out[i, cols[k, j]] += vals[k, j] * xk
+    for i in prange(X.shape[0]):
+        _embed_row(X, i, cols, vals, out)
+
+
+@njit(cache=True, nogil=True)
+def sparse_embed_dense_serial(X, cols, vals, out):
+    """Single-threaded :func:`sparse_embed_dense`."""
+    for i in range(X.shape[0]):
+        _embed_row(X, i, cols, vals, out)
 
 
 @njit(cache=True, nogil=True)

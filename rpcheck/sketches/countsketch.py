@@ -103,9 +103,11 @@ class CWSketch(Sketch):
 
     def _apply_dense(self, X):
         vals = self.vals_.astype(X.dtype)
-        if _fwht.numba_enabled() and X.size >= _fwht._kernels.PARALLEL_MIN_ENTRIES:
+        if _fwht.numba_enabled() and X.size >= 1024:
             out = np.empty((X.shape[0], self.r), dtype=X.dtype)
-            _fwht._kernels.sparse_embed_dense(X, self.cols_, vals, self.r, out)
+            k = _fwht._kernels
+            with _fwht.parallel_slot(X.size) as par:
+                (k.sparse_embed_dense if par else k.sparse_embed_dense_serial)(X, self.cols_, vals, out)
             return out
         R = self._matrix().astype(X.dtype)
         return np.ascontiguousarray((R.T @ X.T).T)

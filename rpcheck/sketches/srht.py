@@ -59,12 +59,14 @@ class RotationMixin:
     def _rotate_select(self, X, is_sparse, cols, col_scale):
         """``rotate(X)[:, cols] * col_scale`` without storing the (n, d') rotation for dense input."""
         cols = np.ascontiguousarray(cols, dtype=np.int64)
-        if (not is_sparse and _fwht.numba_enabled()
-                and X.shape[0] * self.d_pad >= _fwht._kernels.PARALLEL_MIN_ENTRIES):
+        if not is_sparse and _fwht.numba_enabled() and X.shape[0] * self.d_pad >= 1024:
             X = np.ascontiguousarray(X)
             out = np.empty((X.shape[0], cols.size), dtype=X.dtype)
-            _fwht._kernels.srht_rows(X, self.signs_.astype(X.dtype), self.d_pad, cols,
-                                     1.0 / np.sqrt(self.d_pad), out)
+            k = _fwht._kernels
+            with _fwht.parallel_slot(X.shape[0] * self.d_pad) as par:
+                (k.srht_rows if par else k.srht_rows_serial)(
+                    X, self.signs_.astype(X.dtype), self.d_pad, cols, 1.0 / np.sqrt(self.d_pad), out
+                )
         else:
             if is_sparse:  # densify block by block so at most _CHUNK_ENTRIES rotated entries are alive
                 X = X.tocsr()

@@ -1,0 +1,80 @@
+"""Serial and parallel kernel drivers agree, and parallel kernels are never launched where that is unsafe.
+
+GNU OpenMP (numba's usual threading layer on Linux) aborts a forked child that starts a parallel region
+once the parent has used one ("Terminating: fork() called from a process already using GNU OpenMP").
+rpcheck routes forked children, and threads that find another parallel kernel running, to the serial
+drivers (rpcheck.sketches._fwht.parallel_slot).
+"""
+
+import multiprocessing as mp
+import threading
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from _sketch_cases import build, dense
+
+from rpcheck.sketches import _fwht, fwht, make_sketch, numba_enabled
+
+pytestmark = pytest.mark.skipif(not numba_enabled(), reason="numba is not importable (only numpy paths exist)")
+
+KINDS = [("srht", {"replace": True}), ("srht-topr", {}), ("countsketch", {}), ("cw", {"q": 2, "v": 2, "a": 2})]
+
+
+def _workload(seed=0):
+    X = np.random.default_rng(seed).standard_normal((80, 1000))  # 80 x 1024 padded >= PARALLEL_MIN_ENTRIES
+    out = [fwht(np.ascontiguousarray(X[:, :512]))]
+    for kind, params in KINDS:
+        out.append(build(kind, params, 1000, 8, rng=1, X=X).apply(X))
+    return out
+
+
+def test_serial_drivers_equal_parallel_drivers():
+    par = _workload()
+    with _fwht._PARALLEL_LOCK:  # another "thread" holds the slot: every call takes the serial driver
+        with _fwht.parallel_slot(10**9) as p:
+            assert p is False
+        ser = _workload()
+    for a, b in zip(par, ser):
+        np.testing.assert_array_equal(a, b)  # same per-row arithmetic, same order
+
+
+def test_threads_share_the_parallel_slot():
+    results, errors = {}, []
+
+    def run(i):
+        try:
+            results[i] = _workload()
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not errors and len(results) == 3
+    for i in (1, 2):
+        for a, b in zip(results[0], results[i]):
+            np.testing.assert_array_equal(a, b)
+
+
+def _child(_):
+    return [float(np.abs(a).sum()) for a in _workload()]
+
+
+@pytest.mark.skipif("fork" not in mp.get_all_start_methods(), reason="fork start method not available")
+def test_forked_children_do_not_start_parallel_regions():
+    parent = _workload()  # the parent has used the parallel kernels
+    ctx = mp.get_context("fork")
+    with ctx.Pool(2) as pool:
+        res = pool.map_async(_child, range(2))
+        got = res.get(timeout=120)  # a GNU OpenMP abort would hang or kill the pool
+    for g in got:
+        np.testing.assert_allclose(g, [float(np.abs(a).sum()) for a in parent], rtol=1e-12)
+
+
+def test_sparse_input_unaffected():
+    X = sp.random(50, 1000, density=0.01, random_state=0, format="csr")
+    S = make_sketch("countsketch", 1000, 16, rng=0)
+    np.testing.assert_allclose(dense(S.apply(X)), X.toarray() @ S.matrix().toarray(), rtol=0, atol=1e-12)
