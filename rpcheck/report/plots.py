@@ -79,6 +79,18 @@ def failure_rate_svg(cells, x, *, prefix, title=""):
     return to_svg(fig, prefix=prefix)
 
 
+def _hist(ax, vals):
+    """Histogram that also copes with (nearly) constant data, where equal-width bins cannot be formed."""
+    bins = min(40, max(10, vals.size // 5))
+    lo, hi = float(vals.min()), float(vals.max())
+    scale = max(abs(lo), abs(hi), 1e-300)
+    if hi - lo <= 1e-9 * scale:
+        half = max(1e-6 * scale, 1e-12)
+        ax.hist(vals, bins=1, range=(lo - half, hi + half), color="#4a6fa5", alpha=0.85)
+    else:
+        ax.hist(vals, bins=bins, range=(lo, hi), color="#4a6fa5", alpha=0.85)
+
+
 def statistic_svg(trials, variant, *, prefix, title=""):
     """Distribution of ``statistic / bound`` over trials (claims read ``statistic <= bound``, so mass to
     the right of 1 is a failure), or of the statistic alone when no finite bound is recorded."""
@@ -95,12 +107,12 @@ def statistic_svg(trials, variant, *, prefix, title=""):
         ratio = s / b
     if np.isfinite(ratio).sum() >= 5 and np.all(b[np.isfinite(ratio)] > 0):
         vals = ratio[np.isfinite(ratio)]
-        ax.hist(vals, bins=min(40, max(10, vals.size // 5)), color="#4a6fa5", alpha=0.85)
+        _hist(ax, vals)
         ax.axvline(1.0, color=_COLORS["VIOLATED"], lw=1.2, ls="--")
         ax.set_xlabel("statistic / bound (claim: <= 1)")
     else:
         vals = s[ok]
-        ax.hist(vals, bins=min(40, max(10, vals.size // 5)), color="#4a6fa5", alpha=0.85)
+        _hist(ax, vals)
         ax.set_xlabel("statistic")
     ax.set_ylabel("trials")
     if title:

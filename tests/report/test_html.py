@@ -137,3 +137,11 @@ def test_report_renders_in_headless_chromium(tmp_path):
     assert shot.exists() and shot.stat().st_size > 10_000, proc.stderr[-2000:]
     console = [ln for ln in proc.stderr.splitlines() if "CONSOLE" in ln]
     assert console == [], console  # no console errors or messages from the page
+
+
+@pytest.mark.parametrize("values", [np.full(50, 0.7), 0.7 + np.arange(50) * 1e-17, np.r_[np.full(49, 1e300), 1.0]])
+def test_statistic_plot_copes_with_degenerate_ranges(values):
+    from rpcheck.report.plots import statistic_svg
+
+    trials = pd.DataFrame({"v.statistic": values, "v.bound": np.ones_like(values)})
+    assert statistic_svg(trials, "v", prefix="x").startswith("<svg")
