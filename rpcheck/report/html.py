@@ -259,8 +259,9 @@ def _findings(cells, theorem_ids):
     if not rows:
         return "<p class='muted'>No findings recorded for the theorems in this run.</p>"
     return (
-        "<table><thead><tr><th>theorem</th><th>finding</th><th>what differs</th><th>evidence variant</th>"
-        f"<th>status</th><th>evidence</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        '<div class="scroll"><table><thead><tr><th>theorem</th><th>finding</th><th>what differs</th>'
+        "<th>evidence variant</th><th>status</th><th>evidence</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
     )
 
 
