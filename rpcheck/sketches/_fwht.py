@@ -4,6 +4,12 @@ The compiled numba kernel (:mod:`rpcheck.sketches._kernels`) is used when numba 
 the environment variable ``RPCHECK_DISABLE_NUMBA=1`` is set (read at every call, so tests can exercise both
 paths), a pure-numpy implementation with one vectorised sweep per butterfly level is used. Both compute the
 same transform in the Sylvester (natural) ordering of :func:`scipy.linalg.hadamard`.
+
+Threads: the compiled kernels run single-threaded unless ``RPCHECK_PARALLEL=1`` (read at every call), which
+lets large inputs (>= 2^16 entries) use the ``prange`` drivers. Serial is the default because rpcheck's
+engine already runs one trial per core in worker processes, where kernel threads only oversubscribe the
+cores; on the shared 2-core development machine the parallel drivers were measured no faster than the
+serial ones (see BENCHMARKS.md). Both drivers give bitwise identical results.
 """
 
 import contextlib
@@ -38,13 +44,19 @@ os.register_at_fork(after_in_child=_after_fork_in_child)
 def parallel_slot(n_entries):
     """Context manager yielding True when the caller may launch a parallel (``prange``) numba kernel.
 
-    False for arrays below ``PARALLEL_MIN_ENTRIES``, in a process created by ``fork()`` (GNU OpenMP aborts
+    False unless ``RPCHECK_PARALLEL=1``, for arrays below ``PARALLEL_MIN_ENTRIES``, in a process created by
+    ``fork()`` (GNU OpenMP aborts
     a forked child that starts a parallel region once the parent has used one; the engine uses ``spawn``,
     but user code may fork), and while another thread holds the slot (numba's ``workqueue`` layer is not
     thread-safe; two threads would oversubscribe the cores anyway). Callers then use the serial kernels,
     which compute the same result.
     """
-    if _FORKED_CHILD or n_entries < _kernels.PARALLEL_MIN_ENTRIES or not _PARALLEL_LOCK.acquire(blocking=False):
+    if (
+        os.environ.get("RPCHECK_PARALLEL", "0") not in ("1", "true", "yes")
+        or _FORKED_CHILD
+        or n_entries < _kernels.PARALLEL_MIN_ENTRIES
+        or not _PARALLEL_LOCK.acquire(blocking=False)
+    ):
         yield False
         return
     try:
@@ -126,8 +138,8 @@ def fwht(x, *, normalized=True, inplace=False):
     Sylvester's construction :math:`H_1 = [1]`, :math:`H_{2m} = [[H_m, H_m], [H_m, -H_m]]` (Paul et al.
     2014, Sec. 2.1; Lei & Lan 2020, Sec. 1.2) factors into :math:`\log_2 d` sparse butterfly levels, so the
     cost is :math:`O(n d \log d)` operations instead of :math:`O(n d^2)`. The compiled path fuses two levels
-    per sweep over each row and parallelises over rows. No finiteness check is made (NaN and inf propagate
-    as in IEEE arithmetic); the sketches validate their input before calling this kernel.
+    per sweep over each row (and, with ``RPCHECK_PARALLEL=1``, parallelises over rows). No finiteness check
+    is made (NaN and inf propagate as in IEEE arithmetic); the sketches validate their input first.
 
     Examples
     --------

@@ -1,7 +1,8 @@
 """Sketch benchmarks, measured side by side in one run (numbers go to BENCHMARKS.md, "## Sketches").
 
 1. FWHT of a 2048 x 4096 float64 array vs ``X @ scipy.linalg.hadamard(4096)`` (target >= 20x), with the
-   throughput against a memcpy (``np.copyto``) of the same array.
+   throughput against a memcpy (``np.copyto``) of the same array. "ours" is the default single-threaded
+   kernel; the ``RPCHECK_PARALLEL=1`` entries use the 2-thread ``prange`` drivers.
 2. SRHT apply, dense 2000 x 16384 -> r = 512, vs ``GaussianRandomProjection(512).fit_transform`` (target:
    faster). Ours is timed both as apply only and as build + apply (the sklearn call includes drawing R).
 3. CountSketch of a random CSR 20000 x 47236 at 0.16% density -> r = 2048 vs
@@ -44,6 +45,14 @@ def test_fwht_out_of_place(benchmark, X_fwht):
     np.testing.assert_allclose(Y[:2, :8], X_fwht[:2] @ scipy.linalg.hadamard(4096)[:, :8], atol=1e-9)
 
 
+def test_fwht_out_of_place_parallel(benchmark, X_fwht, monkeypatch):
+    benchmark.group = "fwht-2048x4096-f64"
+    benchmark.extra_info.update(role="ours-RPCHECK_PARALLEL=1", bytes_moved=2 * X_fwht.nbytes)
+    monkeypatch.setenv("RPCHECK_PARALLEL", "1")
+    fwht(X_fwht)
+    benchmark.pedantic(fwht, args=(X_fwht,), kwargs={"normalized": False}, rounds=ROUNDS_FAST, warmup_rounds=1)
+
+
 def test_fwht_in_place(benchmark, X_fwht):
     benchmark.group = "fwht-2048x4096-f64"
     benchmark.extra_info.update(role="ours-inplace", bytes_moved=2 * X_fwht.nbytes)
@@ -84,6 +93,15 @@ def test_srht_apply(benchmark, X_srht):
     S.apply(X_srht[:8])
     out = benchmark.pedantic(S.apply, args=(X_srht,), rounds=ROUNDS_FAST, warmup_rounds=1)
     np.testing.assert_allclose(out[:3], X_srht[:3] @ S.matrix(), atol=1e-9)
+
+
+def test_srht_apply_parallel(benchmark, X_srht, monkeypatch):
+    benchmark.group = "srht-2000x16384-r512"
+    benchmark.extra_info.update(role="ours-RPCHECK_PARALLEL=1", bytes_moved=X_srht.nbytes)
+    monkeypatch.setenv("RPCHECK_PARALLEL", "1")
+    S = make_sketch("srht", 16384, 512, rng=0)
+    S.apply(X_srht)
+    benchmark.pedantic(S.apply, args=(X_srht,), rounds=ROUNDS_FAST, warmup_rounds=1)
 
 
 def test_srht_build_and_apply(benchmark, X_srht):

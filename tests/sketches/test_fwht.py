@@ -66,12 +66,15 @@ def test_fwht_1d_and_noncontiguous(backend):
     np.testing.assert_allclose(big[:, ::2], expected, rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("parallel", ["0", "1"])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_fwht_large_arrays_parallel_kernels(backend, dtype):
-    """Arrays above PARALLEL_MIN_ENTRIES use the parallel kernels (fused copy+transform out of place,
-    in place, strided input); d = 2048 has odd log2 d, so the radix-2 first level runs too."""
+def test_fwht_large_arrays_parallel_kernels(backend, dtype, parallel, monkeypatch):
+    """Arrays above PARALLEL_MIN_ENTRIES use the parallel kernels when RPCHECK_PARALLEL=1 (fused
+    copy+transform out of place, in place, strided input); d = 2048 has odd log2 d, so the radix-2 first
+    level runs too."""
     from rpcheck.sketches import _kernels
 
+    monkeypatch.setenv("RPCHECK_PARALLEL", parallel)
     x = np.random.default_rng(2).standard_normal((40, 4096)).astype(dtype)
     view = x[:, ::2]  # (40, 2048), strided
     assert view.size >= _kernels.PARALLEL_MIN_ENTRIES

@@ -18,6 +18,11 @@ from rpcheck.sketches import _fwht, fwht, make_sketch, numba_enabled
 
 pytestmark = pytest.mark.skipif(not numba_enabled(), reason="numba is not importable (only numpy paths exist)")
 
+
+@pytest.fixture(autouse=True)
+def _parallel_enabled(monkeypatch):
+    monkeypatch.setenv("RPCHECK_PARALLEL", "1")  # inherited by forked children
+
 KINDS = [("srht", {"replace": True}), ("srht-topr", {}), ("countsketch", {}), ("cw", {"q": 2, "v": 2, "a": 2})]
 
 
@@ -29,7 +34,9 @@ def _workload(seed=0):
     return out
 
 
-def test_serial_drivers_equal_parallel_drivers():
+def test_serial_drivers_equal_parallel_drivers(monkeypatch):
+    with _fwht.parallel_slot(10**9) as p:
+        assert p is True
     par = _workload()
     with _fwht._PARALLEL_LOCK:  # another "thread" holds the slot: every call takes the serial driver
         with _fwht.parallel_slot(10**9) as p:
@@ -37,6 +44,11 @@ def test_serial_drivers_equal_parallel_drivers():
         ser = _workload()
     for a, b in zip(par, ser):
         np.testing.assert_array_equal(a, b)  # same per-row arithmetic, same order
+    monkeypatch.setenv("RPCHECK_PARALLEL", "0")  # the default: serial drivers
+    with _fwht.parallel_slot(10**9) as p:
+        assert p is False
+    for a, b in zip(par, _workload()):
+        np.testing.assert_array_equal(a, b)
 
 
 def test_threads_share_the_parallel_slot():

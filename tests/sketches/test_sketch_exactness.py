@@ -96,11 +96,13 @@ def test_apply_empty_and_large_sparse_chunking(monkeypatch):
 @pytest.mark.parametrize(
     "case", [c for c in CASES if c[0] in ("srht", "countsketch", "cw", "srht-nps")], ids=case_id
 )
-def test_apply_large_dense_compiled_paths(case, backend_any):
-    """Inputs above PARALLEL_MIN_ENTRIES go through the fused parallel kernels (srht_rows,
-    sparse_embed_dense); compare them with the dense oracle too."""
+@pytest.mark.parametrize("parallel", ["0", "1"])
+def test_apply_large_dense_compiled_paths(case, backend_any, parallel, monkeypatch):
+    """Inputs above PARALLEL_MIN_ENTRIES go through the fused kernels (srht_rows, sparse_embed_dense),
+    serial or, with RPCHECK_PARALLEL=1, parallel; compare them with the dense oracle too."""
     from rpcheck.sketches import _kernels
 
+    monkeypatch.setenv("RPCHECK_PARALLEL", parallel)
     kind, params = case
     n, d, r = 70, 1000, 8
     assert n * 1024 >= _kernels.PARALLEL_MIN_ENTRIES and n * d >= _kernels.PARALLEL_MIN_ENTRIES
