@@ -67,6 +67,16 @@ def _steps(st, da, dz, du):
 
 
 def svm_dual_ipm(A, y, C, *, bias=True, tol=1e-10, max_iter=100):
+    """Run :func:`_ipm` with BLAS limited to one thread (see the note there)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
+        return _ipm(A, y, C, bias=bias, tol=tol, max_iter=max_iter)
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _ipm(A, y, C, bias=bias, tol=tol, max_iter=max_iter)
+
+
+def _ipm(A, y, C, *, bias=True, tol=1e-10, max_iter=100):
     """Return ``(alpha, status, iterations)``; status is "optimal", "optimal_inaccurate", "user_limit"
     or "unbounded".
 
@@ -74,6 +84,10 @@ def svm_dual_ipm(A, y, C, *, bias=True, tol=1e-10, max_iter=100):
     solve loses accuracy once the free multipliers' barrier terms vanish (typically below ~1e-9
     relative), so the best iterate (by the largest scaled residual) is kept and the method stops when
     it has not improved for 4 iterations; the float64 KKT polish of the caller finishes the job.
+
+    BLAS runs single-threaded: the k x k products gain little from threads, and on an oversubscribed
+    machine (parallel trial workers, shared CPUs) multithreaded OpenBLAS spun so badly that one solve at
+    n=2000, k=200 took 5-7 s instead of 0.1 s.
     """
     n, k = A.shape
     hard = np.isinf(C)
@@ -119,6 +133,9 @@ def svm_dual_ipm(A, y, C, *, bias=True, tol=1e-10, max_iter=100):
             break
         D = z / alpha + (0.0 if hard else u / s)
         Dinv = 1.0 / D
+        # multipliers pinned at a bound have Dinv ~ 0; flush them to exactly 0 so that no subnormal
+        # numbers reach BLAS (subnormal arithmetic made one 200 x 200 Cholesky take 0.16 s)
+        Dinv[Dinv < 1e-30 * float(np.max(Dinv))] = 0.0
         DA = Dinv[:, None] * A
         S = Ik + A.T @ DA
         try:
