@@ -33,7 +33,7 @@ import inspect
 from .._validation import check_choice
 from ..errors import RpcheckError
 from ._base import Sketch
-from ._fwht import fwht, next_pow2, numba_enabled
+from ._fwht import fwht, next_pow2, numba_enabled, warmup_kernels
 from .countsketch import CountSketch, CWSketch
 from .gaussian import GaussianSketch, SignSketch
 from .isrht import NPSSketch, SupervisedSketch, TopRSketch, supervised_scores
@@ -48,6 +48,7 @@ __all__ = [
     "fwht",
     "next_pow2",
     "numba_enabled",
+    "warmup_kernels",
     "supervised_scores",
     "GaussianSketch",
     "SignSketch",

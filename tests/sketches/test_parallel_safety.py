@@ -90,3 +90,27 @@ def test_sparse_input_unaffected():
     X = sp.random(50, 1000, density=0.01, random_state=0, format="csr")
     S = make_sketch("countsketch", 1000, 16, rng=0)
     np.testing.assert_allclose(dense(S.apply(X)), X.toarray() @ S.matrix().toarray(), rtol=0, atol=1e-12)
+
+
+def test_warmup_kernels_touches_every_kernel(monkeypatch):
+    """After warmup_kernels(), typical calls on both dtypes need no new numba specialisation."""
+    from rpcheck.sketches import _kernels, warmup_kernels
+
+    assert warmup_kernels(parallel=False) == 2 * (5 + 2)
+    assert warmup_kernels(parallel=True) == 2 * (10 + 2)
+    names = [n for n in dir(_kernels) if hasattr(getattr(_kernels, n), "signatures")]
+    before = {n: len(getattr(_kernels, n).signatures) for n in names}
+    for parallel in ("0", "1"):
+        monkeypatch.setenv("RPCHECK_PARALLEL", parallel)
+        for dt in (np.float64, np.float32):
+            X = np.random.default_rng(0).standard_normal((70, 1000)).astype(dt)
+            make_sketch("srht", 1000, 8, rng=0).apply(X)
+            make_sketch("srht-nps", 1000, 8, rng=0).fit(X).apply(X)
+            make_sketch("cw", 1000, 8, q=2, v=2, a=2, rng=0).apply(X)
+            make_sketch("countsketch", 1000, 8, rng=0).apply(sp.csr_matrix(X))
+            make_sketch("countsketch", 1000, 8, rng=0).apply(sp.csc_array(X))
+            fwht(np.zeros((70, 1024), dt))
+            fwht(np.zeros((70, 2048), dt)[:, ::2])
+            fwht(np.zeros((70, 1024), dt), inplace=True)
+    after = {n: len(getattr(_kernels, n).signatures) for n in names}
+    assert after == before
