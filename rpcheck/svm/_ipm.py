@@ -66,13 +66,27 @@ def _steps(st, da, dz, du):
     return tp, td
 
 
+_CONTROLLER = None
+
+
+def single_thread_blas():
+    """A context manager limiting BLAS to one thread (a cached threadpoolctl controller; the library
+    discovery costs ~15 ms, too much to repeat per solve). A no-op without threadpoolctl."""
+    global _CONTROLLER
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
+        import contextlib
+
+        return contextlib.nullcontext()
+    if _CONTROLLER is None:
+        _CONTROLLER = ThreadpoolController()
+    return _CONTROLLER.limit(limits=1, user_api="blas")
+
+
 def svm_dual_ipm(A, y, C, *, bias=True, tol=1e-10, max_iter=100):
     """Run :func:`_ipm` with BLAS limited to one thread (see the note there)."""
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
-        return _ipm(A, y, C, bias=bias, tol=tol, max_iter=max_iter)
-    with threadpool_limits(limits=1, user_api="blas"):
+    with single_thread_blas():
         return _ipm(A, y, C, bias=bias, tol=tol, max_iter=max_iter)
 
 

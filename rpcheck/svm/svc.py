@@ -472,13 +472,16 @@ def _solve_ipm(X, y, C, bias, polish, options, t0):
     from ._ipm import svm_dual_ipm
 
     A = _dense_factor(X) * y[:, None]
-    alpha, status, iters = svm_dual_ipm(A, y, C, bias=bias, **(options or {}))
-    if np.isinf(C) and status in ("unbounded", "user_limit", "optimal_inaccurate"):
-        if not _separable_lp(X, y, bias):
-            raise _not_separable(bias, status, "IPM", "LP certificate")
-    if status == "unbounded":
-        raise SolverError("IPM: the multipliers diverged on separable data", status=status, solver="IPM")
-    return _finalize(X, y, alpha, C, bias, polish, "IPM", status, iters, t0)
+    from ._ipm import single_thread_blas
+
+    with single_thread_blas():
+        alpha, status, iters = svm_dual_ipm(A, y, C, bias=bias, **(options or {}))
+        if np.isinf(C) and status in ("unbounded", "user_limit", "optimal_inaccurate"):
+            if not _separable_lp(X, y, bias):
+                raise _not_separable(bias, status, "IPM", "LP certificate")
+        if status == "unbounded":
+            raise SolverError("IPM: the multipliers diverged on separable data", status=status, solver="IPM")
+        return _finalize(X, y, alpha, C, bias, polish, "IPM", status, iters, t0)
 
 
 class SVCProblem:
@@ -503,7 +506,19 @@ class SVCProblem:
     Notes
     -----
     Sparse X is densified (the parameter is dense). Results are identical to :func:`solve_svc` up to
-    solver tolerance and are certified the same way.
+    solver tolerance and are certified the same way. With ``solver="IPM"`` there is nothing to
+    canonicalise and ``solve`` calls the IPM directly.
+
+    Measured (BENCHMARKS.md, "## Solvers"): at n=200, r=50 the reuse removes cvxpy's ~10 ms of
+    canonicalisation per solve but the Clarabel solve itself (~10 ms) remains, so the per-solve gain
+    is about 1.4-1.6x, short of the 3x the issue targeted; ``solver="IPM"`` (no cvxpy at all) is
+    faster than both.
+
+    References
+    ----------
+    .. [1] cvxpy, "Disciplined Parametrized Programming", https://www.cvxpy.org/tutorial/dpp/index.html
+       (a parameter-affine expression times a parameter-free one is DPP, so ``A @ alpha`` with
+       ``A = cp.Parameter((d, n))`` is).
 
     Examples
     --------
