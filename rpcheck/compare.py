@@ -278,15 +278,14 @@ _WARM = []
 
 
 def _warmup():
-    """Compile the numba FWHT kernels once per process, outside every timed region (otherwise the first
-    SRHT-family method timed in a process pays the JIT compilation, seconds, and the time claims are biased)."""
+    """Compile (or load) every numba kernel once per process, outside every timed region; otherwise the
+    first SRHT/CountSketch method timed in a process pays the JIT or cache load and the time claims are
+    biased. Tiny sketches never reach the large-input kernels, so this uses the sketch library's own
+    ``warmup_kernels``."""
     if not _WARM:
-        from .sketches import make_sketch
+        from .sketches import warmup_kernels
 
-        X = np.ones((2, 4))
-        make_sketch("srht", 4, 2, rng=0).apply(X)
-        make_sketch("srht-topr", 4, 2, rng=0).fit(X).apply(X)
-        make_sketch("srht", 4, 2, rng=0).apply(sp.csr_matrix(X))
+        warmup_kernels()
         _WARM.append(True)
 
 
