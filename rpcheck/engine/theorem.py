@@ -58,14 +58,11 @@ KINDS = ("probabilistic", "deterministic", "empirical")
 MODES = ("bound", "deterministic", "exact", "search", "report")
 
 
-class Verdict(str, enum.Enum):
+class Verdict(enum.StrEnum):
     HOLDS = "HOLDS"
     VIOLATED = "VIOLATED"
     INCONCLUSIVE = "INCONCLUSIVE"
     VACUOUS = "VACUOUS"
-
-    def __str__(self):
-        return self.value
 
 
 @dataclass(frozen=True)
