@@ -33,7 +33,7 @@ import math
 
 import numpy as np
 
-from ...engine import Citation, Outcome
+from ...engine import Citation, Outcome, Profile, Verdict, grid
 from ...generators import haar_orthonormal
 
 __all__ = [
@@ -236,3 +236,34 @@ def m_for(params):
     if "m" in params and params["m"] is not None:
         return int(params["m"])
     return cor7_min_dim(params["r"], params["eps"], params["delta"], params.get("c", 0.25))
+
+
+def expected_stated(params):
+    """Expected verdict of the probabilistic "stated" variants of Theorems 1, 2 and 4: HOLDS at the assumed
+    c = 1/4; the c = 4 power-check cells (m/16) are reported only."""
+    return Verdict.HOLDS if float(params.get("c", 0.25)) <= 0.25 else None
+
+
+def recovery_cells(n, d, r, lams, losses, cs, eps=0.5, delta=0.1):
+    return grid(n=n, d=d, r=r, eps=eps, delta=delta, c=list(cs), lam=list(lams), loss=list(losses))
+
+
+def recovery_profiles(quick_losses=("square",)):
+    """The grid shared by Theorems 1, 2 and 4 (exact-rank data, Cor. 7's m at constant c)."""
+    return {
+        # quick: delta = 1/2 so that 20 trials can certify HOLDS (0 failures: upper bound < 0.37 at level 1e-4)
+        "quick": Profile(recovery_cells(40, 400, 2, [1.0], list(quick_losses), [0.25, 4.0], delta=0.5), trials=20),
+        # 80 trials: 0 failures gives an exact upper bound 0.080 < delta = 0.1 at the Holm level 0.01/8
+        "ci": Profile(
+            recovery_cells(60, 600, 3, [1.0], ["square"], [0.25, 4.0])
+            + recovery_cells(60, 600, 3, [1.0], ["hinge"], [0.25]),
+            trials=80,
+        ),
+        "standard": Profile(
+            recovery_cells(100, 1500, 5, [0.01, 1.0, 100.0], ["square", "hinge"], [0.25, 1.0, 4.0]), trials=200
+        ),
+        "full": Profile(
+            recovery_cells(200, 4000, 10, [0.01, 1.0, 100.0], ["square", "hinge"], [0.25, 1.0, 4.0], delta=0.01),
+            trials=500,
+        ),
+    }

@@ -23,8 +23,18 @@ import math
 import numpy as np
 
 from ...bounds.zhang2013 import thm1_bound
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
-from ._common import ASSUMED_C, ASSUMED_EPS, ASSUMED_PROB, FP_REL, cite, single_threaded, vacuous_outcome
+from ...engine import Finding, Outcome, Theorem, TrialRecord, Variant, Verdict, register
+from ._common import (
+    ASSUMED_C,
+    ASSUMED_EPS,
+    ASSUMED_PROB,
+    FP_REL,
+    cite,
+    expected_stated,
+    recovery_profiles,
+    single_threaded,
+    vacuous_outcome,
+)
 from ._recovery import diagnostics, draw
 
 __all__ = ["THEOREM", "trial"]
@@ -58,30 +68,7 @@ def trial(params, rng):
     return TrialRecord(outcomes=out, diagnostics=diags)
 
 
-def _expected_stated(params):
-    return Verdict.HOLDS if float(params.get("c", 0.25)) <= 0.25 else None
-
-
-def _cells(n, d, r, lams, losses, cs, eps=0.5, delta=0.1):
-    return grid(n=n, d=d, r=r, eps=eps, delta=delta, c=list(cs), lam=list(lams), loss=list(losses))
-
-
-PROFILES = {
-    # quick: delta = 1/2 so that 20 trials can certify HOLDS (0 failures: upper bound < 0.37 at level 1e-4)
-    "quick": Profile(_cells(40, 400, 2, [1.0], ["square"], [0.25, 4.0], delta=0.5), trials=20),
-    # 80 trials: 0 failures gives an exact upper bound 0.080 < delta = 0.1 at the Holm level 0.01/8
-    "ci": Profile(
-        _cells(60, 600, 3, [1.0], ["square"], [0.25, 4.0]) + _cells(60, 600, 3, [1.0], ["hinge"], [0.25]),
-        trials=80,
-    ),
-    "standard": Profile(
-        _cells(100, 1500, 5, [0.01, 1.0, 100.0], ["square", "hinge"], [0.25, 1.0, 4.0]), trials=200
-    ),
-    "full": Profile(
-        _cells(200, 4000, 10, [0.01, 1.0, 100.0], ["square", "hinge"], [0.25, 1.0, 4.0], delta=0.01),
-        trials=500,
-    ),
-}
+PROFILES = recovery_profiles(quick_losses=("square",))
 
 THEOREM = register(
     Theorem(
@@ -97,7 +84,7 @@ THEOREM = register(
                 "stated",
                 "||z - R^T w*|| / ||R^T w*|| <= sqrt(2) eps / sqrt(1 - eps)",
                 mode="bound",
-                expected=_expected_stated,
+                expected=expected_stated,
                 promised_failure=lambda p: float(p["delta"]),
                 assumed=(ASSUMED_C, ASSUMED_EPS, ASSUMED_PROB),
             ),
