@@ -17,7 +17,7 @@ claims have no sampling error.
 
 from __future__ import annotations
 
-__all__ = ["DEFAULTS", "COLLECTED", "verify_theorem", "assert_expected", "format_rows"]
+__all__ = ["DEFAULTS", "COLLECTED", "verify_theorem", "assert_expected", "format_rows", "load_hypothesis_profile"]
 
 #: Session defaults of :func:`verify_theorem` (the pytest plugin overwrites them from --rpcheck-* options).
 DEFAULTS = {
@@ -93,3 +93,27 @@ def verify_theorem(theorem_id, *, profile=None, **kwargs):
     result = run([theorem_id], **opts)
     COLLECTED.append(result)
     return assert_expected(result)
+
+
+def load_hypothesis_profile():
+    """Register rpcheck's hypothesis profiles and load the one named by ``RPCHECK_HYPOTHESIS_PROFILE``
+    (default ``"rpcheck-ci"``). Called by the conftest files of ``tests/`` and ``theorems/``.
+
+    ``rpcheck-ci`` runs derandomized (a fixed seed derived from each test), so every property test is
+    reproducible and its false-alarm probability is zero for a correct implementation: a failure is a real
+    counterexample that hypothesis shrinks and prints. ``rpcheck-dev`` explores with fresh randomness.
+    """
+    import os
+
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile(
+        "rpcheck-ci",
+        derandomize=True,
+        deadline=None,
+        max_examples=60,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        print_blob=True,
+    )
+    settings.register_profile("rpcheck-dev", deadline=None, max_examples=200, print_blob=True)
+    settings.load_profile(os.environ.get("RPCHECK_HYPOTHESIS_PROFILE", "rpcheck-ci"))
