@@ -15,8 +15,9 @@ import textwrap
 from pathlib import Path
 
 from . import __version__
+from .engine.theorem import PROFILES
 from .errors import RpcheckError
-from .options import add_run_options, parse_assignment, parse_label
+from .options import add_run_options, parse_assignment, parse_label, positive_int, probability
 
 EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -63,6 +64,21 @@ def build_parser():
         p.add_argument("--json", action="store_true", help="print the cell table as JSON")
         if name == "verify":
             p.add_argument("--no-report", action="store_true", help="do not write report.html")
+
+    p = sub.add_parser(
+        "constant",
+        help="empirical constant of an O(.) target dimension: smallest working r per cell and the implied constant",
+    )
+    p.add_argument("id")
+    p.add_argument("--profile", choices=PROFILES, default="ci", help="whose cells to search. Default: %(default)r")
+    p.add_argument("--cell", type=int, action="append", default=None, metavar="K", help="only cell K (repeatable)")
+    p.add_argument("--trials", type=positive_int, default=200, metavar="N", help="trials per evaluated value")
+    p.add_argument("--seed", type=int, default=0, metavar="S")
+    p.add_argument("--confidence", type=probability, default=0.95, help="family-wise confidence of each search")
+    p.add_argument("--backend", choices=("serial", "processes"), default="processes")
+    p.add_argument("--jobs", type=positive_int, default=None, metavar="N")
+    p.add_argument("--out", default=None, metavar="CSV", help="also write the table as CSV")
+    p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("report", help="re-render the HTML report from saved results")
     p.add_argument("results", metavar="RESULTS", help="a results directory written by check/verify")
@@ -310,6 +326,68 @@ def _cmd_verify(args):
     return _finish(args, result, out)
 
 
+def _cmd_constant(args):
+    import pandas as pd
+
+    from .engine import get
+    from .engine.search import find_constant
+
+    theorem = get(args.id)
+    if not theorem.constant_search:
+        raise RpcheckError(
+            f"theorem {theorem.id!r} declares no O(.) target dimension (constant_search); "
+            "`rpcheck list` shows the probabilistic lemmas that do."
+        )
+    cells = theorem.profiles[args.profile].cells
+    indices = args.cell if args.cell is not None else range(len(cells))
+    rows = []
+    for k in indices:
+        if not 0 <= k < len(cells):
+            raise RpcheckError(
+                f"`--cell` ({k}) must be in the range [0, {len(cells) - 1}] for profile {args.profile!r}."
+            )
+        params = cells[k]
+        res = find_constant(
+            theorem,
+            params,
+            trials=args.trials,
+            seed=args.seed,
+            confidence=args.confidence,
+            backend=args.backend,
+            jobs=args.jobs,
+        )
+        conf = res.confirmation
+        rows.append(
+            {
+                "cell": k,
+                **{f"p_{key}": v for key, v in params.items()},
+                "param": res.param,
+                "used": params.get(res.param),
+                "empirical": res.value,
+                "status": res.status,
+                "bracket_low": res.bracket[0],
+                "formula_value": res.formula_value,
+                "implied_constant": res.implied_constant,
+                "delta": res.delta,
+                "confirmed": None if conf is None else bool(conf.passed),
+                "evaluations": len(res.evaluations),
+            }
+        )
+    table = pd.DataFrame(rows)
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        table.to_csv(args.out, index=False)
+    if args.json:
+        print(table.to_json(orient="records"))
+    else:
+        print(
+            f"{theorem.id}: smallest {rows[0]['param'] if rows else 'r'} with failure rate certifiably <= delta "
+            f"(exact one-sided bounds, family-wise confidence {args.confidence}, {args.trials} trials per value)"
+        )
+        print(table.to_string(index=False))
+    return EXIT_OK
+
+
 def _cmd_report(args):
     from .engine import load_results
     from .report import write_report
@@ -358,6 +436,7 @@ _COMMANDS = {
     "show": _cmd_show,
     "check": _cmd_check,
     "verify": _cmd_verify,
+    "constant": _cmd_constant,
     "report": _cmd_report,
     "replay": _cmd_replay,
     "data": _cmd_data,

@@ -124,3 +124,22 @@ def test_data_one_vs_rest_for_multiclass_files(capsys, tmp_path):
     assert code == EXIT_USAGE and "label" in err  # three labels: refused, with the labels named
     code, out, _ = run(capsys, "data", str(path), "--positive", "2", "--json")
     assert code == EXIT_OK and json.loads(out)["n_pos"] == 10
+
+
+def test_constant_reports_smallest_dimension_and_implied_constant(capsys, tmp_path):
+    csv = tmp_path / "c.csv"
+    code, out, _ = run(
+        capsys, "constant", "zhang2013.cor7", "--profile", "quick", "--cell", "0", "--trials", "100",
+        "--backend", "serial", "--json", "--out", str(csv),
+    )  # fmt: skip
+    assert code == EXIT_OK
+    (row,) = json.loads(out)
+    assert row["status"] == "found" and row["param"] == "m"
+    assert row["bracket_low"] < row["empirical"] <= row["used"]  # printed m (c = 1/4) is enough, and more than needed
+    assert row["implied_constant"] == pytest.approx(row["empirical"] / row["formula_value"])
+    assert csv.exists()
+
+
+def test_constant_needs_a_target_dimension(capsys):
+    code, _, err = run(capsys, "constant", CHEAP)
+    assert code == EXIT_USAGE and "constant_search" in err
