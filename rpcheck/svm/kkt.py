@@ -29,7 +29,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 
 from ._results import KKTResiduals
 
@@ -289,7 +288,3 @@ def check_svc_result(result, X, y, *, atol=1e-9, rtol=1e-7, raise_on_failure=Tru
         check_duality_gap(result.primal_objective, result.objective, atol=atol, rtol=rtol,
                           raise_on_failure=raise_on_failure),
     ]
-
-
-def _is_sparse(X):
-    return sp.issparse(X)
