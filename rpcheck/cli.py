@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
+import os
 import sys
 import textwrap
 from pathlib import Path
@@ -77,7 +78,12 @@ def build_parser():
     p.add_argument("--confidence", type=probability, default=0.95, help="family-wise confidence of each search")
     p.add_argument("--backend", choices=("serial", "processes"), default="processes")
     p.add_argument("--jobs", type=positive_int, default=None, metavar="N")
-    p.add_argument("--out", default=None, metavar="CSV", help="also write the table as CSV")
+    p.add_argument(
+        "--out",
+        default=None,
+        metavar="CSV",
+        help="also write (merge) the table into this CSV; RESULTS/constants.csv is shown by `rpcheck report RESULTS`",
+    )
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("report", help="re-render the HTML report from saved results")
@@ -374,9 +380,19 @@ def _cmd_constant(args):
             }
         )
     table = pd.DataFrame(rows)
+    table.insert(0, "theorem", theorem.id)
     if args.out:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        table.to_csv(args.out, index=False)
+        out = Path(args.out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if out.exists():  # merge: a new search of the same (theorem, cell) replaces the old row
+            old = pd.read_csv(out)
+            keep = ~(old["theorem"].eq(theorem.id) & old["cell"].isin(table["cell"]))
+            table_out = pd.concat([old[keep], table], ignore_index=True)
+        else:
+            table_out = table
+        tmp = out.with_name(f".{out.name}.tmp")
+        table_out.to_csv(tmp, index=False)
+        os.replace(tmp, out)
     if args.json:
         print(table.to_json(orient="records"))
     else:
@@ -389,11 +405,15 @@ def _cmd_constant(args):
 
 
 def _cmd_report(args):
+    import pandas as pd
+
     from .engine import load_results
     from .report import write_report
 
     result = load_results(args.results)
-    path = write_report(result, args.output or Path(args.results) / "report.html")
+    constants_csv = Path(args.results) / "constants.csv"
+    constants = pd.read_csv(constants_csv) if constants_csv.exists() else None
+    path = write_report(result, args.output or Path(args.results) / "report.html", constants=constants)
     print(f"report: {path}")
     return EXIT_OK
 

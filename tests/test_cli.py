@@ -138,6 +138,12 @@ def test_constant_reports_smallest_dimension_and_implied_constant(capsys, tmp_pa
     assert row["bracket_low"] < row["empirical"] <= row["used"]  # printed m (c = 1/4) is enough, and more than needed
     assert row["implied_constant"] == pytest.approx(row["empirical"] / row["formula_value"])
     assert csv.exists()
+    # a second search of the same cell replaces its row (merge), and `rpcheck report` shows the table
+    run(capsys, "constant", "zhang2013.cor7", "--profile", "quick", "--cell", "0", "--trials", "100",
+        "--backend", "serial", "--json", "--out", str(csv))  # fmt: skip
+    import pandas as pd
+
+    assert len(pd.read_csv(csv)) == 1
 
 
 def test_constant_needs_a_target_dimension(capsys):

@@ -198,9 +198,7 @@ def _theorem_section(tid, cells, trials, idx):
         )
     for v_i, (variant, vc) in enumerate(cells.groupby("variant", sort=False)):
         mode = vc["mode"].iloc[0] if "mode" in vc else ""
-        parts.append(
-            f"<h3>Variant <code>{_e(variant)}</code> <span class='muted small'>({_e(mode)})</span></h3>"
-        )
+        parts.append(f"<h3>Variant <code>{_e(variant)}</code> <span class='muted small'>({_e(mode)})</span></h3>")
         parts.append(_cells_table(vc))
         parts.append(_summary_tables(vc))
         svgs = []
@@ -213,9 +211,7 @@ def _theorem_section(tid, cells, trials, idx):
                     svgs.append(svg)
                     break
         if trials is not None and len(trials):
-            svg = plots.statistic_svg(
-                trials, variant, prefix=f"t{idx}v{v_i}s", title=f"{variant}: statistic vs bound"
-            )
+            svg = plots.statistic_svg(trials, variant, prefix=f"t{idx}v{v_i}s", title=f"{variant}: statistic vs bound")
             if svg:
                 svgs.append(svg)
         if svgs:
@@ -265,19 +261,32 @@ def _findings(cells, theorem_ids):
     )
 
 
-def render_report(result, *, title="rpcheck verification report"):
-    """Render a RunResult (anything with ``cells``, ``trials`` and ``provenance``) to one HTML string."""
+def _constants_section(constants):
+    if constants is None or len(constants) == 0:
+        return ""
+    cols = [c for c in constants.columns if c not in ("evaluations",)]
+    table = constants[cols].to_html(index=False, escape=True, border=0, float_format=_fmt, na_rep="")
+    svg = plots.constants_svg(constants, prefix="const", title="implied constant per searched cell")
+    return (
+        "<h2>Empirical constants</h2><p class='small'>Smallest value of the target dimension whose exact "
+        "one-sided upper confidence bound on the failure rate is at most delta (geometric grid, then bisection; "
+        "re-tested on a fresh seed), and the implied constant c = empirical / formula, from <code>rpcheck "
+        f"constant</code>.</p><div class='scroll'>{table}</div><div class='plots'>{svg}</div>"
+    )
+
+
+def render_report(result, *, title="rpcheck verification report", constants=None):
+    """Render a RunResult (anything with ``cells``, ``trials`` and ``provenance``) to one HTML string.
+
+    ``constants`` is an optional table written by ``rpcheck constant`` (one row per searched cell)."""
     cells = result.cells.copy()
     trials = getattr(result, "trials", None)
     prov = dict(getattr(result, "provenance", {}) or {})
     theorem_ids = list(dict.fromkeys(cells["theorem"])) if len(cells) else []
     counts = cells["verdict"].astype(str).value_counts() if len(cells) else pd.Series(dtype=int)
-    unexpected = (
-        int((~cells["as_expected"].astype(bool)).sum()) if "as_expected" in cells and len(cells) else 0
-    )
+    unexpected = int((~cells["as_expected"].astype(bool)).sum()) if "as_expected" in cells and len(cells) else 0
     cards = "".join(
-        f'<div class="card"><span class="v v-{v}">{v}</span><b>{int(counts.get(v, 0))}</b>cells</div>'
-        for v in VERDICTS
+        f'<div class="card"><span class="v v-{v}">{v}</span><b>{int(counts.get(v, 0))}</b>cells</div>' for v in VERDICTS
     )
     cards += f'<div class="card">unexpected verdicts<b>{unexpected}</b></div>'
     env_rows = "".join(
@@ -303,15 +312,16 @@ def render_report(result, *, title="rpcheck verification report"):
         f"<h2>Summary</h2><div class='cards'>{cards}</div>"
         f"<h3>Environment and provenance</h3><table>{env_rows}</table>"
         f"<h2>Findings</h2>{_findings(cells, theorem_ids)}"
+        f"{_constants_section(constants)}"
         f"<h2>Theorems</h2><nav><ul>{nav}</ul></nav>" + "".join(sections) + "</body></html>\n"
     )
 
 
-def write_report(result, path, *, title="rpcheck verification report"):
+def write_report(result, path, *, title="rpcheck verification report", constants=None):
     """Render and write the report atomically (temporary file + ``os.replace``); returns the Path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = render_report(result, title=title)
+    text = render_report(result, title=title, constants=constants)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".report-", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:

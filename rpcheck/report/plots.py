@@ -10,7 +10,7 @@ import re
 
 import numpy as np
 
-__all__ = ["failure_rate_svg", "statistic_svg", "to_svg"]
+__all__ = ["failure_rate_svg", "statistic_svg", "constants_svg", "to_svg"]
 
 _COLORS = {"HOLDS": "#1b7f3b", "VIOLATED": "#b3261e", "INCONCLUSIVE": "#b8860b", "VACUOUS": "#6b6b6b"}
 
@@ -118,4 +118,28 @@ def statistic_svg(trials, variant, *, prefix, title=""):
     if title:
         ax.set_title(title, fontsize=9)
     ax.grid(alpha=0.3)
+    return to_svg(fig, prefix=prefix)
+
+
+def constants_svg(table, *, prefix, title=""):
+    """Implied constant c = r_empirical / f(params) per searched cell (bars), beside the constant the profile
+    uses (markers); rows of the table written by ``rpcheck constant``."""
+    if table is None or len(table) == 0 or "implied_constant" not in table:
+        return ""
+    t = table.dropna(subset=["implied_constant"])
+    if len(t) == 0:
+        return ""
+    fig, ax = _figure(max(4.0, 0.5 * len(t) + 2), 2.8)
+    labels = [f"{row.theorem.split('.', 1)[-1]}#{row.cell}" for row in t.itertuples()]
+    x = np.arange(len(t))
+    ax.bar(x, t["implied_constant"], color="#4a6fa5", alpha=0.85, label="implied (empirical)")
+    if "p_c" in t:
+        ax.plot(x, t["p_c"], "D", color="#b3261e", ms=5, label="used by the profile")
+    ax.set_xticks(x, labels, rotation=60, ha="right", fontsize=7)
+    ax.set_ylabel("constant c")
+    ax.set_yscale("log")
+    ax.legend(fontsize=7)
+    if title:
+        ax.set_title(title, fontsize=9)
+    ax.grid(alpha=0.3, axis="y")
     return to_svg(fig, prefix=prefix)

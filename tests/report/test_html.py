@@ -145,3 +145,16 @@ def test_statistic_plot_copes_with_degenerate_ranges(values):
 
     trials = pd.DataFrame({"v.statistic": values, "v.bound": np.ones_like(values)})
     assert statistic_svg(trials, "v", prefix="x").startswith("<svg")
+
+
+def test_constants_section_from_rpcheck_constant_table():
+    constants = pd.DataFrame(
+        {
+            "theorem": ["paul2014.lemma3.4", "paul2014.lemma3.1"], "cell": [0, 1], "p_c": [2.0, 0.1],
+            "param": "r", "used": [369, 400], "empirical": [253, 260], "status": "found",
+            "formula_value": [184.2, 4000.0], "implied_constant": [1.37, 0.065], "confirmed": True,
+        }
+    )  # fmt: skip
+    text = render_report(_fake_result(), constants=constants)
+    assert "Empirical constants" in text and "1.37" in text and "0.065" in text
+    assert text.count("<svg") >= 3
