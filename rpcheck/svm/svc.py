@@ -439,20 +439,39 @@ def solve_svc(X, y, C, *, bias=True, solver="CLARABEL", polish=True, solver_opti
     import cvxpy as cp
 
     n = X.shape[0]
-    G = factor_rows(X)
+    sc = _data_scale(X, C)
+    G = factor_rows(X) * sc
     A = (sp.csr_matrix(G).T @ sp.diags(y)).tocsr() if sp.issparse(G) else G.T * y[None, :]
     a = cp.Variable(n)
     cons = [a >= 0]
     ub = _box(X, y, C, bias, solver)
     if ub is not None:
-        cons.append(a <= ub)
+        cons.append(a <= ub / sc**2)
     if bias:
         cons.append(y @ a == 0)
     prob = cp.Problem(cp.Maximize(cp.sum(a) - 0.5 * cp.sum_squares(A @ a)), cons)
     status, iters = run_problem(prob, solver, _solver_options(solver, solver_options))
     _check_status(status, solver, C, bias, X, y, a.value)
-    return _finalize(X, y, a.value, C, bias, polish, solver, status, iters, t0)
+    return _finalize(X, y, a.value * sc**2, C, bias, polish, solver, status, iters, t0)
 
+
+
+def _data_scale(X, C=np.inf):
+    r"""``s = 1 / max_i ||x_i||`` (1 for an all-zero X).
+
+    The dual on ``(s X, C / s^2)`` has the solution ``alpha / s^2`` (the primal objective only changes by
+    the factor ``1/s^2`` with ``w' = w / s``), so the solvers work on data of unit scale, where their
+    absolute tolerances are meaningful, and ``alpha`` is mapped back exactly afterwards.
+    """
+    if sp.issparse(X):
+        r2 = np.asarray(X.multiply(X).sum(axis=1)).ravel()
+    else:
+        r2 = np.einsum("ij,ij->i", X, X)
+    m = float(np.sqrt(np.max(r2, initial=0.0)))
+    s = 1.0 / m if m > 0 and np.isfinite(1.0 / m) else 1.0
+    if np.isfinite(C):  # keep the scaled box C / s^2 <= 1e6: interior-point methods dislike huge bounds
+        s = max(s, float(np.sqrt(C / 1e6)))
+    return s
 
 
 def _dense_factor(X):
@@ -469,13 +488,13 @@ def _dense_factor(X):
 
 
 def _solve_ipm(X, y, C, bias, polish, options, t0):
-    from ._ipm import svm_dual_ipm
+    from ._ipm import single_thread_blas, svm_dual_ipm
 
-    A = _dense_factor(X) * y[:, None]
-    from ._ipm import single_thread_blas
-
+    sc = _data_scale(X, C)
+    A = _dense_factor(X) * (sc * y)[:, None]
     with single_thread_blas():
-        alpha, status, iters = svm_dual_ipm(A, y, C, bias=bias, **(options or {}))
+        alpha, status, iters = svm_dual_ipm(A, y, C / sc**2, bias=bias, **(options or {}))
+        alpha = alpha * sc**2
         if np.isinf(C) and status in ("unbounded", "user_limit", "optimal_inaccurate"):
             if not _separable_lp(X, y, bias):
                 raise _not_separable(bias, status, "IPM", "LP certificate")
@@ -549,11 +568,9 @@ class SVCProblem:
         self._a = cp.Variable(self.n, name="alpha")
         cons = [self._a >= 0]
         self._ub = None
-        if self.solver != "CLARABEL":  # data-dependent cap, see _alpha_cap
+        if self.solver != "CLARABEL" or not np.isinf(self.C):  # C / s^2 or the cap: data-dependent
             self._ub = cp.Parameter(nonneg=True, name="alpha_ub")
             cons.append(self._a <= self._ub)
-        elif not np.isinf(self.C):
-            cons.append(self._a <= self.C)
         if self.bias:
             cons.append(self._y @ self._a == 0)
         obj = cp.Maximize(cp.sum(self._a) - 0.5 * cp.sum_squares(self._A @ self._a))
@@ -573,10 +590,12 @@ class SVCProblem:
         if solver == "IPM":
             return _solve_ipm(X, y, C, bias, polish, self._options, t0)
         Xd = X.toarray() if sp.issparse(X) else X
-        self._A.value = Xd.T * y[None, :]
+        sc = _data_scale(Xd, C)
+        self._A.value = Xd.T * (sc * y)[None, :]
         self._y.value = y
         if self._ub is not None:
-            self._ub.value = _box(X, y, C, bias, solver)
+            self._ub.value = _box(X, y, C, bias, solver) / sc**2
         status, iters = run_problem(self.problem, solver, self._options)
         _check_status(status, solver, C, bias, X, y, self._a.value)
-        return _finalize(X, y, self._a.value, C, bias, polish, solver, status, iters, t0)
+        alpha = None if self._a.value is None else self._a.value * sc**2
+        return _finalize(X, y, alpha, C, bias, polish, solver, status, iters, t0)
