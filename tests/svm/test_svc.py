@@ -312,3 +312,16 @@ def test_ipm_svcproblem():
     X, y = soft_data(50, 5, seed=9)
     res = prob.solve(X, y)
     check_svc_result(res, X, y, atol=0.0, rtol=RTOL_CERT)
+
+
+@pytest.mark.parametrize("factor", [1e-3, 1e3])
+def test_scale_covariance(factor):
+    """(s X, C / s^2) has the solution alpha / s^2, w / s, the same b: the solvers work on unit-scale
+    data internally, so badly scaled inputs are certified like well-scaled ones."""
+    X, y = soft_data(60, 5, seed=11)
+    r0 = solve_svc(X, y, 2.0, solver=SOLVER)
+    r1 = solve_svc(factor * X, y, 2.0 / factor**2, solver=SOLVER)
+    check_svc_result(r1, factor * X, y, atol=0.0, rtol=RTOL_CERT)
+    # certified closeness of w (w_distance_bound) transported through the exact scaling w -> w / s
+    bound = _wdist(r0, r0) + factor * _wdist(r1, r1)
+    assert np.linalg.norm(r0.w - factor * r1.w) <= bound + 1e-12
