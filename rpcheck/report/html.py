@@ -127,21 +127,24 @@ def _cells_table(cells, *, base_href=""):
     return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
 
 
-def _summary_tables(cells):
-    """Render the ``summary`` JSON column (from ``decide`` hooks of report-mode variants) as tables."""
-    if "summary" not in cells:
+def _decide_tables(cells, seen):
+    """Render the ``decide_info`` JSON column (what a report-mode variant's ``decide`` hook measured: tables of
+    errors, margins, claims supported or contradicted). A table already shown for this theorem (``seen``) is
+    not repeated."""
+    if "decide_info" not in cells:
         return ""
     out = []
     for _, c in cells.iterrows():
-        s = c.get("summary")
-        if not isinstance(s, str) or not s:
+        s = c.get("decide_info")
+        if not isinstance(s, str) or len(s) <= 2 or s in seen:
             continue
+        seen.add(s)
         try:
             data = json.loads(s)
         except ValueError:
             out.append(f"<pre>{_e(s)}</pre>")
             continue
-        out.append(_json_block(data))
+        out.append(f'<div class="scroll">{_json_block(data)}</div>')
     return "".join(out)
 
 
@@ -196,11 +199,12 @@ def _theorem_section(tid, cells, trials, idx):
             "<h3>Variants</h3><table><thead><tr><th>variant</th><th>mode</th><th>statement tested</th>"
             f"<th>assumed (reconstructed)</th><th>note</th></tr></thead><tbody>{vrows}</tbody></table>"
         )
+    seen = set()
     for v_i, (variant, vc) in enumerate(cells.groupby("variant", sort=False)):
         mode = vc["mode"].iloc[0] if "mode" in vc else ""
         parts.append(f"<h3>Variant <code>{_e(variant)}</code> <span class='muted small'>({_e(mode)})</span></h3>")
         parts.append(_cells_table(vc))
-        parts.append(_summary_tables(vc))
+        parts.append(_decide_tables(vc, seen))
         svgs = []
         if mode in ("bound", "exact"):
             for x in ("p_r", "p_n", "p_m", "p_k", "p_a", "p_eps"):
@@ -244,7 +248,10 @@ def _findings(cells, theorem_ids):
                     for cx in ev.get("counterexample", pd.Series(dtype=str)).dropna()
                     if isinstance(cx, str) and cx
                 ][:3]
-                evidence = f"{verdicts}; {fails} failures in {evaluated} evaluated trials " + " ".join(links)
+                if "mode" in ev and (ev["mode"] == "report").all():
+                    evidence = f"{verdicts}; decided from the measurements in the theorem's section " + " ".join(links)
+                else:
+                    evidence = f"{verdicts}; {fails} failures in {evaluated} evaluated trials " + " ".join(links)
             else:
                 status, evidence = "not run", ""
             rows.append(

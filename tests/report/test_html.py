@@ -54,7 +54,7 @@ def _fake_result():
                 seconds=0.1,
                 counterexample=f"counterexamples/{EVIL}.npz" if i == 0 else "",
                 assumed="",
-                summary=json.dumps({"table": [{"method": EVIL, "err": 0.5}]}) if i == 1 else "",
+                decide_info=json.dumps({"table": [{"method": EVIL, "err": 0.5}]}) if i == 1 else "",
             )
         )
     trials = pd.DataFrame(
@@ -97,6 +97,7 @@ def test_report_contains_the_numbers():
     text = render_report(_fake_result())
     assert "9 / 50" in text and "VIOLATED" in text and "unexpected verdicts" in text
     assert "[0.08, 0.28]" in text  # the CI of the first cell
+    assert "<th>method</th>" in text  # the decide() measurements render as a table
 
 
 def test_write_report_is_atomic(tmp_path):
