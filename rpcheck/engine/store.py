@@ -105,10 +105,12 @@ def write_table(df, directory, name, *, fmt=None):
     return atomic_write_text(directory / f"{name}.csv", df.to_csv(index=False))
 
 
-# pandas < 3.0: read_csv's default C float parser is not round-trip exact (measured on pandas 2.1.4: a
-# 1-ulp error on ~36% of random doubles written by to_csv); "round_trip" is. pandas 3.0 made the exact
-# parser the default and deprecated ``float_precision``.
-_CSV_FLOAT_EXACT = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
+# pandas < 3.1: read_csv's default C float parser is not round-trip exact (measured on pandas 2.1.4 and
+# 3.0.6: a 1-ulp error on ~36% of random doubles written by to_csv); "round_trip" is. pandas 3.1 made the
+# exact parser the default and deprecated ``float_precision``.
+_CSV_FLOAT_EXACT = (
+    {} if tuple(int(p) for p in pd.__version__.split(".")[:2]) >= (3, 1) else {"float_precision": "round_trip"}
+)
 
 
 def read_table(directory, name):
