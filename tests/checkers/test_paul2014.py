@@ -12,6 +12,7 @@ import scipy.linalg as sla
 from rpcheck.bounds import paul2014 as B
 from rpcheck.checkers.paul2014 import (
     embedding,
+    main_ratio,
     margin,
     margin_search,
     reproductions,
@@ -152,6 +153,36 @@ def test_projected_data_has_exact_distortion():
     R = V @ sla.sqrtm(S).real
     np.testing.assert_allclose(XR, X @ R, atol=1e-12)
     assert e == pytest.approx(np.max(np.abs(np.linalg.eigvalsh(np.eye(3) - R.T @ V @ V.T @ R))), abs=1e-12)
+
+
+class _ScaledRotation:
+    """Duck-typed sketch ``R = s Q`` (Q orthogonal): ``V^T R R^T V = s^2 I``, so e = |1 - s^2| exactly."""
+
+    def __init__(self, Q, s):
+        self.R = s * Q
+
+    def apply(self, A):
+        return np.asarray(A) @ self.R
+
+    def matrix(self):
+        return self.R
+
+
+@pytest.mark.parametrize("s", [1.0, 0.5])
+def test_svr_event_closed_form_scaling(s):
+    # Thm 1.1, regression part: with R = s Q every projected point is s times a rotation of the original,
+    # so in the zero-slack (tube) regime w~* = Q^T w*/s and gamma~^2/gamma^2 = s^2 = 1 - e exactly (the
+    # (1 - e) bound is tight). eps = 0.5: s = 1 holds (ratio 1), s = 0.5 is a certified failure (ratio 1/4).
+    rng = np.random.default_rng(11)
+    d = 32
+    Q = np.linalg.qr(rng.standard_normal((d, d)))[0]
+    out, diags, arrays = main_ratio.svr_event(30, d, 4, 0.5, _ScaledRotation(Q, s), rng)
+    assert diags["svr_in_tube"] == 1.0 and not out.vacuous
+    assert diags["e_reg"] == pytest.approx(abs(1 - s**2), abs=1e-12)
+    assert out.statistic == pytest.approx(s**2, rel=1e-6)
+    assert out.bound == 0.5
+    assert out.holds == (s == 1.0)
+    assert arrays["X_reg"].shape == (30, d)
 
 
 def test_hdv_row_norms_against_dense_hadamard():

@@ -17,6 +17,7 @@ variant             event                                                       
 ``det_stated``      ratio~ <= ((1+e)/(1-e)) ratio given the measured e (e < 1)             HOLDS
 ``det_proof``       ratio~ <= ((1+e)(1-e)/(1-2e)) ratio, what the proof reaches (e < 1/2)  HOLDS
 ``scale_invariance`` ratio~ computed with 3R equals ratio~ with R (certified intervals meet) HOLDS
+``prob_svr``        P(gamma~^2 < (1 - eps) gamma^2) <= delta, SVR dual (2), regression part  HOLDS*
 =================== ====================================================================== ===========
 
 ``ratio = B^2 ||w*||^2 = B^2/gamma^2`` (hard margin, gamma = 1/||w||). (*) HOLDS in the "theory" cells
@@ -29,6 +30,20 @@ delta and 2 delta would separate them (none is expected, as the event holds when
 Scale invariance (spec Sec. 6 item 6): rescaling R by s scales B~ by s and gamma~ by s, so the ratio is
 invariant, while Thms 3.5/3.6 separately depend on the scaling of R.
 
+Regression part (spec Sec. 3 "Theorem 1.1", last bullet; C9 "prob. version"): "with probability
+>= 1 - delta, gamma~*^2 >= (1 - eps) gamma*^2" for the SVR. Each trial also draws a low-rank regression
+instance (same n, d, rho; its own row space V_reg) in the "tube" regime of ``paul2014.thm3.7`` (targets
+``Z beta/sqrt(rho)`` plus noise uniform in +-eps_svr/2, eps_svr = 0.1, C = 1000) and solves the CORRECT
+dual (2) (``form="correct"``; the printed (4)/(6) drop the eps_svr term, spec Sec. 6 item 3) on the
+factor Z and on ``X_reg R`` with the SAME R. Why HOLDS is the honest expectation in the theory cells:
+if the original optimum has zero slack (diag ``svr_in_tube``) and e_reg < 1, then
+``u = R^T V_reg (V_reg^T R R^T V_reg)^{-1} V_reg^T w*`` reproduces every original fitted value, so it is
+feasible with zero slack for the projected problem and ``||w~*||^2 <= 2 Z~ <= ||u||^2 <= ||w*||^2/(1-e_reg)``;
+hence the event can fail only when e_reg > eps (probability <= delta at r from the lemma formula, which
+``paul2014.lemma3.x`` check) or when the original has slack (unproven there; Appendix A of the spec found
+no violation either way). Like ``prob_1delta`` the event uses eps, not e, so draws with e_reg >= 1 are
+counted as they come (only a degenerate w makes a draw vacuous). Reported only in the "small_r" cells.
+
 Tolerances: ratio intervals from the certified intervals of ``||w*||^2`` (duality gap + strong convexity,
 :mod:`._common`) and of ``B^2`` (MEB weak duality), plus a 1e-10 relative rounding allowance.
 """
@@ -39,19 +54,23 @@ import math
 
 import numpy as np
 
-from ...bounds.paul2014 import ratio_bound_proof, ratio_bound_stated, thm11_failure_printed
+from ...bounds.paul2014 import margin_lower_stated, ratio_bound_proof, ratio_bound_stated, thm11_failure_printed
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...errors import NotSeparableError
 from ...linalg import row_space_basis
 from ...sketches import make_sketch
-from ._common import CI_CONSTANTS, FP_REL, Interval, cite, distortion, svc_bounds, violation_artifacts
-from ._data import classification_instance
+from ._common import CI_CONSTANTS, FP_REL, Interval, cite, distortion, svc_bounds, svr_bounds, violation_artifacts
+from ._data import classification_instance, regression_instance
 from .embedding import embedding_cell, sketch_kwargs
+from .regression import EPS_SVR
+from .regression import REGIMES as SVR_C
 
 __all__ = ["THEOREM", "trial", "ratio_interval"]
 
 SCALE = 3.0
 VARIANTS = ("prob_1delta", "prob_printed", "det_stated", "det_proof", "scale_invariance")
+#: Box bound of the regression part: the "tube" regime of paul2014.thm3.7 (zero slack at the optimum).
+C_SVR = SVR_C["tube"]
 
 
 def ratio_interval(ball, wsq):
@@ -66,6 +85,49 @@ def _ratio(G, y, ball_fn, svc_fn):
     return ratio_interval(ball, b["wsq"]), b, ball
 
 
+def svr_event(n, d, rho, eps, sk, rng):
+    """The regression part of Thm 1.1 for one draw: ``gamma~*^2 >= (1 - eps) gamma*^2`` on SVR dual (2).
+
+    Draws a tube-regime regression instance (rank ``rho``) from ``rng``, applies the given sketch, and
+    compares certified intervals of ``||w*||^2`` (factor Z) and ``||w~*||^2`` (``X R``): the event fails
+    only if ``upper(||w*||^2) (1 + FP_REL) < (1 - eps) lower(||w~*||^2)``.
+
+    Returns
+    -------
+    outcome : Outcome
+        ``measured = ||w*||^2/||w~*||^2 = gamma~^2/gamma^2`` (solver points), ``bound = 1 - eps``;
+        vacuous when either w is degenerate.
+    diags : dict
+        ``e_reg`` (distortion of the regression row space), ``svr_gamma_sq_ratio``, ``svr_in_tube``,
+        ``svr_degenerate``, ``svr_max_gap``.
+    arrays : dict
+        ``X_reg``, ``y_reg`` (for the replay artifacts).
+    """
+    from ...svm import solve_svr
+
+    Xr, yr, Zr, Vr = regression_instance(n, d, rho, rng=rng, noise=0.0)
+    yr = yr + rng.uniform(-EPS_SVR / 2, EPS_SVR / 2, size=n)
+    e_reg = distortion(Vr, sk)
+    XRr = np.asarray(sk.apply(Xr))
+    s0 = solve_svr(Zr, yr, C_SVR, EPS_SVR, form="correct")
+    s1 = solve_svr(XRr, yr, C_SVR, EPS_SVR, form="correct")
+    b0 = svr_bounds(Zr, yr, C_SVR, s0.epsilon_effective, s0.alpha, s0.b)
+    b1 = svr_bounds(XRr, yr, C_SVR, s1.epsilon_effective, s1.alpha, s1.b)
+    deg = bool(b0["degenerate"] or b1["degenerate"])
+    k = margin_lower_stated(eps)
+    ratio = b0["w_norm_sq"] / b1["w_norm_sq"] if not deg else math.nan
+    holds = bool(b0["wsq"].hi * (1 + FP_REL) >= k * b1["wsq"].lo)
+    out = Outcome(holds, ratio, k, vacuous=deg)
+    diags = {
+        "e_reg": e_reg,
+        "svr_gamma_sq_ratio": ratio,
+        "svr_in_tube": float(s0.in_tube),
+        "svr_degenerate": float(deg),
+        "svr_max_gap": max(b0["gap"], b1["gap"]),
+    }
+    return out, diags, {"X_reg": Xr, "y_reg": yr}
+
+
 def trial(params, rng):
     from ...svm import min_enclosing_ball, solve_svc
 
@@ -75,6 +137,8 @@ def trial(params, rng):
     V = row_space_basis(X)
     sk = make_sketch(params["kind"], d, r, rng=rng, **sketch_kwargs(params))
     e = distortion(V, sk)
+    # regression part drawn right after R: the classification streams are unchanged by it
+    svr_out, svr_diags, svr_arrays = svr_event(n, d, rho, eps, sk, rng)
     XR = np.asarray(sk.apply(X))
     Zf = X @ V  # factor with Zf Zf^T = X X^T (same duals, same MEB distances)
     rat, ob, _ = _ratio(Zf, y, min_enclosing_ball, solve_svc)
@@ -83,7 +147,9 @@ def trial(params, rng):
         rat_s, sb, _ = _ratio(SCALE * XR, y, min_enclosing_ball, solve_svc)
     except NotSeparableError:  # only possible with e >= 1
         vac = {v: Outcome(True, math.nan, math.nan, vacuous=True) for v in VARIANTS}
-        return TrialRecord(outcomes=vac, diagnostics={"e": e, "proj_not_separable": 1.0, "degenerate": 0.0})
+        vac["prob_svr"] = svr_out
+        diags = {"e": e, "proj_not_separable": 1.0, "degenerate": 0.0, **svr_diags}
+        return TrialRecord(outcomes=vac, diagnostics=diags, artifacts=violation_artifacts(vac, **svr_arrays, sketch=sk))
     degenerate = ob["degenerate"] or pb["degenerate"] or sb["degenerate"]
     fp = FP_REL
     out = {}
@@ -106,7 +172,9 @@ def trial(params, rng):
     out["scale_invariance"] = Outcome(
         bool(diff <= fp * (rat_t.hi + rat_s.hi)), diff, fp * (rat_t.hi + rat_s.hi), vacuous=degenerate
     )
+    out["prob_svr"] = svr_out
     diags = {
+        **svr_diags,
         "e": e,
         "ratio": rat.hi,
         "ratio_proj": rat_t.hi,
@@ -117,7 +185,9 @@ def trial(params, rng):
         "degenerate": float(degenerate),
         "proj_not_separable": 0.0,
     }
-    return TrialRecord(outcomes=out, diagnostics=diags, artifacts=violation_artifacts(out, X=X, y=y, sketch=sk))
+    return TrialRecord(
+        outcomes=out, diagnostics=diags, artifacts=violation_artifacts(out, X=X, y=y, sketch=sk, **svr_arrays)
+    )
 
 
 def _expect_prob(params):
@@ -188,6 +258,18 @@ THEOREM = register(
                 "scale_invariance",
                 "B~^2/gamma~^2 is the same for R and 3R (certified intervals intersect)",
                 expected=Verdict.HOLDS,
+            ),
+            Variant(
+                "prob_svr",
+                "P(gamma~*^2 < (1 - eps) gamma*^2) <= delta for SVR dual (2) (regression part of Thm 1.1)",
+                mode="bound",
+                expected=_expect_prob,
+                promised_failure=_delta,
+                assumed=(
+                    "O(.) constant c of eqs. 7-10 from CI_CONSTANTS (r is the cell's, shared with the SVC part).",
+                    "SVR on the correct dual (2), eps_svr = 0.1, C = 1000, tube-regime data (zero slack), as in "
+                    "paul2014.thm3.7; the printed (4)/(6) drop the eps_svr term.",
+                ),
             ),
         ),
         profiles=PROFILES,
