@@ -337,6 +337,7 @@ def _cmd_constant(args):
 
     from .engine import get
     from .engine.search import find_constant
+    from .engine.store import read_csv_exact
 
     theorem = get(args.id)
     if not theorem.constant_search:
@@ -385,7 +386,7 @@ def _cmd_constant(args):
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
         if out.exists():  # merge: a new search of the same (theorem, cell) replaces the old row
-            old = pd.read_csv(out)
+            old = read_csv_exact(out)
             keep = ~(old["theorem"].eq(theorem.id) & old["cell"].isin(table["cell"]))
             table_out = pd.concat([old[keep], table], ignore_index=True)
         else:
@@ -405,14 +406,13 @@ def _cmd_constant(args):
 
 
 def _cmd_report(args):
-    import pandas as pd
-
     from .engine import load_results
+    from .engine.store import read_csv_exact
     from .report import write_report
 
     result = load_results(args.results)
     constants_csv = Path(args.results) / "constants.csv"
-    constants = pd.read_csv(constants_csv) if constants_csv.exists() else None
+    constants = read_csv_exact(constants_csv) if constants_csv.exists() else None
     path = write_report(result, args.output or Path(args.results) / "report.html", constants=constants)
     print(f"report: {path}")
     return EXIT_OK

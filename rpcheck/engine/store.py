@@ -113,6 +113,12 @@ _CSV_FLOAT_EXACT = (
 )
 
 
+def read_csv_exact(path):
+    """``pandas.read_csv`` that reads back every double written by ``to_csv`` exactly, on every supported
+    pandas version (see ``_CSV_FLOAT_EXACT``)."""
+    return pd.read_csv(path, **_CSV_FLOAT_EXACT)
+
+
 def read_table(directory, name):
     """Read ``directory/name.parquet`` or ``directory/name.csv`` (whichever exists, Parquet first)."""
     directory = Path(directory)

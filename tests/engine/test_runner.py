@@ -98,10 +98,10 @@ def test_deterministic_mode_solver_errors_and_vacuous(serial_run):
 
 
 def test_report_mode_uses_decide(serial_run):
-    c = serial_run.cells.set_index(["theorem", "cell"])
-    assert c.loc[("engine_test.report", 0), "verdict"] == "VIOLATED"  # mean of N(-2, 1)
-    assert c.loc[("engine_test.report", 1), "verdict"] == "HOLDS"
-    info = json.loads(c.loc[("engine_test.report", 1), "decide_info"])
+    c = serial_run.cells.set_index(["theorem", "cell", "variant"])
+    assert c.loc[("engine_test.report", 0, "mean"), "verdict"] == "VIOLATED"  # mean of N(-2, 1)
+    assert c.loc[("engine_test.report", 1, "mean"), "verdict"] == "HOLDS"
+    info = json.loads(c.loc[("engine_test.report", 1, "mean"), "decide_info"])
     assert info["n"] == 50 and info["mean"] > 0
 
 
@@ -172,7 +172,7 @@ def test_seeding_and_replay_trial(serial_run):
 
 def test_run_cell_matches_run(serial_run):
     out = run_cell("engine_test.bernoulli", {"p": 0.2, "delta": 0.05, "sleep": 0.0}, trials=1000, seed=SEED)
-    row = serial_run.cells.set_index(["theorem", "cell"]).loc[("engine_test.bernoulli", 2)]
+    row = serial_run.cells.set_index(["theorem", "cell", "variant"]).loc[("engine_test.bernoulli", 2, "bound")]
     assert out.trials == 1000 and out.variants["bound"].failures == row["failures"]
     ci = out.proportion_ci("bound", 0.99, alternative="less")
     assert ci.high > out.variants["bound"].failures / 1000
