@@ -545,8 +545,9 @@ def multiclass_dataset(n, d, k, *, margin, rng=None):
     Construction: for a point of class ``y`` pick a uniform unit ``v`` orthogonal to ``u_y``, let
     ``m = max(0, max_{y' != y} <v, u_{y'}>)`` and a target ``g`` in ``[gamma, 1]`` (one point per draw has
     ``g = gamma``); the direction ``x/||x|| = c u_y + sqrt(1 - c^2) v`` with
-    ``c = (g + m sqrt(1 + m^2 - g^2)) / (1 + m^2)`` (the root ``c >= g`` of ``c - m sqrt(1 - c^2) = g``)
-    has margin ``c - sqrt(1-c^2) max_{y'} <v, u_{y'}> >= g``. Labels are ``0, ..., k-1``.
+    ``c = cos(theta)``, ``theta = acos(g cos(phi)) - phi``, ``phi = atan(m)`` (the root ``c >= g`` of
+    ``c - m sqrt(1 - c^2) = g``, in angle form for accuracy near ``g = 1``) has margin
+    ``c - sqrt(1-c^2) max_{y'} <v, u_{y'}> >= g``. Labels are ``0, ..., k-1``.
     """
     rng = as_generator(rng)
     d = check_int("d", d, 2)
@@ -568,7 +569,10 @@ def multiclass_dataset(n, d, k, *, margin, rng=None):
         v = _unit_orthogonal(v_raw[i : i + 1], u)[0]
         others = np.delete(U, y[i], axis=0) @ v
         m = max(0.0, float(others.max()))
-        c = (g[i] + m * np.sqrt(1.0 + m * m - g[i] * g[i])) / (1.0 + m * m)
-        c = min(c, 1.0)
-        X[i] = radius[i] * (c * u + np.sqrt(max(0.0, 1.0 - c * c)) * v)
+        # angle form of the root: with m = tan(phi), c - m s = cos(theta + phi) / cos(phi) = g gives
+        # theta = acos(g cos(phi)) - phi >= 0; cos/sin of theta avoid the cancellation of sqrt(1 - c^2),
+        # which lost up to 1e-8 of margin for gamma near 1
+        phi = np.arctan(m)
+        theta = np.arccos(g[i] * np.cos(phi)) - phi
+        X[i] = radius[i] * (np.cos(theta) * u + np.sin(theta) * v)
     return MulticlassData(X, y.astype(np.int64), U, gamma)
