@@ -194,3 +194,11 @@ def test_sparse_matrix_few_active_features_is_maximally_coherent():
     rho = int(np.sum(s > 1e-10 * s[0]))
     assert rho == 4  # the 60 x 4 active block has full column rank for this seed
     assert g.coherence(Vt[:rho].T) == pytest.approx(40 / 4, rel=1e-12)
+
+
+@pytest.mark.parametrize("margin", [0.99999, 1 - 1e-9, 1.0])
+def test_multiclass_margin_is_exact_near_one(margin):
+    # regression: the sqrt(1 - c^2) form lost up to 1.4e-8 of margin here; the angle form keeps rounding level
+    for seed in range(10):
+        data = g.multiclass_dataset(20, 2, 2, margin=margin, rng=seed)
+        assert g.multiclass_margins(data.X, data.y, data.witnesses).min() >= margin - 1e-12
