@@ -13,7 +13,9 @@ Variants
     ``stated`` (mode "bound", promised ``delta``): event ``eps_R <= eps``. Expected HOLDS at the
     prescribed ``m`` (``c = 1/4``, assumed). Cells with ``c = 4`` (``m`` 16 times smaller) are a **power
     check**, not a claim of the paper: at that ``m`` the failure rate is far above ``delta`` (spec C-A1
-    measured an empirical constant of about 1-1.3), so the cell is expected VIOLATED.
+    measured an empirical constant of about 1-1.3), so the cell is expected VIOLATED. Cells with
+    ``1/4 < c < 4`` (standard, full) sit near the empirical constant, where the failure rate is about
+    ``delta``: reported, no expectation (see ``_expected_stated``).
     ``implied_constant`` (mode "report"): the constant ``c_hat = (r+1) log(2r/delta) / (m q^2)`` with ``q``
     the empirical ``(1 - delta)``-quantile of ``eps_R`` at the cell's ``m``, i.e. the ``c`` for which the
     printed formula, at the measured ``eps = q``, returns this ``m``. HOLDS when ``c_hat >= 1/4`` (the
@@ -126,9 +128,28 @@ def _cells(rs, epss, cs, delta=0.1, sampler="bartlett"):
     return tuple(out)
 
 
+#: Smallest constant at which a cell is a power check expected VIOLATED (m = 1/16 of the prescribed m).
+C_POWER = 4.0
+
+
 def _expected_stated(params):
-    # c <= 1/4: the (assumed) claim; c = 4: power check, failure rate measured 0.55-1.0 >> delta.
-    return Verdict.HOLDS if float(params["c"]) <= C_COR7 else Verdict.VIOLATED
+    # c <= 1/4: the (assumed) claim, expected HOLDS.
+    # c >= 4: power check. m is 1/16 of the prescribed m and at most 1/3 of the empirical need
+    # (c_emp ~ 0.95-1.4, spec C-A1), so the failure rate is far above delta: measured 0.55-1.0 at ci and
+    # standard (1000 trials) against delta = 0.1; at p = 0.55 and 300 trials the one-sided binomial test
+    # of p <= 0.1 rejects with power ~1 (the rate is ~15 standard errors above delta).
+    # 1/4 < c < 4 (standard c = 1; full c = 0.5, 1, 2): m is within a factor ~3 of the EMPIRICAL need, so
+    # the failure rate is near delta (standard, c = 1: 7.8-10.4% at r = 2, 0-1.4% at r >= 20; the
+    # implied constant grows with r, finding cor7-no-log-r). These cells probe the constant, not a claim
+    # of the paper, and have no power to separate the rate from delta in either direction: reported
+    # (expected None). [Until 2026-11-21 they were expected VIOLATED by the c > 1/4 rule, written for
+    # c = 4 only: the first standard run gave 15 unexpected HOLDS/INCONCLUSIVE at c = 1.]
+    c = float(params["c"])
+    if c <= C_COR7:
+        return Verdict.HOLDS
+    if c >= C_POWER:
+        return Verdict.VIOLATED
+    return None
 
 
 PROFILES = {
@@ -161,7 +182,8 @@ THEOREM = register(
                 expected=_expected_stated,
                 promised_failure=lambda p: float(p["delta"]),
                 assumed=(ASSUMED_C, ASSUMED_EPS, ASSUMED_PROB),
-                note="Cells with c = 4 use 1/16 of the prescribed m: a power check expected VIOLATED.",
+                note="Cells with c = 4 use 1/16 of the prescribed m: a power check expected VIOLATED; cells "
+                "with 1/4 < c < 4 probe the empirical constant and are reported only.",
             ),
             Variant(
                 "implied_constant",
