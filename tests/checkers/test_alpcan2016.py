@@ -1,5 +1,7 @@
 """Unit tests of the Alpcan et al. (2016) X A R checker."""
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -70,3 +72,17 @@ def test_eq16_and_reverse_for_arbitrary_A(seed, r, scale):
     assert o["eq16"].holds and o["reverse"].holds
     if rec.diagnostics["e"] < 1:
         assert o["quoted"].holds and o["quadform"].holds
+
+
+def test_identity_failure_bound_closed_form():
+    # Davidson-Szarek union bound: trials * exp(-r t^2/2), t = sqrt(2) - 1 - sqrt(rho/r); 1 when t <= 0
+
+    t = math.sqrt(2) - 1 - math.sqrt(8 / 256)
+    assert xar.identity_failure_bound(8, 256, 50) == pytest.approx(50 * math.exp(-256 * t * t / 2), rel=1e-14)
+    assert xar.identity_failure_bound(10, 50, 1) == 1.0  # sqrt(10/50) > sqrt(2) - 1
+    assert xar.identity_failure_bound(8, 64, 50) == 1.0  # capped
+    # the bound is a valid upper bound: Monte Carlo P(s_max(V^T R)^2 >= 2) at (rho, r) = (8, 64) is ~0.02
+    rng = np.random.default_rng(3)
+    G = rng.standard_normal((4000, 8, 64)) / 8.0
+    p = np.mean(np.linalg.svd(G, compute_uv=False)[:, 0] ** 2 >= 2)
+    assert p <= math.exp(-64 * (math.sqrt(2) - 1 - math.sqrt(8 / 64)) ** 2 / 2)
