@@ -202,11 +202,17 @@ def flattening_bound(n, d, delta):
 def dkm_beta(c):
     r"""beta of DKM Theorem 1 for UNIFORM sampling p_j = 1/d: beta = ||X||_F^2 / (d max_j c_j) (spec §3b I2).
 
+    ``beta <= 1`` exactly (``sum c <= d max c``); the floating-point sum can exceed ``d max c`` by an ulp
+    when the energies are equal (e.g. seven energies 0.7 give 1.0000000000000002), so the quotient is
+    capped at 1, the exact value in that case.
+
     >>> dkm_beta([1.0, 1.0, 2.0, 0.0])
     0.5
+    >>> dkm_beta([0.7] * 7)
+    1.0
     """
     c = _energies(c)
-    return float(c.sum() / (c.size * c.max()))
+    return min(float(c.sum() / (c.size * c.max())), 1.0)
 
 
 def dkm_frobenius_bound(fro_sq_X, r, delta, *, beta=1.0):
