@@ -194,6 +194,18 @@ def _expect_prob(params):
     return Verdict.HOLDS if params.get("design") == "theory" else None
 
 
+def _expect_det_proof(params):
+    # det_proof is vacuous in every draw with e >= 1/2. In a small_r cell with r < 8 rho such draws are
+    # the rule: the standard cells r = 32, rho = 8 (r = 4 rho) had e >= 1/2 in 150/150 draws for SRHT,
+    # Gaussian and sign (VACUOUS, unexpected under the earlier unconditional HOLDS); there the cell
+    # carries no information and is reported (None). Where r >= 8 rho draws with e < 1/2 occurred in every
+    # run so far (ci r = 48, rho = 5: 12-15 of 35 informative; standard r = 96, rho = 8) and HOLDS is
+    # expected. The inequality itself is not in doubt (det_stated covers e < 1).
+    if params.get("design") == "small_r" and int(params["r"]) < 8 * int(params["rho"]):
+        return None
+    return Verdict.HOLDS
+
+
 def _delta(params):
     return params["delta"]
 
@@ -252,7 +264,7 @@ THEOREM = register(
             Variant(
                 "det_proof",
                 "B~^2/gamma~^2 <= ((1+e)(1-e)/(1-2e)) B^2/gamma^2 (what the proof gives; e < 1/2)",
-                expected=Verdict.HOLDS,
+                expected=_expect_det_proof,
             ),
             Variant(
                 "scale_invariance",
