@@ -23,6 +23,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg as sla
 
+from .._threads import single_thread_blas
+
 __all__ = ["svm_dual_ipm"]
 
 
@@ -64,24 +66,6 @@ def _steps(st, da, dz, du):
         tp = min(tp, _max_step(s, -da))
         td = min(td, _max_step(u, du))
     return tp, td
-
-
-_CONTROLLER = None
-
-
-def single_thread_blas():
-    """A context manager limiting BLAS to one thread (a cached threadpoolctl controller; the library
-    discovery costs ~15 ms, too much to repeat per solve). A no-op without threadpoolctl."""
-    global _CONTROLLER
-    try:
-        from threadpoolctl import ThreadpoolController
-    except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
-        import contextlib
-
-        return contextlib.nullcontext()
-    if _CONTROLLER is None:
-        _CONTROLLER = ThreadpoolController()
-    return _CONTROLLER.limit(limits=1, user_api="blas")
 
 
 def svm_dual_ipm(A, y, C, *, bias=True, tol=1e-10, max_iter=100):

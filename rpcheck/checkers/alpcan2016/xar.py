@@ -40,12 +40,12 @@ import math
 
 import numpy as np
 
+from ..._threads import single_threaded
 from ...engine import Citation, Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...linalg import embedding_distortion
 from ...sketches import make_sketch
 from ..paul2014._common import FP_REL, svc_bounds
 from ..paul2014._data import classification_instance
-from ..zhang2013._common import single_threaded
 
 __all__ = ["THEOREM", "trial", "adversary_map", "FAMILIES"]
 

@@ -19,7 +19,6 @@ point and class).
 
 from __future__ import annotations
 
-import contextlib
 import math
 import zlib
 
@@ -48,29 +47,6 @@ TOL = 1e-9
 P_CERT = 0.02
 
 H, V, VAC, INC = Verdict.HOLDS, Verdict.VIOLATED, Verdict.VACUOUS, Verdict.INCONCLUSIVE
-
-
-_BLAS = None
-
-
-def one_blas_thread():
-    """Context manager limiting BLAS to one thread inside a trial.
-
-    A trial's products are small (at most ~1e7 flops); a multi-threaded BLAS gains nothing there and, with
-    the engine's process pool on a shared machine, oversubscribes the cores (measured: a 20x slowdown of
-    ``shi2012.thm9`` at ci). ``threadpoolctl`` (a scikit-learn dependency) is used when importable; the
-    controller is created once per process (about 8 microseconds per use afterwards)."""
-    global _BLAS
-    if _BLAS is None:
-        try:
-            from threadpoolctl import ThreadpoolController
-
-            _BLAS = ThreadpoolController()
-        except Exception:  # pragma: no cover - threadpoolctl missing or failing: run unlimited
-            _BLAS = False
-    if _BLAS is False:
-        return contextlib.nullcontext()
-    return _BLAS.limit(limits=1, user_api="blas")
 
 
 def citation(location, equations=""):

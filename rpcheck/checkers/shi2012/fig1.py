@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._threads import single_thread_blas
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, grid, register
 from ...svm import normalized_margin
@@ -33,7 +34,7 @@ def _separable_1d(p, y):
 
 
 def _trial(params, rng):
-    with c.one_blas_thread():
+    with single_thread_blas():
         return _trial_impl(params, rng)
 
 
@@ -56,7 +57,7 @@ def _trial_impl(params, rng):
 
 
 def _margins_trial(params, rng):
-    with c.one_blas_thread():
+    with single_thread_blas():
         return _margins_trial_impl(params, rng)
 
 

@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from ..._threads import single_thread_blas
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
 from . import _common as c
@@ -23,7 +24,7 @@ def _x(d):
 
 
 def _trial(params, rng):
-    with c.one_blas_thread():
+    with single_thread_blas():
         return _trial_impl(params, rng)
 
 

@@ -21,6 +21,7 @@ import math
 import numpy as np
 from scipy import stats
 
+from ..._threads import single_thread_blas
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, grid, register
 from . import _common as c
@@ -32,7 +33,7 @@ Z_CLT = float(stats.norm.isf(0.025))  # 1.95996...
 
 
 def _trial(params, rng):
-    with c.one_blas_thread():
+    with single_thread_blas():
         return _trial_impl(params, rng)
 
 

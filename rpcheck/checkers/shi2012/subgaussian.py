@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._threads import single_thread_blas
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
 from . import _common as c
@@ -20,7 +21,7 @@ __all__ = ["SUBGAUSSIAN"]
 
 
 def _trial(params, rng):
-    with c.one_blas_thread():
+    with single_thread_blas():
         return _trial_impl(params, rng)
 
 

@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from ..._threads import single_thread_blas
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
 from . import _common as c
@@ -28,7 +29,7 @@ def _exact(cc, n, eps):
 
 
 def _trial(params, rng):
-    with c.one_blas_thread():
+    with single_thread_blas():
         return _trial_impl(params, rng)
 
 

@@ -18,6 +18,7 @@ import functools
 
 import numpy as np
 
+from ..._threads import single_thread_blas
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
 from ...generators import separable_dataset
@@ -54,7 +55,7 @@ def _witness(params, rng):
 
 
 def _trial(params, rng):
-    with c.one_blas_thread():
+    with single_thread_blas():
         return _trial_impl(params, rng)
 
 
@@ -74,7 +75,7 @@ def _trial_impl(params, rng):
 
 
 def _svm_trial(params, rng):
-    with c.one_blas_thread():
+    with single_thread_blas():
         return _svm_trial_impl(params, rng)
 
 

@@ -19,6 +19,7 @@ import functools
 
 import numpy as np
 
+from ..._threads import single_thread_blas
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, grid, register
 from ...generators import multiclass_dataset, multiclass_margins
@@ -57,7 +58,7 @@ def _projected(X, y, U, n, eps, rng):
 
 
 def _trial(params, rng):
-    with c.one_blas_thread():
+    with single_thread_blas():
         return _trial_impl(params, rng)
 
 
@@ -146,7 +147,7 @@ THM8 = register(Theorem(
 
 # ------------------------------------------------------------------------------------------ C12 construction
 def _final_trial(params, rng):
-    with c.one_blas_thread():
+    with single_thread_blas():
         return _final_trial_impl(params, rng)
 
 

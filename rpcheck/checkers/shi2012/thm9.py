@@ -13,6 +13,7 @@ import functools
 
 import numpy as np
 
+from ..._threads import single_thread_blas
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
 from ...generators import multiclass_dataset, multiclass_margins
@@ -39,7 +40,7 @@ def _data(m, d, L, gamma):
 
 
 def _trial(params, rng):
-    with c.one_blas_thread():
+    with single_thread_blas():
         return _trial_impl(params, rng)
 
 

@@ -33,6 +33,7 @@ import math
 
 import numpy as np
 
+from ..._threads import single_threaded  # noqa: F401  (re-exported for the theorem modules)
 from ...engine import Citation, Outcome, Profile, Verdict, grid
 from ...generators import haar_orthonormal
 
@@ -196,33 +197,6 @@ def projected_solution(inst, lam, A, loss):
 def fp_tolerance(kappa):
     """Relative rounding allowance ``max(FP_REL, 10 u kappa^2)`` (see the module docstring)."""
     return max(FP_REL, 10.0 * np.finfo(np.float64).eps * float(kappa) ** 2)
-
-
-_CONTROLLER = None
-
-
-def single_threaded(fn):
-    """Run a trial with BLAS/OpenMP limited to one thread (restored afterwards).
-
-    Trials are small dense linear algebra run by the engine in parallel worker processes; with the default
-    thread pools the workers oversubscribe the cores. Measured on the shared 2-core machine (load ~14):
-    10 ms per Theorem 2 trial single-threaded vs 25-1300 ms with the default pools. Results do not change
-    (the same operations in the same order per call; only the blocking across threads differs, which can
-    change the last bits, well inside every stated tolerance).
-    """
-    import functools
-
-    @functools.wraps(fn)
-    def wrapper(params, rng):
-        global _CONTROLLER
-        if _CONTROLLER is None:
-            from threadpoolctl import ThreadpoolController
-
-            _CONTROLLER = ThreadpoolController()
-        with _CONTROLLER.limit(limits=1):
-            return fn(params, rng)
-
-    return wrapper
 
 
 def vacuous_outcome(statistic=math.nan, bound=math.nan):
