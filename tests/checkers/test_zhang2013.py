@@ -199,3 +199,19 @@ def test_per_draw_theorems_1_2_4_on_exact_rank_data(X, seed, m_factor, log_lam, 
     rt = np.sqrt(eps * wn * B2 + gap / lam)
     assert np.linalg.norm(R.T @ e) <= rt + tol  # Theorem 1 (numerator)
     assert np.linalg.norm(V.T @ (res.w_naive - ws)) <= eps * wn + np.sqrt(1 + eps) * rt + tol  # Theorem 4
+
+
+@pytest.mark.parametrize("eps", [0.05, 0.25, 0.5])
+def test_thm1_stated_bound_is_the_printed_one_for_exact_duals(eps):
+    # Regression: the certificate excess was measured against eps^(3/2)/sqrt(1-eps) ||w*|| instead of the
+    # exact-dual value eps/sqrt(1-eps) ||w*|| of cert_RT, so "stated" tested a bound 29% (eps=1/2) to 41%
+    # (eps=1/4) looser than the printed sqrt(2) eps/sqrt(1-eps). With gap 0 the excess is exactly 0.
+    from rpcheck.checkers.zhang2013._recovery import Draw
+
+    for w_norm in (1e-3, 1.0, 7.5):
+        dr = Draw(w_norm=w_norm, gap=0.0, lam=0.1)
+        assert math.isclose(dr.cert_RT(eps), eps * w_norm / math.sqrt(1 - eps), rel_tol=1e-12)
+        assert math.isclose(thm1.stated_bound(dr, eps), B.thm1_bound(eps), rel_tol=1e-12)
+    # a positive duality gap enlarges the bound, by exactly the certified excess
+    dr = Draw(w_norm=1.0, gap=1e-6, lam=0.1)
+    assert thm1.stated_bound(dr, eps) > B.thm1_bound(eps)

@@ -7,7 +7,7 @@ Statement (spec A.5; form [T], range/probability [R])
 
 Variants (statistic = ``||z - R^T w*|| / ||R^T w*||``, each reads ``statistic <= bound``)
     ``stated`` (bound, promised ``delta``): ``<= sqrt(2) eps/sqrt(1-eps)`` plus the certificate excess (0
-    for exact duals); expected HOLDS at the prescribed ``m``, reported only at ``c = 4``.
+    for exact duals; :func:`stated_bound`); expected HOLDS at the prescribed ``m``, reported only at ``c = 4``.
     ``per_draw`` (deterministic, [D]): ``<= eps_R/(1-eps_R)`` in its certified form
     ``sqrt(eps_R ||w*|| B + eta/lambda) / (sqrt(1 - eps_R) ||w*||)`` (from (21):
     ``||R^T e||^2 <= eps_R ||w*|| ||e|| + eta/lambda`` and ``||R^T w*||^2 >= (1 - eps_R) ||w*||^2``);
@@ -37,9 +37,21 @@ from ._common import (
 )
 from ._recovery import diagnostics, draw
 
-__all__ = ["THEOREM", "trial"]
+__all__ = ["THEOREM", "trial", "stated_bound"]
 
 THEOREM_ID = "zhang2013.thm1"
+
+
+def stated_bound(dr, eps):
+    r"""The printed bound ``sqrt(2) eps / sqrt(1 - eps)``, enlarged only by the certificate's excess.
+
+    The proof bounds the statistic by ``||R^T e|| / ||R^T w*||`` with ``||R^T w*|| >= sqrt(1 - eps) ||w*||``.
+    For exact duals (gap 0) ``dr.cert_RT(eps) = sqrt(eps ||w*|| * eps/(1-eps) ||w*||) = eps ||w*|| / sqrt(1-eps)``,
+    so the excess of the certified value over that exact-dual value is 0 and the bound is the printed one.
+    With inexact duals the excess is ``O(gap / lam)`` and is divided by ``sqrt(1 - eps) ||w*||``.
+    """
+    excess = dr.cert_RT(eps) - eps * dr.w_norm / math.sqrt(1 - eps)
+    return thm1_bound(eps) + max(excess, 0.0) / (math.sqrt(1 - eps) * dr.w_norm)
 
 
 @single_threaded
@@ -52,9 +64,7 @@ def trial(params, rng):
     nRw = float(np.linalg.norm(Rw))
     stat = float(np.linalg.norm(z - Rw)) / nRw
     tol = dr.fp
-    # stated: the printed bound, enlarged by the certificate's excess over the exact-dual value at eps
-    excess = dr.cert_RT(eps) - eps * math.sqrt(eps / (1 - eps)) * dr.w_norm
-    b_stated = thm1_bound(eps) + max(excess, 0.0) / (math.sqrt(1 - eps) * dr.w_norm)
+    b_stated = stated_bound(dr, eps)
     out = {"stated": Outcome(bool(stat <= b_stated + tol), stat, b_stated)}
     if dr.eps_R >= 1:
         out["per_draw"] = vacuous_outcome(stat)
