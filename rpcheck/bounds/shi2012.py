@@ -48,6 +48,7 @@ __all__ = [
     "lemma10_exact_failure",
     "lemma10_exact_failure_achlioptas_axis",
     "lemma4_variance",
+    "lemma4_sign_axis_tail",
     "inner_product_moments_exact",
     "ENTRY_FOURTH_MOMENT",
     "thm5_band",
@@ -192,6 +193,31 @@ def lemma4_variance(w, x, n, *, entries="gaussian"):
     mu4 = ENTRY_FOURTH_MOMENT[entries]
     val = (w @ w) * (x @ x) + (w @ x) ** 2 + (mu4 - 3.0) * float(np.sum(w**2 * x**2))
     return float(val / n)
+
+
+def lemma4_sign_axis_tail(n, z):
+    r"""Exact ``P(|<Rw, Rx> - <w, x>| > z sd)`` for Rademacher entries and an axis-aligned pair.
+
+    With ``w = a e_1``, ``x = b (c e_1 + s e_2)`` (``s = sqrt(1 - c^2) > 0``) and ``R(i, j) = r_ij / sqrt(n)``,
+    ``r_ij = +-1``: ``<Rw, Rx> = a b (c + (s/n) sum_i r_i1 r_i2)`` and the products ``r_i1 r_i2`` are i.i.d.
+    signs, so ``<Rw, Rx> - <w, x> = (a b s / n)(2K - n)`` with ``K ~ Bin(n, 1/2)`` and sd ``= a b s / sqrt(n)``
+    (:func:`lemma4_variance`). Hence the standardised deviation is the lattice variable ``(2K - n)/sqrt(n)``
+    and the tail is an exact binomial sum, which is not the normal value ``2(1 - Phi(z))``.
+
+    >>> round(lemma4_sign_axis_tail(50, 1.959963984540054), 4)     # normal approximation: 0.05
+    0.0649
+    """
+    n = check_int("n", n, 1)
+    z = float(z)
+    if not (z >= 0 and math.isfinite(z)):
+        raise RpcheckError(f"`z` ({z!r}) must be a finite number >= 0.")
+    from scipy.stats import binom
+
+    # |2K - n| > z sqrt(n)  <=>  K < (n - z sqrt(n))/2  or  K > (n + z sqrt(n))/2
+    half = z * math.sqrt(n) / 2.0
+    lo = math.ceil(n / 2.0 - half) - 1  # largest K with K < n/2 - half
+    hi = math.floor(n / 2.0 + half) + 1  # smallest K with K > n/2 + half
+    return float(binom.cdf(lo, n, 0.5) + binom.sf(hi - 1, n, 0.5))
 
 
 def inner_product_moments_exact(w, x, *, entries="gaussian"):

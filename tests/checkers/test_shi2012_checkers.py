@@ -161,3 +161,30 @@ def test_bad_kind_is_rejected():
 
     with pytest.raises(RpcheckError):
         c.project(np.eye(3), 4, 0, kind="nonsense")
+
+
+def test_lemma4_clt_sign_axis_uses_the_exact_lattice_law():
+    # Regression: mean_clt tested the normal value 0.05 as an exact probability. For sign entries on the
+    # axis pair z = (2K - nB)/sqrt(nB), K ~ Bin(nB, 1/2): at nB = 50 the exact tail is 0.0649, not 0.05.
+    import math
+
+    from rpcheck.bounds import shi2012 as b
+    from rpcheck.engine import get, trial_rng
+
+    th = get("shi2012.lemma4")
+    v = th.variant("mean_clt")
+    cell = {"kind": "sign", "geometry": "axis", "c": 0.527, "n": 1, "B": 50, "d": 16}
+    assert v.delta_for(cell) == pytest.approx(0.0649086470722, rel=1e-9)
+    assert v.expected_for(cell) == "HOLDS"
+    assert v.expected_for({**cell, "kind": "gaussian"}) is None  # normal approximation only: reported
+    # the trial's z is on the lattice (2K - N)/sqrt(N)
+    for i in range(20):
+        z = th.trial(cell, trial_rng(th.id, cell, i, 0)).diagnostics["z"]
+        k = (z * math.sqrt(50) + 50) / 2
+        assert k == pytest.approx(round(k), abs=1e-9)
+    # closed form against brute-force enumeration of the binomial law
+    from scipy.stats import binom
+
+    N = 37
+    brute = sum(binom.pmf(k, N, 0.5) for k in range(N + 1) if abs(2 * k - N) > 1.959963984540054 * math.sqrt(N))
+    assert b.lemma4_sign_axis_tail(N, 1.959963984540054) == pytest.approx(brute, rel=1e-12)

@@ -8,8 +8,12 @@ exactly; so the trial's statistic is the mean of ``B`` independent copies, with 
 ``z = (<Mw, Mx> - <w, x>) / sd``:
 
 - ``mean_chebyshev``: ``P(|z| > sqrt(20)) <= 1/20`` by Chebyshev -- rigorous for every entry law;
-- ``mean_clt``: ``P(|z| > 1.96) = 0.05`` (mode "exact"; normal approximation of a mean of ``n B >= 1500``
-  i.i.d. products, recorded as assumed);
+- ``mean_clt``: ``P(|z| > 1.96)`` against an exact probability (mode "exact"). For Rademacher entries on the
+  axis-aligned pair the law of ``z`` is the lattice law ``(2K - nB)/sqrt(nB)``, ``K ~ Bin(nB, 1/2)``
+  (:func:`rpcheck.bounds.shi2012.lemma4_sign_axis_tail`: 0.0528 at ``nB = 1500``, 0.0649 at ``nB = 50``), and
+  those cells are tested against it (expected HOLDS). For every other cell only the normal approximation
+  0.05 is available, which is not an exact probability (its error is O(1/sqrt(nB)) and can be detected
+  with enough trials), so those rows are reported, not asserted;
 - ``variance_enumeration``: for random ``w, x`` in ``R^5`` drawn per trial, the exact mean and variance of one
   row's ``(r.w)(r.x)`` by enumeration (Gauss--Hermite for Gaussian entries) equal ``<w, x>`` and the formula.
 """
@@ -30,6 +34,23 @@ __all__ = ["LEMMA4"]
 
 K_CHEB = math.sqrt(20.0)            # Chebyshev: P(|z| > k) <= 1/k^2 = 0.05
 Z_CLT = float(stats.norm.isf(0.025))  # 1.95996...
+
+
+def _clt_exact_law_known(params):
+    return params["kind"] == "sign" and params["geometry"] == "axis"
+
+
+def _clt_promised(params):
+    if _clt_exact_law_known(params):
+        return B.lemma4_sign_axis_tail(int(params["n"]) * int(params["B"]), Z_CLT)
+    return 0.05  # normal approximation only: these rows are reported (see _clt_expected)
+
+
+def _clt_expected(params):
+    # Derivation: only where the exact law is known is "exact" a test of a true probability; elsewhere the
+    # normal value 0.05 is off by O(1/sqrt(nB)) (e.g. 0.0649 vs 0.05 for the lattice law at nB = 50), so an
+    # expected verdict would assert an approximation.
+    return c.H if _clt_exact_law_known(params) else None
 
 
 def _trial(params, rng):
@@ -74,10 +95,11 @@ LEMMA4 = register(Theorem(
         Variant("mean_chebyshev", "P(|mean of B draws - <w,x>| > sqrt(20) sd) <= 0.05 (Chebyshev, exact "
                                   "variance)",
                 mode="bound", expected=c.H, promised_failure=0.05),
-        Variant("mean_clt", "P(|z| > 1.96) = 0.05 (normal approximation)", mode="exact", expected=c.H,
-                promised_failure=0.05,
-                assumed=("normal approximation of the mean of n B = 1500 i.i.d. products (two-sided error "
-                         "O(1/(nB)))",)),
+        Variant("mean_clt", "P(|z| > 1.96) = exact lattice law (sign entries, axis pair); = 0.05 by the "
+                            "normal approximation otherwise (reported)", mode="exact", expected=_clt_expected,
+                promised_failure=_clt_promised,
+                assumed=("outside the sign/axis cells only the normal approximation 0.05 is known: those rows "
+                         "are reported, not asserted",)),
         Variant("variance_enumeration", "exact enumeration: E[(r.w)(r.x)] = <w,x>, Var = ||w||^2||x||^2 + "
                                         "<w,x>^2 + "
                 "(mu4-3) sum w_j^2 x_j^2", mode="deterministic", expected=c.H),
