@@ -32,8 +32,10 @@ CELL_COLUMNS = (
     "seconds", "counterexample", "assumed",
 )  # fmt: skip
 #: Extra cell columns (extensions of the schema).
-CELL_EXTRA_COLUMNS = ("pvalue_holds", "alpha_adjusted_holds", "stopped_early", "seed", "decide_info")
-#: Leading columns of ``RunResult.trials``; then ``<variant>.holds|statistic|bound|vacuous``
+CELL_EXTRA_COLUMNS = (
+    "pvalue_holds", "alpha_adjusted_holds", "stopped_early", "seed", "decide_info", "role", "claim", "undetermined",
+)  # fmt: skip
+#: Leading columns of ``RunResult.trials``; then ``<variant>.holds|statistic|bound|vacuous|undetermined``
 #: per variant and ``diag.<name>`` per diagnostic.
 TRIAL_COLUMNS = ("theorem", "cell", "trial", "status", "error", "seconds")
 
@@ -46,6 +48,7 @@ class VariantCount:
     failures: int
     evaluated: int
     vacuous_trials: int
+    undetermined: int = 0
 
     def count(self):
         """The :class:`~rpcheck.stats.BinomialCount` (requires ``evaluated >= 1``)."""

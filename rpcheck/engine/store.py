@@ -132,6 +132,8 @@ def read_table(directory, name):
 
 
 _CHUNK_RE = re.compile(r"^(\d+)-(\d+)\.json$")
+#: Version of the checkpoint chunk layout (2: typed TrialResult lists with the variant names).
+CHUNK_FORMAT = 2
 
 
 class CheckpointStore:
@@ -173,21 +175,29 @@ class CheckpointStore:
         key = f"{zlib.crc32(canonical.encode('utf-8')):08x}-s{seed}"
         return self.root / theorem_id / key
 
-    def save_chunk(self, theorem_id, canonical, seed, start, stop, records):
+    def save_chunk(self, theorem_id, canonical, seed, start, stop, records, variants=()):
+        """Write the TrialResults of trials ``start .. stop-1`` (``variants``: the variant names, in order)."""
         payload = {
+            "format": CHUNK_FORMAT,
             "theorem": theorem_id,
             "params": canonical,
             "seed": seed,
             "start": start,
             "stop": stop,
-            "records": records,
+            "variants": list(variants),
+            "records": [r.to_json() for r in records],
         }
         path = self.cell_dir(theorem_id, canonical, seed) / f"{start:09d}-{stop:09d}.json"
         atomic_write_text(path, json.dumps(payload, allow_nan=True))
         return path
 
-    def load_cell(self, theorem_id, canonical, seed):
-        """``{trial index: record}`` of every checkpointed trial of this cell (empty when none)."""
+    def load_cell(self, theorem_id, canonical, seed, variants=None):
+        """``{trial index: TrialResult}`` of every checkpointed trial of this cell (empty when none).
+
+        ``variants`` (the theorem's variant names in order) must match the names the chunk was written
+        with; a chunk written for other variants is not reused."""
+        from ._worker import TrialResult
+
         d = self.cell_dir(theorem_id, canonical, seed)
         out = {}
         if not d.is_dir():
@@ -198,6 +208,11 @@ class CheckpointStore:
             payload = json.loads(p.read_text(encoding="utf-8"))
             if payload["params"] != canonical or payload["theorem"] != theorem_id or payload["seed"] != seed:
                 continue  # crc32 collision: not this cell
+            if payload.get("format") != CHUNK_FORMAT:
+                continue  # written by an older engine (untyped records): recomputed
+            if variants is not None and list(payload.get("variants", [])) != list(variants):
+                continue  # the theorem's variants changed since: recomputed
             for rec in payload["records"]:
-                out[int(rec["i"])] = rec
+                r = TrialResult.from_json(rec)
+                out[r.i] = r
         return out

@@ -16,6 +16,7 @@ import pytest
 
 from rpcheck.engine import load_results, run
 from rpcheck.engine import store as store_mod
+from rpcheck.engine._worker import OutcomeRow, TrialResult
 from rpcheck.engine.store import CheckpointStore, atomic_write_bytes, atomic_write_text
 from rpcheck.errors import RpcheckWarning
 
@@ -25,6 +26,7 @@ HERE = Path(__file__).resolve().parent
 SLOW = dict(overrides={"sleep": 0.004}, trials=120, seed=11)
 SCRIPT = """
 import sys
+sys.path.insert(0, {root!r})  # this checkout's rpcheck, not whichever one is installed
 sys.path.insert(0, {here!r})
 import _engine_claims
 _engine_claims.register_all()
@@ -68,12 +70,20 @@ def test_crash_while_saving_results_keeps_previous_tables(tmp_path, monkeypatch)
 
 def test_checkpoint_store_ignores_partial_files(tmp_path):
     st = CheckpointStore(tmp_path)
-    st.save_chunk("t.x", '{"a":1}', 0, 0, 2, [{"i": 0, "v": float("nan")}, {"i": 1, "v": 1e-300}])
+    recs_in = [
+        TrialResult(0, "ok", "", 0.5, (OutcomeRow(True, float("nan"), 1e-300, False, True),), {"v": float("nan")}),
+        TrialResult(1, "ok", "", 0.25, (OutcomeRow(False, 1e-300, -0.0, True, False),), {"v": 1e-300}),
+    ]
+    st.save_chunk("t.x", '{"a":1}', 0, 0, 2, recs_in, ["claim"])
     d = st.cell_dir("t.x", '{"a":1}', 0)
     (d / ".000000002-000000004.json.abc.tmp").write_text("{torn")
-    recs = st.load_cell("t.x", '{"a":1}', 0)
-    assert sorted(recs) == [0, 1] and np.isnan(recs[0]["v"]) and recs[1]["v"] == 1e-300
+    recs = st.load_cell("t.x", '{"a":1}', 0, ["claim"])
+    assert sorted(recs) == [0, 1] and np.isnan(recs[0].diagnostics["v"]) and recs[1].diagnostics["v"] == 1e-300
+    assert isinstance(recs[0], TrialResult) and isinstance(recs[0].outcomes[0], OutcomeRow)
+    assert recs[0].outcomes[0].undetermined and np.isnan(recs[0].outcomes[0].statistic)
+    assert recs[1].outcomes[0] == recs_in[1].outcomes[0] and recs[1].seconds == 0.25
     assert st.load_cell("t.x", '{"a":1}', 1) == {}
+    assert st.load_cell("t.x", '{"a":1}', 0, ["other"]) == {}  # written for other variants: not reused
 
 
 def _children(pid):
@@ -100,7 +110,7 @@ def _strip(res):
 def test_resume_after_sigkill_equals_uninterrupted(tmp_path, backend):
     ref = run("engine_test.bernoulli", backend="serial", **SLOW)
     out = tmp_path / "killed"
-    script = SCRIPT.format(here=str(HERE), out=str(out), backend=backend)
+    script = SCRIPT.format(root=str(HERE.parent.parent), here=str(HERE), out=str(out), backend=backend)
     proc = subprocess.Popen([sys.executable, "-c", script], cwd=str(HERE))
     ckpt = out / "checkpoints"
     deadline = time.monotonic() + 60
@@ -124,7 +134,7 @@ def test_resume_after_sigkill_equals_uninterrupted(tmp_path, backend):
             time.sleep(0.1)
         assert not any(_alive(c) for c in children), "orphaned worker processes kept running"
     assert not (out / "cells.parquet").exists()
-    done_before = sum(len(json.loads(p.read_text())["records"]) for p in ckpt.glob("*/*/*.json"))
+    done_before = sum(len(json.loads(p.read_text())["records"]) for p in ckpt.glob("*/*/*-*.json"))
     assert 0 < done_before < 360
 
     seen = []
