@@ -5,10 +5,12 @@ the result store and the counterexample tools are loaded on first access (PEP 56
 ``import rpcheck.engine`` light and free of import cycles with :mod:`rpcheck.stats`.
 """
 
-from .registry import all_theorems, get, register
+from .registry import all_theorems, get, register, undeclared_parameters
 from .theorem import (
     PROFILES,
     Citation,
+    Constraint,
+    Param,
     Finding,
     Outcome,
     Profile,
@@ -39,6 +41,9 @@ _LAZY = {
 __all__ = [
     "PROFILES",
     "Citation",
+    "Constraint",
+    "Param",
+    "undeclared_parameters",
     "Finding",
     "Outcome",
     "Profile",
