@@ -144,10 +144,12 @@ class RunResult:
         counterexamples into the directory ``out``, every file atomically. Returns a RunResult whose
         ``path`` is ``out``."""
         from .engine.counterexample import write_counterexample
-        from .engine.store import atomic_write_text, write_table
+        from .engine.store import atomic_write_text, ensure_results_dir, write_table
 
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
+        prov = dict(self.provenance)
+        key = {"theorems": sorted(prov.get("theorems") or []), "seed": prov.get("seed"),
+               "profile": prov.get("profile"), "alpha": prov.get("alpha")}  # fmt: skip
+        out = ensure_results_dir(out, key)
         for rel, (arrays, meta) in self.counterexamples.items():
             write_counterexample(out / rel, arrays, meta)
         write_table(self.trials, out, "trials")

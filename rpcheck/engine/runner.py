@@ -721,6 +721,8 @@ def run(
         raise RpcheckError(f"`overrides` must be a dict of parameter -> value; got {overrides!r}.")
     if resume and out is None:
         raise RpcheckError("`resume=True` needs `out`, the results directory holding the checkpoints.")
+    if out is not None and isinstance(out, str) and not out.strip():
+        raise RpcheckError(f"`out` ({out!r}) must be a directory path (or None for no results directory).")
     from .provenance import collect_provenance, utc_now
     from .store import CheckpointStore
 
@@ -737,14 +739,10 @@ def run(
 
     store = None
     if out is not None:
-        from pathlib import Path
+        from .store import prepare_results_dir
 
-        store = CheckpointStore(out)
-        if not resume and store.root.exists():
-            import shutil
-
-            shutil.rmtree(store.root)
-        Path(out).mkdir(parents=True, exist_ok=True)
+        key = _results_key(ths, seed, profile, alpha)
+        store = CheckpointStore(prepare_results_dir(out, resume=resume, key=key))
         store.check_code_version(resume)
     workers = _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_levels, progress)
     rows = _tabulate(cells, alpha, sequential, seq_levels)
@@ -790,6 +788,11 @@ def run(
     if out is not None:
         result = result.save(out)
     return result
+
+
+def _results_key(ths, seed, profile, alpha):
+    """The run settings recorded in a results directory's marker (:func:`store.prepare_results_dir`)."""
+    return {"theorems": sorted(th.id for th in ths), "seed": int(seed), "profile": profile, "alpha": float(alpha)}
 
 
 def run_cell(theorem, params, *, trials, seed, backend="serial", jobs=None, scheduler=None):
