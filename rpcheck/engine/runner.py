@@ -93,6 +93,10 @@ __all__ = [
 
 #: Number of equally spaced looks of a sequential run.
 SEQUENTIAL_LOOKS = 5
+#: Largest number of trials per cell and of workers accepted by run()/run_cell() (a typo such as
+#: ``trials=10**12`` is refused instead of running for years).
+MAX_TRIALS = 10**9
+MAX_JOBS = 4096
 #: Upper limit on trials per chunk (checkpoint and progress granularity).
 MAX_CHUNK = 256
 
@@ -648,11 +652,11 @@ def _check_common(trials, seed, backend, jobs):
     from .backends import BACKENDS
 
     if trials is not None:
-        trials = check_int("trials", trials, 1)
+        trials = check_int("trials", trials, 1, MAX_TRIALS)
     seed = check_int("seed", seed, 0)
     check_choice("backend", backend, BACKENDS)
     if jobs is not None:
-        jobs = check_int("jobs", jobs, 1)
+        jobs = check_int("jobs", jobs, 1, MAX_JOBS)
     return trials, seed, jobs
 
 

@@ -221,7 +221,26 @@ CALIB = Theorem(
 )
 
 
-ALL = (BERNOULLI, CHI2, DET, BUGGY, REPORT, CALIB)
+# ---- a cheap claim for memory measurements (one uniform draw per trial, two diagnostics) ---------------
+def cheap_trial(params, rng):
+    u = rng.random()
+    return TrialRecord(outcomes={"bound": Outcome(holds=u >= 0.01, statistic=u, bound=0.01)}, diagnostics={"u": u})
+
+
+CHEAP = Theorem(
+    id="engine_test.cheap",
+    paper="test",
+    title="cheapest possible trial (memory of the parent in long runs)",
+    citation=CIT,
+    statement="P(U < 0.01) <= 0.02",
+    kind="probabilistic",
+    variants=(Variant("bound", "U >= 0.01", mode="bound", promised_failure=0.02),),
+    profiles=_profiles(({"k": 0},), 1000),
+    trial=cheap_trial,
+)
+
+
+ALL = (BERNOULLI, CHI2, DET, BUGGY, REPORT, CALIB, CHEAP)
 
 
 def register_all():
