@@ -23,6 +23,7 @@ from .theorem import (
 
 _LAZY = {
     "run": ("runner", "run"),
+    "family_size": ("runner", "family_size"),
     "run_cell": ("runner", "run_cell"),
     "replay_trial": ("runner", "replay_trial"),
     "trial_seed_sequence": ("runner", "trial_seed_sequence"),

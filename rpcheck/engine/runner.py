@@ -80,6 +80,7 @@ from .theorem import PROFILES, Outcome, Theorem, TrialRecord, Variant, Verdict
 
 __all__ = [
     "run",
+    "family_size",
     "run_cell",
     "canonical_json",
     "trial_seed_sequence",
@@ -792,6 +793,28 @@ def run(
     if out is not None:
         result = result.save(out)
     return result
+
+
+def family_size(theorem_ids, profile="ci", overrides=None):
+    """Number of rows in the VIOLATED (and HOLDS) Holm family of ``run(theorem_ids, profile=profile,
+    overrides=overrides)``, computed without running a trial: the non-vacuous (cell, variant) rows of mode
+    "bound" or "exact". It is an upper bound on the family Holm uses at the end (rows without any draw
+    drop out), so splitting a suite-level alpha by these sizes (weighted Bonferroni) is valid.
+
+    Parameters
+    ----------
+    theorem_ids : str, Theorem, or list of them
+    profile : {"quick", "ci", "standard", "full"}
+    overrides : dict, optional
+
+    Returns
+    -------
+    int
+    """
+    check_choice("profile", profile, PROFILES)
+    ths = _resolve_theorems(theorem_ids)
+    cells = _build_cells(ths, profile, overrides, None, False)
+    return int(sum(spec.in_family for c in cells for spec in c.specs))
 
 
 def _results_key(ths, seed, profile, alpha):

@@ -287,3 +287,15 @@ def test_conflicting_registered_id_is_refused_for_workers():
     with pytest.raises(RpcheckError, match="different theorem is registered under the id"):
         run(clone, backend="processes")
     assert len(run(clone, backend="serial", trials=5).cells) == 3
+
+
+def test_family_size_matches_the_run_without_running():
+    from rpcheck.engine import family_size
+
+    # bernoulli: 3 bound cells; chi2: 24 cells x 2 exact variants; det: deterministic (outside the family)
+    assert family_size(["engine_test.bernoulli", "engine_test.det"], "ci") == 3
+    assert family_size("engine_test.chi2", "ci") == 48
+    assert family_size("engine_test.bernoulli", "ci", overrides={"delta": 0.6}) == 0  # vacuous cells
+    assert family_size("engine_test.bernoulli", "ci", overrides={"p": 0.5}) == 1  # deduplicated cells
+    res = run("engine_test.bernoulli", backend="serial", trials=30)
+    assert res.provenance["family_size"]["violated"] == family_size("engine_test.bernoulli", "ci")
