@@ -32,8 +32,10 @@ CELL_COLUMNS = (
     "seconds", "counterexample", "assumed",
 )  # fmt: skip
 #: Extra cell columns (extensions of the schema).
-CELL_EXTRA_COLUMNS = ("pvalue_holds", "alpha_adjusted_holds", "stopped_early", "seed", "decide_info")
-#: Leading columns of ``RunResult.trials``; then ``<variant>.holds|statistic|bound|vacuous``
+CELL_EXTRA_COLUMNS = (
+    "pvalue_holds", "alpha_adjusted_holds", "stopped_early", "seed", "decide_info", "role", "claim", "undetermined",
+)  # fmt: skip
+#: Leading columns of ``RunResult.trials``; then ``<variant>.holds|statistic|bound|vacuous|undetermined``
 #: per variant and ``diag.<name>`` per diagnostic.
 TRIAL_COLUMNS = ("theorem", "cell", "trial", "status", "error", "seconds")
 
@@ -46,6 +48,7 @@ class VariantCount:
     failures: int
     evaluated: int
     vacuous_trials: int
+    undetermined: int = 0
 
     def count(self):
         """The :class:`~rpcheck.stats.BinomialCount` (requires ``evaluated >= 1``)."""
@@ -141,10 +144,12 @@ class RunResult:
         counterexamples into the directory ``out``, every file atomically. Returns a RunResult whose
         ``path`` is ``out``."""
         from .engine.counterexample import write_counterexample
-        from .engine.store import atomic_write_text, write_table
+        from .engine.store import atomic_write_text, ensure_results_dir, write_table
 
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
+        prov = dict(self.provenance)
+        key = {"theorems": sorted(prov.get("theorems") or []), "seed": prov.get("seed"),
+               "profile": prov.get("profile"), "alpha": prov.get("alpha")}  # fmt: skip
+        out = ensure_results_dir(out, key)
         for rel, (arrays, meta) in self.counterexamples.items():
             write_counterexample(out / rel, arrays, meta)
         write_table(self.trials, out, "trials")

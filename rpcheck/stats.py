@@ -1,82 +1,143 @@
-r"""Exact binomial statistics and the verdict rules of rpcheck.
+r"""Exact binomial statistics and the verdict rules of rpcheck (rules v2).
 
-Every number here is exact (no normal approximation): confidence intervals are Clopper--Pearson
-intervals and p-values are exact binomial tail probabilities, both computed by
-:func:`scipy.stats.binomtest`.
+This module docstring is the one place where the verdict rules are documented; the runner
+(:mod:`rpcheck.engine.runner`) only counts trials and calls :func:`decide` (one decision function per mode,
+used both by sequential stopping and by the final tabulation). Every number is exact (no normal
+approximation): confidence intervals are Clopper--Pearson (CP) intervals and p-values exact binomial tail
+probabilities.
+
+Counts
+------
+For one (cell, variant) row, :class:`Counts` holds ``failures`` (certified failures: ``holds`` is False,
+not vacuous, not undetermined), ``evaluated`` (trials that returned an outcome that is not vacuous;
+undetermined ones included), ``undetermined`` (the solver certificate's interval straddles the inequality:
+``Outcome.undetermined``), ``solver_errors`` and ``vacuous``. The *ambiguous* trials are
+``u = undetermined + solver_errors``; the number of draws a test uses is ``n = evaluated + solver_errors``.
+
+Ambiguous trials count against the verdict being tested: every p-value below is the largest one over
+all ways of resolving the ``u`` ambiguous trials as failures or successes. For a one-sided test this is
+simply "failures when testing HOLDS (``k_h = failures + u``), successes when testing VIOLATED
+(``k_v = failures``)". So neither a solver that fails nor a certificate too loose to decide can produce a
+HOLDS or a VIOLATED that the certified trials alone would not support.
 
 Decision rules and the error each one guarantees
 ------------------------------------------------
-Write ``k`` for the number of failures among ``n`` evaluated trials (neither vacuous nor solver
-errors) and ``p`` for the true failure probability of the cell.
-
 ``"bound"`` (claim ``p <= delta``)
-    Two one-sided exact binomial tests (Clopper & Pearson 1934):
+    Two one-sided exact tests (Clopper & Pearson 1934). Refutation, H0 ``p <= delta``: p-value
+    ``P_delta(X >= k_v)``, VIOLATED when ``<= alpha_v`` (the one-sided lower CP bound at ``1 - alpha_v``
+    is ``> delta``). Support, H0 ``p >= delta``: p-value ``P_delta(X <= k_h)``, HOLDS when ``<= alpha_h``
+    (the one-sided upper CP bound at ``1 - alpha_h`` is ``<= delta``). If the claim holds,
+    P(VIOLATED) <= alpha_v; if it is false, P(HOLDS) <= alpha_h. Both cannot reject together when
+    ``alpha_v + alpha_h < 1``. Claim of a HOLDS: "P(fail) <= 0.031 at 99%".
+``"exact"`` (claim ``p = p0``, ``p0`` known in closed form)
+    VIOLATED: the central (equal-tailed) two-sided exact test, p-value
+    ``min(1, 2 min(P_p0(X <= k), P_p0(X >= k)))``, dual to the two-sided CP interval; VIOLATED when
+    ``<= alpha_v``. If ``p0`` is right, P(VIOLATED) <= alpha_v.
+    HOLDS only by an *equivalence* test (two one-sided tests, Schuirmann 1987): with the equivalence region
+    ``E = [p0/1.25, 1.25 p0]`` intersected with the same region for the success probability
+    (``1 - p`` in ``[(1 - p0)/1.25, 1.25 (1 - p0)]``), HOLDS when both one-sided CP bounds at
+    ``1 - alpha_h`` (the lower from ``k_v``, the upper from ``k_h``) lie inside ``E``; the p-value is
+    ``max(P_{E_low}(X >= k), P_{E_high}(X <= k))``. If the true ``p`` is outside ``E``,
+    P(HOLDS) <= alpha_h. Non-rejection of the two-sided test is no longer a HOLDS: with few trials it is
+    the absence of evidence, not evidence of agreement. Claim of a HOLDS: "failure rate in [0.041, 0.062]
+    within [0.8p, 1.25p] at 99%".
 
-    * refutation test, H0: ``p <= delta``, p-value ``P_delta(X >= k)``; VIOLATED when it is
-      ``<= alpha_v``. Equivalently the one-sided lower confidence bound at level ``1 - alpha_v`` is
-      ``> delta``. If the claim holds, ``P(VIOLATED) <= alpha_v``.
-    * support test, H0: ``p >= delta``, p-value ``P_delta(X <= k)``; HOLDS when it is ``<= alpha_h``.
-      Equivalently the one-sided upper confidence bound at level ``1 - alpha_h`` is ``<= delta``.
-      If the claim is false, ``P(HOLDS) <= alpha_h``.
-
-    Both cannot reject together when ``alpha_v + alpha_h < 1`` (the two p-values sum to
-    ``1 + P_delta(X = k) > 1``). Otherwise INCONCLUSIVE.
-``"exact"`` (claim ``p = p0`` with ``p0`` known in closed form)
-    The central (equal-tailed) two-sided exact binomial test, p-value
-    ``min(1, 2 min(P_p0(X <= k), P_p0(X >= k)))``; it is the test dual to the two-sided
-    Clopper--Pearson interval, so "not rejected at level a" is "p0 lies in the CP interval of
-    confidence 1 - a". VIOLATED when the p-value is ``<= alpha``; if the claim is true,
-    ``P(VIOLATED) <= alpha``.
-``"deterministic"``
-    VIOLATED on any non-vacuous trial where the inequality fails (the checker's numerical tolerance is
-    already applied in ``Outcome.holds``); HOLDS when there is none; VACUOUS when every evaluated
-    trial was vacuous. No sampling error is involved: a false VIOLATED can only come from a wrong
-    tolerance in the checker, never from chance.
-``"search"``
-    VIOLATED when a counterexample was found, else HOLDS ("none found among n instances"); like
-    "deterministic", a VIOLATED is a concrete, replayable instance, not a statistical statement.
+    *Why 1.25.* The region ``[p0/1.25, 1.25 p0] = [0.8 p0, 1.25 p0]`` is the 80--125% equivalence
+    convention of bioequivalence testing, symmetric on the log scale (``log 1.25 = -log 0.8``): it asks
+    for agreement to within 25% relative error. The errors an exact-probability claim is meant to expose
+    (a wrong constant, a wrong exponent, a misread law such as a sketch of ``4n`` instead of ``n`` rows)
+    change ``p0`` by far more than 25% in the regimes checked, while a tighter margin would need
+    prohibitively many trials (the half-width of the 99% CP interval is about
+    ``2.6 sqrt(p (1 - p) / n)``: about 3,200 trials reach the margin at ``p0 = 0.05``).
+``"deterministic"`` (must hold for every draw)
+    VIOLATED on any certified failure, which is a concrete, replayable trial: no sampling error is
+    involved (a false VIOLATED can only come from a wrong tolerance in the checker). HOLDS only with 0
+    failures, 0 undetermined, 0 solver errors and at least ``DETERMINISTIC_MIN_DRAWS = 90`` evaluated
+    draws: then the one-sided 99% upper CP bound on P(counterexample) is
+    ``1 - 0.01**(1/n) <= DETERMINISTIC_MAX_RATE = 0.05``. Error rate: if a random draw is a
+    counterexample with probability ``q > 0.05``, P(HOLDS) <= ``0.95**90 < 0.01`` for that row. Else
+    INCONCLUSIVE (the claim says how many draws were seen and how many are needed). Claim of a HOLDS:
+    "no counterexample in 460 draws: P(counterexample) <= 0.01 at 99%".
+``"search"`` (an open question searched for counterexamples)
+    VIOLATED when a counterexample is found (a concrete instance). Never HOLDS: an unsuccessful search is
+    no evidence about the search space, so the verdict is INCONCLUSIVE with claim "no counterexample in N
+    instances searched; worst slack s".
+``"report"``
+    A verdict only from the checker's ``decide`` rule (which must state its error rate, in its ``info`` as
+    ``claim``); a variant of role ``"measurement"`` has no verdict rule and its rows stay INCONCLUSIVE
+    ("measured").
+VACUOUS
+    Whatever the mode, a row with no evaluated draw, some vacuous ones and no solver error is VACUOUS; a
+    row with nothing evaluated at all is INCONCLUSIVE.
 
 Multiplicity (Holm 1979)
 ------------------------
-:func:`holm` is the Holm--Bonferroni step-down procedure. The runner applies it over the *family* of
-statistical cells of a run (see :func:`rpcheck.engine.runner.run`): the refutation p-values of every
-non-vacuous ``"bound"`` and ``"exact"`` (cell, variant) with at least one evaluated trial form one
-family at family-wise level ``alpha``; the support p-values of the ``"bound"`` ones form a second
-family at level ``alpha``. Holm's procedure is valid under arbitrary dependence, hence:
+:func:`holm` is the Holm--Bonferroni step-down procedure (valid under any dependence). In a run the
+refutation p-values of every non-vacuous ``"bound"`` and ``"exact"`` row with at least one draw form the
+VIOLATED family, and their support (resp. equivalence) p-values the HOLDS family, each at level ``alpha``:
 
-* P(at least one false VIOLATED among the statistical cells of a run) ``<= alpha``;
-* P(at least one false HOLDS among the ``"bound"`` cells of a run) ``<= alpha``.
+* P(at least one false VIOLATED among the statistical rows of a run) ``<= alpha``;
+* P(at least one false HOLDS among the statistical rows of a run) ``<= alpha``.
+
+Deterministic rows are outside both families (a VIOLATED is a concrete instance; a HOLDS has the per-row
+error above). Sequential runs replace Holm by Bonferroni over rows and looks (``alpha / (m K)`` per test;
+see :mod:`rpcheck.engine.runner`); a row is settled when its :class:`Decision` has ``stops`` set
+(bound/exact: HOLDS or VIOLATED; deterministic/search: a counterexample; report: never).
+
+Roles
+-----
+Every variant has a role (:data:`ROLES`): ``"claim"`` (a statement of the paper), ``"self-check"`` (a
+check of the tool itself: an identity, the runner's vacuity rule, a duplicate), ``"control"`` (a negative
+control, expected VIOLATED) and ``"measurement"`` (a report-mode row without a verdict rule). The error
+statements above cover every row with a verdict, whatever its role.
 
 References
 ----------
 .. [1] C. J. Clopper and E. S. Pearson, "The use of confidence or fiducial limits illustrated in the
    case of the binomial", Biometrika 26(4), 1934.
 .. [2] S. Holm, "A simple sequentially rejective multiple test procedure", Scand. J. Statist. 6, 1979.
+.. [3] D. J. Schuirmann, "A comparison of the two one-sided tests procedure and the power approach for
+   assessing the equivalence of average bioavailability", J. Pharmacokin. Biopharm. 15(6), 1987.
 """
 
 from __future__ import annotations
 
+import enum
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
-from scipy.stats import binomtest
+from scipy.stats import binom, binomtest
 
 from ._validation import check_choice, check_int, check_interval
-from .engine.theorem import Verdict
 from .errors import RpcheckError
 
 __all__ = [
+    "Verdict",
+    "ROLES",
+    "MODES",
+    "STAT_MODES",
+    "DETERMINISTIC_CONFIDENCE",
+    "DETERMINISTIC_MAX_RATE",
+    "DETERMINISTIC_MIN_DRAWS",
+    "EQUIVALENCE_MARGIN",
     "ConfidenceInterval",
     "BinomialCount",
     "HolmResult",
     "holm",
     "central_pvalue",
-    "BoundDecision",
-    "bound_verdict",
-    "exact_verdict",
-    "deterministic_verdict",
-    "search_verdict",
+    "Counts",
+    "Decision",
+    "bound_pvalues",
+    "exact_pvalues",
+    "pvalues",
+    "decide",
+    "decide_bound",
+    "decide_exact",
+    "decide_deterministic",
+    "decide_search",
+    "decide_report",
     "sequential_looks",
 ]
 
@@ -261,91 +322,401 @@ def holm(pvalues, alpha):
     return HolmResult(reject, levels, adjusted, alpha)
 
 
-@dataclass(frozen=True)
-class BoundDecision:
-    """The two one-sided exact tests of a ``"bound"`` claim ``P(fail) <= delta`` for one cell.
+class Verdict(enum.StrEnum):
+    """Verdict of one (cell, variant) row (rules in the module docstring)."""
 
-    ``pvalue_violated = P_delta(X >= k)`` (H0: p <= delta) and ``pvalue_holds = P_delta(X <= k)``
-    (H0: p >= delta). Use :meth:`verdict` with the (Holm-adjusted) levels and :meth:`interval` for the
-    matching one-sided Clopper--Pearson bounds.
-    """
+    HOLDS = "HOLDS"
+    VIOLATED = "VIOLATED"
+    INCONCLUSIVE = "INCONCLUSIVE"
+    VACUOUS = "VACUOUS"
+
+
+#: Roles of a variant (module docstring, "Roles").
+ROLES = ("claim", "self-check", "control", "measurement")
+#: Modes of a variant, each with its decision function.
+MODES = ("bound", "deterministic", "exact", "search", "report")
+#: Modes whose rows enter the Holm families.
+STAT_MODES = ("bound", "exact")
+#: Confidence of the deterministic HOLDS rule and the largest counterexample rate it must exclude.
+DETERMINISTIC_CONFIDENCE = 0.99
+DETERMINISTIC_MAX_RATE = 0.05
+#: Smallest number of counterexample-free draws for a deterministic HOLDS:
+#: the least n with 1 - (1 - DETERMINISTIC_CONFIDENCE)**(1/n) <= DETERMINISTIC_MAX_RATE (= 90).
+DETERMINISTIC_MIN_DRAWS = math.ceil(math.log(1 - DETERMINISTIC_CONFIDENCE) / math.log(1 - DETERMINISTIC_MAX_RATE))
+#: Relative margin of the equivalence test of mode "exact": the region [p/1.25, 1.25 p].
+EQUIVALENCE_MARGIN = 1.25
+
+
+class Counts(NamedTuple):
+    """The counts of one (cell, variant) row (module docstring, "Counts")."""
 
     failures: int
     evaluated: int
-    delta: float
-    pvalue_violated: float
-    pvalue_holds: float
+    undetermined: int = 0
+    solver_errors: int = 0
+    vacuous: int = 0
 
-    def verdict(self, alpha_violated, alpha_holds):
-        """VIOLATED if ``pvalue_violated <= alpha_violated``; HOLDS if ``pvalue_holds <= alpha_holds``;
-        else INCONCLUSIVE. False-VIOLATED probability ``<= alpha_violated`` when the claim is true;
-        false-HOLDS probability ``<= alpha_holds`` when it is false."""
-        if self.pvalue_violated <= alpha_violated:
-            return Verdict.VIOLATED
-        if self.pvalue_holds <= alpha_holds:
-            return Verdict.HOLDS
-        return Verdict.INCONCLUSIVE
+    @property
+    def ambiguous(self):
+        """Undetermined trials and solver errors, counted against the verdict being tested."""
+        return self.undetermined + self.solver_errors
 
-    def interval(self, alpha_violated, alpha_holds):
-        """``[low, high]``: ``low`` the one-sided lower CP bound at confidence ``1 - alpha_violated``,
-        ``high`` the one-sided upper CP bound at confidence ``1 - alpha_holds``; by the union bound the
-        interval covers the true failure probability with probability ``>= 1 - alpha_violated - alpha_holds``.
-        VIOLATED iff ``low > delta``; HOLDS iff ``high <= delta`` (up to ties of measure zero)."""
-        c = BinomialCount(self.failures, self.evaluated)
-        low = c.proportion_ci(1 - alpha_violated, alternative="greater").low
-        high = c.proportion_ci(1 - alpha_holds, alternative="less").high
-        return ConfidenceInterval(low, high)
+    @property
+    def draws(self):
+        """Draws a test uses: evaluated trials and solver errors."""
+        return self.evaluated + self.solver_errors
 
 
-def bound_verdict(failures, evaluated, delta):
-    """The :class:`BoundDecision` (both exact one-sided p-values) of a ``"bound"`` cell.
+@dataclass(frozen=True)
+class Decision:
+    """What a decision function returns for one row.
 
-    >>> d = bound_verdict(0, 1000, 0.01)
-    >>> d.verdict(0.01, 0.01)
-    <Verdict.HOLDS: 'HOLDS'>
-    >>> bound_verdict(40, 1000, 0.01).verdict(0.01, 0.01)
+    verdict : Verdict
+    claim : str
+        The quantitative statement the data support (non-empty for every HOLDS).
+    pvalue, pvalue_holds : float
+        Refutation (VIOLATED) and support/equivalence (HOLDS) p-values; NaN outside the statistical modes.
+    ci_low, ci_high, confidence_level : float
+        The interval behind the verdict (see :func:`decide_bound`, :func:`decide_exact`); for
+        deterministic and search rows a descriptive two-sided CP interval at 99%.
+    stops : bool
+        Whether a sequential run may stop this row here (its verdict cannot be improved by more draws).
+    """
+
+    verdict: Verdict
+    claim: str
+    pvalue: float = math.nan
+    pvalue_holds: float = math.nan
+    ci_low: float = math.nan
+    ci_high: float = math.nan
+    confidence_level: float = math.nan
+    stops: bool = False
+
+
+def _pct(alpha):
+    return f"{100 * (1 - alpha):.4g}%"
+
+
+def _g(x):
+    return f"{x:.3g}"
+
+
+def _round_sig(x, up):
+    """``x`` rounded to 3 significant digits outward (up for an upper bound, down for a lower bound), so a
+    printed claim is never stronger than the computed bound.
+
+    >>> _round_sig(0.0045942, True), _round_sig(0.0045942, False)
+    ('0.00460', '0.00459')
+    """
+    if not math.isfinite(x) or x == 0:
+        return _g(x)
+    e = math.floor(math.log10(abs(x))) - 2
+    scaled = x / 10.0**e
+    r = (math.ceil(scaled - 1e-9) if up else math.floor(scaled + 1e-9)) * 10.0**e
+    return f"{r:.{max(0, -e)}f}" if e < 0 else f"{r:.0f}"
+
+
+def _up(x):
+    return _round_sig(x, True)
+
+
+def _down(x):
+    return _round_sig(x, False)
+
+
+def _as_counts(counts):
+    if isinstance(counts, Counts):
+        c = counts
+    else:
+        c = Counts(*counts)
+    for name, v in zip(Counts._fields, c):
+        check_int(name, v, 0)
+    if c.failures + c.undetermined > c.evaluated:
+        raise RpcheckError(
+            f"`failures` ({c.failures}) + `undetermined` ({c.undetermined}) must be <= `evaluated` ({c.evaluated})."
+        )
+    return c
+
+
+def _empty(c):
+    """The decision of a row with no draw to test (None when there is one)."""
+    if c.draws > 0:
+        return None
+    if c.vacuous > 0:
+        return Decision(Verdict.VACUOUS, f"every one of {c.vacuous} draws was vacuous", stops=True)
+    return Decision(Verdict.INCONCLUSIVE, "no draw evaluated")
+
+
+def _cdf(k, n, p):
+    return binom.cdf(k, n, p)
+
+
+def _sf_ge(k, n, p):
+    """P(X >= k) for X ~ Bin(n, p)."""
+    return binom.sf(np.asarray(k) - 1, n, p)
+
+
+def _central(k, n, p):
+    return np.minimum(1.0, 2.0 * np.minimum(_cdf(k, n, p), _sf_ge(k, n, p)))
+
+
+def _one_sided_bounds(k_low, k_high, n, alpha):
+    lo = BinomialCount(k_low, n).proportion_ci(1 - alpha, alternative="greater").low
+    hi = BinomialCount(k_high, n).proportion_ci(1 - alpha, alternative="less").high
+    return lo, hi
+
+
+def _suffix(c):
+    parts = []
+    if c.undetermined:
+        parts.append(f"{c.undetermined} undetermined")
+    if c.solver_errors:
+        parts.append(f"{c.solver_errors} solver errors")
+    return f" ({', '.join(parts)} counted against the verdict)" if parts else ""
+
+
+def bound_pvalues(counts, delta):
+    """``(pvalue_violated, pvalue_holds)`` of a ``"bound"`` row: ``P_delta(X >= k_v)`` and
+    ``P_delta(X <= k_h)`` over ``n`` draws (module docstring).
+
+    >>> [round(x, 4) for x in bound_pvalues(Counts(3, 100), 0.01)]
+    [0.0794, 0.9816]
+    >>> [round(x, 4) for x in bound_pvalues(Counts(3, 100, undetermined=2), 0.01)]   # k_h = 5
+    [0.0794, 0.9995]
+    """
+    c = _as_counts(counts)
+    delta = check_interval("delta", delta, 0, 1)
+    n = c.draws
+    if n == 0:
+        return 1.0, 1.0
+    return float(_sf_ge(c.failures, n, delta)), float(_cdf(c.failures + c.ambiguous, n, delta))
+
+
+def decide_bound(counts, delta, *, alpha_violated, alpha_holds):
+    """Decision of a ``"bound"`` row (claim ``P(fail) <= delta``) at the given (Holm or Bonferroni) levels.
+
+    VIOLATED iff ``pvalue <= alpha_violated`` (false-VIOLATED probability <= alpha_violated when the claim
+    holds); HOLDS iff ``pvalue_holds <= alpha_holds`` (false-HOLDS probability <= alpha_holds when it is
+    false); else INCONCLUSIVE. ``[ci_low, ci_high]``: the one-sided lower CP bound at
+    ``1 - alpha_violated`` (from ``k_v``) and the upper one at ``1 - alpha_holds`` (from ``k_h``).
+
+    >>> d = decide_bound(Counts(0, 1000), 0.01, alpha_violated=0.01, alpha_holds=0.01)
+    >>> d.verdict, d.claim
+    (<Verdict.HOLDS: 'HOLDS'>, 'P(fail) <= 0.00460 at 99%')
+    >>> decide_bound(Counts(40, 1000), 0.01, alpha_violated=0.01, alpha_holds=0.01).verdict
     <Verdict.VIOLATED: 'VIOLATED'>
-    >>> bound_verdict(12, 1000, 0.01).verdict(0.01, 0.01)
+    >>> decide_bound(Counts(12, 1000), 0.01, alpha_violated=0.01, alpha_holds=0.01).verdict
+    <Verdict.INCONCLUSIVE: 'INCONCLUSIVE'>
+    >>> decide_bound(Counts(0, 990, solver_errors=10), 0.01, alpha_violated=0.01, alpha_holds=0.01).verdict
     <Verdict.INCONCLUSIVE: 'INCONCLUSIVE'>
     """
-    c = BinomialCount(failures, evaluated)
-    delta = check_interval("delta", delta, 0, 1)
-    return BoundDecision(
-        failures=c.failures,
-        evaluated=c.trials,
-        delta=delta,
-        pvalue_violated=c.pvalue(delta, alternative="greater"),
-        pvalue_holds=c.pvalue(delta, alternative="less"),
-    )
+    c = _as_counts(counts)
+    av = check_interval("alpha_violated", alpha_violated, 0, 1, closed="neither")
+    ah = check_interval("alpha_holds", alpha_holds, 0, 1, closed="neither")
+    empty = _empty(c)
+    if empty is not None:
+        return empty
+    pv, ph = bound_pvalues(c, delta)
+    k_h = c.failures + c.ambiguous
+    lo = _one_sided_bounds(c.failures, k_h, c.draws, av)[0]
+    hi = _one_sided_bounds(c.failures, k_h, c.draws, ah)[1]
+    common = dict(pvalue=pv, pvalue_holds=ph, ci_low=lo, ci_high=hi, confidence_level=1 - av - ah)
+    if pv <= av:
+        claim = f"P(fail) >= {_down(lo)} > delta = {_g(delta)} at {_pct(av)}"
+        return Decision(Verdict.VIOLATED, claim, stops=True, **common)
+    if ph <= ah:
+        return Decision(Verdict.HOLDS, f"P(fail) <= {_up(hi)} at {_pct(ah)}" + _suffix(c), stops=True, **common)
+    claim = f"P(fail) in [{_down(lo)}, {_up(hi)}], which contains delta = {_g(delta)}" + _suffix(c)
+    return Decision(Verdict.INCONCLUSIVE, claim, **common)
 
 
-def exact_verdict(failures, evaluated, p, alpha):
-    """``(Verdict, pvalue)`` of an ``"exact"`` cell: the central two-sided exact test of ``X ~ Bin(n, p)``.
+def _equivalence_region(p):
+    m = EQUIVALENCE_MARGIN
+    return max(p / m, 1 - m * (1 - p)), min(m * p, 1 - (1 - p) / m)
 
-    VIOLATED when the p-value is ``<= alpha`` (false-VIOLATED probability ``<= alpha`` when the exact
-    probability is right), else HOLDS ("consistent").
+
+def exact_pvalues(counts, p):
+    """``(pvalue_violated, pvalue_holds)`` of an ``"exact"`` row: the central two-sided p-value and the
+    equivalence (two one-sided tests) p-value, each the largest over the resolutions of the ambiguous trials.
+
+    >>> [round(x, 4) for x in exact_pvalues(Counts(50, 100), 0.5)]
+    [1.0, 0.0271]
+    >>> exact_pvalues(Counts(80, 100), 0.5)[0] < 1e-8
+    True
     """
-    pv = central_pvalue(failures, evaluated, check_interval("p", p, 0, 1))
-    return (Verdict.VIOLATED if pv <= alpha else Verdict.HOLDS), pv
+    c = _as_counts(counts)
+    p = check_interval("p", p, 0, 1)
+    n = c.draws
+    if n == 0:
+        return 1.0, 1.0
+    ks = np.arange(c.failures, c.failures + c.ambiguous + 1)
+    pv = float(np.max(_central(ks, n, p)))
+    lo, hi = _equivalence_region(p)
+    if not lo < hi:
+        return pv, 1.0
+    ph = float(np.max(np.maximum(_sf_ge(ks, n, lo), _cdf(ks, n, hi))))
+    return pv, ph
 
 
-def deterministic_verdict(failures, evaluated, vacuous_trials):
-    """Verdict of a ``"deterministic"`` cell: any failure is VIOLATED; none is HOLDS; nothing evaluated
-    but vacuous trials is VACUOUS; nothing evaluated at all (only solver errors) is INCONCLUSIVE."""
-    if failures > 0:
-        return Verdict.VIOLATED
-    if evaluated > 0:
-        return Verdict.HOLDS
-    return Verdict.VACUOUS if vacuous_trials > 0 else Verdict.INCONCLUSIVE
+def decide_exact(counts, p, *, alpha_violated, alpha_holds):
+    """Decision of an ``"exact"`` row (claim ``P(fail) = p``).
+
+    VIOLATED iff the central two-sided p-value is ``<= alpha_violated`` (``[ci_low, ci_high]`` is then the
+    two-sided CP interval at ``1 - alpha_violated``, which excludes ``p``); HOLDS iff the equivalence
+    p-value is ``<= alpha_holds``, i.e. both one-sided CP bounds at ``1 - alpha_holds`` lie in
+    ``[p/1.25, 1.25 p]`` (and likewise for ``1 - p``); else INCONCLUSIVE.
+
+    >>> decide_exact(Counts(50, 100), 0.5, alpha_violated=0.01, alpha_holds=0.01).verdict   # too few draws
+    <Verdict.INCONCLUSIVE: 'INCONCLUSIVE'>
+    >>> d = decide_exact(Counts(2500, 5000), 0.5, alpha_violated=0.01, alpha_holds=0.01)
+    >>> d.verdict, d.claim
+    (<Verdict.HOLDS: 'HOLDS'>, 'failure rate in [0.483, 0.517] within [0.8p, 1.25p] (p = 0.5, and likewise for 1-p) at 99%')
+    >>> decide_exact(Counts(80, 100), 0.5, alpha_violated=0.01, alpha_holds=0.01).verdict
+    <Verdict.VIOLATED: 'VIOLATED'>
+    """
+    c = _as_counts(counts)
+    av = check_interval("alpha_violated", alpha_violated, 0, 1, closed="neither")
+    ah = check_interval("alpha_holds", alpha_holds, 0, 1, closed="neither")
+    empty = _empty(c)
+    if empty is not None:
+        return empty
+    pv, ph = exact_pvalues(c, p)
+    n, k_lo, k_hi = c.draws, c.failures, c.failures + c.ambiguous
+    lo2 = BinomialCount(k_lo, n).proportion_ci(1 - av).low
+    hi2 = BinomialCount(k_hi, n).proportion_ci(1 - av).high
+    common = dict(pvalue=pv, pvalue_holds=ph, ci_low=lo2, ci_high=hi2, confidence_level=1 - av)
+    if pv <= av:
+        claim = f"failure rate in [{_down(lo2)}, {_up(hi2)}] excludes p = {_g(p)} at {_pct(av)}"
+        return Decision(Verdict.VIOLATED, claim, stops=True, **common)
+    lo1, hi1 = _one_sided_bounds(k_lo, k_hi, n, ah)
+    if ph <= ah:
+        claim = (
+            f"failure rate in [{_down(lo1)}, {_up(hi1)}] within [0.8p, 1.25p] (p = {_g(p)}, and likewise for 1-p) "
+            f"at {_pct(ah)}" + _suffix(c)
+        )
+        return Decision(Verdict.HOLDS, claim, stops=True, **common)
+    claim = (
+        f"failure rate in [{_down(lo1)}, {_up(hi1)}] at {_pct(ah)}: consistent with p = {_g(p)} but not inside "
+        "[0.8p, 1.25p]; more draws needed for HOLDS" + _suffix(c)
+    )
+    return Decision(Verdict.INCONCLUSIVE, claim, **common)
 
 
-def search_verdict(failures, evaluated):
-    """Verdict of a ``"search"`` cell: a counterexample found is VIOLATED, else HOLDS (none found);
-    INCONCLUSIVE when no instance could be evaluated."""
-    if failures > 0:
-        return Verdict.VIOLATED
-    return Verdict.HOLDS if evaluated > 0 else Verdict.INCONCLUSIVE
+def _descriptive(c, level=DETERMINISTIC_CONFIDENCE):
+    if c.draws == 0:
+        return {}
+    lo = BinomialCount(c.failures, c.draws).proportion_ci(level).low
+    hi = BinomialCount(c.failures + c.ambiguous, c.draws).proportion_ci(level).high
+    return dict(ci_low=lo, ci_high=hi, confidence_level=level)
 
+
+def decide_deterministic(counts):
+    """Decision of a ``"deterministic"`` row (module docstring): any certified failure is VIOLATED; HOLDS
+    needs no failure, no ambiguous trial and at least :data:`DETERMINISTIC_MIN_DRAWS` evaluated draws.
+
+    >>> decide_deterministic(Counts(1, 10)).verdict
+    <Verdict.VIOLATED: 'VIOLATED'>
+    >>> d = decide_deterministic(Counts(0, 460))
+    >>> d.verdict, d.claim
+    (<Verdict.HOLDS: 'HOLDS'>, 'no counterexample in 460 draws: P(counterexample) <= 0.00997 at 99%')
+    >>> decide_deterministic(Counts(0, 60)).claim
+    'no counterexample in 60 draws; HOLDS needs >= 90 (P(counterexample) <= 0.05 at 99%)'
+    >>> decide_deterministic(Counts(0, 500, undetermined=1)).verdict
+    <Verdict.INCONCLUSIVE: 'INCONCLUSIVE'>
+    >>> decide_deterministic(Counts(0, 0, vacuous=5)).verdict
+    <Verdict.VACUOUS: 'VACUOUS'>
+    """
+    c = _as_counts(counts)
+    if c.failures > 0:
+        claim = f"counterexample found: {c.failures} of {c.evaluated} evaluated draws fail"
+        return Decision(Verdict.VIOLATED, claim, stops=True, **_descriptive(c))
+    empty = _empty(c)
+    if empty is not None:
+        return empty
+    conf = _pct(1 - DETERMINISTIC_CONFIDENCE)
+    if c.ambiguous:
+        claim = (
+            f"no certified counterexample in {c.evaluated} draws, but {c.undetermined} undetermined and "
+            f"{c.solver_errors} solver errors; HOLDS needs none"
+        )
+        return Decision(Verdict.INCONCLUSIVE, claim, **_descriptive(c))
+    if c.evaluated < DETERMINISTIC_MIN_DRAWS:
+        claim = (
+            f"no counterexample in {c.evaluated} draws; HOLDS needs >= {DETERMINISTIC_MIN_DRAWS} "
+            f"(P(counterexample) <= {_g(DETERMINISTIC_MAX_RATE)} at {conf})"
+        )
+        return Decision(Verdict.INCONCLUSIVE, claim, **_descriptive(c))
+    ub = 1 - (1 - DETERMINISTIC_CONFIDENCE) ** (1 / c.evaluated)
+    claim = f"no counterexample in {c.evaluated} draws: P(counterexample) <= {_up(ub)} at {conf}"
+    # a deterministic row keeps looking for counterexamples over all planned draws (stops=False)
+    return Decision(Verdict.HOLDS, claim, **_descriptive(c))
+
+
+def decide_search(counts, worst_slack=math.nan):
+    """Decision of a ``"search"`` row: VIOLATED when a counterexample was found, otherwise INCONCLUSIVE
+    (never HOLDS: an unsuccessful search is no evidence about the whole search space).
+
+    >>> decide_search(Counts(2, 10)).verdict
+    <Verdict.VIOLATED: 'VIOLATED'>
+    >>> d = decide_search(Counts(0, 300), worst_slack=0.02)
+    >>> d.verdict, d.claim
+    (<Verdict.INCONCLUSIVE: 'INCONCLUSIVE'>, 'no counterexample in 300 instances searched; worst slack 0.02')
+    """
+    c = _as_counts(counts)
+    if c.failures > 0:
+        claim = f"counterexample found: {c.failures} of {c.evaluated} instances searched"
+        return Decision(Verdict.VIOLATED, claim, stops=True, **_descriptive(c))
+    empty = _empty(c)
+    if empty is not None:
+        return empty
+    s = "n/a" if math.isnan(worst_slack) else _g(worst_slack)
+    claim = f"no counterexample in {c.evaluated} instances searched; worst slack {s}" + _suffix(c)
+    return Decision(Verdict.INCONCLUSIVE, claim, **_descriptive(c))
+
+
+def decide_report(verdict, info=None, *, role="claim"):
+    """Decision of a ``"report"`` row from the checker's ``decide`` rule (``verdict``, ``info``).
+
+    A row of role ``"measurement"`` has no verdict rule: INCONCLUSIVE with claim "measured". Otherwise the
+    rule's verdict, with ``info["claim"]`` (the rule's statement with its error rate) as claim.
+
+    >>> decide_report(Verdict.HOLDS, {"claim": "mean > 0 at 99%"}).claim
+    'mean > 0 at 99%'
+    >>> decide_report(Verdict.HOLDS, {}, role="measurement").verdict
+    <Verdict.INCONCLUSIVE: 'INCONCLUSIVE'>
+    """
+    info = dict(info or {})
+    if role == "measurement":
+        return Decision(Verdict.INCONCLUSIVE, "measured")
+    verdict = Verdict(verdict)
+    claim = str(info.get("claim") or "")
+    if not claim and verdict is not Verdict.INCONCLUSIVE:
+        claim = "verdict of the checker's decide rule (no error rate stated)"
+    return Decision(verdict, claim)
+
+
+def pvalues(mode, counts, promised):
+    """``(pvalue_violated, pvalue_holds)`` of a row of a statistical mode (for Holm's families)."""
+    check_choice("mode", mode, STAT_MODES)
+    return bound_pvalues(counts, promised) if mode == "bound" else exact_pvalues(counts, promised)
+
+
+def decide(mode, counts, promised=None, *, alpha_violated=None, alpha_holds=None, worst_slack=math.nan):
+    """The decision function of ``mode`` (one per mode; used by sequential stopping and tabulation).
+
+    >>> decide("search", Counts(0, 5)).verdict
+    <Verdict.INCONCLUSIVE: 'INCONCLUSIVE'>
+    >>> decide("bound", Counts(0, 1000), 0.01, alpha_violated=0.01, alpha_holds=0.01).verdict
+    <Verdict.HOLDS: 'HOLDS'>
+    """
+    check_choice("mode", mode, tuple(m for m in MODES if m != "report"))
+    if mode == "bound":
+        return decide_bound(counts, promised, alpha_violated=alpha_violated, alpha_holds=alpha_holds)
+    if mode == "exact":
+        return decide_exact(counts, promised, alpha_violated=alpha_violated, alpha_holds=alpha_holds)
+    if mode == "deterministic":
+        return decide_deterministic(counts)
+    return decide_search(counts, worst_slack)
 
 def sequential_looks(trials, looks):
     """Trial counts at which a sequential run looks at a cell: ``ceil(k * trials / looks)``, k = 1..looks.

@@ -12,19 +12,37 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy.stats import binom, binomtest
 
-from rpcheck.engine import Verdict
 from rpcheck.errors import RpcheckError
 from rpcheck.stats import (
+    DETERMINISTIC_MIN_DRAWS,
+    ROLES,
     BinomialCount,
     ConfidenceInterval,
-    bound_verdict,
+    Counts,
+    Verdict,
     central_pvalue,
-    deterministic_verdict,
-    exact_verdict,
+    decide,
+    decide_bound,
+    decide_deterministic,
+    decide_exact,
+    decide_report,
+    decide_search,
+    exact_pvalues,
     holm,
-    search_verdict,
     sequential_looks,
 )
+
+
+def bound_decision(k, n, delta, a_v, a_h, undetermined=0, solver_errors=0):
+    return decide_bound(Counts(k, n, undetermined, solver_errors), delta, alpha_violated=a_v, alpha_holds=a_h)
+
+
+def test_verdict_lives_in_stats_and_is_reexported():
+    import rpcheck.engine
+    import rpcheck.engine.theorem
+
+    assert rpcheck.engine.Verdict is Verdict and rpcheck.engine.theorem.Verdict is Verdict
+    assert ROLES == ("claim", "self-check", "control", "measurement")
 
 
 def test_binomial_count_matches_scipy_clopper_pearson():
@@ -67,15 +85,17 @@ def test_bound_verdict_equals_confidence_bound_rule_exhaustively():
     for n in (1, 7, 30):
         for k in range(n + 1):
             for delta in (0.0, 0.01, 0.1, 0.33, 0.5):
-                d = bound_verdict(k, n, delta)
-                v = d.verdict(a, a)
-                ci = d.interval(a, a)
+                d = bound_decision(k, n, delta, a, a)
+                v = d.verdict
                 c = BinomialCount(k, n)
-                assert ci.high == c.proportion_ci(1 - a, alternative="less").high
-                assert ci.low == c.proportion_ci(1 - a, alternative="greater").low
-                assert (v is Verdict.VIOLATED) == (ci.low > delta or (delta == 0 and k > 0))
+                assert d.ci_high == c.proportion_ci(1 - a, alternative="less").high
+                assert d.ci_low == c.proportion_ci(1 - a, alternative="greater").low
+                assert (v is Verdict.VIOLATED) == (d.ci_low > delta or (delta == 0 and k > 0))
                 if delta > 0:
-                    assert (v is Verdict.HOLDS) == (ci.high <= delta + 1e-12 and not ci.low > delta)
+                    assert (v is Verdict.HOLDS) == (d.ci_high <= delta + 1e-12 and not d.ci_low > delta)
+                if v is Verdict.HOLDS:
+                    assert d.claim.startswith("P(fail) <= ")
+                    assert float(d.claim.split()[2]) >= d.ci_high  # printed bound rounded outward
 
 
 def test_bound_verdict_false_violated_rate_is_at_most_alpha_exactly():
@@ -83,12 +103,37 @@ def test_bound_verdict_false_violated_rate_is_at_most_alpha_exactly():
     a = 0.01
     for n, delta in [(100, 0.05), (1000, 0.01), (500, 0.2)]:
         ks = np.arange(n + 1)
-        rej = np.array([bound_verdict(int(k), n, delta).verdict(a, a) is Verdict.VIOLATED for k in ks])
+        rej = np.array([bound_decision(int(k), n, delta, a, a).verdict is Verdict.VIOLATED for k in ks])
         size = binom.pmf(ks, n, delta)[rej].sum()
         assert size <= a
         # and the false-HOLDS rate at the boundary
-        acc = np.array([bound_verdict(int(k), n, delta).verdict(a, a) is Verdict.HOLDS for k in ks])
+        acc = np.array([bound_decision(int(k), n, delta, a, a).verdict is Verdict.HOLDS for k in ks])
         assert binom.pmf(ks, n, delta)[acc].sum() <= a
+
+
+def test_ambiguous_trials_count_against_the_verdict_being_tested():
+    """u undetermined (or solver-error) trials: HOLDS only if HOLDS with all u as certified failures,
+    VIOLATED only if VIOLATED with all u as successes (exhaustive over small n)."""
+    a = 0.05
+    for n in (5, 20, 60):
+        for k in range(0, n + 1, 3):
+            for u in (1, 4):
+                if k + u > n:
+                    continue
+                for delta in (0.02, 0.2):
+                    amb = bound_decision(k, n, delta, a, a, undetermined=u).verdict
+                    as_fail = bound_decision(k + u, n, delta, a, a).verdict
+                    as_ok = bound_decision(k, n, delta, a, a).verdict
+                    assert (amb is Verdict.HOLDS) == (as_fail is Verdict.HOLDS)
+                    assert (amb is Verdict.VIOLATED) == (as_ok is Verdict.VIOLATED)
+                    # solver errors add draws (as successes for VIOLATED, failures for HOLDS)
+                    se = bound_decision(k, n - u, delta, a, a, solver_errors=u).verdict
+                    assert se is amb
+                for p in (0.1, 0.5):
+                    pv, ph = exact_pvalues(Counts(k, n, u), p)
+                    for j in range(u + 1):
+                        pv_j, ph_j = exact_pvalues(Counts(k + j, n), p)
+                        assert pv >= pv_j and ph >= ph_j
 
 
 def test_central_pvalue_is_dual_to_two_sided_cp_interval():
@@ -102,20 +147,64 @@ def test_central_pvalue_is_dual_to_two_sided_cp_interval():
 
 
 def test_exact_verdict():
-    v, pv = exact_verdict(50, 100, 0.5, 0.01)
-    assert v is Verdict.HOLDS and pv == 1.0
-    v, pv = exact_verdict(80, 100, 0.5, 0.01)
-    assert v is Verdict.VIOLATED and pv < 1e-8
+    # rules v2: HOLDS needs the equivalence test. 50/100 at p = 0.5: the one-sided 99% CP bounds are
+    # about [0.38, 0.62], not inside [0.4, 0.6] = [p/1.25, 1.25 p] intersected with the 1-p region:
+    # INCONCLUSIVE (it used to be HOLDS, "not rejected").
+    d = decide_exact(Counts(50, 100), 0.5, alpha_violated=0.01, alpha_holds=0.01)
+    assert d.verdict is Verdict.INCONCLUSIVE and d.pvalue == 1.0 and d.pvalue_holds > 0.01
+    d = decide_exact(Counts(80, 100), 0.5, alpha_violated=0.01, alpha_holds=0.01)
+    assert d.verdict is Verdict.VIOLATED and d.pvalue < 1e-8
+    d = decide_exact(Counts(2500, 5000), 0.5, alpha_violated=0.01, alpha_holds=0.01)
+    assert d.verdict is Verdict.HOLDS and "within [0.8p, 1.25p]" in d.claim
+
+
+def test_exact_equivalence_false_holds_rate_is_at_most_alpha_exactly():
+    """If the true failure probability sits on the edge of the equivalence region (1.25 p0 or p0/1.25),
+    P(HOLDS) <= alpha_h (two one-sided tests), computed exactly over every k."""
+    a = 0.01
+    for n, p0 in [(2000, 0.1), (3000, 0.3), (1500, 0.5)]:
+        ks = np.arange(n + 1)
+        holds = np.array([exact_pvalues(Counts(int(k), n), p0)[1] <= a for k in ks])
+        lo = max(p0 / 1.25, 1 - 1.25 * (1 - p0))
+        hi = min(1.25 * p0, 1 - (1 - p0) / 1.25)
+        for q in (lo, hi):
+            assert binom.pmf(ks, n, q)[holds].sum() <= a
 
 
 def test_deterministic_and_search_verdicts():
-    assert deterministic_verdict(1, 10, 0) is Verdict.VIOLATED
-    assert deterministic_verdict(0, 10, 5) is Verdict.HOLDS
-    assert deterministic_verdict(0, 0, 5) is Verdict.VACUOUS
-    assert deterministic_verdict(0, 0, 0) is Verdict.INCONCLUSIVE
-    assert search_verdict(2, 10) is Verdict.VIOLATED
-    assert search_verdict(0, 10) is Verdict.HOLDS
-    assert search_verdict(0, 0) is Verdict.INCONCLUSIVE
+    assert decide_deterministic(Counts(1, 10)).verdict is Verdict.VIOLATED
+    # rules v2: too few draws for HOLDS (>= 90 needed, 1 - 0.01**(1/90) <= 0.05 < 1 - 0.01**(1/89))
+    assert DETERMINISTIC_MIN_DRAWS == 90
+    assert 1 - 0.01 ** (1 / 90) <= 0.05 < 1 - 0.01 ** (1 / 89)
+    d = decide_deterministic(Counts(0, 10, vacuous=5))
+    assert d.verdict is Verdict.INCONCLUSIVE and "HOLDS needs >= 90" in d.claim
+    assert decide_deterministic(Counts(0, 90)).verdict is Verdict.HOLDS
+    assert decide_deterministic(Counts(0, 89)).verdict is Verdict.INCONCLUSIVE
+    assert decide_deterministic(Counts(0, 900, undetermined=1)).verdict is Verdict.INCONCLUSIVE
+    assert decide_deterministic(Counts(0, 900, solver_errors=1)).verdict is Verdict.INCONCLUSIVE
+    assert decide_deterministic(Counts(0, 0, vacuous=5)).verdict is Verdict.VACUOUS
+    assert decide_deterministic(Counts(0, 0)).verdict is Verdict.INCONCLUSIVE
+    assert not decide_deterministic(Counts(0, 900)).stops  # keeps searching over all planned draws
+    assert decide_search(Counts(2, 10)).verdict is Verdict.VIOLATED
+    # rules v2: a search never HOLDS
+    d = decide_search(Counts(0, 300), 0.02)
+    assert d.verdict is Verdict.INCONCLUSIVE and d.claim == "no counterexample in 300 instances searched; worst slack 0.02"
+    assert decide_search(Counts(0, 0)).verdict is Verdict.INCONCLUSIVE
+    assert decide("search", Counts(0, 10**6)).verdict is Verdict.INCONCLUSIVE
+
+
+def test_report_decisions():
+    assert decide_report(Verdict.VIOLATED, {"claim": "x"}).verdict is Verdict.VIOLATED
+    d = decide_report(Verdict.HOLDS, {})
+    assert d.verdict is Verdict.HOLDS and d.claim  # every HOLDS states a claim
+    assert decide_report(Verdict.VIOLATED, {}, role="measurement").verdict is Verdict.INCONCLUSIVE
+
+
+def test_counts_are_validated():
+    with pytest.raises(RpcheckError, match="`failures`"):
+        decide_deterministic(Counts(-1, 3))
+    with pytest.raises(RpcheckError, match="must be <= `evaluated`"):
+        decide_deterministic(Counts(3, 4, undetermined=2))
 
 
 def _holm_bruteforce(p, alpha):

@@ -5,10 +5,12 @@ the result store and the counterexample tools are loaded on first access (PEP 56
 ``import rpcheck.engine`` light and free of import cycles with :mod:`rpcheck.stats`.
 """
 
-from .registry import all_theorems, get, register
+from .registry import all_theorems, get, register, undeclared_parameters
 from .theorem import (
     PROFILES,
     Citation,
+    Constraint,
+    Param,
     Finding,
     Outcome,
     Profile,
@@ -21,6 +23,7 @@ from .theorem import (
 
 _LAZY = {
     "run": ("runner", "run"),
+    "family_size": ("runner", "family_size"),
     "run_cell": ("runner", "run_cell"),
     "replay_trial": ("runner", "replay_trial"),
     "trial_seed_sequence": ("runner", "trial_seed_sequence"),
@@ -39,6 +42,9 @@ _LAZY = {
 __all__ = [
     "PROFILES",
     "Citation",
+    "Constraint",
+    "Param",
+    "undeclared_parameters",
     "Finding",
     "Outcome",
     "Profile",

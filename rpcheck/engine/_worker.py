@@ -10,6 +10,7 @@ import time
 import traceback
 import zlib
 from collections.abc import Mapping
+from typing import NamedTuple
 
 import numpy as np
 
@@ -18,6 +19,8 @@ from . import registry
 from .theorem import Outcome, Theorem, TrialRecord
 
 __all__ = [
+    "OutcomeRow",
+    "TrialResult",
     "TrialError",
     "canonical_json",
     "trial_seed_sequence",
@@ -31,6 +34,55 @@ class TrialError(RuntimeError):
     """A trial raised an exception other than :class:`rpcheck.errors.SolverError`: a bug in the checker
     or in rpcheck. The message names the theorem, the parameters, the trial index and the root seed, and
     carries the original traceback (which does not survive pickling across processes otherwise)."""
+
+
+# ------------------------------------------------------------------------------------- typed records
+
+
+class OutcomeRow(NamedTuple):
+    """The outcome of one variant in one trial, as plain scalars (what crosses process boundaries)."""
+
+    holds: bool
+    statistic: float
+    bound: float
+    vacuous: bool
+    undetermined: bool = False
+
+
+class TrialResult(NamedTuple):
+    """One executed trial.
+
+    i : int
+        Trial index in its cell.
+    status : {"ok", "solver_error"}
+    error : str
+        The solver error message ("" when ok).
+    seconds : float
+    outcomes : tuple of OutcomeRow
+        In the theorem's variant order; empty for a solver error.
+    diagnostics : dict name -> float
+    """
+
+    i: int
+    status: str
+    error: str
+    seconds: float
+    outcomes: tuple
+    diagnostics: dict
+
+    @property
+    def ok(self):
+        return self.status == "ok"
+
+    def to_json(self):
+        """A JSON-able list (floats round-trip exactly through ``json`` with ``allow_nan``)."""
+        return [self.i, self.status, self.error, self.seconds, [list(o) for o in self.outcomes], self.diagnostics]
+
+    @classmethod
+    def from_json(cls, obj):
+        i, status, error, seconds, outs, diag = obj
+        rows = tuple(OutcomeRow(bool(h), float(s), float(b), bool(v), bool(u)) for h, s, b, v, u in outs)
+        return cls(int(i), str(status), str(error), float(seconds), rows, {str(k): float(x) for k, x in diag.items()})
 
 
 # --------------------------------------------------------------------------------------------- seeding
@@ -114,7 +166,7 @@ def _error_context(theorem_id, canonical, i, seed):
 
 
 def _execute_trial(th, params, canonical, i, seed, *, keep_artifacts=False):
-    """Run one trial; returns (record dict, TrialRecord or None)."""
+    """Run one trial; returns (TrialResult, TrialRecord or None)."""
     rng = trial_rng(th.id, canonical, i, seed)
     t0 = time.perf_counter()
     try:
@@ -122,9 +174,7 @@ def _execute_trial(th, params, canonical, i, seed, *, keep_artifacts=False):
     except SolverError as exc:
         extra = ", ".join(f"{k}={getattr(exc, k)}" for k in ("status", "solver") if getattr(exc, k, None) is not None)
         msg = f"{type(exc).__name__}: {exc}" + (f" ({extra})" if extra else "")
-        rd = {"i": i, "status": "solver_error", "error": msg, "seconds": time.perf_counter() - t0}
-        rd.update(out={}, diag={})
-        return rd, None
+        return TrialResult(i, "solver_error", msg, time.perf_counter() - t0, (), {}), None
     except Exception as exc:
         ctx = _error_context(th.id, canonical, i, seed)
         tb = traceback.format_exc()
@@ -132,22 +182,26 @@ def _execute_trial(th, params, canonical, i, seed, *, keep_artifacts=False):
     seconds = time.perf_counter() - t0
     if not isinstance(rec, TrialRecord):
         raise TrialError(
-            f"{_error_context(th.id, canonical, i, seed)} returned {type(rec).__name__}, not a TrialRecord."
+            f"{_error_context(th.id, canonical, i, seed)}: the trial function {_qualname(th.trial)} of theorem "
+            f"{th.id!r} returned {type(rec).__name__} ({_short(rec)}), not a TrialRecord."
         )
-    out = {}
+    outs = []
     for v in th.variants:
         o = rec.outcomes.get(v.name)
         if not isinstance(o, Outcome):
             raise TrialError(
-                f"{_error_context(th.id, canonical, i, seed)} returned no Outcome for variant {v.name!r} "
-                f"(got {sorted(rec.outcomes)})."
+                f"{_error_context(th.id, canonical, i, seed)} returned "
+                + (f"{type(o).__name__} ({_short(o)})" if o is not None else "no Outcome")
+                + f" for variant {v.name!r}, not an Outcome (outcomes given: {sorted(rec.outcomes)})."
             )
         try:
-            out[v.name] = [bool(o.holds), float(o.statistic), float(o.bound), bool(o.vacuous)]
+            outs.append(
+                OutcomeRow(bool(o.holds), float(o.statistic), float(o.bound), bool(o.vacuous), bool(o.undetermined))
+            )
         except (TypeError, ValueError) as exc:
             raise TrialError(
                 f"{_error_context(th.id, canonical, i, seed)}: the Outcome of variant {v.name!r} is not "
-                f"(bool, float, float, bool): {o!r} ({exc})."
+                f"(bool, float, float, bool, bool): {o!r} ({exc})."
             ) from None
     diag = {}
     for k, val in rec.diagnostics.items():
@@ -157,8 +211,16 @@ def _execute_trial(th, params, canonical, i, seed, *, keep_artifacts=False):
             raise TrialError(
                 f"{_error_context(th.id, canonical, i, seed)}: diagnostic {k!r} = {val!r} is not a scalar."
             ) from None
-    rd = {"i": i, "status": "ok", "error": "", "seconds": seconds, "out": out, "diag": diag}
-    return rd, (rec if keep_artifacts else None)
+    return TrialResult(i, "ok", "", seconds, tuple(outs), diag), (rec if keep_artifacts else None)
+
+
+def _qualname(fn):
+    return f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', repr(fn))}"
+
+
+def _short(obj, limit=80):
+    r = repr(obj)
+    return r if len(r) <= limit else r[: limit - 3] + "..."
 
 
 def _run_chunk(theorem_id, module, canonical, start, stop, seed):
@@ -169,7 +231,7 @@ def _run_chunk(theorem_id, module, canonical, start, stop, seed):
 
 
 def run_trial(theorem, params, trial, seed):
-    """Run one trial in this process; returns ``(record dict, TrialRecord)`` (artifacts included)."""
+    """Run one trial in this process; returns ``(TrialResult, TrialRecord)`` (artifacts included)."""
     th = theorem if isinstance(theorem, Theorem) else _resolve(theorem)
     canonical = params if isinstance(params, str) else canonical_json(params)
     return _execute_trial(th, json.loads(canonical), canonical, int(trial), int(seed), keep_artifacts=True)

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from ._worker import OutcomeRow, _resolve, run_trial, trial_seed_sequence
 from .store import atomic_write_bytes
 
 __all__ = ["build_counterexample", "write_counterexample", "load_counterexample", "replay", "Counterexample",
@@ -38,19 +39,20 @@ def _safe(s):
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", s)
 
 
-def _outcomes(rd):
-    return {
-        k: {"holds": bool(h), "statistic": s, "bound": b, "vacuous": bool(v)} for k, (h, s, b, v) in rd["out"].items()
-    }
+def _named(theorem, result):
+    """``{variant name: OutcomeRow}`` of a TrialResult (empty for a solver error)."""
+    return dict(zip((v.name for v in theorem.variants), result.outcomes))
+
+
+def _outcomes(named):
+    return {k: o._asdict() for k, o in named.items()}
 
 
 def build_counterexample(theorem, variant, cell_index, canonical, trial, seed, worker_record, rerun):
     """Assemble ``(relative path, (arrays, meta))`` for the worst violating trial of a cell.
 
-    ``worker_record`` is the trial's record from the run; ``rerun`` is ``run_trial(...)`` in the main
-    process, ``(record dict, TrialRecord)``, whose artifacts are saved."""
-    from .runner import trial_seed_sequence
-
+    ``worker_record`` is the trial's TrialResult from the run; ``rerun`` is ``run_trial(...)`` in the main
+    process, ``(TrialResult, TrialRecord)``, whose artifacts are saved."""
     rd2, rec = rerun
     ss = trial_seed_sequence(theorem.id, canonical, trial, seed)
     arrays = {}
@@ -66,7 +68,10 @@ def build_counterexample(theorem, variant, cell_index, canonical, trial, seed, w
             if a.dtype == object:
                 a = np.asarray(json.dumps(val, default=str))
             arrays[f"artifact.{name}"] = a
-    reproduced = rd2["status"] == worker_record["status"] and _same(rd2, worker_record, exact=True)
+    saved = _named(theorem, worker_record)
+    reproduced = rd2.status == worker_record.status and _same(
+        (_named(theorem, rd2), rd2.diagnostics), (saved, worker_record.diagnostics), exact=True
+    )
     meta = {
         "format": FORMAT_VERSION,
         "theorem": theorem.id,
@@ -77,8 +82,8 @@ def build_counterexample(theorem, variant, cell_index, canonical, trial, seed, w
         "seed": int(seed),
         "spawn_key": [int(k) for k in ss.spawn_key],
         "trial": int(trial),
-        "outcomes": _outcomes(worker_record),
-        "diagnostics": dict(worker_record["diag"]),
+        "outcomes": _outcomes(saved),
+        "diagnostics": dict(worker_record.diagnostics),
         "reproduced_in_main_process": bool(reproduced),
         "replay": f"rpcheck.engine.replay(path)  # or replay_trial({theorem.id!r}, params, {trial}, {seed})",
     }
@@ -140,13 +145,15 @@ def _close(a, b, exact):
     return a == b or abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
-def _same(r1, r2, exact):
-    if set(r1["out"]) != set(r2["out"]) or set(r1["diag"]) != set(r2["diag"]):
+def _same(a, b, exact):
+    """Compare two ``(outcomes {name: OutcomeRow}, diagnostics)`` pairs."""
+    (o1, d1), (o2, d2) = a, b
+    if set(o1) != set(o2) or set(d1) != set(d2):
         return False
-    for k in r1["out"]:
-        if not all(_close(x, y, exact) for x, y in zip(r1["out"][k], r2["out"][k])):
+    for k in o1:
+        if not all(_close(x, y, exact) for x, y in zip(o1[k], o2[k])):
             return False
-    return all(_close(r1["diag"][k], r2["diag"][k], exact) for k in r1["diag"])
+    return all(_close(d1[k], d2[k], exact) for k in d1)
 
 
 @dataclass(frozen=True)
@@ -200,18 +207,19 @@ def replay(path):
     -------
     ReplayResult
     """
-    from .runner import run_trial
-
     ce = load_counterexample(path)
     m = ce.meta
-    from ._worker import _resolve
-
     th = _resolve(m["theorem"], m.get("module"))
     rd, rec = run_trial(th, m["params"], m["trial"], m["seed"])
-    saved = {"i": m["trial"], "status": "ok", "out": {}, "diag": m["diagnostics"]}
-    saved["out"] = {k: [o["holds"], o["statistic"], o["bound"], o["vacuous"]] for k, o in m["outcomes"].items()}
-    ok = rd["status"] == "ok"
-    still = ok and not rd["out"][m["variant"]][0] and not rd["out"][m["variant"]][3]
+    saved = {
+        k: OutcomeRow(o["holds"], o["statistic"], o["bound"], o["vacuous"], o.get("undetermined", False))
+        for k, o in m["outcomes"].items()
+    }
+    named = _named(th, rd)
+    ok = rd.ok
+    mine = named.get(m["variant"])
+    still = ok and mine is not None and not mine.holds and not mine.vacuous and not mine.undetermined
+    pair_new, pair_saved = (named, rd.diagnostics), (saved, m["diagnostics"])
     return ReplayResult(
         path=Path(path),
         theorem=m["theorem"],
@@ -219,14 +227,14 @@ def replay(path):
         params=json.loads(m["params"]),
         trial=int(m["trial"]),
         seed=int(m["seed"]),
-        matches=ok and _same(rd, saved, exact=True),
-        matches_close=ok and _same(rd, saved, exact=False),
+        matches=ok and _same(pair_new, pair_saved, exact=True),
+        matches_close=ok and _same(pair_new, pair_saved, exact=False),
         still_violated=bool(still),
         saved={"outcomes": m["outcomes"], "diagnostics": m["diagnostics"]},
         recomputed={
-            "outcomes": _outcomes(rd) if ok else {},
-            "diagnostics": rd["diag"],
-            "status": rd["status"],
+            "outcomes": _outcomes(named) if ok else {},
+            "diagnostics": rd.diagnostics,
+            "status": rd.status,
         },
         record=rec,
     )

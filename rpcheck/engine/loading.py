@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import RpcheckError
-from .store import read_table
+from .store import read_json, read_table
 
 __all__ = ["load_results"]
 
@@ -31,7 +31,7 @@ def load_results(path):
         trials = read_table(path, "trials")
     except FileNotFoundError as exc:
         raise RpcheckError(f"`path` ({str(path)!r}) holds no complete results: {exc}.") from None
-    prov = json.loads((path / "provenance.json").read_text(encoding="utf-8"))
+    prov = read_json(path / "provenance.json", "provenance file")
     if len(cells):
         decoded = [json.loads(p) for p in cells["params"]]
         for col in [c for c in cells.columns if c.startswith("p_")]:

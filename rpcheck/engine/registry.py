@@ -8,7 +8,7 @@ import importlib
 
 from ..errors import RpcheckError
 
-__all__ = ["register", "get", "all_theorems", "ids", "PAPER_PACKAGES"]
+__all__ = ["register", "get", "all_theorems", "ids", "undeclared_parameters", "PAPER_PACKAGES"]
 
 PAPER_PACKAGES = ("paul2014", "shi2012", "zhang2013", "alpcan2016", "lei2020")
 _REGISTRY: dict = {}
@@ -51,3 +51,9 @@ def get(theorem_id):
         close = difflib.get_close_matches(theorem_id, list(_REGISTRY), n=5, cutoff=0.3)
         hint = f" Closest known ids: {', '.join(close)}." if close else ""
         raise RpcheckError(f"unknown theorem id {theorem_id!r}.{hint} `rpcheck list` shows all ids.") from None
+
+
+def undeclared_parameters():
+    """Ids of the registered theorems that do not declare ``parameters`` yet (their cells and overrides
+    are not checked against parameter domains). A test can require this list to be empty."""
+    return [t.id for t in all_theorems() if t.parameters is None]

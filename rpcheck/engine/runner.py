@@ -75,10 +75,12 @@ from ._worker import (  # re-exported; workers import only this light module
     trial_rng,
     trial_seed_sequence,
 )
-from .theorem import PROFILES, Outcome, Theorem, TrialRecord, Verdict
+from ..stats import STAT_MODES
+from .theorem import PROFILES, Outcome, Theorem, TrialRecord, Variant, Verdict
 
 __all__ = [
     "run",
+    "family_size",
     "run_cell",
     "canonical_json",
     "trial_seed_sequence",
@@ -92,13 +94,31 @@ __all__ = [
 
 #: Number of equally spaced looks of a sequential run.
 SEQUENTIAL_LOOKS = 5
-#: Modes whose cells enter the multiple-testing family.
-STAT_MODES = ("bound", "exact")
+#: Largest number of trials per cell and of workers accepted by run()/run_cell() (a typo such as
+#: ``trials=10**12`` is refused instead of running for years).
+MAX_TRIALS = 10**9
+MAX_JOBS = 4096
 #: Upper limit on trials per chunk (checkpoint and progress granularity).
 MAX_CHUNK = 256
 
 
 # ------------------------------------------------------------------------------------------ cell specs
+
+
+@dataclass(frozen=True)
+class _VariantSpec:
+    """A variant in one cell, computed once: its promised probability and its vacuity reason."""
+
+    index: int
+    variant: Variant
+    delta: float | None
+    vacuous_reason: str | None
+    expected: Verdict | None
+
+    @property
+    def in_family(self):
+        """Whether the row can enter the Holm families (statistical mode, not vacuous)."""
+        return self.variant.mode in STAT_MODES and not self.vacuous_reason
 
 
 @dataclass
@@ -110,11 +130,20 @@ class _Cell:
     n: int  # trials planned
     looks: tuple
     vacuous_reason: str | None
-    records: dict = field(default_factory=dict)
+    specs: tuple = ()
+    records: dict = field(default_factory=dict)  # trial index -> TrialResult
     look: int = 0
     pending: int = 0
     finished: bool = False
     stopped_early: bool = False
+
+    def __post_init__(self):
+        th = self.theorem
+        specs = []
+        for j, v in enumerate(th.variants):
+            delta = _variant_delta(th, v, self.params)
+            specs.append(_VariantSpec(j, v, delta, _row_vacuous_reason(self, v, delta), v.expected_for(self.params)))
+        self.specs = tuple(specs)
 
     @property
     def target(self):
@@ -156,16 +185,33 @@ def _resolve_theorems(theorems):
     return out
 
 
+def _check_overrides(ths, profile, overrides):
+    """Validate ``overrides`` against the declared parameter domains and constraints, before any trial."""
+    if not overrides:
+        return
+    known = {k for th in ths for c in th.profiles[profile].cells for k in c}
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        raise RpcheckError(
+            f"`overrides` names parameters {unknown} that no selected theorem has in profile "
+            f"{profile!r}; known parameters: {sorted(known)}."
+        )
+    for k, val in overrides.items():
+        for th in ths:
+            if th.parameters is None or not any(k in c for c in th.profiles[profile].cells):
+                continue
+            p = th.parameters.get(k)
+            why = None if p is None else p.problem(val)
+            if why:
+                raise RpcheckError(
+                    f"`overrides`: parameter {k!r} = {val!r} is outside its domain, {p.domain()} "
+                    f"(theorem {th.id!r}): {why}."
+                )
+
+
 def _build_cells(ths, profile, overrides, trials, sequential):
     overrides = dict(overrides or {})
-    if overrides:
-        known = {k for th in ths for c in th.profiles[profile].cells for k in c}
-        unknown = sorted(set(overrides) - known)
-        if unknown:
-            raise RpcheckError(
-                f"`overrides` names parameters {unknown} that no selected theorem has in profile "
-                f"{profile!r}; known parameters: {sorted(known)}."
-            )
+    _check_overrides(ths, profile, overrides)
     cells = []
     for th in ths:
         prof = th.profiles[profile]
@@ -173,9 +219,15 @@ def _build_cells(ths, profile, overrides, trials, sequential):
         seen = set()
         for idx, c in enumerate(prof.cells):
             params = dict(c)
+            changed = False
             for k, v in overrides.items():
                 if k in params:
                     params[k] = v
+                    changed = True
+            if changed:
+                why = th.cell_problem(params)
+                if why:
+                    raise RpcheckError(f"`overrides` make cell {idx} of theorem {th.id!r} invalid: {why}.")
             canonical = canonical_json(params)
             if canonical in seen:
                 continue  # an override made two cells identical: run (and count) it once
@@ -227,45 +279,48 @@ def _missing_ranges(cell, stop):
     return ranges
 
 
-def _counts(cell, vname, upto=None):
-    recs = [cell.records[i] for i in range(upto if upto is not None else cell.n) if i in cell.records]
-    failures = evaluated = vac = 0
-    for r in recs:
-        if r["status"] != "ok":
+def _counts(cell, j, upto=None):
+    """:class:`rpcheck.stats.Counts` of variant ``j`` over the trials ``< upto`` of the cell."""
+    upto = cell.n if upto is None else upto
+    f = e = u = vac = se = 0
+    for i, r in cell.records.items():
+        if i >= upto:
             continue
-        holds, _, _, vacuous = r["out"][vname]
-        if vacuous:
+        if r.status != "ok":
+            se += 1
+            continue
+        o = r.outcomes[j]
+        if o.vacuous:
             vac += 1
-        else:
-            evaluated += 1
-            failures += not holds
-    return failures, evaluated, vac
+            continue
+        e += 1
+        if o.undetermined:
+            u += 1
+        elif not o.holds:
+            f += 1
+    return _stats.Counts(f, e, u, se, vac)
 
 
 def _settled(cell, levels):
-    """Whether every variant of the cell is decided at this look (sequential mode)."""
+    """Whether every variant of the cell is decided at this look (sequential mode): each non-vacuous row's
+    decision (:func:`rpcheck.stats.decide`, the same function as the final tabulation) says ``stops``."""
     if cell.vacuous_reason:
         return True
     upto = cell.target
-    for v in cell.theorem.variants:
-        delta = _variant_delta(cell.theorem, v, cell.params)
-        if _row_vacuous_reason(cell, v, delta):
+    for spec in cell.specs:
+        if spec.vacuous_reason:
             continue
-        f, e, _ = _counts(cell, v.name, upto)
-        if v.mode in ("deterministic", "search"):
-            if f == 0:
-                return False
-        elif v.mode == "report":
+        if spec.variant.mode == "report":
             return False
-        elif e == 0:
+        d = _stats.decide(
+            spec.variant.mode,
+            _counts(cell, spec.index, upto),
+            spec.delta,
+            alpha_violated=levels["v"],
+            alpha_holds=levels["h"],
+        )
+        if not d.stops:
             return False
-        elif v.mode == "bound":
-            d = _stats.bound_verdict(f, e, delta)
-            if d.verdict(levels["v"], levels["h"]) is Verdict.INCONCLUSIVE:
-                return False
-        elif v.mode == "exact":
-            if _stats.exact_verdict(f, e, delta, levels["v"])[0] is not Verdict.VIOLATED:
-                return False
     return True
 
 
@@ -276,7 +331,8 @@ def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_level
     done = 0
     if store is not None:
         for c in cells:
-            for i, rec in store.load_cell(c.theorem.id, c.canonical, seed).items():
+            names = [v.name for v in c.theorem.variants]
+            for i, rec in store.load_cell(c.theorem.id, c.canonical, seed, names).items():
                 if i < c.n:
                     c.records[i] = rec
     done = sum(len(c.records) for c in cells)
@@ -321,9 +377,10 @@ def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_level
                     cell, s, e = handles.pop(h)
                     recs = h.result()
                     for rec in recs:
-                        cell.records[rec["i"]] = rec
+                        cell.records[rec.i] = rec
                     if store is not None:
-                        store.save_chunk(cell.theorem.id, cell.canonical, seed, s, e, recs)
+                        names = [v.name for v in cell.theorem.variants]
+                        store.save_chunk(cell.theorem.id, cell.canonical, seed, s, e, recs, names)
                     cell.pending -= 1
                     done += len(recs)
                     if progress is not None:
@@ -354,160 +411,164 @@ def _quantiles(x, qs):
     return [float(v) for v in np.quantile(x, qs)]
 
 
-def _variant_arrays(cell, vname, upto):
-    stat, bound, holds, vac, idx = [], [], [], [], []
-    for i in range(upto):
-        r = cell.records.get(i)
-        if r is None or r["status"] != "ok":
-            continue
-        h, s, b, va = r["out"][vname]
-        stat.append(s)
-        bound.append(b)
-        holds.append(h)
-        vac.append(va)
-        idx.append(i)
-    return (np.asarray(stat, float), np.asarray(bound, float), np.asarray(holds, bool), np.asarray(vac, bool),
-            np.asarray(idx, int))  # fmt: skip
-
-
-def _decide(th, cell, upto, vname):
+def _decide_hook(th, cell, upto, vname):
     if th.decide is None:
         return Verdict.INCONCLUSIVE, {}
+    names = [v.name for v in th.variants]
     recs = []
     for i in range(upto):
         r = cell.records.get(i)
-        if r is not None and r["status"] == "ok":
-            outs = {k: Outcome(bool(h), s, b, bool(va)) for k, (h, s, b, va) in r["out"].items()}
-            recs.append(TrialRecord(outcomes=outs, diagnostics=dict(r["diag"])))
+        if r is not None and r.ok:
+            outs = {k: Outcome(o.holds, o.statistic, o.bound, o.vacuous, o.undetermined) for k, o in zip(names, r.outcomes)}
+            recs.append(TrialRecord(outcomes=outs, diagnostics=dict(r.diagnostics)))
     verdict, info = th.decide(recs, dict(cell.params))
     if isinstance(verdict, Mapping):
         verdict = verdict.get(vname, Verdict.INCONCLUSIVE)
     return Verdict(verdict), dict(info or {})
 
 
-def _tabulate(cells, seed, alpha, sequential, seq_levels):
+@dataclass
+class _Row:
+    """One (cell, variant) row, built once: counts and descriptive statistics, then (after the Holm levels
+    are known) its decision. :meth:`public` is the row of ``RunResult.cells``."""
+
+    cell: _Cell
+    spec: _VariantSpec
+    counts: _stats.Counts
+    attempted: int
+    seconds: float
+    describe: dict
+    worst: int | None  # trial index of the worst certified failure (deterministic/search), for a counterexample
+    alpha_v: float = math.nan
+    alpha_h: float = math.nan
+    pvalue: float = math.nan
+    pvalue_holds: float = math.nan
+    decision: _stats.Decision | None = None
+    decide_info: str = ""
+    counterexample: str = ""
+
+    @property
+    def in_family(self):
+        return self.spec.in_family and self.counts.draws > 0
+
+    def public(self, seed):
+        cell, spec, c, d = self.cell, self.spec, self.counts, self.decision
+        v = spec.variant
+        verdict = d.verdict
+        return {
+            "theorem": cell.theorem.id,
+            "paper": cell.theorem.paper,
+            "variant": v.name,
+            "mode": v.mode,
+            "cell": cell.index,
+            "params": cell.canonical,
+            **{f"p_{k}": val for k, val in cell.params.items()},
+            "trials": self.attempted,
+            "evaluated": c.evaluated,
+            "failures": c.failures,
+            "vacuous_trials": c.vacuous,
+            "solver_errors": c.solver_errors,
+            "failure_rate": c.failures / c.evaluated if c.evaluated else math.nan,
+            "ci_low": d.ci_low,
+            "ci_high": d.ci_high,
+            "confidence_level": d.confidence_level,
+            "promised": math.nan if spec.delta is None else spec.delta,
+            "pvalue": self.pvalue,
+            "alpha_adjusted": self.alpha_v,
+            "verdict": verdict.value,
+            "expected": "" if spec.expected is None else spec.expected.value,
+            "as_expected": spec.expected is None or verdict is spec.expected,
+            "vacuous_reason": spec.vacuous_reason or "",
+            **self.describe,
+            "seconds": self.seconds,
+            "counterexample": self.counterexample,
+            "assumed": "; ".join(v.assumed),
+            "pvalue_holds": self.pvalue_holds,
+            "alpha_adjusted_holds": self.alpha_h,
+            "stopped_early": bool(cell.stopped_early),
+            "seed": int(seed),
+            "decide_info": self.decide_info,
+            "role": v.role,
+            "claim": d.claim,
+            "undetermined": c.undetermined,
+        }
+
+
+def _describe(cell, j, upto, mode):
+    """Quantiles of the statistic, worst slack and the worst certified failure of variant ``j``."""
+    stat, bound, bad, idx = [], [], [], []
+    for i in range(upto):
+        r = cell.records.get(i)
+        if r is None or not r.ok:
+            continue
+        o = r.outcomes[j]
+        if o.vacuous:
+            continue
+        stat.append(o.statistic)
+        bound.append(o.bound)
+        bad.append(not o.holds and not o.undetermined)
+        idx.append(i)
+    stat, bound, bad, idx = np.asarray(stat, float), np.asarray(bound, float), np.asarray(bad, bool), np.asarray(idx)
+    slack = bound - stat
+    q05, q50, q95 = _quantiles(stat, [0.05, 0.5, 0.95])
+    (b50,) = _quantiles(bound, [0.5])
+    smax = float(np.nanmax(stat)) if stat.size and not np.all(np.isnan(stat)) else math.nan
+    smin = float(np.nanmin(slack)) if slack.size and not np.all(np.isnan(slack)) else math.nan
+    worst = None
+    if mode in ("deterministic", "search") and bad.any():
+        fail_idx = np.flatnonzero(bad)
+        sl = slack[fail_idx]
+        pick = fail_idx[int(np.nanargmin(sl))] if not np.all(np.isnan(sl)) else fail_idx[0]
+        worst = int(idx[pick])
+    desc = {"stat_q05": q05, "stat_q50": q50, "stat_q95": q95, "stat_max": smax, "bound_q50": b50, "slack_min": smin}
+    return desc, worst
+
+
+def _tabulate(cells, alpha, sequential, seq_levels):
+    """Build every row once, run the Holm procedures over the families, then decide each row with the
+    decision function of its mode (:func:`rpcheck.stats.decide`)."""
     rows = []
     for cell in cells:
-        th = cell.theorem
         upto = max([i + 1 for i in cell.records] + [0])
         attempted = len(cell.records)
-        solver_errors = sum(r["status"] == "solver_error" for r in cell.records.values())
-        seconds = float(sum(r["seconds"] for r in cell.records.values()))
-        for v in th.variants:
-            delta = _variant_delta(th, v, cell.params)
-            stat, bound, holds, vac, idx = _variant_arrays(cell, v.name, upto)
-            ev = ~vac
-            evaluated = int(ev.sum())
-            failures = int((~holds & ev).sum())
-            slack = bound[ev] - stat[ev]
-            q05, q50, q95 = _quantiles(stat[ev], [0.05, 0.5, 0.95])
-            (b50,) = _quantiles(bound[ev], [0.5])
-            smax = float(np.nanmax(stat[ev])) if evaluated and not np.all(np.isnan(stat[ev])) else math.nan
-            smin = float(np.nanmin(slack)) if slack.size and not np.all(np.isnan(slack)) else math.nan
-            expected = v.expected_for(cell.params)
-            row = {
-                "theorem": th.id,
-                "paper": th.paper,
-                "variant": v.name,
-                "mode": v.mode,
-                "cell": cell.index,
-                "params": cell.canonical,
-                **{f"p_{k}": val for k, val in cell.params.items()},
-                "trials": attempted,
-                "evaluated": evaluated,
-                "failures": failures,
-                "vacuous_trials": int(vac.sum()),
-                "solver_errors": int(solver_errors),
-                "failure_rate": failures / evaluated if evaluated else math.nan,
-                "ci_low": math.nan,
-                "ci_high": math.nan,
-                "confidence_level": math.nan,
-                "promised": math.nan if delta is None else delta,
-                "pvalue": math.nan,
-                "alpha_adjusted": math.nan,
-                "verdict": None,
-                "expected": "" if expected is None else expected.value,
-                "as_expected": True,
-                "vacuous_reason": _row_vacuous_reason(cell, v, delta) or "",
-                "stat_q05": q05,
-                "stat_q50": q50,
-                "stat_q95": q95,
-                "stat_max": smax,
-                "bound_q50": b50,
-                "slack_min": smin,
-                "seconds": seconds,
-                "counterexample": "",
-                "assumed": "; ".join(v.assumed),
-                "pvalue_holds": math.nan,
-                "alpha_adjusted_holds": math.nan,
-                "stopped_early": bool(cell.stopped_early),
-                "seed": int(seed),
-                "decide_info": "",
-                "_cell": cell,
-                "_expected": expected,
-                "_worst": None,
-            }
-            if evaluated and v.mode in ("deterministic", "search") and failures:
-                fail_idx = np.flatnonzero(~holds & ev)
-                sl = bound[fail_idx] - stat[fail_idx]
-                pick = fail_idx[int(np.nanargmin(sl))] if not np.all(np.isnan(sl)) else fail_idx[0]
-                row["_worst"] = int(idx[pick])
-            if evaluated and v.mode not in STAT_MODES:
-                ci = _stats.BinomialCount(failures, evaluated).proportion_ci(1 - alpha)
-                row.update(ci_low=ci.low, ci_high=ci.high, confidence_level=1 - alpha)
-            # verdict (statistical rows are finished after Holm below)
-            if row["vacuous_reason"]:
-                row["verdict"] = Verdict.VACUOUS
-            elif v.mode == "deterministic":
-                row["verdict"] = _stats.deterministic_verdict(failures, evaluated, int(vac.sum()))
-            elif v.mode == "search":
-                row["verdict"] = _stats.search_verdict(failures, evaluated)
-            elif v.mode == "report":
-                verdict, info = _decide(th, cell, upto, v.name)
-                row["verdict"] = verdict
-                row["decide_info"] = json.dumps(_jsonable_info(info), sort_keys=True)
-            elif evaluated == 0:
-                row["verdict"] = Verdict.VACUOUS if int(vac.sum()) and not solver_errors else Verdict.INCONCLUSIVE
-            else:
-                if v.mode == "bound":
-                    d = _stats.bound_verdict(failures, evaluated, delta)
-                    row["pvalue"], row["pvalue_holds"] = d.pvalue_violated, d.pvalue_holds
-                else:
-                    row["pvalue"] = _stats.central_pvalue(failures, evaluated, delta)
-                row["_family"] = True
-            rows.append(row)
+        seconds = float(sum(r.seconds for r in cell.records.values()))
+        for spec in cell.specs:
+            desc, worst = _describe(cell, spec.index, upto, spec.variant.mode)
+            rows.append(_Row(cell, spec, _counts(cell, spec.index, upto), attempted, seconds, desc, worst))
 
-    fam = [r for r in rows if r.get("_family")]
+    fam = [r for r in rows if r.in_family]
+    for r in fam:
+        r.pvalue, r.pvalue_holds = _stats.pvalues(r.spec.variant.mode, r.counts, r.spec.delta)
     if fam:
         if sequential:
             lv = np.full(len(fam), seq_levels["v"])
-            hb = [r for r in fam if r["mode"] == "bound"]
-            lh = np.full(len(hb), seq_levels["h"])
+            lh = np.full(len(fam), seq_levels["h"])
         else:
-            lv = _stats.holm([r["pvalue"] for r in fam], alpha).levels
-            hb = [r for r in fam if r["mode"] == "bound"]
-            lh = _stats.holm([r["pvalue_holds"] for r in hb], alpha).levels if hb else np.empty(0)
-        for r, a in zip(fam, lv):
-            r["alpha_adjusted"] = float(a)
-        for r, a in zip(hb, lh):
-            r["alpha_adjusted_holds"] = float(a)
-        for r in fam:
-            c = _stats.BinomialCount(r["failures"], r["evaluated"])
-            if r["mode"] == "bound":
-                d = _stats.BoundDecision(r["failures"], r["evaluated"], r["promised"], r["pvalue"], r["pvalue_holds"])
-                r["verdict"] = d.verdict(r["alpha_adjusted"], r["alpha_adjusted_holds"])
-                ci = d.interval(r["alpha_adjusted"], r["alpha_adjusted_holds"])
-                r["confidence_level"] = 1 - r["alpha_adjusted"] - r["alpha_adjusted_holds"]
-            else:
-                r["verdict"] = Verdict.VIOLATED if r["pvalue"] <= r["alpha_adjusted"] else Verdict.HOLDS
-                ci = c.proportion_ci(1 - r["alpha_adjusted"])
-                r["confidence_level"] = 1 - r["alpha_adjusted"]
-            r["ci_low"], r["ci_high"] = ci.low, ci.high
+            lv = _stats.holm([r.pvalue for r in fam], alpha).levels
+            lh = _stats.holm([r.pvalue_holds for r in fam], alpha).levels
+        for r, a, b in zip(fam, lv, lh):
+            r.alpha_v, r.alpha_h = float(a), float(b)
+
     for r in rows:
-        exp = r.pop("_expected")
-        r["as_expected"] = exp is None or r["verdict"] is exp
-        r["verdict"] = Verdict(r["verdict"]).value
-        r.pop("_family", None)
+        v = r.spec.variant
+        if r.spec.vacuous_reason:
+            r.decision = _stats.Decision(Verdict.VACUOUS, f"vacuous: {r.spec.vacuous_reason}")
+        elif v.mode == "report":
+            upto = max([i + 1 for i in r.cell.records] + [0])
+            verdict, info = _decide_hook(r.cell.theorem, r.cell, upto, v.name)
+            r.decision = _stats.decide_report(verdict, info, role=v.role)
+            r.decide_info = json.dumps(_jsonable_info(info), sort_keys=True)
+        elif r.in_family:
+            r.decision = _stats.decide(
+                v.mode, r.counts, r.spec.delta, alpha_violated=r.alpha_v, alpha_holds=r.alpha_h
+            )
+        else:
+            # deterministic/search, or a statistical row with no draw (the decision is then VACUOUS or
+            # INCONCLUSIVE whatever the levels)
+            r.decision = _stats.decide(
+                v.mode, r.counts, r.spec.delta, alpha_violated=alpha, alpha_holds=alpha,
+                worst_slack=r.describe["slack_min"],
+            )  # fmt: skip
     return rows
 
 
@@ -518,25 +579,28 @@ def _jsonable_info(info):
         return {k: repr(v) for k, v in info.items()}
 
 
-def _cells_frame(rows):
+def _cells_frame(rows, seed):
     from ..results import CELL_COLUMNS, CELL_EXTRA_COLUMNS
 
-    public = [{k: v for k, v in r.items() if not k.startswith("_")} for r in rows]
-    df = pd.DataFrame(public)
+    df = pd.DataFrame([r.public(seed) for r in rows])
     if df.empty:
         return pd.DataFrame(columns=list(CELL_COLUMNS) + list(CELL_EXTRA_COLUMNS))
     pcols = sorted({c for c in df.columns if c.startswith("p_")} - {"p_"})
     first = list(CELL_COLUMNS[:6]) + pcols + list(CELL_COLUMNS[6:]) + list(CELL_EXTRA_COLUMNS)
     df = df[first + [c for c in df.columns if c not in first]]
-    for col in ("trials", "evaluated", "failures", "vacuous_trials", "solver_errors", "cell", "seed"):
+    for col in ("trials", "evaluated", "failures", "vacuous_trials", "solver_errors", "cell", "seed", "undetermined"):
         df[col] = df[col].astype("int64")
+    for col in pcols:  # parameter columns keep their types: ints stay int64 where every value is an int
+        vals = df[col].tolist()
+        if vals and all(isinstance(x, int) and not isinstance(x, bool) for x in vals):
+            df[col] = df[col].astype("int64")
     df["as_expected"] = df["as_expected"].astype(bool)
     df["stopped_early"] = df["stopped_early"].astype(bool)
     return df
 
 
 def _bool_array(outs, j):
-    """Nullable boolean column (missing for solver errors) from the outcome lists."""
+    """Nullable boolean column (missing for solver errors) from the outcome rows."""
     mask = np.fromiter((o is None for o in outs), bool, len(outs))
     vals = np.fromiter((o is not None and bool(o[j]) for o in outs), bool, len(outs))
     return pd.arrays.BooleanArray(vals, mask)
@@ -552,20 +616,21 @@ def _trials_frame(cells):
         data = {
             "theorem": [th.id] * len(recs),
             "cell": [cell.index] * len(recs),
-            "trial": [r["i"] for r in recs],
-            "status": [r["status"] for r in recs],
-            "error": [r["error"] for r in recs],
-            "seconds": [float(r["seconds"]) for r in recs],
+            "trial": [r.i for r in recs],
+            "status": [r.status for r in recs],
+            "error": [r.error for r in recs],
+            "seconds": [float(r.seconds) for r in recs],
         }
-        for v in th.variants:
-            outs = [r["out"].get(v.name) for r in recs]
+        for j, v in enumerate(th.variants):
+            outs = [r.outcomes[j] if r.ok else None for r in recs]
             data[f"{v.name}.holds"] = _bool_array(outs, 0)
-            data[f"{v.name}.statistic"] = [math.nan if o is None else o[1] for o in outs]
-            data[f"{v.name}.bound"] = [math.nan if o is None else o[2] for o in outs]
+            data[f"{v.name}.statistic"] = [math.nan if o is None else o.statistic for o in outs]
+            data[f"{v.name}.bound"] = [math.nan if o is None else o.bound for o in outs]
             data[f"{v.name}.vacuous"] = _bool_array(outs, 3)
-        dnames = sorted({k for r in recs for k in r["diag"]})
+            data[f"{v.name}.undetermined"] = _bool_array(outs, 4)
+        dnames = sorted({k for r in recs for k in r.diagnostics})
         for k in dnames:
-            data[f"diag.{k}"] = [float(r["diag"].get(k, math.nan)) for r in recs]
+            data[f"diag.{k}"] = [float(r.diagnostics.get(k, math.nan)) for r in recs]
         frames.append(pd.DataFrame(data))
     frames = [f for f in frames if len(f)]
     if not frames:
@@ -576,7 +641,7 @@ def _trials_frame(cells):
     diag = sorted(c for c in df.columns if c.startswith("diag."))
     df = df[lead + outc + diag]
     for c in outc:
-        if c.endswith(".holds") or c.endswith(".vacuous"):
+        if c.endswith(".holds") or c.endswith(".vacuous") or c.endswith(".undetermined"):
             df[c] = df[c].astype("boolean")
     return df.sort_values(["theorem", "cell", "trial"], kind="stable").reset_index(drop=True)
 
@@ -588,11 +653,11 @@ def _check_common(trials, seed, backend, jobs):
     from .backends import BACKENDS
 
     if trials is not None:
-        trials = check_int("trials", trials, 1)
+        trials = check_int("trials", trials, 1, MAX_TRIALS)
     seed = check_int("seed", seed, 0)
     check_choice("backend", backend, BACKENDS)
     if jobs is not None:
-        jobs = check_int("jobs", jobs, 1)
+        jobs = check_int("jobs", jobs, 1, MAX_JOBS)
     return trials, seed, jobs
 
 
@@ -661,6 +726,8 @@ def run(
         raise RpcheckError(f"`overrides` must be a dict of parameter -> value; got {overrides!r}.")
     if resume and out is None:
         raise RpcheckError("`resume=True` needs `out`, the results directory holding the checkpoints.")
+    if out is not None and isinstance(out, str) and not out.strip():
+        raise RpcheckError(f"`out` ({out!r}) must be a directory path (or None for no results directory).")
     from .provenance import collect_provenance, utc_now
     from .store import CheckpointStore
 
@@ -668,13 +735,8 @@ def run(
     ths = _resolve_theorems(theorems)
     _check_shippable(ths, backend)
     cells = _build_cells(ths, profile, overrides, trials, sequential)
-    m_v = m_h = 0
-    for c in cells:
-        for v in c.theorem.variants:
-            d = _variant_delta(c.theorem, v, c.params)
-            if v.mode in STAT_MODES and not _row_vacuous_reason(c, v, d):
-                m_v += 1
-                m_h += v.mode == "bound"
+    m_v = sum(spec.in_family for c in cells for spec in c.specs)
+    m_h = m_v  # the HOLDS family has the same members (bound and exact rows)
     seq_levels = {
         "v": alpha / (max(m_v, 1) * SEQUENTIAL_LOOKS),
         "h": alpha / (max(m_h, 1) * SEQUENTIAL_LOOKS),
@@ -682,43 +744,32 @@ def run(
 
     store = None
     if out is not None:
-        from pathlib import Path
+        from .store import prepare_results_dir
 
-        store = CheckpointStore(out)
-        if not resume and store.root.exists():
-            import shutil
-
-            shutil.rmtree(store.root)
-        Path(out).mkdir(parents=True, exist_ok=True)
+        key = _results_key(ths, seed, profile, alpha)
+        store = CheckpointStore(prepare_results_dir(out, resume=resume, key=key))
         store.check_code_version(resume)
     workers = _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_levels, progress)
-    rows = _tabulate(cells, seed, alpha, sequential, seq_levels)
+    rows = _tabulate(cells, alpha, sequential, seq_levels)
 
     from .counterexample import build_counterexample
 
     counterexamples = {}
     replayed = {}
     for r in rows:
-        if r["_worst"] is None or r["verdict"] != Verdict.VIOLATED.value:
+        if r.worst is None or r.decision.verdict is not Verdict.VIOLATED:
             continue
-        cell = r["_cell"]
-        key = (cell.theorem.id, cell.canonical, r["_worst"])
+        cell = r.cell
+        key = (cell.theorem.id, cell.canonical, r.worst)
         if key not in replayed:
-            replayed[key] = run_trial(cell.theorem, cell.canonical, r["_worst"], seed)
-        worst = r["_worst"]
+            replayed[key] = run_trial(cell.theorem, cell.canonical, r.worst, seed)
         rel, payload = build_counterexample(
-            cell.theorem,
-            r["variant"],
-            cell.index,
-            cell.canonical,
-            worst,
-            seed,
-            cell.records[worst],
-            replayed[key],
-        )
+            cell.theorem, r.spec.variant.name, cell.index, cell.canonical, r.worst, seed,
+            cell.records[r.worst], replayed[key],
+        )  # fmt: skip
         counterexamples[rel] = payload
-        r["counterexample"] = rel
-    cells_df = _cells_frame(rows)
+        r.counterexample = rel
+    cells_df = _cells_frame(rows, seed)
     trials_df = _trials_frame(cells)
 
     prov = collect_provenance(
@@ -742,6 +793,33 @@ def run(
     if out is not None:
         result = result.save(out)
     return result
+
+
+def family_size(theorem_ids, profile="ci", overrides=None):
+    """Number of rows in the VIOLATED (and HOLDS) Holm family of ``run(theorem_ids, profile=profile,
+    overrides=overrides)``, computed without running a trial: the non-vacuous (cell, variant) rows of mode
+    "bound" or "exact". It is an upper bound on the family Holm uses at the end (rows without any draw
+    drop out), so splitting a suite-level alpha by these sizes (weighted Bonferroni) is valid.
+
+    Parameters
+    ----------
+    theorem_ids : str, Theorem, or list of them
+    profile : {"quick", "ci", "standard", "full"}
+    overrides : dict, optional
+
+    Returns
+    -------
+    int
+    """
+    check_choice("profile", profile, PROFILES)
+    ths = _resolve_theorems(theorem_ids)
+    cells = _build_cells(ths, profile, overrides, None, False)
+    return int(sum(spec.in_family for c in cells for spec in c.specs))
+
+
+def _results_key(ths, seed, profile, alpha):
+    """The run settings recorded in a results directory's marker (:func:`store.prepare_results_dir`)."""
+    return {"theorems": sorted(th.id for th in ths), "seed": int(seed), "profile": profile, "alpha": float(alpha)}
 
 
 def run_cell(theorem, params, *, trials, seed, backend="serial", jobs=None, scheduler=None):
@@ -771,17 +849,17 @@ def run_cell(theorem, params, *, trials, seed, backend="serial", jobs=None, sche
     cell = _Cell(th, 0, canonical, decoded, trials, (trials,), th.vacuous_reason(decoded))
     _execute([cell], seed, backend, jobs, scheduler, None, False, None, None)
     counts = {}
-    for v in th.variants:
-        f, e, vac = _counts(cell, v.name)
-        counts[v.name] = _results.VariantCount(f, e, vac)
+    for spec in cell.specs:
+        c = _counts(cell, spec.index)
+        counts[spec.variant.name] = _results.VariantCount(c.failures, c.evaluated, c.vacuous, c.undetermined)
     return _results.CellOutcome(
         theorem=th.id,
         params=decoded,
         canonical=canonical,
         seed=seed,
         trials=len(cell.records),
-        solver_errors=sum(r["status"] == "solver_error" for r in cell.records.values()),
+        solver_errors=sum(not r.ok for r in cell.records.values()),
         variants=counts,
         table=_trials_frame([cell]),
-        seconds=float(sum(r["seconds"] for r in cell.records.values())),
+        seconds=float(sum(r.seconds for r in cell.records.values())),
     )

@@ -23,11 +23,14 @@ import json
 import math
 import os
 import re
+import shutil
 import tempfile
 import zlib
 from pathlib import Path
 
 import pandas as pd
+
+from ..errors import RpcheckError
 
 __all__ = [
     "atomic_write_bytes",
@@ -36,15 +39,30 @@ __all__ = [
     "read_table",
     "table_format",
     "CheckpointStore",
+    "MARKER",
+    "prepare_results_dir",
+    "ensure_results_dir",
+    "read_json",
 ]
 
 
+def _umask():
+    """The process umask (read by setting and restoring it)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def atomic_write_bytes(path, data):
-    """Write ``data`` to ``path`` atomically (temporary file in the same directory + ``os.replace``)."""
+    """Write ``data`` to ``path`` atomically (temporary file in the same directory + ``os.replace``).
+
+    The file gets the permissions of an ordinary new file (``0o666`` minus the umask), not the ``0o600``
+    of :func:`tempfile.mkstemp`."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.chmod(tmp, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -132,6 +150,8 @@ def read_table(directory, name):
 
 
 _CHUNK_RE = re.compile(r"^(\d+)-(\d+)\.json$")
+#: Version of the checkpoint chunk layout (2: typed TrialResult lists with the variant names).
+CHUNK_FORMAT = 2
 
 
 class CheckpointStore:
@@ -158,7 +178,7 @@ class CheckpointStore:
         current = {"rpcheck": package_versions().get("rpcheck"), "git_commit": git_commit(cached=False)[0]}
         path = self.root / "manifest.json"
         if resume and path.exists():
-            old = json.loads(path.read_text(encoding="utf-8"))
+            old = read_json(path, "checkpoint manifest")
             if old != current:
                 warnings.warn(
                     f"resuming checkpoints written by rpcheck {old} with rpcheck {current}: reused trials were "
@@ -173,21 +193,29 @@ class CheckpointStore:
         key = f"{zlib.crc32(canonical.encode('utf-8')):08x}-s{seed}"
         return self.root / theorem_id / key
 
-    def save_chunk(self, theorem_id, canonical, seed, start, stop, records):
+    def save_chunk(self, theorem_id, canonical, seed, start, stop, records, variants=()):
+        """Write the TrialResults of trials ``start .. stop-1`` (``variants``: the variant names, in order)."""
         payload = {
+            "format": CHUNK_FORMAT,
             "theorem": theorem_id,
             "params": canonical,
             "seed": seed,
             "start": start,
             "stop": stop,
-            "records": records,
+            "variants": list(variants),
+            "records": [r.to_json() for r in records],
         }
         path = self.cell_dir(theorem_id, canonical, seed) / f"{start:09d}-{stop:09d}.json"
         atomic_write_text(path, json.dumps(payload, allow_nan=True))
         return path
 
-    def load_cell(self, theorem_id, canonical, seed):
-        """``{trial index: record}`` of every checkpointed trial of this cell (empty when none)."""
+    def load_cell(self, theorem_id, canonical, seed, variants=None):
+        """``{trial index: TrialResult}`` of every checkpointed trial of this cell (empty when none).
+
+        ``variants`` (the theorem's variant names in order) must match the names the chunk was written
+        with; a chunk written for other variants is not reused."""
+        from ._worker import TrialResult
+
         d = self.cell_dir(theorem_id, canonical, seed)
         out = {}
         if not d.is_dir():
@@ -195,9 +223,123 @@ class CheckpointStore:
         for p in sorted(d.iterdir()):
             if not _CHUNK_RE.match(p.name):
                 continue  # temporary files of an interrupted write
-            payload = json.loads(p.read_text(encoding="utf-8"))
+            payload = read_json(p, "checkpoint chunk")
+            if not isinstance(payload, dict) or not {"params", "theorem", "seed", "records"} <= set(payload):
+                raise RpcheckError(f"the checkpoint chunk {str(p)!r} is corrupted (missing keys); delete it to recompute its trials.")
             if payload["params"] != canonical or payload["theorem"] != theorem_id or payload["seed"] != seed:
                 continue  # crc32 collision: not this cell
-            for rec in payload["records"]:
-                out[int(rec["i"])] = rec
+            if payload.get("format") != CHUNK_FORMAT:
+                continue  # written by an older engine (untyped records): recomputed
+            if variants is not None and list(payload.get("variants", [])) != list(variants):
+                continue  # the theorem's variants changed since: recomputed
+            try:
+                recs = [TrialResult.from_json(rec) for rec in payload["records"]]
+            except (TypeError, ValueError, AttributeError) as exc:
+                raise RpcheckError(
+                    f"the checkpoint chunk {str(p)!r} is corrupted ({exc}); delete it to recompute its trials."
+                ) from None
+            for r in recs:
+                out[r.i] = r
         return out
+
+
+# ------------------------------------------------------------------------------------ results directory
+
+#: The marker written by rpcheck into every results directory it owns; rpcheck deletes nothing in a
+#: directory without it.
+MARKER = "rpcheck-results.json"
+#: Run settings a resumed run must share with the run that wrote the directory.
+RESUME_KEYS = ("theorems", "seed", "profile", "alpha")
+
+
+def read_json(path, what):
+    """``json.loads`` of a file rpcheck wrote; a corrupted file raises RpcheckError naming it."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RpcheckError(f"the {what} {str(path)!r} is unreadable or corrupted ({exc}).") from None
+
+
+def _check_out(out):
+    if out is None or (isinstance(out, str) and not out.strip()):
+        raise RpcheckError(f"`out` ({out!r}) must be a directory path.")
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise RpcheckError(f"`out` ({str(path)!r}) exists and is not a directory.")
+    return path
+
+
+def _foreign(path):
+    return path.is_dir() and any(path.iterdir()) and not (path / MARKER).is_file()
+
+
+def _stray_tmp(path):
+    """Temporary files of an interrupted :func:`atomic_write_bytes` (``.<name>.<random>.tmp``)."""
+    return [p for p in path.rglob(".*.tmp") if p.is_file()]
+
+
+def ensure_results_dir(out, key):
+    """Make ``out`` a results directory of rpcheck (create it and write :data:`MARKER`) unless it is one
+    already; refuse a non-empty directory that rpcheck did not write. Deletes nothing. Returns the Path."""
+    path = _check_out(out)
+    if _foreign(path):
+        raise RpcheckError(
+            f"`out` ({str(path)!r}) is a non-empty directory that rpcheck did not write (no {MARKER}); "
+            "rpcheck writes results only into a new or empty directory, or one it wrote before."
+        )
+    path.mkdir(parents=True, exist_ok=True)
+    if not (path / MARKER).is_file():
+        atomic_write_text(path / MARKER, json.dumps({"format": 1, **key}, sort_keys=True, default=str))
+    return path
+
+
+def prepare_results_dir(out, *, resume, key):
+    """Prepare the results directory of :func:`rpcheck.engine.run` before any trial.
+
+    - a new or empty directory is created and marked (:data:`MARKER`);
+    - a non-empty directory without the marker, or a ``checkpoints/`` folder that rpcheck did not write,
+      is refused (RpcheckError): nothing rpcheck did not write is ever deleted;
+    - ``resume=False`` on a marked directory discards its checkpoints and counterexamples (rpcheck's own
+      files) and re-marks it with ``key``;
+    - ``resume=True`` needs the marker's :data:`RESUME_KEYS` to equal ``key`` (another theorem set, seed,
+      profile or alpha is refused, not overwritten) and removes stray temporary files of a killed run.
+    """
+    path = _check_out(out)
+    if _foreign(path):
+        raise RpcheckError(
+            f"`out` ({str(path)!r}) is a non-empty directory that rpcheck did not write (no {MARKER}); "
+            "choose a new or empty directory."
+        )
+    ckpt = path / "checkpoints"
+    if ckpt.exists() and not (ckpt / "manifest.json").is_file():
+        raise RpcheckError(
+            f"`out` ({str(path)!r}) holds a checkpoints/ folder that rpcheck did not write (no "
+            "checkpoints/manifest.json); refusing to use or delete it."
+        )
+    marked = (path / MARKER).is_file()
+    if resume and marked:
+        old = read_json(path / MARKER, "results manifest")
+        if not isinstance(old, dict):
+            raise RpcheckError(f"the results manifest {str(path / MARKER)!r} is corrupted (not a JSON object).")
+        diff = [k for k in RESUME_KEYS if json.dumps(old.get(k), default=str) != json.dumps(key.get(k), default=str)]
+        if diff:
+            got = ", ".join(f"{k}={old.get(k)!r} (now {key.get(k)!r})" for k in diff)
+            raise RpcheckError(
+                f"`resume=True`: the results directory {str(path)!r} was written by a run with {got}; resume "
+                "it with the same settings, or choose another `out`."
+            )
+        for p in _stray_tmp(path):
+            p.unlink(missing_ok=True)
+        return path
+    if marked and not resume:
+        if ckpt.exists():
+            shutil.rmtree(ckpt)
+        ce = path / "counterexamples"
+        if ce.is_dir():
+            for p in ce.glob("*.npz"):
+                p.unlink()
+        for p in _stray_tmp(path):
+            p.unlink(missing_ok=True)
+    path.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path / MARKER, json.dumps({"format": 1, **key}, sort_keys=True, default=str))
+    return path

@@ -11,32 +11,39 @@ Semantics of a trial outcome
   up to the checker's stated numerical tolerance).
 - ``vacuous``: the bound is uninformative for this draw (e.g. ``e >= 1`` makes ``(1-e) gamma**2 <= 0``).
   Vacuous trials are counted but do not count for or against the claim.
+- ``undetermined``: the solver certificate's interval straddles the inequality, so the event is neither
+  certified to hold nor to fail. It counts AGAINST the verdict being tested (a failure when testing HOLDS,
+  a success when testing VIOLATED), as solver errors do (:mod:`rpcheck.stats`).
 - ``statistic``/``bound``: the two sides of the inequality, for quantiles, plots and slack reports;
   ``slack = bound - statistic`` when the claim reads ``statistic <= bound`` (checkers state the direction
   in ``Variant.statement``).
 
-Verdict modes (``Variant.mode``)
----------------------------------
-- ``"bound"`` (probabilistic claim ``P(fail) <= delta``): HOLDS when the exact upper confidence bound on
-  the failure rate is <= delta, VIOLATED when the lower bound is > delta, else INCONCLUSIVE.
-- ``"deterministic"``: must hold for every draw. VIOLATED on any non-vacuous exception (the checker's
-  tolerance is already applied in ``holds``), HOLDS when none; VACUOUS when every trial was vacuous.
-- ``"exact"`` (Monte Carlo against an exact probability ``p``): HOLDS (consistent) when the two-sided
-  exact binomial test of ``failures ~ Bin(trials, p)`` does not reject at the cell's level, else VIOLATED.
-- ``"search"``: an open question; the cell reports the worst slack found and how many instances were
-  tried. Verdict HOLDS means "no counterexample found", VIOLATED means one was found.
-- ``"report"``: an empirical measurement (reproductions, comparisons); no Bernoulli claim. The checker's
-  ``decide`` hook (if any) gives the verdict, otherwise INCONCLUSIVE with the measured table.
+Verdict modes (``Variant.mode``) and roles (``Variant.role``)
+--------------------------------------------------------------
+The decision rule of each mode ("bound", "deterministic", "exact", "search", "report"), its error rate and
+the roles ("claim", "self-check", "control", "measurement") are documented in one place: the module
+docstring of :mod:`rpcheck.stats`.
+
+Parameters
+----------
+``Theorem.parameters`` declares the domain of every grid parameter (:class:`Param`) and
+``Theorem.constraints`` the relations between them (:class:`Constraint`). Every profile cell is checked
+when the Theorem is built (an invalid cell is an error at import) and :func:`rpcheck.engine.run` checks
+its ``overrides`` before any trial.
 """
 
 from __future__ import annotations
 
-import enum
 import itertools
 import math
 from collections.abc import Callable, Mapping
+import numbers
 from dataclasses import dataclass, field
 from typing import Any
+
+from ..errors import RpcheckError
+
+from ..stats import MODES, ROLES, Verdict
 
 __all__ = [
     "Verdict",
@@ -48,21 +55,18 @@ __all__ = [
     "Profile",
     "Theorem",
     "grid",
+    "Param",
+    "Constraint",
     "PROFILES",
     "KINDS",
+    "PARAM_KINDS",
     "MODES",
+    "ROLES",
 ]
 
 PROFILES = ("quick", "ci", "standard", "full")
 KINDS = ("probabilistic", "deterministic", "empirical")
-MODES = ("bound", "deterministic", "exact", "search", "report")
-
-
-class Verdict(enum.StrEnum):
-    HOLDS = "HOLDS"
-    VIOLATED = "VIOLATED"
-    INCONCLUSIVE = "INCONCLUSIVE"
-    VACUOUS = "VACUOUS"
+PARAM_KINDS = ("int", "float", "bool", "str", "choice")
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,179 @@ class Finding:
     spec_ref: str = ""
 
 
+# ------------------------------------------------------------------------------ friendly constructors
+
+#: Hints for keyword arguments that are easy to get wrong, per class.
+_ARG_HINTS = {
+    "Variant": {
+        "delta": "use promised_failure",
+        "promised": "use promised_failure",
+        "p": "use promised_failure",
+        "expect": "use expected",
+    },
+    "Theorem": {"profile": "use profiles", "params": "use parameters"},
+    "Outcome": {"holds_": "use holds", "value": "use statistic"},
+    "Profile": {"n_trials": "use trials", "grid": "use cells"},
+}
+
+
+def _friendly_init(cls):
+    """Wrap a dataclass ``__init__`` so a misused constructor (unknown or missing argument) raises one
+    RpcheckError naming the bad argument and the allowed ones. Costs nothing on the happy path."""
+    import inspect
+
+    init = cls.__init__
+    sig = inspect.signature(init)
+    allowed = [p for p in sig.parameters if p != "self"]
+
+    def __init__(self, *args, **kwargs):
+        try:
+            init(self, *args, **kwargs)
+        except TypeError as exc:
+            try:
+                sig.bind(self, *args, **kwargs)
+            except TypeError:
+                hints = _ARG_HINTS.get(cls.__name__, {})
+                bad = [k for k in kwargs if k not in allowed]
+                if bad:
+                    extra = "; ".join(f"`{k}`: {hints[k]}" for k in bad if k in hints)
+                    raise RpcheckError(
+                        f"{cls.__name__}() got the unknown argument(s) {', '.join(map(repr, bad))}"
+                        + (f" ({extra})" if extra else "")
+                        + f"; allowed: {', '.join(allowed)}."
+                    ) from None
+                raise RpcheckError(f"{cls.__name__}(): {exc}; arguments: {', '.join(allowed)}.") from None
+            raise
+
+    __init__.__doc__ = init.__doc__
+    __init__.__signature__ = sig
+    cls.__init__ = __init__
+    return cls
+
+
+def _fmt(v):
+    return repr(v)
+
+
+# ------------------------------------------------------------------------------ parameters
+
+
+@_friendly_init
+@dataclass(frozen=True)
+class Param:
+    """The domain of one grid parameter.
+
+    Parameters
+    ----------
+    kind : {"int", "float", "bool", "str", "choice"}
+        "int" accepts Python/NumPy integers but not booleans; "float" accepts any real number (not a
+        boolean); "choice" any of ``choices``.
+    low, high : float, optional
+        Bounds for "int" and "float" (None = unbounded); ``closed`` in {"both", "left", "right", "neither"}
+        says which ends belong to the domain.
+    choices : tuple, optional
+        The allowed values of a "choice" (and optionally of a "str") parameter.
+    doc : str
+        What the parameter is (shown by ``rpcheck show``).
+
+    Examples
+    --------
+    >>> Param("int", low=1).domain()
+    'an int in [1, inf)'
+    >>> Param("int", low=1).problem(True)
+    'True is a bool, not an int'
+    >>> Param("choice", choices=("gaussian", "srht")).problem("sign")
+    "'sign' is not one of 'gaussian', 'srht'"
+    """
+
+    kind: str
+    low: Any = None
+    high: Any = None
+    closed: str = "both"
+    choices: Any = None
+    doc: str = ""
+
+    def __post_init__(self):
+        if self.kind not in PARAM_KINDS:
+            raise RpcheckError(f"Param `kind` ({self.kind!r}) must be one of {', '.join(map(repr, PARAM_KINDS))}.")
+        if self.closed not in ("both", "left", "right", "neither"):
+            raise RpcheckError(f"Param `closed` ({self.closed!r}) must be one of 'both', 'left', 'right', 'neither'.")
+        if self.kind == "choice" and not self.choices:
+            raise RpcheckError("Param of kind 'choice' needs `choices` (a non-empty tuple).")
+        if self.choices is not None:
+            object.__setattr__(self, "choices", tuple(self.choices))
+        if (self.low is not None or self.high is not None) and self.kind not in ("int", "float"):
+            raise RpcheckError(f"Param `low`/`high` apply to kinds 'int' and 'float', not {self.kind!r}.")
+
+    def domain(self):
+        """The domain in words, e.g. "an int in [1, inf)"."""
+        if self.kind in ("int", "float"):
+            if self.low is None and self.high is None:
+                return f"a{'n' if self.kind == 'int' else ''} {self.kind}"
+            lb = "[" if self.closed in ("both", "left") and self.low is not None else "("
+            rb = "]" if self.closed in ("both", "right") and self.high is not None else ")"
+            lo = "-inf" if self.low is None else self.low
+            hi = "inf" if self.high is None else self.high
+            return f"a{'n' if self.kind == 'int' else ''} {self.kind} in {lb}{lo}, {hi}{rb}"
+        if self.choices:
+            return "one of " + ", ".join(map(_fmt, self.choices))
+        return "a bool" if self.kind == "bool" else "a string"
+
+    def problem(self, value):
+        """Why ``value`` is outside the domain, or None when it is inside."""
+        k = self.kind
+        if k == "int":
+            if isinstance(value, bool):
+                return f"{value!r} is a bool, not an int"
+            if not isinstance(value, numbers.Integral):
+                return f"{value!r} is not an int"
+        elif k == "float":
+            if isinstance(value, bool):
+                return f"{value!r} is a bool, not a number"
+            if not isinstance(value, numbers.Real):
+                return f"{value!r} is not a number"
+            if math.isnan(float(value)):
+                return "nan is not a number in the domain"
+        elif k == "bool":
+            if not isinstance(value, bool):
+                return f"{value!r} is not a bool"
+        elif k == "str":
+            if not isinstance(value, str):
+                return f"{value!r} is not a string"
+        if self.choices is not None and value not in self.choices:
+            return f"{value!r} is not one of {', '.join(map(_fmt, self.choices))}"
+        if k in ("int", "float"):
+            v = float(value)
+            lo_ok = self.low is None or (v >= self.low if self.closed in ("both", "left") else v > self.low)
+            hi_ok = self.high is None or (v <= self.high if self.closed in ("both", "right") else v < self.high)
+            if not (lo_ok and hi_ok):
+                return f"{value!r} is outside the domain"
+        return None
+
+
+@_friendly_init
+@dataclass(frozen=True)
+class Constraint:
+    """A relation between parameters that every cell must satisfy.
+
+    ``check(params) -> bool``; ``description`` says it in words, e.g.
+    "r <= d' (the padded dimension 2**ceil(log2 d))".
+    """
+
+    description: str
+    check: Callable[[Mapping], bool]
+
+    def __post_init__(self):
+        if not isinstance(self.description, str) or not self.description:
+            raise RpcheckError("Constraint `description` must be a non-empty string.")
+        if not callable(self.check):
+            raise RpcheckError(f"Constraint `check` ({self.check!r}) must be a callable(params) -> bool.")
+
+
+# ------------------------------------------------------------------------------ claims
+
+
+@_friendly_init
 @dataclass(frozen=True)
 class Variant:
     """One reading of a claim.
@@ -107,13 +284,17 @@ class Variant:
     statement : str
         The inequality this variant tests, in plain math.
     mode : {"bound", "deterministic", "exact", "search", "report"}
+        The decision rule (:mod:`rpcheck.stats`).
     expected : Verdict, callable(params) -> Verdict or None, or None
-        The verdict the suite expects (from the spec). ``None`` = open question (only reported).
+        The verdict the suite expects. ``None`` = open question (only reported).
     promised_failure : float or callable(params) -> float, optional
         ``delta`` for mode "bound"; the exact failure probability for mode "exact". Ignored otherwise.
     assumed : tuple of str
-        Constants or readings that had to be reconstructed ([R] in the specs); shown in the report.
+        Constants or readings that had to be reconstructed; shown in the report.
     note : str
+    role : {"claim", "self-check", "control", "measurement"}, default="claim"
+        "control": a negative control, must be expected VIOLATED. "self-check": a check of the tool.
+        "measurement": a report-mode row with no rule of stated error rate (no verdict).
     """
 
     name: str
@@ -123,10 +304,34 @@ class Variant:
     promised_failure: Any = None
     assumed: tuple = ()
     note: str = ""
+    role: str = "claim"
 
     def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name:
+            raise RpcheckError(f"Variant `name` ({self.name!r}) must be a non-empty string.")
         if self.mode not in MODES:
-            raise ValueError(f"`mode` ({self.mode!r}) must be one of {', '.join(map(repr, MODES))}.")
+            raise RpcheckError(f"Variant `mode` ({self.mode!r}) must be one of {', '.join(map(repr, MODES))}.")
+        if self.role not in ROLES:
+            raise RpcheckError(f"Variant `role` ({self.role!r}) must be one of {', '.join(map(repr, ROLES))}.")
+        if self.expected is not None and not callable(self.expected):
+            try:
+                object.__setattr__(self, "expected", Verdict(self.expected))
+            except ValueError:
+                allowed = ", ".join(repr(v.value) for v in Verdict)
+                raise RpcheckError(
+                    f"Variant `expected` ({self.expected!r}) must be None, a Verdict ({allowed}) or a callable."
+                ) from None
+        if self.role == "control" and not callable(self.expected) and self.expected is not Verdict.VIOLATED:
+            raise RpcheckError(
+                f"Variant {self.name!r}: role 'control' (a negative control) requires expected VIOLATED; "
+                f"got {self.expected!r}."
+            )
+        if self.role == "measurement" and self.mode != "report":
+            raise RpcheckError(
+                f"Variant {self.name!r}: role 'measurement' is for mode 'report' rows; got mode {self.mode!r}."
+            )
+        if isinstance(self.assumed, str):
+            object.__setattr__(self, "assumed", (self.assumed,))
 
     def expected_for(self, params: Mapping) -> Verdict | None:
         exp = self.expected(params) if callable(self.expected) else self.expected
@@ -139,14 +344,19 @@ class Variant:
         return float(p(params) if callable(p) else p)
 
 
+@_friendly_init
 @dataclass(frozen=True)
 class Outcome:
+    """The per-trial outcome of one variant (module docstring, "Semantics of a trial outcome")."""
+
     holds: bool
     statistic: float = math.nan
     bound: float = math.nan
     vacuous: bool = False
+    undetermined: bool = False
 
 
+@_friendly_init
 @dataclass(frozen=True)
 class TrialRecord:
     """What one trial returns.
@@ -161,7 +371,14 @@ class TrialRecord:
     diagnostics: Mapping[str, float] = field(default_factory=dict)
     artifacts: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self):
+        if not isinstance(self.outcomes, Mapping):
+            raise RpcheckError(
+                f"TrialRecord `outcomes` must be a mapping variant name -> Outcome; got {type(self.outcomes).__name__}."
+            )
 
+
+@_friendly_init
 @dataclass(frozen=True)
 class Profile:
     """A named run size: the grid cells (each a dict of parameters) and the trials per cell."""
@@ -170,7 +387,13 @@ class Profile:
     trials: int
 
     def __post_init__(self):
-        object.__setattr__(self, "cells", tuple(dict(c) for c in self.cells))
+        if isinstance(self.trials, bool) or not isinstance(self.trials, numbers.Integral) or self.trials < 1:
+            raise RpcheckError(f"Profile `trials` ({self.trials!r}) must be an integer >= 1.")
+        try:
+            cells = tuple(dict(c) for c in self.cells)
+        except (TypeError, ValueError):
+            raise RpcheckError(f"Profile `cells` must be an iterable of parameter dicts; got {self.cells!r}.") from None
+        object.__setattr__(self, "cells", cells)
 
 
 def grid(**axes) -> tuple:
@@ -184,6 +407,7 @@ def grid(**axes) -> tuple:
     return tuple(dict(zip(names, combo)) for combo in itertools.product(*values))
 
 
+@_friendly_init
 @dataclass(frozen=True)
 class Theorem:
     """A checkable claim.
@@ -212,11 +436,17 @@ class Theorem:
         Numerical tolerance applied inside ``trial`` for deterministic inequalities; ``tolerance_note``
         says where it comes from (solver certificate, floating-point error analysis).
     decide : callable(records, params) -> (Verdict, dict), optional
-        Custom cell decision for mode "report" variants (reproductions, comparisons).
+        Custom cell decision for mode "report" variants (reproductions, comparisons); the dict should
+        hold ``"claim"``, the statement with its error rate (:func:`rpcheck.stats.decide_report`).
     findings : tuple of Finding
     constant_search : mapping, optional
         For O(.)-type target dimensions: {"param": "r", "formula": callable(params)->float,
         "variant": name}; used by the engine's empirical-constant search.
+    parameters : mapping name -> Param, optional
+        The domain of every grid parameter. None (not declared yet) skips the checks;
+        :func:`rpcheck.engine.undeclared_parameters` lists such theorems.
+    constraints : tuple of Constraint
+        Relations every cell must satisfy (checked with ``parameters``).
     """
 
     id: str
@@ -235,16 +465,71 @@ class Theorem:
     findings: tuple = ()
     constant_search: Mapping | None = None
     notes: str = ""
+    parameters: Mapping[str, Param] | None = None
+    constraints: tuple = ()
 
     def __post_init__(self):
+        if not isinstance(self.id, str) or not self.id:
+            raise RpcheckError(f"Theorem `id` ({self.id!r}) must be a non-empty string.")
         if self.kind not in KINDS:
-            raise ValueError(f"`kind` ({self.kind!r}) must be one of {', '.join(map(repr, KINDS))}.")
+            raise RpcheckError(f"Theorem {self.id!r}: `kind` ({self.kind!r}) must be one of {', '.join(map(repr, KINDS))}.")
+        if not isinstance(self.profiles, Mapping):
+            raise RpcheckError(f"Theorem {self.id!r}: `profiles` must be a mapping profile name -> Profile.")
         missing = [p for p in PROFILES if p not in self.profiles]
         if missing:
-            raise ValueError(f"theorem {self.id!r} does not define the profiles {missing}.")
+            raise RpcheckError(f"theorem {self.id!r} does not define the profiles {missing}.")
+        for name, prof in self.profiles.items():
+            if not isinstance(prof, Profile):
+                raise RpcheckError(f"Theorem {self.id!r}: profile {name!r} must be a Profile; got {type(prof).__name__}.")
+        object.__setattr__(self, "variants", tuple(self.variants))
+        bad = [v for v in self.variants if not isinstance(v, Variant)]
+        if bad:
+            raise RpcheckError(f"Theorem {self.id!r}: `variants` must be Variant objects; got {bad[0]!r}.")
         names = [v.name for v in self.variants]
         if len(set(names)) != len(names) or not names:
-            raise ValueError(f"theorem {self.id!r} must have at least one variant, with unique names: {names}.")
+            raise RpcheckError(f"theorem {self.id!r} must have at least one variant, with unique names: {names}.")
+        if not callable(self.trial):
+            raise RpcheckError(f"Theorem {self.id!r}: `trial` ({self.trial!r}) must be a callable(params, rng).")
+        if self.parameters is not None:
+            if not isinstance(self.parameters, Mapping) or not all(isinstance(p, Param) for p in self.parameters.values()):
+                raise RpcheckError(f"Theorem {self.id!r}: `parameters` must be a mapping name -> Param.")
+        object.__setattr__(self, "constraints", tuple(self.constraints))
+        if not all(isinstance(c, Constraint) for c in self.constraints):
+            raise RpcheckError(f"Theorem {self.id!r}: `constraints` must be Constraint objects.")
+        for pname, prof in self.profiles.items():
+            for idx, cell in enumerate(prof.cells):
+                msg = self.cell_problem(cell)
+                if msg:
+                    raise RpcheckError(f"theorem {self.id!r}, profile {pname!r}, cell {idx} ({cell}): {msg}.")
+                for v in self.variants:
+                    if v.role == "control" and callable(v.expected) and v.expected_for(cell) is not Verdict.VIOLATED:
+                        raise RpcheckError(
+                            f"theorem {self.id!r}, profile {pname!r}, cell {idx}: variant {v.name!r} has role "
+                            f"'control' but expected {v.expected_for(cell)!r}; a control must be expected VIOLATED."
+                        )
+
+    def cell_problem(self, params: Mapping, *, names=None) -> str | None:
+        """Why the parameter dict ``params`` is not a valid cell (None when it is, or when ``parameters``
+        is not declared). ``names`` restricts the domain checks to those parameters."""
+        if self.parameters is None:
+            return None
+        for k, val in params.items():
+            if names is not None and k not in names:
+                continue
+            p = self.parameters.get(k)
+            if p is None:
+                return f"parameter {k!r} is not declared (declared: {', '.join(sorted(self.parameters))})"
+            why = p.problem(val)
+            if why:
+                return f"parameter {k!r} = {val!r} is outside its domain, {p.domain()}: {why}"
+        for c in self.constraints:
+            try:
+                ok = bool(c.check(params))
+            except Exception as exc:  # noqa: BLE001 - reported with the constraint's description
+                return f"constraint {c.description!r} could not be evaluated ({type(exc).__name__}: {exc})"
+            if not ok:
+                return f"constraint {c.description!r} is not satisfied"
+        return None
 
     def variant(self, name: str) -> Variant:
         for v in self.variants:

@@ -48,6 +48,10 @@ def test_cells_schema(serial_run):
         assert r["trials"] == r["evaluated"] + r["vacuous_trials"] + r["solver_errors"]
         assert r["as_expected"] == (r["expected"] == "" or r["expected"] == r["verdict"])
     assert cells["verdict"].isin([v.value for v in Verdict]).all()
+    # contract v2: every row has a role and an undetermined count; every HOLDS states its claim
+    assert {"role", "claim", "undetermined"} <= set(cells.columns)
+    assert (cells.loc[cells["verdict"] == "HOLDS", "claim"].str.len() > 0).all()
+    assert cells["undetermined"].dtype == "int64" and cells["p_delta"].dtype == "float64"
 
 
 def test_trials_schema(serial_run):
@@ -58,7 +62,7 @@ def test_trials_schema(serial_run):
             assert f"{v}.{f}" in t.columns
     assert {"diag.u", "diag.norm", "diag.draw2", "diag.x"} <= set(t.columns)
     assert set(t["status"]) == {"ok", "solver_error"}
-    assert len(t) == 3 * 1000 + 3 * 60 + 2 * 50
+    assert len(t) == 3 * 1000 + 3 * 100 + 2 * 50
     assert t.groupby(["theorem", "cell"])["trial"].apply(lambda s: list(s) == list(range(len(s)))).all()
 
 
@@ -81,8 +85,11 @@ def test_bound_mode_verdicts(serial_run):
 def test_deterministic_mode_solver_errors_and_vacuous(serial_run):
     c = serial_run.cells.set_index(["theorem", "cell", "variant"])
     r0 = c.loc[("engine_test.det", 0, "claim")]
-    assert r0["verdict"] == "HOLDS" and r0["failures"] == 0
-    assert r0["solver_errors"] > 0 and r0["vacuous_trials"] > 0  # 10% and 20% of 60 draws
+    # rules v2: solver errors count against HOLDS, so a deterministic row with solver errors and no
+    # certified failure is INCONCLUSIVE (P(no solver error in 100 draws at solver_p = 0.1) = 0.9**100 < 3e-5)
+    assert r0["verdict"] == "INCONCLUSIVE" and r0["failures"] == 0
+    assert "solver errors" in r0["claim"] and r0["role"] == "claim" and r0["undetermined"] == 0
+    assert r0["solver_errors"] > 0 and r0["vacuous_trials"] > 0  # 10% and 20% of 100 draws
     t = serial_run.trials
     det0 = t[(t["theorem"] == "engine_test.det") & (t["cell"] == 0)]
     errs = det0[det0["status"] == "solver_error"]
@@ -94,7 +101,10 @@ def test_deterministic_mode_solver_errors_and_vacuous(serial_run):
     assert r1["verdict"] == "VIOLATED" and r1["failures"] > 0 and r1["slack_min"] < 0
     assert r1["counterexample"].startswith("counterexamples/")
     assert c.loc[("engine_test.det", 2, "claim"), "verdict"] == "VACUOUS"
-    assert c.loc[("engine_test.det", 2, "always"), "verdict"] == "HOLDS"
+    # 100 >= 90 certified draws, no failure, no solver error: HOLDS with its claim
+    r2 = c.loc[("engine_test.det", 2, "always")]
+    assert r2["verdict"] == "HOLDS"
+    assert r2["claim"] == "no counterexample in 100 draws: P(counterexample) <= 0.0451 at 99%"
 
 
 def test_report_mode_uses_decide(serial_run):
@@ -146,6 +156,10 @@ def test_argument_validation():
         run("engine_test.bernoulli", seed=-1)
     with pytest.raises(RpcheckError, match="`alpha`"):
         run("engine_test.bernoulli", alpha=0.7)
+    with pytest.raises(RpcheckError, match=r"`trials` \(1000000000000\) must be an integer in the range \[1, 1000000000\]"):
+        run("engine_test.bernoulli", trials=10**12)
+    with pytest.raises(RpcheckError, match=r"`jobs` \(100000\) must be an integer in the range \[1, 4096\]"):
+        run("engine_test.bernoulli", jobs=100_000)
     with pytest.raises(RpcheckError, match="`resume=True` needs `out`"):
         run("engine_test.bernoulli", resume=True)
     with pytest.raises(RpcheckError, match="unknown theorem id 'engine_test.bernouli'.*engine_test.bernoulli"):
@@ -273,3 +287,15 @@ def test_conflicting_registered_id_is_refused_for_workers():
     with pytest.raises(RpcheckError, match="different theorem is registered under the id"):
         run(clone, backend="processes")
     assert len(run(clone, backend="serial", trials=5).cells) == 3
+
+
+def test_family_size_matches_the_run_without_running():
+    from rpcheck.engine import family_size
+
+    # bernoulli: 3 bound cells; chi2: 24 cells x 2 exact variants; det: deterministic (outside the family)
+    assert family_size(["engine_test.bernoulli", "engine_test.det"], "ci") == 3
+    assert family_size("engine_test.chi2", "ci") == 48
+    assert family_size("engine_test.bernoulli", "ci", overrides={"delta": 0.6}) == 0  # vacuous cells
+    assert family_size("engine_test.bernoulli", "ci", overrides={"p": 0.5}) == 1  # deduplicated cells
+    res = run("engine_test.bernoulli", backend="serial", trials=30)
+    assert res.provenance["family_size"]["violated"] == family_size("engine_test.bernoulli", "ci")

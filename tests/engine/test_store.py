@@ -16,8 +16,9 @@ import pytest
 
 from rpcheck.engine import load_results, run
 from rpcheck.engine import store as store_mod
+from rpcheck.engine._worker import OutcomeRow, TrialResult
 from rpcheck.engine.store import CheckpointStore, atomic_write_bytes, atomic_write_text
-from rpcheck.errors import RpcheckWarning
+from rpcheck.errors import RpcheckError, RpcheckWarning
 
 HERE = Path(__file__).resolve().parent
 
@@ -25,6 +26,7 @@ HERE = Path(__file__).resolve().parent
 SLOW = dict(overrides={"sleep": 0.004}, trials=120, seed=11)
 SCRIPT = """
 import sys
+sys.path.insert(0, {root!r})  # this checkout's rpcheck, not whichever one is installed
 sys.path.insert(0, {here!r})
 import _engine_claims
 _engine_claims.register_all()
@@ -68,12 +70,20 @@ def test_crash_while_saving_results_keeps_previous_tables(tmp_path, monkeypatch)
 
 def test_checkpoint_store_ignores_partial_files(tmp_path):
     st = CheckpointStore(tmp_path)
-    st.save_chunk("t.x", '{"a":1}', 0, 0, 2, [{"i": 0, "v": float("nan")}, {"i": 1, "v": 1e-300}])
+    recs_in = [
+        TrialResult(0, "ok", "", 0.5, (OutcomeRow(True, float("nan"), 1e-300, False, True),), {"v": float("nan")}),
+        TrialResult(1, "ok", "", 0.25, (OutcomeRow(False, 1e-300, -0.0, True, False),), {"v": 1e-300}),
+    ]
+    st.save_chunk("t.x", '{"a":1}', 0, 0, 2, recs_in, ["claim"])
     d = st.cell_dir("t.x", '{"a":1}', 0)
     (d / ".000000002-000000004.json.abc.tmp").write_text("{torn")
-    recs = st.load_cell("t.x", '{"a":1}', 0)
-    assert sorted(recs) == [0, 1] and np.isnan(recs[0]["v"]) and recs[1]["v"] == 1e-300
+    recs = st.load_cell("t.x", '{"a":1}', 0, ["claim"])
+    assert sorted(recs) == [0, 1] and np.isnan(recs[0].diagnostics["v"]) and recs[1].diagnostics["v"] == 1e-300
+    assert isinstance(recs[0], TrialResult) and isinstance(recs[0].outcomes[0], OutcomeRow)
+    assert recs[0].outcomes[0].undetermined and np.isnan(recs[0].outcomes[0].statistic)
+    assert recs[1].outcomes[0] == recs_in[1].outcomes[0] and recs[1].seconds == 0.25
     assert st.load_cell("t.x", '{"a":1}', 1) == {}
+    assert st.load_cell("t.x", '{"a":1}', 0, ["other"]) == {}  # written for other variants: not reused
 
 
 def _children(pid):
@@ -100,7 +110,7 @@ def _strip(res):
 def test_resume_after_sigkill_equals_uninterrupted(tmp_path, backend):
     ref = run("engine_test.bernoulli", backend="serial", **SLOW)
     out = tmp_path / "killed"
-    script = SCRIPT.format(here=str(HERE), out=str(out), backend=backend)
+    script = SCRIPT.format(root=str(HERE.parent.parent), here=str(HERE), out=str(out), backend=backend)
     proc = subprocess.Popen([sys.executable, "-c", script], cwd=str(HERE))
     ckpt = out / "checkpoints"
     deadline = time.monotonic() + 60
@@ -124,7 +134,7 @@ def test_resume_after_sigkill_equals_uninterrupted(tmp_path, backend):
             time.sleep(0.1)
         assert not any(_alive(c) for c in children), "orphaned worker processes kept running"
     assert not (out / "cells.parquet").exists()
-    done_before = sum(len(json.loads(p.read_text())["records"]) for p in ckpt.glob("*/*/*.json"))
+    done_before = sum(len(json.loads(p.read_text())["records"]) for p in ckpt.glob("*/*/*-*.json"))
     assert 0 < done_before < 360
 
     seen = []
@@ -162,3 +172,90 @@ def test_resume_warns_when_checkpoints_come_from_other_code(tmp_path):
     manifest.write_text(json.dumps({"rpcheck": "0.0.1", "git_commit": "0" * 40}))
     with pytest.warns(RpcheckWarning, match="computed by different code"):
         run("engine_test.det", backend="serial", trials=4, out=out, resume=True)
+
+
+# ----------------------------------------------------------------- results directory safety (issue 16 item 3)
+
+
+def test_foreign_non_empty_directory_is_refused_and_untouched(tmp_path):
+    out = tmp_path / "mine"
+    (out / "checkpoints").mkdir(parents=True)
+    (out / "checkpoints" / "notes.txt").write_text("the user's own file")
+    (out / "data.csv").write_text("1,2")
+    with pytest.raises(RpcheckError, match=r"non-empty directory that rpcheck did not write"):
+        run("engine_test.det", backend="serial", trials=3, out=out)
+    assert (out / "checkpoints" / "notes.txt").read_text() == "the user's own file"
+    assert sorted(p.name for p in out.iterdir()) == ["checkpoints", "data.csv"]
+    with pytest.raises(RpcheckError, match=r"non-empty directory that rpcheck did not write"):
+        run("engine_test.det", backend="serial", trials=3, out=out, resume=True)
+    res = run("engine_test.det", backend="serial", trials=3)
+    with pytest.raises(RpcheckError, match=r"non-empty directory that rpcheck did not write"):
+        res.save(out)
+
+
+def test_foreign_checkpoints_folder_in_a_results_directory_is_refused(tmp_path):
+    out = tmp_path / "r"
+    run("engine_test.det", backend="serial", trials=3, out=out)
+    import shutil
+
+    shutil.rmtree(out / "checkpoints")
+    (out / "checkpoints").mkdir()
+    (out / "checkpoints" / "keep.txt").write_text("x")
+    with pytest.raises(RpcheckError, match=r"checkpoints/ folder that rpcheck did not write"):
+        run("engine_test.det", backend="serial", trials=3, out=out)
+    assert (out / "checkpoints" / "keep.txt").exists()
+
+
+def test_empty_directory_and_out_errors(tmp_path):
+    (tmp_path / "empty").mkdir()
+    run("engine_test.det", backend="serial", trials=3, out=tmp_path / "empty")
+    assert (tmp_path / "empty" / store_mod.MARKER).is_file()
+    with pytest.raises(RpcheckError, match=r"`out` \(''\) must be a directory path"):
+        run("engine_test.det", backend="serial", trials=3, out="")
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(RpcheckError, match="exists and is not a directory"):
+        run("engine_test.det", backend="serial", trials=3, out=tmp_path / "file")
+
+
+def test_resume_with_other_settings_is_refused(tmp_path):
+    out = tmp_path / "r"
+    run("engine_test.det", backend="serial", trials=3, out=out, seed=1)
+    before = sorted(str(p) for p in out.rglob("*"))
+    for kw, name in [({"seed": 2}, "seed"), ({"seed": 1, "alpha": 0.05}, "alpha"), ({"seed": 1, "profile": "quick"}, "profile")]:
+        with pytest.raises(RpcheckError, match=rf"`resume=True`: .* was written by a run with {name}="):
+            run("engine_test.det", backend="serial", trials=3, out=out, resume=True, **kw)
+    with pytest.raises(RpcheckError, match=r"theorems=\['engine_test.det'\]"):
+        run(["engine_test.det", "engine_test.report"], backend="serial", trials=3, out=out, resume=True, seed=1)
+    assert sorted(str(p) for p in out.rglob("*")) == before  # nothing overwritten
+
+
+def test_result_files_get_the_umask_permissions(tmp_path):
+    old = os.umask(0o022)
+    try:
+        out = tmp_path / "r"
+        run("engine_test.det", backend="serial", trials=3, out=out)
+        for name in ("cells.parquet", "trials.parquet", "provenance.json", store_mod.MARKER):
+            assert (out / name).stat().st_mode & 0o777 == 0o644, name
+        chunk = next(out.glob("checkpoints/*/*/*-*.json"))
+        assert chunk.stat().st_mode & 0o777 == 0o644
+    finally:
+        os.umask(old)
+
+
+def test_resume_cleans_stray_tmp_and_reports_corrupted_files(tmp_path):
+    out = tmp_path / "r"
+    run("engine_test.det", backend="serial", trials=4, out=out)
+    chunk = next(out.glob("checkpoints/*/*/*-*.json"))
+    stray = chunk.parent / f".{chunk.name}.abc123.tmp"
+    stray.write_text("{torn")
+    run("engine_test.det", backend="serial", trials=4, out=out, resume=True)
+    assert not stray.exists()
+    chunk.write_text("{not json")
+    with pytest.raises(RpcheckError, match=rf"checkpoint chunk '{chunk}' is unreadable or corrupted"):
+        run("engine_test.det", backend="serial", trials=4, out=out, resume=True)
+    (out / store_mod.MARKER).write_text("[1, 2")
+    with pytest.raises(RpcheckError, match=rf"results manifest '{out / store_mod.MARKER}' is unreadable"):
+        run("engine_test.det", backend="serial", trials=4, out=out, resume=True)
+    (out / "provenance.json").write_text("{")
+    with pytest.raises(RpcheckError, match="provenance file .* is unreadable"):
+        load_results(out)
