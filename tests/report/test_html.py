@@ -141,11 +141,18 @@ def test_report_renders_in_headless_chromium(tmp_path):
 
 
 @pytest.mark.parametrize("values", [np.full(50, 0.7), 0.7 + np.arange(50) * 1e-17, np.r_[np.full(49, 1e300), 1.0]])
-def test_statistic_plot_copes_with_degenerate_ranges(values):
-    from rpcheck.report.plots import statistic_svg
+def test_plots_cope_with_degenerate_ranges(values):
+    from xml.etree import ElementTree
 
-    trials = pd.DataFrame({"v.statistic": values, "v.bound": np.ones_like(values)})
-    assert statistic_svg(trials, "v", prefix="x").startswith("<svg")
+    from rpcheck.report.plots import forest_svg, sweep_svg
+
+    q = np.quantile(values, [0.05, 0.5, 0.95])
+    for log in (None, 10):
+        svg = forest_svg([{"label": "c", "est": q[1], "lo": q[0], "hi": q[2], "ref": values.max()}], x_label="s/b",
+                         ref_line=1.0, log=log)  # fmt: skip
+        ElementTree.fromstring(svg)
+    svg = sweep_svg([{"x": [4.0, 4.0], "y": values[:2], "lo": values[:2], "hi": values[:2]}], x_label="r")
+    ElementTree.fromstring(svg)
 
 
 def test_constants_section_from_rpcheck_constant_table():
