@@ -42,6 +42,8 @@ LETTERS = {"HOLDS": "H", "VIOLATED": "V", "INCONCLUSIVE": "I", "VACUOUS": "∅",
 SWEEP_ORDER = ("r", "n", "m", "eps", "k", "d", "rho", "s", "c", "p", "q", "a", "gamma", "lam", "C")
 #: Columns / parameters that carry the target dimension prescribed by a theorem's formula (vertical marker).
 PRESCRIBED_COLUMNS = ("r_prescribed", "r_formula", "prescribed_r", "formula_r")
+#: With more varying parameters than this, a cells table shows them in one wrapping "parameters" column.
+MAX_PARAM_COLUMNS = 4
 #: Variant tables longer than this are collapsed (unless a row is unexpected).
 COLLAPSE_ROWS = 16
 
@@ -58,8 +60,9 @@ pre{white-space:pre-wrap;overflow-wrap:anywhere}
 pre.stmt{background:#f6f7f9;border-left:3px solid #4a6fa5;padding:8px 10px;margin:.4em 0}
 table{border-collapse:collapse;margin:.4em 0 1em;font-size:12.5px;width:100%;table-layout:auto}
 th,td{border:1px solid var(--line);padding:3px 6px;text-align:left;vertical-align:top}
-th{background:#f0f2f5}
-td.num{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#f0f2f5;overflow-wrap:normal}
+td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.num.long{white-space:normal;overflow-wrap:anywhere;min-width:8em}
 .v{font-weight:700;padding:0 5px;border-radius:3px;color:#fff;white-space:nowrap;display:inline-block}
 .v-HOLDS{background:var(--ok)}.v-VIOLATED{background:var(--bad)}.v-INCONCLUSIVE{background:var(--inc)}
 .v-VACUOUS{background:var(--vac)}.v-MEASURED{background:var(--mea)}.v-x{background:#333}
@@ -74,6 +77,7 @@ tr.unexp-row>td:first-child{box-shadow:inset 4px 0 #e8a200}
 .c{display:inline-block;min-width:1.25em;text-align:center;font:700 11px/1.4 "DejaVu Sans Mono",monospace;
 color:#fff;border-radius:2px;padding:0 1px}
 .tag{font-size:11px;border:1px solid var(--mut);border-radius:3px;padding:0 3px;color:var(--mut);white-space:nowrap}
+.scroll{overflow-x:auto;max-width:100%}
 .plots{display:flex;flex-wrap:wrap;gap:10px;margin:.4em 0}.plots svg{max-width:100%;height:auto}
 nav#toc>ul{columns:3 260px;font-size:13px;padding-left:1.2em}nav#toc li{break-inside:avoid}
 nav#toc ul ul{padding-left:1em}
@@ -272,15 +276,23 @@ def _counterexample_html(path):
     if not path:
         return ""
     href = safe_href(path)
-    name = _e(path.rsplit("/", 1)[-1])
+    name = _e(path.rsplit("/", 1)[-1].rsplit("__", 1)[-1])  # "<theorem>__<variant>__cell0.npz" -> "cell0.npz"
     if href is None:
         why = "not linked: not a relative path inside the results directory"
         return f'<span class="small" title="{why}">{_e(path)}</span>'
-    return f'<a href="{_e(href)}">{name}</a>'
+    return f'<a href="{_e(href)}" title="{_e(path)}">{name}</a>'
+
+
+def _num_td(text):
+    """A right-aligned cell that does not break numbers; long values (lists, long strings) may wrap."""
+    return f'<td class="num{" long" if len(text) > 18 else ""}">{_e(text)}</td>'
 
 
 def _cells_table(rows, plist, varying):
-    head = "".join(f"<th>{_e(k)}</th>" for k in varying) + (
+    """One row per cell. At most ``MAX_PARAM_COLUMNS`` parameter columns; more varying parameters share one
+    wrapping column (so the table fits 1280 px)."""
+    one_col = len(varying) > MAX_PARAM_COLUMNS
+    head = ("<th>parameters</th>" if one_col else "".join(f"<th>{_e(k)}</th>" for k in varying)) + (
         "<th>failures / evaluated</th><th>rate [exact CI]</th><th>promised</th><th>p-value (Holm α)</th>"
         "<th>statistic q50 / q95 / max</th><th>worst slack</th><th>verdict</th><th>claim · evidence</th>"
     )
@@ -318,7 +330,11 @@ def _cells_table(rows, plist, varying):
         verdict = _badge(shown, unexpected=unexp, expected=_expected(r)) + tag
         body.append(
             f"<tr{' class=unexp-row' if unexp else ''}>"
-            + "".join(f'<td class="num">{_e(fmt_value(p.get(k)))}</td>' for k in varying)
+            + (
+                f'<td class="small">{_e(_plabel(p, varying))}</td>'
+                if one_col
+                else "".join(_num_td(fmt_value(p.get(k))) for k in varying)
+            )
             + f'<td class="num">{_e(_fmt(r.get("failures")))} / {_e(_fmt(r.get("evaluated")))}'
             + (f'<div class="muted small">{_e(", ".join(notes))}</div>' if notes else "")
             + f'</td><td class="num">{_e(_fmt(_num(r.get("failure_rate"))))}{_e(ci)}</td>'
@@ -326,7 +342,7 @@ def _cells_table(rows, plist, varying):
             + f'<td class="num">{_e(stats)}</td><td class="num">{_e(_fmt(_num(r.get("slack_min"))))}</td>'
             + f"<td>{verdict}</td><td>{''.join(ev)}</td></tr>"
         )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return f"<div class=scroll><table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
 
 
 def _json_block(data, depth=0):
@@ -348,10 +364,7 @@ def _json_block(data, depth=0):
         cols = list(data)
         head = "".join(f"<th>{_e(c)}</th>" for c in cols)
         n = len(next(iter(data.values())))
-        body = "".join(
-            "<tr>" + "".join(f'<td class="num">{_e(fmt_value(data[c][i]))}</td>' for c in cols) + "</tr>"
-            for i in range(n)
-        )
+        body = "".join("<tr>" + "".join(_num_td(fmt_value(data[c][i])) for c in cols) + "</tr>" for i in range(n))
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     if (
         isinstance(data, dict)
@@ -362,7 +375,7 @@ def _json_block(data, depth=0):
         cols = list(dict.fromkeys(k for v in data.values() for k in v))
         head = "<th></th>" + "".join(f"<th>{_e(c)}</th>" for c in cols)
         body = "".join(
-            f"<tr><th>{_e(k)}</th>" + "".join(f'<td class="num">{_e(fmt_value(v.get(c)))}</td>' for c in cols) + "</tr>"
+            f"<tr><th>{_e(k)}</th>" + "".join(_num_td(fmt_value(v.get(c))) for c in cols) + "</tr>"
             for k, v in data.items()
         )
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
@@ -399,7 +412,10 @@ def _decide_tables(rows, plist, varying, seen):
             body = _json_block(json.loads(s))
         except (ValueError, RecursionError):
             body = f"<pre>{_e(s)}</pre>"
-        out.append(f'<div class="decide"><div class="small muted">{_e(label) or "measurements"}</div>{body}</div>')
+        out.append(
+            f'<div class="decide"><div class="small muted">{_e(label) or "measurements"}</div>'
+            f'<div class="scroll">{body}</div></div>'
+        )
     return "".join(out)
 
 
@@ -436,7 +452,7 @@ def _prescribed(row, params):
     return None
 
 
-def _variant_plots(tid, variant, mode, rows, plist, trials, varying):
+def _variant_plots(tid, variant, mode, rows, plist, trials, varying, plotted):
     svgs, hidden = [], []
     name = str(variant)
     if mode in ("bound", "exact"):
@@ -500,7 +516,7 @@ def _variant_plots(tid, variant, mode, rows, plist, trials, varying):
                 ref_label="exact law",
             )  # fmt: skip
         )
-    pairs = _paper_pairs(rows, plist, varying)
+    pairs = _paper_pairs(rows, plist, varying, plotted)
     for quantity, prs in pairs.items():
         svgs.append(
             plots.forest_svg(
@@ -529,7 +545,7 @@ def _variant_plots(tid, variant, mode, rows, plist, trials, varying):
     return [s for s in svgs if s], [s for s in hidden if s]
 
 
-def _paper_pairs(rows, plist, varying):
+def _paper_pairs(rows, plist, varying, plotted):
     """``{quantity: [(label, paper value, our value)]}`` from ``decide_info`` keys ``paper_<q>`` beside
     ``<q>`` (reproductions of a paper's table)."""
     out = {}
@@ -551,7 +567,8 @@ def _paper_pairs(rows, plist, varying):
 
     for r, p in zip(rows, plist):
         s = r.get("decide_info")
-        if isinstance(s, str) and "paper_" in s:
+        if isinstance(s, str) and "paper_" in s and s not in plotted:
+            plotted.add(s)
             try:
                 data = json.loads(s)
             except (ValueError, RecursionError):
@@ -664,10 +681,10 @@ def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3"):
         )
         parts.append(
             '<details class="variants"><summary>Variants: statements tested, assumptions, notes</summary><table><thead>'
-            "<tr><th>variant</th><th>role</th><th>mode</th><th>statement tested</th><th>assumed (reconstructed)</th>"
+            "<tr><th>variant</th><th>role</th><th>mode</th><th>statement tested</th><th>assumed</th>"
             f"<th>note</th></tr></thead><tbody>{vrows}</tbody></table></details>"
         )
-    seen = set()
+    seen, plotted = set(), set()
     by_variant = {}
     for r in rows_all:
         by_variant.setdefault(r["variant"], []).append(r)
@@ -690,7 +707,7 @@ def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3"):
         else:
             parts.append(table)
         parts.append(_decide_tables(rows, plist, varying, seen))
-        shown, hidden = _variant_plots(tid, variant, mode, rows, plist, trials, varying)
+        shown, hidden = _variant_plots(tid, variant, mode, rows, plist, trials, varying, plotted)
         if shown:
             parts.append('<div class="plots">' + "".join(shown) + "</div>")
         if hidden:
@@ -736,8 +753,8 @@ def _findings(recs, theorem_ids, anchors):
     if not rows:
         return "<p class='muted'>No findings recorded for the theorems in this run.</p>", status_count
     html_ = (
-        '<table class="findings"><colgroup><col style="width:15%"><col style="width:50%"><col style="width:11%">'
-        '<col style="width:9%"><col style="width:15%"></colgroup><thead><tr><th>theorem · finding</th>'
+        '<table class="findings"><colgroup><col style="width:15%"><col style="width:46%"><col style="width:11%">'
+        '<col style="width:9%"><col style="width:19%"></colgroup><thead><tr><th>theorem · finding</th>'
         "<th>what differs from the paper</th><th>evidence variant</th><th>status</th><th>evidence</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
@@ -750,7 +767,7 @@ def _constants_section(constants):
     cols = [c for c in constants.columns if c not in ("evaluations",)]
     head = "".join(f"<th>{_e(c)}</th>" for c in cols)
     body = "".join(
-        "<tr>" + "".join(f'<td class="num">{_e(fmt_value(v))}</td>' for v in rec.values()) + "</tr>"
+        "<tr>" + "".join(_num_td(fmt_value(v)) for v in rec.values()) + "</tr>"
         for rec in constants[cols].to_dict("records")
     )
     svg = plots.constants_svg(constants)
@@ -758,7 +775,8 @@ def _constants_section(constants):
         '<h2 id="constants">Empirical constants</h2><p class="small">Smallest value of the target dimension whose '
         "exact one-sided upper confidence bound on the failure rate is at most delta (geometric grid, then bisection; "
         "re-tested on a fresh seed), and the implied constant c = empirical / formula, from <code>rpcheck "
-        f"constant</code>.</p><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        f"constant</code>.</p><div class=scroll><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody>"
+        "</table></div>"
         f"<div class='plots'>{svg}</div>"
     )
 
@@ -851,7 +869,7 @@ def _overview(recs, theorem_ids, anchors, finding_counts, prov):
     table = (
         '<table class="overview"><colgroup><col style="width:9%"><col style="width:24%"><col><col style="width:7%">'
         "</colgroup><thead><tr><th>paper</th><th>theorem</th><th>verdict per cell, by variant</th>"
-        f"<th>unexpected</th></tr></thead><tbody>{''.join(t[2] for t in trows)}</tbody></table>"
+        f"<th>unexp.</th></tr></thead><tbody>{''.join(t[2] for t in trows)}</tbody></table>"
     )
     return (
         f'<section id="overview"><h2>Overview</h2><div class="cards">{cards}</div>{_error_statement(prov)}'
@@ -945,8 +963,8 @@ def render_report(result, *, title="rpcheck verification report", constants=None
         f"<h1>{_e(title)}</h1><p class='muted small'>Generated {generated}. Verdicts: HOLDS (the data support the "
         "claim at the stated level), VIOLATED (the data refute it), INCONCLUSIVE (neither), VACUOUS (the bound "
         "cannot be informative), measured (a measurement with no decision rule).</p>"
-        f"{overview}<nav id='toc'><h2>Contents</h2><ul>{''.join(toc)}</ul></nav>"
-        f"<section id='findings'><h2>Findings</h2>{findings_html}</section>"
+        f'{overview}<nav id="toc"><h2>Contents</h2><ul>{"".join(toc)}</ul></nav>'
+        f'<section id="findings"><h2>Findings</h2>{findings_html}</section>'
         f"{_constants_section(constants)}{''.join(sections)}<h2>Provenance</h2>{_provenance(prov)}"
     )
     return _page(title, body)

@@ -113,7 +113,7 @@ def _axis_x(sx, y0, y1, label, *, fmt=fmt_num):
 
 
 def sweep_svg(series, *, x_label, y_label="failure rate", title="", promised_label="promised failure probability",
-              markers=(), width=600, height=260):  # fmt: skip
+              markers=(), width=580, height=260):  # fmt: skip
     """Rate against a swept parameter.
 
     Parameters
@@ -228,7 +228,7 @@ def sweep_svg(series, *, x_label, y_label="failure rate", title="", promised_lab
 
 
 def forest_svg(rows, *, x_label, title="", est_label="estimate", ref_label="reference", interval_label="interval",
-               ref_line=None, ref_line_label="", log=None, width=600, label_width=190):  # fmt: skip
+               ref_line=None, ref_line_label="", log=None, width=580, label_width=190):  # fmt: skip
     """One row per item: ``[lo, hi]`` bar, ``est`` dot and ``ref`` hollow diamond on a shared axis.
 
     Parameters
