@@ -741,6 +741,8 @@ def _findings(recs, theorem_ids, anchors):
                     evidence = f"{_e(verdicts)}; {fails} failures in {evaluated} evaluated trials"
                 if links:
                     evidence += "<div>" + " ".join(links) + "</div>"
+            elif not f.evidence_variant:
+                status, evidence = "no evidence variant", ""
             else:
                 status, evidence = "not run", ""
             status_count[status] += 1

@@ -302,10 +302,10 @@ def forest_svg(rows, *, x_label, title="", est_label="estimate", ref_label="refe
                 f'<line x1="{_f(sx(r["lo"]))}" x2="{_f(sx(r["hi"]))}" y1="{_f(y)}" y2="{_f(y)}" stroke="#1f5fa8" '
                 'stroke-width="2.2" stroke-opacity="0.55"/>'
             )
-        if ok("ref"):
-            out.append(_marker("diamond", sx(r["ref"]), y, "#b3261e", r=3.0, fill="#fff", title=f"{ref_label}: {tip}"))
         if ok("est"):
             out.append(_marker("circle", sx(r["est"]), y, "#1f5fa8", r=3.2, title=f"{est_label}: {tip}"))
+        if ok("ref"):  # hollow and on top: visible also where it coincides with the estimate
+            out.append(_marker("diamond", sx(r["ref"]), y, "#b3261e", r=3.6, fill="none", title=f"{ref_label}: {tip}"))
     ly = height - 6
     legend = [_marker("circle", 10, ly - 4, "#1f5fa8"), f'<text x="20" y="{ly}">{esc(est_label)}</text>']
     x = 30 + 6.2 * len(est_label)
