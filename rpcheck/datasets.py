@@ -206,8 +206,7 @@ def _binarize(y, *, name, positive=None):
     if positive is not None:
         if positive not in labels:
             raise RpcheckError(
-                f"`positive` ({positive!r}) is not a label of {name!r}; "
-                f"labels present: {labels.tolist()[:20]}."
+                f"`positive` ({positive!r}) is not a label of {name!r}; labels present: {labels.tolist()[:20]}."
             )
         out = np.where(y == positive, 1.0, -1.0)
         if np.all(out == 1.0):
@@ -265,16 +264,15 @@ def _make(X, y, *, name, task, description, positive=None, row_lines=None):
         y_raw[:] = y
         y_pm, label_map, note = _binarize_multilabel(y, name=name, positive=positive)
         description = f"{description}; {note}" if description else note
-        return Dataset(X=X, y=y_pm, name=name, task=task, description=description, label_map=label_map,
-                       y_raw=y_raw)
+        return Dataset(X=X, y=y_pm, name=name, task=task, description=description, label_map=label_map, y_raw=y_raw)
     y = np.asarray(y)
     if y.shape != (X.shape[0],):
         raise RpcheckError(f"`y` of {name!r} has shape {y.shape} but X has {X.shape[0]} rows.")
+    y_raw = y.copy()
     if y.dtype.kind in "biuf":
         y = _check_label_values(y, name=name, task=task, row_lines=row_lines)
     elif task == "regression":
         raise RpcheckError(f"regression target of {name!r} must be numeric; got dtype {y.dtype}.")
-    y_raw = y.copy()
     if task == "classification":
         y, label_map, note = _binarize(y, name=name, positive=positive)
         description = f"{description}; {note}" if description else note
@@ -367,67 +365,98 @@ _KNOWN = (
         "techtc300",
         "Paul et al. 2014, Sec. 4.1.2 (Table II): 295 two-class document-term matrices of TechTC-300 "
         "(Davidov et al. 2004), 150-280 documents x 10,000-40,000 words",
-        n=((150, 280),), d=((10_000, 40_000),), classes=_exact(2),
+        n=((150, 280),),
+        d=((10_000, 40_000),),
+        classes=_exact(2),
         note="one pair (Exp_<id>_<id>/vectors.dat); load with load_techtc",
     ),
     KnownDataset(
         "rcv1-binary",
         "Paul et al. 2014, Sec. 4.1.4 (train 20,242 x 47,236, 0.16% nonzeros, ten test sets of 20,000); "
         "Lei & Lan 2020, Table 3 (train 13,562 / test 6,680 of the 20,242-row file)",
-        n=_exact(20_242, 20_000, 13_562, 6_680), d=_exact(47_236), classes=_exact(2),
+        n=_exact(20_242, 20_000, 13_562, 6_680),
+        d=_exact(47_236),
+        classes=_exact(2),
         density=((0.00155, 0.00165),),
     ),
     KnownDataset(
         "rcv1-multiclass",
         "Paul et al. 2014, Sec. 4.1.4 (train 15,564 x 47,236, 53 classes, 0.14% nonzeros, test sets of 16,000)",
-        n=_exact(15_564, 16_000), d=_exact(47_236), classes=((2, 53),), density=((0.00135, 0.00145),),
+        n=_exact(15_564, 16_000),
+        d=_exact(47_236),
+        classes=((2, 53),),
+        density=((0.00135, 0.00145),),
         note="at most 53 classes (a subset may miss rare ones)",
     ),
     KnownDataset(
         "news20-binary",
         "Lei & Lan 2020, Table 3 (train 13,397 / test 6,599 of 19,996 rows, d = 1,355,191)",
-        n=_exact(19_996, 13_397, 6_599), d=_exact(1_355_191), classes=_exact(2),
+        n=_exact(19_996, 13_397, 6_599),
+        d=_exact(1_355_191),
+        classes=_exact(2),
         note="density not stated by the paper",
     ),
     KnownDataset(
         "real-sim",
         "Lei & Lan 2020, Table 3 (train 48,447 / test 23,862 of 72,309 rows, d = 20,958)",
-        n=_exact(72_309, 48_447, 23_862), d=_exact(20_958), classes=_exact(2),
+        n=_exact(72_309, 48_447, 23_862),
+        d=_exact(20_958),
+        classes=_exact(2),
         note="density not stated by the paper",
     ),
     KnownDataset(
         "mushrooms",
         "Lei & Lan 2020, Table 3 (train 6,000 / test 2,124 of 8,124 rows, d = 112)",
-        n=_exact(8_124, 6_000, 2_124), d=_exact(112), classes=_exact(2), sparse=False,
+        n=_exact(8_124, 6_000, 2_124),
+        d=_exact(112),
+        classes=_exact(2),
+        sparse=False,
     ),
     KnownDataset(
         "usps-b",
         "Lei & Lan 2020, Table 3 (standard USPS split: train 7,291 / test 2,007, d = 256)",
-        n=_exact(9_298, 7_291, 2_007), d=_exact(256), classes=_exact(2, 10), sparse=False,
+        n=_exact(9_298, 7_291, 2_007),
+        d=_exact(256),
+        classes=_exact(2, 10),
+        sparse=False,
         note="10 digit classes as distributed; the paper's binarization is not given (pass positive=)",
     ),
     KnownDataset(
         "gisette",
         "Lei & Lan 2020, Table 3 (train 6,000 / test 1,000, d = 5,000)",
-        n=_exact(7_000, 6_000, 1_000), d=_exact(5_000), classes=_exact(2), sparse=False,
+        n=_exact(7_000, 6_000, 1_000),
+        d=_exact(5_000),
+        classes=_exact(2),
+        sparse=False,
     ),
     KnownDataset(
         "hapmap-hgdp",
         "Paul et al. 2014, Sec. 4.1.3 (2,250 individuals x 492,516 SNPs, dense, entries -1/0/+1; 5 regions "
         "or about 50 populations)",
-        n=_exact(2_250), d=_exact(492_516), classes=((5, 5), (40, 60)), sparse=False,
+        n=_exact(2_250),
+        d=_exact(492_516),
+        classes=((5, 5), (40, 60)),
+        sparse=False,
         values=((-1.0, 0.0, 1.0), (0.0, 1.0, 2.0)),
         note="'about 50' populations read as 40..60; 0/1/2 allele counts accepted as well as the paper's -1/0/+1",
     ),
     KnownDataset(
         "yalefaces",
         "Paul et al. 2014, Sec. 4.3 (165 images x 4,096 pixels, 15 people, class ids as regression targets)",
-        n=_exact(165), d=_exact(4_096), classes=_exact(15), sparse=False, task="regression",
+        n=_exact(165),
+        d=_exact(4_096),
+        classes=_exact(15),
+        sparse=False,
+        task="regression",
     ),
     KnownDataset(
         "nci60",
         "Paul et al. 2014, Sec. 4.3 (60 cell lines x 1,375 genes, 10 classes as regression targets)",
-        n=_exact(60), d=_exact(1_375), classes=_exact(10), sparse=False, task="regression",
+        n=_exact(60),
+        d=_exact(1_375),
+        classes=_exact(10),
+        sparse=False,
+        task="regression",
     ),
 )
 _KNOWN_BY_NAME = {k.name: k for k in _KNOWN}
@@ -728,8 +757,10 @@ def _parse_svmlight(text, path, *, zero_based="auto", n_features=None, max_featu
             if idx == prev:
                 fail(f"feature index {idx} appears twice (field {k}); each index may appear once per line.")
             if idx < prev:
-                fail(f"feature indices are not increasing: {idx} after {prev} (field {k}); the LIBSVM format "
-                     "requires ascending indices.")
+                fail(
+                    f"feature indices are not increasing: {idx} after {prev} (field {k}); the LIBSVM format "
+                    "requires ascending indices."
+                )
             if idx == 0:
                 if zero_based is False:
                     fail(f"feature index 0 (field {k}) in a file read with zero_based=False (indices start at 1).")
@@ -737,8 +768,10 @@ def _parse_svmlight(text, path, *, zero_based="auto", n_features=None, max_featu
             if idx > limit:
                 if n_features is not None:
                     fail(f"feature index {idx} (field {k}) does not fit n_features={n_features}.")
-                fail(f"feature index {idx} (field {k}) exceeds the width allowed by max_features={max_features}; "
-                     "refused before allocating (raise `max_features` if the file really is that wide).")
+                fail(
+                    f"feature index {idx} (field {k}) exceeds the width allowed by max_features={max_features}; "
+                    "refused before allocating (raise `max_features` if the file really is that wide)."
+                )
             prev = idx
             indices.append(idx)
             values.append(val)
@@ -769,8 +802,11 @@ def _parse_svmlight(text, path, *, zero_based="auto", n_features=None, max_featu
     if d > max_features:
         raise RpcheckError(f"{path!r} is {d:,} columns wide; above `max_features` ({max_features:,}).")
     X = sp.csr_matrix(
-        (np.asarray(values, dtype=np.float64), ind.astype(np.int32 if d < 2**31 else np.int64),
-         np.asarray(indptr, dtype=np.int64)),
+        (
+            np.asarray(values, dtype=np.float64),
+            ind.astype(np.int32 if d < 2**31 else np.int64),
+            np.asarray(indptr, dtype=np.int64),
+        ),
         shape=(len(row_lines), d),
     )
     notes = [f"{'0' if base0 else '1'}-based indices"]
@@ -812,25 +848,29 @@ def _read_csv(text, path, *, max_entries=DENSE_MAX_ENTRIES):
             for j, f in enumerate(fields):
                 v = _number(f)
                 if v is None or not math.isfinite(v):
-                    what = "is empty (missing value)" if not f else (
-                        f"{f!r} is not a finite number" if v is not None else f"{f!r} is not a number")
+                    what = (
+                        "is empty (missing value)"
+                        if not f
+                        else (f"{f!r} is not a finite number" if v is not None else f"{f!r} is not a number")
+                    )
                     col = f"column {j + 1}" + (f" ({header[j]!r})" if header else "")
-                    raise RpcheckError(f"{path!r}, line {lineno}, {col}: the field {what}; all fields must be "
-                                       "finite numbers (the last column is the target).")
+                    raise RpcheckError(
+                        f"{path!r}, line {lineno}, {col}: the field {what}; all fields must be "
+                        "finite numbers (the last column is the target)."
+                    )
                 row.append(v)
             rows.append(row)
             row_lines.append(lineno)
             if len(rows) * ncols > max_entries:
-                raise RpcheckError(f"{path!r} has more than {max_entries:,} entries (DENSE_MAX_ENTRIES); too large "
-                                   "to read densely.")
+                raise RpcheckError(
+                    f"{path!r} has more than {max_entries:,} entries (DENSE_MAX_ENTRIES); too large to read densely."
+                )
     except csv.Error as exc:
         raise RpcheckError(f"{path!r}, line {reader.line_num}: not valid CSV: {exc}.") from None
     if not rows:
         raise RpcheckError(f"CSV file {path!r} is empty (no data rows{' after the header' if header else ''}).")
     if ncols < 2:
-        raise RpcheckError(
-            f"CSV file {path!r} has {ncols} column(s); it needs features and a last target column."
-        )
+        raise RpcheckError(f"CSV file {path!r} has {ncols} column(s); it needs features and a last target column.")
     A = np.asarray(rows, dtype=np.float64)
     return A[:, :-1], A[:, -1], row_lines
 
@@ -846,8 +886,11 @@ def _read_npz(path, *, max_entries=DENSE_MAX_ENTRIES):
             for key in ("X", "y"):
                 with zf.open(members[key]) as fh:
                     version = np.lib.format.read_magic(fh)
-                    read = np.lib.format.read_array_header_1_0 if version == (1, 0) else \
-                        np.lib.format.read_array_header_2_0
+                    read = (
+                        np.lib.format.read_array_header_1_0
+                        if version == (1, 0)
+                        else np.lib.format.read_array_header_2_0
+                    )
                     shape, _, dtype = read(fh)
                 headers[key] = (shape, dtype)
     except RpcheckError:
@@ -878,8 +921,18 @@ def _read_npz(path, *, max_entries=DENSE_MAX_ENTRIES):
         raise RpcheckError(f"{path!r} is not a readable .npz archive (truncated or corrupt): {exc}.") from None
 
 
-def load_file(path, *, fmt=None, task=None, positive=None, n_features=None, name=None, zero_based="auto",
-              max_features=MAX_FEATURES, expect=None):
+def load_file(
+    path,
+    *,
+    fmt=None,
+    task=None,
+    positive=None,
+    n_features=None,
+    name=None,
+    zero_based="auto",
+    max_features=MAX_FEATURES,
+    expect=None,
+):
     """Load a data set from a file.
 
     The format rules (header rule, index rules, compression, what is refused) are in the module docstring;

@@ -320,7 +320,7 @@ def test_svmlight_empty_and_comment_only_files(tmp_path):
         ("1 1:1 qid:3\n-1 2:1\n", r"a qid field must come right after the label"),
         ("1 qid:x 1:1\n-1 2:1\n", r"qid field 'qid:x' must be"),
         ("1 1:1 2\n-1 2:1\n", r"field 3 \('2'\) is not an index:value pair"),
-        ("1 1:1\n-1 1000000000000:1\n", r"line 2: feature index 1000000000000 .* exceeds the width allowed by max_features"),
+        ("1 1:1\n-1 1000000000000:1\n", r"line 2: feature index 1000000000000 .* exceeds the width allowed"),
         ("1,x 1:1\n-1 2:1\n", r"label 'x' of the multi-label field '1,x'"),
     ],
 )
@@ -386,3 +386,118 @@ def test_zero_based_index_at_n_features_is_refused(tmp_path):
     p.write_text("1 0:1 2:1\n-1 1:1\n")
     _err(p, r"line 1: feature index 2 does not fit n_features=2 \(0-based\)", n_features=2)
     assert load_file(p, n_features=3).d == 3
+
+
+# ---------------------------------------------------------------------------------------------------------
+# named sets of the papers, expect=, TechTC
+# ---------------------------------------------------------------------------------------------------------
+def test_known_datasets_registry():
+    from rpcheck.datasets import known_datasets
+
+    ks = {k.name: k for k in known_datasets()}
+    assert {
+        "techtc300",
+        "rcv1-binary",
+        "news20-binary",
+        "real-sim",
+        "hapmap-hgdp",
+        "mushrooms",
+        "usps-b",
+        "gisette",
+    } <= set(ks)
+    r = ks["rcv1-binary"]
+    assert r.width() == 47_236 and (20_242, 20_242) in r.n and r.density == ((0.00155, 0.00165),)
+    assert "Paul et al. 2014, Sec. 4.1.4" in r.source and "Table 3" in r.source
+    assert ks["techtc300"].width() is None and ks["news20-binary"].width() == 1_355_191
+    row = ks["rcv1-binary"].as_dict()
+    assert row["n"] == "20,242 or 20,000 or 13,562 or 6,680" and row["density"] == "0.155%..0.165%"
+    for k in known_datasets():
+        assert "spec" not in k.source and ("Paul et al. 2014" in k.source or "Lei & Lan 2020" in k.source)
+
+
+def _write_rows(path, rows, labels):
+    path.write_text("".join(f"{lab} " + " ".join(f"{j}:{v}" for j, v in row) + "\n" for row, lab in zip(rows, labels)))
+
+
+def test_expect_checks_the_stated_shape(tmp_path):
+    rng = np.random.default_rng(0)
+    # an nci60-shaped regression file: 60 x 1,375 dense, 10 class ids as targets (Paul et al. 2014, Sec. 4.3)
+    X = rng.standard_normal((60, 1375))
+    p = tmp_path / "nci60.npz"
+    np.savez(p, X=X, y=np.arange(60) % 10)
+    ds = load_file(p, expect="nci60")
+    assert ds.task == "regression" and "shape checked against 'nci60'" in ds.description
+    _err(
+        p,
+        r"does not have the shape of 'yalefaces' .*n = 60 rows \(expected 165\); d = 1,375 columns "
+        r"\(expected 4,096\); 10 distinct labels \(expected 15\)",
+        expect="yalefaces",
+    )
+    _err(p, r"`expect` \('rcv2'\) must be one of 'techtc300', 'rcv1-binary'", expect="rcv2")
+    # svmlight: the width is set from the registry (a file whose largest index is below 47,236)
+    q = tmp_path / "rcv1_small"
+    _write_rows(q, [[(1, 0.5)], [(47_236, 1.0)]], [1, -1])
+    _err(
+        q,
+        r"n = 2 rows \(expected 20,242 or 20,000 or 13,562 or 6,680\); "
+        r"density 0\.002117% \(expected 0\.155%\.\.0\.165%\)",
+        expect="rcv1-binary",
+    )  # no d mismatch: the width came from the registry
+    wide = tmp_path / "rcv1_wide"
+    _write_rows(wide, [[(1, 0.5)], [(47_237, 1.0)]], [1, -1])
+    _err(wide, r"line 2: feature index 47237 \(field 2\) does not fit n_features=47236", expect="rcv1-binary")
+
+
+def test_expect_hapmap_values(tmp_path):
+    from rpcheck.datasets import KnownDataset, _shape_problems
+
+    spec = KnownDataset("g", "test", n=((3, 3),), d=((2, 2),), classes=((2, 2),), values=((-1.0, 0.0, 1.0),))
+    assert _shape_problems(spec, np.array([[1.0, 0.0], [-1.0, 1.0], [0.0, 0.0]]), np.array([0, 1, 1])) == []
+    probs = _shape_problems(spec, np.array([[2.0, 0.0], [-1.0, 1.0], [0.0, 0.0]]), np.array([0, 1, 1]))
+    assert probs and probs[0].startswith("values [-1.0, 0.0, 1.0, 2.0]")
+
+
+def _techtc_dir(root, name, n_pos, n_neg, width, rng, comment_lines=True):
+    folder = root / name
+    folder.mkdir()
+    lines = ["# TechTC-style vectors.dat written by the test\n"]
+    for i in range(n_pos + n_neg):
+        lab = 1 if i < n_pos else -1
+        cols = np.sort(rng.choice(np.arange(1, width + 1), size=30, replace=False))
+        if comment_lines:
+            lines.append(f"# document {i}\n")
+        lines.append(f"{lab} " + " ".join(f"{c}:{int(rng.integers(1, 5))}" for c in cols) + "\n")
+    (folder / "vectors.dat").write_text("".join(lines))
+    (folder / "features.idx").write_text("# header\n# words\n" + "".join(f"{j} w{j}\n" for j in range(1, width + 1)))
+    return folder
+
+
+def test_load_techtc_pair_and_collection(tmp_path):
+    from rpcheck.datasets import iter_techtc, load_techtc
+
+    rng = np.random.default_rng(0)
+    a = _techtc_dir(tmp_path, "Exp_1092_1110", 80, 75, 12_000, rng)
+    ds = load_techtc(a)
+    assert ds.name == "Exp_1092_1110" and (ds.n, ds.d) == (155, 12_000)  # width from features.idx
+    assert int(np.sum(ds.y > 0)) == 80 and sp.issparse(ds.X) and ds.X.nnz == 155 * 30
+    assert load_techtc(a / "vectors.dat").d == 12_000
+    _techtc_dir(tmp_path, "Exp_2_3", 60, 40, 9_000, rng)  # 100 x 9,000: outside the stated sizes
+    with pytest.raises(
+        RpcheckError,
+        match=r"does not have the shape of 'techtc300' .*n = 100 rows \(expected "
+        r"150\.\.280\); d = 9,000 columns \(expected 10,000\.\.40,000\)",
+    ):
+        list(iter_techtc(tmp_path))
+    got = [d.name for d in iter_techtc(tmp_path, check_shape=False)]
+    assert got == ["Exp_1092_1110", "Exp_2_3"]
+    bad = tmp_path / "Exp_9_9"
+    bad.mkdir()
+    (bad / "vectors.dat").write_text("2 1:1\n-1 2:1\n")
+    with pytest.raises(RpcheckError, match=r"line 1: TechTC labels are \+1 or -1; found 2"):
+        load_techtc(bad, check_shape=False)
+    (bad / "vectors.dat").write_text("1 0:1\n-1 2:1\n")
+    with pytest.raises(RpcheckError, match=r"feature index 0 .* zero_based=False"):
+        load_techtc(bad, check_shape=False)
+    with pytest.raises(RpcheckError, match=r"`path` \(.*empty.*\) is not an existing file"):
+        (tmp_path / "empty").mkdir()
+        load_techtc(tmp_path / "empty")
