@@ -41,7 +41,7 @@ import math
 import numpy as np
 
 from ..._threads import single_threaded
-from ...engine import Citation, Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...engine import Citation, Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...linalg import embedding_distortion
 from ...sketches import make_sketch
 from ..paul2014._common import FP_REL, svc_bounds
@@ -260,6 +260,21 @@ THEOREM = register(
         profiles=PROFILES,
         trial=trial,
         decide=decide,
+        parameters={
+            "n": Param("int", low=2, doc="number of examples"),
+            "d": Param("int", low=1, doc="dimension"),
+            "rho": Param("int", low=1, doc="rank of X"),
+            "r": Param("int", low=1, doc="columns of the Gaussian R"),
+            "family": Param("choice", choices=FAMILIES, doc="family of the adversary's map A"),
+            "b": Param("float", low=0.0, doc="budget of A (see the module docstring)"),
+        },
+        constraints=(
+            Constraint("rho <= min(n, d) (rank of the n x d data)", lambda p: int(p["rho"]) <= min(int(p["n"]), int(p["d"]))),
+            Constraint(
+                "b <= 1 for the families 'shrink' and 'delete' (a fraction)",
+                lambda p: p["family"] not in ("shrink", "delete") or float(p["b"]) <= 1.0,
+            ),
+        ),
         tolerance=FP_REL,
         tolerance_note="Certified intervals Z_opt in [D, P] at exactly feasible points (paul2014._common."
         "svc_bounds), ||w~*||^2 from 1-strong convexity; 1e-10 relative rounding allowance.",

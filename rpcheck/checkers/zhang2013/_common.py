@@ -34,8 +34,9 @@ import math
 import numpy as np
 
 from ..._threads import single_threaded  # noqa: F401  (re-exported for the theorem modules)
-from ...engine import Citation, Outcome, Profile, Verdict, grid
+from ...engine import Citation, Constraint, Outcome, Param, Profile, Verdict, grid
 from ...generators import haar_orthonormal
+from ...sketches import SKETCH_KINDS
 
 __all__ = [
     "AUTHORS",
@@ -56,7 +57,13 @@ __all__ = [
     "m_for",
     "single_threaded",
     "fp_tolerance",
+    "LOSSES",
+    "recovery_parameters",
+    "RANK_CONSTRAINT",
 ]
+
+#: Losses of the primal (1) handled by the checkers (square: closed forms (14)-(15); hinge: certified duals).
+LOSSES = ("square", "hinge")
 
 AUTHORS = "Lijun Zhang, Mehrdad Mahdavi, Rong Jin, Tianbao Yang, Shenghuo Zhu"
 TITLE = "Recovering the Optimal Solution by Dual Random Projection"
@@ -241,3 +248,31 @@ def recovery_profiles(quick_losses=("square",)):
             trials=500,
         ),
     }
+
+
+# ------------------------------------------------------------------------------ parameter domains
+#: rank(X) = r needs r <= min(n, d) (exact-rank instances X = U diag(s) V^T, U n x r, V d x r).
+RANK_CONSTRAINT = Constraint(
+    "r <= min(n, d) (rank of the n x d data)", lambda p: int(p["r"]) <= min(int(p["n"]), int(p["d"]))
+)
+
+
+def recovery_parameters(eps_high=0.5, **extra):
+    """Parameter domains of the low-rank recovery cells (Theorems 1-5): ``eps`` in ``(0, eps_high]`` (the
+    paper's range, 1/2 for Cor. 7 and Theorems 1, 2, 4, 5 and 1/3 for Theorem 3), ``delta`` in (0, 1),
+    ``c > 0`` (the constant of Cor. 7's ``m``), ``lam > 0`` (the regulariser of (1)) and the loss."""
+    params = {
+        "n": Param("int", low=2, doc="number of examples"),
+        "d": Param("int", low=1, doc="dimension"),
+        "r": Param("int", low=1, doc="rank of X"),
+        "eps": Param("float", low=0.0, high=eps_high, closed="right", doc="accuracy eps of Cor. 7's m"),
+        "delta": Param("float", low=0.0, high=1.0, closed="neither", doc="failure probability"),
+        "c": Param("float", low=0.0, closed="neither", doc="constant c of m >= (r+1) log(2r/delta)/(c eps^2)"),
+        "m": Param("int", low=1, doc="number of random projections (default: Cor. 7's m)"),
+        "lam": Param("float", low=0.0, closed="neither", doc="regulariser lambda of the primal (1)"),
+        "loss": Param("choice", choices=LOSSES, doc="loss of the primal (1)"),
+        "kind": Param("choice", choices=SKETCH_KINDS, doc="sketch family of R (default gaussian)"),
+        "cond": Param("float", low=1.0, doc="condition number of the nonzero singular values (default 10)"),
+    }
+    params.update(extra)
+    return params

@@ -21,7 +21,7 @@ import numpy as np
 
 from ...engine import Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...svm.drp import drp, iterative_drp, ridge_drp_closed_form, ridge_solution
-from ._common import FP_REL, cite, fp_tolerance, make_instance, single_threaded, sketch_matrix
+from ._common import FP_REL, RANK_CONSTRAINT, cite, recovery_parameters, fp_tolerance, make_instance, single_threaded, sketch_matrix
 
 __all__ = ["THEOREM", "trial"]
 
@@ -98,6 +98,8 @@ THEOREM = register(
             Variant("hinge_prop2", "z = R^T wtilde (hinge), 1e-9 relative", **_V),
         ),
         profiles=PROFILES,
+        parameters={k: v for k, v in recovery_parameters().items() if k in ("n", "d", "r", "m", "lam", "kind", "cond")},
+        constraints=(RANK_CONSTRAINT,),
         trial=trial,
         tolerance=FP_REL,
         tolerance_note="Rounding of closed forms (1e-9 relative); the hinge certificate is the Frank-Wolfe gap.",

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..._rng import as_generator
 from ...bounds.zhang2013 import C_COR7, cor7_min_dim
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ._common import ASSUMED_C, ASSUMED_EPS, ASSUMED_PROB, cite, sketch_matrix, wishart_gram
 
 __all__ = ["THEOREM", "trial", "empirical_constant", "implied_constant"]
@@ -165,6 +165,23 @@ PROFILES = {
     "full": Profile(_cells([2, 5, 10, 20, 50], [0.5, 0.25, 0.1], [0.25, 0.5, 1.0, 2.0, 4.0], delta=0.01), trials=3000),
 }
 
+PARAMETERS = {
+    "r": Param("int", low=1, doc="rank r (A is r x m)"),
+    "eps": Param("float", low=0.0, high=0.5, closed="right", doc="accuracy eps in (0, 1/2] (Cor. 7)"),
+    "delta": Param("float", low=0.0, high=1.0, closed="neither", doc="failure probability"),
+    "c": Param("float", low=0.0, closed="neither", doc="constant c of m >= (r+1) log(2r/delta)/(c eps^2)"),
+    "m": Param("int", low=1, doc="number of projections (= Cor. 7's m at the cell's c)"),
+    "sampler": Param("choice", choices=SAMPLERS, doc="exact Wishart (bartlett) or explicit Gaussian sketch"),
+    "d": Param("int", low=1, doc="ambient dimension of the explicit sketch (sampler 'sketch')"),
+}
+CONSTRAINTS = (
+    Constraint(
+        "m = ceil((r+1) log(2r/delta)/(c eps^2)) (Cor. 7's m at the cell's constant c)",
+        lambda p: int(p["m"]) == cor7_min_dim(int(p["r"]), float(p["eps"]), float(p["delta"]), float(p["c"])),
+    ),
+    Constraint("d >= r (a d x r orthonormal V exists; sampler 'sketch')", lambda p: int(p.get("d", p["r"])) >= int(p["r"])),
+)
+
 THEOREM = register(
     Theorem(
         id=THEOREM_ID,
@@ -196,6 +213,8 @@ THEOREM = register(
         profiles=PROFILES,
         trial=trial,
         decide=decide,
+        parameters=PARAMETERS,
+        constraints=CONSTRAINTS,
         tolerance=0.0,
         tolerance_note="Exact eigenvalues of an r x r matrix; no tolerance.",
         constant_search={

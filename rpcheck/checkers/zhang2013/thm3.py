@@ -27,10 +27,23 @@ import numpy as np
 
 from ...bounds.zhang2013 import thm3_bracket, thm3_failure, thm3_lower
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
-from ._common import ASSUMED_C, ASSUMED_PROB, FP_REL, cite, single_threaded, vacuous_outcome
+from ...engine import Constraint
+from ._common import (
+    ASSUMED_C,
+    ASSUMED_PROB,
+    FP_REL,
+    RANK_CONSTRAINT,
+    cite,
+    recovery_parameters,
+    single_threaded,
+    vacuous_outcome,
+)
 from ._recovery import diagnostics, draw
 
-__all__ = ["THEOREM", "trial", "naive_quantities"]
+__all__ = ["THEOREM", "trial", "naive_quantities", "D_ABOVE_R"]
+
+#: Theorem 3 needs a nontrivial orthogonal complement of span(X).
+D_ABOVE_R = Constraint("d > r (the complement of span(X) is nontrivial)", lambda p: int(p["d"]) > int(p["r"]))
 
 THEOREM_ID = "zhang2013.thm3"
 ASSUMED_EPS3 = "eps in (0, 1/3] [R]"
@@ -128,6 +141,8 @@ THEOREM = register(
             ),
         ),
         profiles=PROFILES,
+        parameters=recovery_parameters(eps_high=1 / 3),
+        constraints=(RANK_CONSTRAINT, D_ABOVE_R),
         trial=trial,
         tolerance=FP_REL,
         tolerance_note="Hinge: lower bound reduced by the certified excess of ||R^T e|| (dual gaps); 1e-9 rounding.",

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from ...bounds.zhang2013 import thm3_chi2_failure
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
-from ._common import cite, single_threaded
+from ._common import RANK_CONSTRAINT, cite, recovery_parameters, single_threaded
 from ._recovery import draw
-from .thm3 import naive_quantities
+from .thm3 import D_ABOVE_R, naive_quantities
 
 __all__ = ["THEOREM", "trial"]
 
@@ -106,6 +106,8 @@ THEOREM = register(
             ),
         ),
         profiles=PROFILES,
+        parameters=recovery_parameters(eps_high=1 / 3),
+        constraints=(RANK_CONSTRAINT, D_ABOVE_R),
         trial=trial,
         tolerance=0.0,
         tolerance_note="Exact law; the comparison with the threshold has no tolerance.",

@@ -29,18 +29,20 @@ import math
 
 import numpy as np
 
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...svm.drp import certified_recovery_bound, iterative_drp
 from ._common import (
     ASSUMED_C,
     ASSUMED_EPS,
     ASSUMED_PROB,
     FP_REL,
+    RANK_CONSTRAINT,
     cite,
     distortion_from_A,
     fp_tolerance,
     m_for,
     make_instance,
+    recovery_parameters,
     reference_solution,
     single_threaded,
     sketch_matrix,
@@ -161,6 +163,8 @@ THEOREM = register(
             ),
         ),
         profiles=PROFILES,
+        parameters=recovery_parameters(T=Param("int", low=1, doc="iterations of Algorithm 2")),
+        constraints=(RANK_CONSTRAINT,),
         trial=trial,
         tolerance=FP_REL,
         tolerance_note="Per step the certified form with the full dual's and the step dual's Frank-Wolfe gaps; "

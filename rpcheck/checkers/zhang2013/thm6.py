@@ -32,7 +32,7 @@ import math
 import numpy as np
 
 from ...bounds.zhang2013 import C_THM6, effective_rank, thm6_bound, thm6_eps
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...generators import haar_orthonormal
 from ...svm.drp import drp, iterative_drp, ridge_solution
 from ._common import ASSUMED_PROB, FP_REL, cite, single_threaded, sketch_matrix, vacuous_outcome
@@ -202,6 +202,19 @@ THEOREM = register(
         profiles=PROFILES,
         trial=trial,
         decide=decide,
+        parameters={
+            "n": Param("int", low=2, doc="number of examples"),
+            "d": Param("int", low=1, doc="dimension (enters the bound through log(2d/delta))"),
+            "p": Param("float", low=0.0, closed="neither", doc="decay sigma_i = s1 i^-p"),
+            "s1": Param("float", low=0.0, closed="neither", doc="largest singular value sigma_1"),
+            "lam": Param("float", low=0.0, closed="neither", doc="regulariser lambda (square loss, gamma = 1)"),
+            "k": Param("int", low=1, doc="w* lies in the span of the first k singular vectors"),
+            "m": Param("int", low=1, doc="number of random projections"),
+            "delta": Param("float", low=0.0, high=1.0, closed="neither", doc="failure probability"),
+        },
+        constraints=(
+            Constraint("k <= min(n, d) (full rank min(n, d))", lambda p: int(p["k"]) <= min(int(p["n"]), int(p["d"]))),
+        ),
         tolerance=FP_REL,
         tolerance_note="Closed forms (square loss); 1e-9 relative rounding allowance.",
         findings=(
