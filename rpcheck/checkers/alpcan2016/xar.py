@@ -30,8 +30,8 @@ Variants (each reads ``statistic <= bound``; intervals certified, ``FP_REL`` rou
     ``quoted`` (deterministic): ``Z_opt >= Z~_opt - (1/2) e/(1-e) ||w~*||^2``; vacuous when ``e >= 1``.
     ``quadform`` (deterministic): ``||a~^T Y X||^2 <= ||a~^T Y X T||^2 / (1 - e)``; vacuous when ``e >= 1``.
     ``reverse`` (deterministic, [D], not in either paper): ``Z~_opt >= Z_opt - (e/2) ||a*^T Y X||^2``.
-    ``informative`` (report): the fraction of draws with ``e < 1``; HOLDS when every draw has ``e < 1``,
-    VACUOUS when none does, INCONCLUSIVE (mixed) otherwise; the fraction is in ``decide_info``.
+    ``informative`` (report, role "measurement"): the fraction of draws with ``e < 1`` in ``decide_info``
+    (with, for ``A = I``, the Davidson-Szarek bound on P(some draw has e >= 1)); no verdict.
 """
 
 from __future__ import annotations
@@ -131,12 +131,15 @@ def trial(params, rng):
 
 
 def decide(records, params):
+    """Measurement only (role "measurement"): the fraction of draws with ``e < 1`` and, for ``A = I``, the
+    Davidson-Szarek bound on P(some draw has e >= 1) at this many draws (:func:`identity_failure_bound`)."""
     es = np.array([r.outcomes["informative"].statistic for r in records])
     if es.size == 0:
         return {"informative": Verdict.INCONCLUSIVE}, {}
-    frac = float(np.mean(es < 1))
-    v = Verdict.HOLDS if frac == 1.0 else Verdict.VACUOUS if frac == 0.0 else Verdict.INCONCLUSIVE
-    return {"informative": v}, {"fraction_e_below_1": frac, "median_e": float(np.median(es))}
+    info = {"fraction_e_below_1": float(np.mean(es < 1)), "median_e": float(np.median(es))}
+    if params["family"] == "identity":
+        info["bound_P_some_e_ge_1"] = identity_failure_bound(int(params["rho"]), int(params["r"]), int(es.size))
+    return {"informative": Verdict.INCONCLUSIVE}, info
 
 
 def _cell(family, b, n=40, d=128, rho=5, r=128):
@@ -151,17 +154,9 @@ def _expected(variant):
             return Verdict.HOLDS
         if variant in ("quoted", "quadform"):
             return Verdict.VACUOUS if always_vacuous else Verdict.HOLDS
-        if variant == "informative":
-            if always_vacuous:
-                return Verdict.VACUOUS
-            return _expected_identity_informative(p) if fam == "identity" else None
         return None
 
     return f
-
-
-#: Allowed probability that a cell expected HOLDS for ``informative`` shows some draw with e >= 1.
-INFORMATIVE_ALPHA = 0.01
 
 
 def identity_failure_bound(rho, r, trials):
@@ -177,20 +172,6 @@ def identity_failure_bound(rho, r, trials):
     if t <= 0:
         return 1.0
     return min(1.0, trials * math.exp(-r * t * t / 2.0))
-
-
-def _expected_identity_informative(p):
-    # Power-based: "every draw has e < 1" is expected (HOLDS) only where the rigorous bound above puts the
-    # probability of a draw with e >= 1 below INFORMATIVE_ALPHA = 0.01; elsewhere reported (None). The
-    # trial count enters via the profile (the cell does not carry it): the largest count of any profile
-    # with this cell shape is used, see _TRIALS_FOR. Values: ci (rho 5, r 128, 15 trials) 0.75; standard
-    # (rho 8) r = 64: 1, r = 256: 0.037; full (rho 10) r = 64, 256: 1, 0.49; r = 512: 8e-7 -> HOLDS only
-    # there. Monte Carlo per-draw P(e >= 1) (40000 draws, seed 1; not used for the decision): 0.019 at
-    # (rho, r) = (8, 64) -- the first standard run saw 1 of 50, an unexpected INCONCLUSIVE under the
-    # earlier unconditional HOLDS --, 0.072 at (10, 64), 0 at (5, 128), (8, 256), (10, 256).
-    trials = _TRIALS_FOR.get((int(p["n"]), int(p["d"]), int(p["rho"])), 200)
-    bound = identity_failure_bound(int(p["rho"]), int(p["r"]), trials)
-    return Verdict.HOLDS if bound <= INFORMATIVE_ALPHA else None
 
 
 _CI = (
@@ -212,13 +193,6 @@ PROFILES = {
         trials=200,
     ),
 }
-
-#: (n, d, rho) of each profile's cells -> its trials (for the power rule of ``informative``).
-_TRIALS_FOR = {}
-for _prof in PROFILES.values():
-    for _c in _prof.cells:
-        _key = (int(_c["n"]), int(_c["d"]), int(_c["rho"]))
-        _TRIALS_FOR[_key] = max(_TRIALS_FOR.get(_key, 0), _prof.trials)
 
 THEOREM = register(
     Theorem(
@@ -252,9 +226,10 @@ THEOREM = register(
             Variant("reverse", "Z~_opt >= Z_opt - (e/2)||a*^T Y X||^2 [D]", expected=_expected("reverse")),
             Variant(
                 "informative",
-                "fraction of draws with e < 1 (decide_info)",
+                "fraction of draws with e < 1 (decide_info; measured, no verdict)",
                 mode="report",
-                expected=_expected("informative"),
+                expected=None,
+                role="measurement",
             ),
         ),
         profiles=PROFILES,
@@ -284,7 +259,7 @@ THEOREM = register(
                 "With an adversarial A (the top data direction shrunk by b = 1, or A = 1.5 I) e >= 1 in every "
                 "draw and the quoted bound (with 1/(1 - e)) is vacuous. For A = I, e < 1 in every draw only with "
                 "enough r/rho (rigorous at full r = 512, rho = 10; at r = 64, rho = 8 one draw in 50 had e >= 1).",
-                evidence_variant="informative",
+                evidence_variant="quoted",
                 spec_ref="B.4 item 4; C-B2",
             ),
             Finding(

@@ -111,6 +111,8 @@ THEOREM = register(
                 "sqrt(m) z* = R_paper^T wtilde (Prop. 2), to 1e-9 relative",
                 mode="deterministic",
                 expected=Verdict.HOLDS,
+                role="self-check",
+                note="An identity of the implementation (rpcheck.svm.drp returns z and wtilde from one dual).",
             ),
         ),
         profiles=PROFILES,

@@ -190,6 +190,7 @@ THEOREM = register(
                 "rel * sqrt(m / rbar) (median reported; slope of log rel vs log m checked in the theorem test)",
                 mode="report",
                 expected=None,
+                role="measurement",
             ),
             Variant(
                 "iterate",
