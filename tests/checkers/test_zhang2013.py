@@ -215,3 +215,31 @@ def test_thm1_stated_bound_is_the_printed_one_for_exact_duals(eps):
     # a positive duality gap enlarges the bound, by exactly the certified excess
     dr = Draw(w_norm=1.0, gap=1e-6, lam=0.1)
     assert thm1.stated_bound(dr, eps) > B.thm1_bound(eps)
+
+
+def test_certified_interval_outcomes_are_undetermined_when_straddling():
+    from rpcheck.checkers.zhang2013._recovery import certify_le, ratio_interval
+
+    assert certify_le(0.1, 0.2, 0.3, 0.3, 0.15, 0.3).holds
+    o = certify_le(0.4, 0.5, 0.3, 0.3, 0.45, 0.3)
+    assert not o.holds and not o.undetermined
+    o = certify_le(0.25, 0.35, 0.3, 0.3, 0.29, 0.3)  # straddles: neither certified
+    assert o.undetermined
+    lo, hi = ratio_interval(1.0, 0.1, 2.0, 0.5)
+    assert lo == pytest.approx(0.9 / 2.5) and hi == pytest.approx(1.1 / 1.5)
+    assert ratio_interval(1.0, 0.1, 0.5, 0.5)[1] == math.inf
+
+
+def test_hinge_recovery_radii_from_the_gaps():
+    """u_full = sqrt(2 eta_full/lam) + fp ||w*|| (strong convexity) and u_wt = sqrt(2 eta_proj/lam)/sqrt(1-eps_R)
+    (+ rounding); with eps_R >= 1 an inexact projected dual gives an infinite radius."""
+    from types import SimpleNamespace
+
+    from rpcheck.checkers.zhang2013._recovery import Draw
+
+    res = SimpleNamespace(z=np.array([3.0, 4.0]), w_tilde=np.array([1.0, 0.0]))
+    kw = dict(lam=2.0, res=res, gap_full=1e-6, gap_proj=4e-6, fp=0.0, w_norm=1.0)
+    dr = Draw(eps_R=0.75, **kw)
+    assert dr.u_full == pytest.approx(math.sqrt(1e-6)) and dr.u_z == pytest.approx(math.sqrt(4e-6))
+    assert dr.u_wt == pytest.approx(math.sqrt(4e-6) / 0.5)
+    assert Draw(eps_R=1.2, **kw).u_wt == math.inf

@@ -24,7 +24,8 @@ Families of ``A`` (``b`` = the cell's budget)
     ``delete``: ``A`` = diagonal 0/1, deleting the ``ceil(b d)`` features of largest leverage ``||V_(i)||``.
     ``scale``: ``A = (1 + b) I``; ``e >= (1+b)^2 (1 - e_R) - 1`` is above 1 for ``b = 1/2`` when R is good.
 
-Variants (each reads ``statistic <= bound``; intervals certified, ``FP_REL`` rounding)
+Variants (each reads ``statistic <= bound``; intervals certified, ``FP_REL`` rounding; a draw whose
+certified intervals straddle the inequality is undetermined, counted against the verdict tested)
     ``eq16`` (deterministic): ``Z_opt >= Z~(a~) - (e/2) ||a~^T Y X||^2`` at the returned feasible ``a~``;
     informative for every ``e``. Expected HOLDS.
     ``quoted`` (deterministic): ``Z_opt >= Z~_opt - (1/2) e/(1-e) ||w~*||^2``; vacuous when ``e >= 1``.
@@ -78,6 +79,18 @@ def adversary_map(family, d, b, V, Zfac, *, rng):
     raise RpcheckError(f"`family` ({family!r}) must be one of {', '.join(map(repr, FAMILIES))}.")
 
 
+def _ge(lhs_lo, lhs_hi, rhs_lo, rhs_hi, statistic, bound, *, reverse=False):
+    """Outcome of ``lhs >= rhs`` with ``lhs`` certified in ``[lhs_lo, lhs_hi]`` and ``rhs`` in
+    ``[rhs_lo, rhs_hi]``: holds when ``lhs_lo >= rhs_hi``, fails when ``lhs_hi < rhs_lo``, else undetermined
+    (the intervals straddle). ``statistic``/``bound`` are recorded (the inequality reads
+    ``statistic <= bound``; ``reverse`` only documents that ``statistic`` is the left side's complement)."""
+    if lhs_lo >= rhs_hi:
+        return Outcome(True, statistic, bound)
+    if lhs_hi < rhs_lo:
+        return Outcome(False, statistic, bound)
+    return Outcome(bool(statistic <= bound), statistic, bound, undetermined=True)
+
+
 @single_threaded
 def trial(params, rng):
     n, d, rho, r = int(params["n"]), int(params["d"]), int(params["rho"]), int(params["r"])
@@ -102,21 +115,27 @@ def trial(params, rng):
     Tu = XT.T @ (y * at)
     q_Tu = float(Tu @ Tu)
     out = {}
-    rhs16 = Zt.lo - 0.5 * e * q_u
-    out["eq16"] = Outcome(bool(Z.hi + fp * (abs(Z.hi) + e * q_u) >= rhs16), rhs16, Z.hi)
+    # Z_opt in [Z.lo, Z.hi], Z~_opt in [Zt.lo, Zt.hi], ||w~*||^2 in Wt (certified intervals); the
+    # right-hand sides are evaluated at exactly feasible points, up to rounding fp * scale.
+    sc = abs(Z.hi) + abs(Zt.hi) + e * q_u + 1.0
+    rhs16 = Zt.lo - 0.5 * e * q_u  # Z~(a~) - (e/2)||a~^T Y X||^2, Zt.lo = Z~(a~) - rounding
+    out["eq16"] = _ge(Z.lo, Z.hi, rhs16 - fp * sc, Zt.hi - 0.5 * e * q_u + fp * sc, rhs16, Z.hi)
     if e >= 1:
         out["quoted"] = Outcome(True, math.nan, Z.hi, vacuous=True)
         out["quadform"] = Outcome(True, q_u, math.nan, vacuous=True)
     else:
-        rhs17 = Zt.lo - 0.5 * e / (1 - e) * Wt.hi
-        out["quoted"] = Outcome(bool(Z.hi * (1 + fp) + fp >= rhs17), rhs17, Z.hi)
+        k = 0.5 * e / (1 - e)
+        rhs17 = Zt.lo - k * Wt.hi
+        out["quoted"] = _ge(Z.lo, Z.hi, rhs17 - fp * sc, Zt.hi - k * Wt.lo + fp * sc, rhs17, Z.hi)
         bq = q_Tu / (1 - e)
-        out["quadform"] = Outcome(bool(q_u <= bq * (1 + fp) + fp), q_u, bq)
+        r = fp * (q_u + bq + 1.0)  # both sides computed at the same a~: rounding only
+        out["quadform"] = _ge(bq - r, bq + r, q_u - r, q_u + r, q_u, bq, reverse=True)
     a_s = orig["a"]
     us = Zfac.T @ (y * a_s)
     q_us = float(us @ us)
     rhs_rev = Z.lo - 0.5 * e * q_us
-    out["reverse"] = Outcome(bool(Zt.hi + fp * (abs(Zt.hi) + e * q_us) >= rhs_rev), rhs_rev, Zt.hi)
+    sc_r = abs(Z.hi) + abs(Zt.hi) + e * q_us + 1.0
+    out["reverse"] = _ge(Zt.lo, Zt.hi, rhs_rev - fp * sc_r, Z.hi - 0.5 * e * q_us + fp * sc_r, rhs_rev, Zt.hi)
     out["informative"] = Outcome(bool(e < 1), e, 1.0)
     diags = {
         "e": e,

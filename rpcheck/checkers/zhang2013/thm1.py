@@ -6,12 +6,14 @@ Statement (spec A.5; form [T], range/probability [R])
     With rpcheck's ``R = R_paper / sqrt(m)`` the ratio is ``||z - R^T w*|| / ||R^T w*||`` (scale-free).
 
 Variants (statistic = ``||z - R^T w*|| / ||R^T w*||``, each reads ``statistic <= bound``)
-    ``stated`` (bound, promised ``delta``): ``<= sqrt(2) eps/sqrt(1-eps)`` plus the certificate excess (0
-    for exact duals; :func:`stated_bound`); expected HOLDS at the prescribed ``m``, reported only at ``c = 4``.
-    ``per_draw`` (deterministic, [D]): ``<= eps_R/(1-eps_R)`` in its certified form
-    ``sqrt(eps_R ||w*|| B + eta/lambda) / (sqrt(1 - eps_R) ||w*||)`` (from (21):
-    ``||R^T e||^2 <= eps_R ||w*|| ||e|| + eta/lambda`` and ``||R^T w*||^2 >= (1 - eps_R) ||w*||^2``);
-    vacuous when ``eps_R >= 1``.
+    ``stated`` (bound, promised ``delta``): ``<= sqrt(2) eps/sqrt(1-eps)``, the printed bound; the statistic
+    of the exact optima is certified to lie in an interval (``_recovery.Draw``: the duals' gaps by strong
+    convexity, ``||A|| <= sqrt(1 + eps_R)``, rounding) and a draw whose interval straddles the bound is
+    undetermined. Expected HOLDS at the prescribed ``m``, reported only at ``c = 4``.
+    (:func:`stated_bound` is the earlier excess form: the printed bound plus the certificate excess, equal
+    to the printed bound for exact duals.)
+    ``per_draw`` (deterministic, [D]): ``<= eps_R/(1-eps_R)`` (from (21): ``||R^T e||^2 <= eps_R ||w*|| ||e||``
+    and ``||R^T w*||^2 >= (1 - eps_R) ||w*||^2``), certified the same way; vacuous when ``eps_R >= 1``.
     ``identity`` (deterministic, [D]): Prop. 2's consequence ``sqrt(m) z* = R_paper^T wtilde``, i.e.
     ``||z - R^T wtilde|| <= 1e-9 ||z||``.
 """
@@ -22,7 +24,7 @@ import math
 
 import numpy as np
 
-from ...bounds.zhang2013 import thm1_bound
+from ...bounds.zhang2013 import thm1_bound, thm2_bound
 from ...engine import Finding, Outcome, Theorem, TrialRecord, Variant, Verdict, register
 from ._common import (
     ASSUMED_C,
@@ -37,7 +39,7 @@ from ._common import (
     single_threaded,
     vacuous_outcome,
 )
-from ._recovery import diagnostics, draw
+from ._recovery import certify_le, diagnostics, draw, ratio_interval
 
 __all__ = ["THEOREM", "trial", "stated_bound"]
 
@@ -64,19 +66,23 @@ def trial(params, rng):
     z = np.asarray(dr.res.z)
     Rw = A.T @ coef  # R^T w*
     nRw = float(np.linalg.norm(Rw))
-    stat = float(np.linalg.norm(z - Rw)) / nRw
-    tol = dr.fp
-    b_stated = stated_bound(dr, eps)
-    out = {"stated": Outcome(bool(stat <= b_stated + tol), stat, b_stated)}
+    num = float(np.linalg.norm(z - Rw))
+    stat = num / nRw
+    # certified radii: ||A|| <= sqrt(1 + eps_R) carries ||w*_computed - w*|| <= u_full into R^T w*
+    nA = math.sqrt(1.0 + dr.eps_R)
+    lo, hi = ratio_interval(num, dr.u_z + nA * dr.u_full, nRw, nA * dr.u_full)
+    b = thm1_bound(eps)
+    out = {"stated": certify_le(lo, hi, b, b, stat, b)}
     if dr.eps_R >= 1:
         out["per_draw"] = vacuous_outcome(stat)
     else:
-        b = dr.cert_RT(dr.eps_R) / (math.sqrt(1 - dr.eps_R) * dr.w_norm)
-        out["per_draw"] = Outcome(bool(stat <= b + tol), stat, b)
+        be = thm2_bound(dr.eps_R)  # eps_R/(1 - eps_R)
+        out["per_draw"] = certify_le(lo, hi, be, be, stat, be)
     ident = float(np.linalg.norm(z - A.T @ np.asarray(dr.res.w_tilde))) / max(float(np.linalg.norm(z)), 1e-300)
     out["identity"] = Outcome(bool(ident <= dr.fp), ident, dr.fp)
     diags = diagnostics(dr)
     diags["thm1_ratio"] = stat
+    diags["ratio_lo"], diags["ratio_hi"] = lo, hi
     return TrialRecord(outcomes=out, diagnostics=diags)
 
 

@@ -10,17 +10,18 @@ the square loss; ``solve_svc(bias=False)`` certified by its Frank-Wolfe gap for 
 Algorithm 1 (``rpcheck.svm.drp``; projected hinge dual solved and certified).
 
 Variants (every Outcome reads ``statistic <= bound``; statistic = ``||wtilde - w*|| / ||w*||``)
-    ``stated`` (bound, promised ``delta``): ``rel <= B(eps)/||w*||`` with ``B`` the certified form of
-    ``eps/(1-eps) ||w*||`` (:func:`rpcheck.svm.drp.certified_recovery_bound`; equal to it when the duals
-    are exact). Expected HOLDS at the prescribed ``m`` (``c = 1/4``); reported only (no expectation) in
+    ``stated`` (bound, promised ``delta``): ``rel <= eps/(1-eps)``, with ``rel`` of the exact optima
+    certified to lie in an interval (``_recovery.Draw``: radii from the duals' gaps by strong convexity,
+    plus rounding); a draw whose interval straddles the bound is undetermined. Expected HOLDS at the prescribed ``m`` (``c = 1/4``); reported only (no expectation) in
     the cells with ``c = 4``, where ``m`` is 16 times smaller than prescribed.
-    ``per_draw`` (deterministic, [D]): ``rel <= B(eps_R)/||w*||`` for every draw with ``eps_R < 1``
+    ``per_draw`` (deterministic, [D]): ``rel <= eps_R/(1-eps_R)`` (certified the same way) for every draw with ``eps_R < 1``
     (vacuous otherwise), ``eps_R = ||V^T R R^T V - I||``. Expected HOLDS in every cell: this is the
     sharpest property test (spec C-A3).
 """
 
 from __future__ import annotations
 
+from ...bounds.zhang2013 import thm2_bound
 from ...engine import Finding, Outcome, Theorem, TrialRecord, Variant, Verdict, register
 from ._common import (
     ASSUMED_C,
@@ -35,7 +36,7 @@ from ._common import (
     single_threaded,
     vacuous_outcome,
 )
-from ._recovery import diagnostics, draw
+from ._recovery import certify_le, diagnostics, draw
 
 __all__ = ["THEOREM", "trial"]
 
@@ -46,15 +47,17 @@ THEOREM_ID = "zhang2013.thm2"
 def trial(params, rng):
     dr = draw(params, rng)
     eps = float(params["eps"])
-    tol = dr.fp * dr.w_norm
-    out = {"stated": Outcome(bool(dr.err <= dr.cert(eps) + tol), dr.rel, dr.cert(eps) / dr.w_norm)}
+    lo, hi = dr.rel_interval()  # certified interval of ||wtilde - w*|| / ||w*|| (exact optima)
+    k = thm2_bound(eps)
+    out = {"stated": certify_le(lo, hi, k, k, dr.rel, k)}
     if dr.eps_R >= 1:
         out["per_draw"] = vacuous_outcome(dr.rel)
     else:
-        b = dr.cert(dr.eps_R)
-        out["per_draw"] = Outcome(bool(dr.err <= b + tol), dr.rel, b / dr.w_norm)
+        ke = thm2_bound(dr.eps_R)
+        out["per_draw"] = certify_le(lo, hi, ke, ke, dr.rel, ke)
     diags = diagnostics(dr)
     diags["bound_eps_R"] = dr.eps_R / (1 - dr.eps_R) if dr.eps_R < 1 else float("inf")
+    diags["rel_lo"], diags["rel_hi"] = lo, hi
     return TrialRecord(outcomes=out, diagnostics=diags)
 
 
@@ -92,9 +95,10 @@ THEOREM = register(
         trial=trial,
         tolerance=FP_REL,
         tolerance_note=(
-            "Square loss: closed forms, 1e-9 relative rounding allowance. Hinge: the bound is replaced by "
-            "its certified form (eps||w*|| + sqrt(eps^2||w*||^2 + 4(1-eps) eta/lam))/(2(1-eps)) with eta the "
-            "sum of the two duals' Frank-Wolfe gaps (exact certificates), plus the same rounding allowance."
+            "The exact ||wtilde - w*||/||w*|| is certified to lie in an interval: radius sqrt(2 eta_full/lam) "
+            "for w* and sqrt(2 eta_proj/lam)/sqrt(1 - eps_R) for wtilde (strong convexity; eta the Frank-Wolfe "
+            "= duality gaps; 0 for the square loss) plus 1e-9 relative rounding; straddling draws are "
+            "undetermined."
         ),
         findings=(
             Finding(

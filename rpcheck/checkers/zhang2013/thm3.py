@@ -13,9 +13,12 @@ with ``B = U_perp^T R_paper`` independent of ``z*``; the chi-square event
 Variants (every Outcome reads ``statistic <= bound``: statistic = the lower bound, bound = the measured
 ``||what - w*|| / ||w*||``)
     ``stated`` (bound, promised ``delta + exp(-(d - r)/32)``): ``rel_naive >= L(eps)`` with ``L`` the printed
-    lower bound lowered by the certificate excess (hinge). Expected HOLDS.
+    lower bound and ``rel_naive`` of the exact optima certified to lie in an interval (``_recovery.Draw``;
+    ``||R||_2 <= ||R||_F`` carries the projected dual's radius); straddling draws are undetermined.
+    Expected HOLDS.
     ``implication`` (deterministic, [D]): whenever ``eps_R < 0.3761`` and the chi-square event holds with
-    ``eps_R``, ``rel_naive >= L(eps_R)``; vacuous otherwise. Expected HOLDS.
+    ``eps_R``, ``rel_naive >= L(eps_R)``; vacuous when the premise is certainly false, undetermined when the
+    conclusion is not certain and the premise not certainly true. Expected HOLDS.
     The chi-square sub-claim itself is ``zhang2013.thm3.chi2`` (:mod:`.thm3_chi2`).
 """
 
@@ -38,7 +41,7 @@ from ._common import (
     single_threaded,
     vacuous_outcome,
 )
-from ._recovery import diagnostics, draw
+from ._recovery import certify_le, diagnostics, draw, ratio_interval
 
 __all__ = ["THEOREM", "trial", "naive_quantities", "D_ABOVE_R"]
 
@@ -63,19 +66,16 @@ def naive_quantities(dr):
     return rel, n_perp, float(np.linalg.norm(z))
 
 
+def chi2_threshold(d, r, eps, *, corrected=True):
+    """``t`` of the chi-square event ``sqrt(m) ||B z|| >= t ||z||``: ``sqrt(d - r)/(2 sqrt(1 - eps))``
+    (``corrected``) or ``sqrt(d - r)/2``."""
+    thr = math.sqrt(d - r) / 2.0
+    return thr / math.sqrt(1.0 - eps) if corrected else thr
+
+
 def chi2_event(n_perp, norm_z, m, d, r, eps, *, corrected=True):
     """``||B z|| >= sqrt(d - r) ||z|| / (2 sqrt(1 - eps))`` (``corrected``) or ``>= sqrt(d - r) ||z|| / 2``."""
-    thr = math.sqrt(d - r) * norm_z / 2.0
-    if corrected:
-        thr /= math.sqrt(1.0 - eps)
-    return math.sqrt(m) * n_perp >= thr
-
-
-def certified_lower(dr, eps, d, r):
-    """The printed lower bound at ``eps``, lowered by the certificate excess of ``||R^T e||``."""
-    m = dr.m
-    excess = max(dr.cert_RT(eps) - eps / math.sqrt(1 - eps) * dr.w_norm, 0.0)
-    return thm3_lower(eps, d, r, m) - 0.5 * math.sqrt((d - r) / m) * excess / (math.sqrt(1 - eps) * dr.w_norm)
+    return math.sqrt(m) * n_perp >= chi2_threshold(d, r, eps, corrected=corrected) * norm_z
 
 
 @single_threaded
@@ -84,20 +84,39 @@ def trial(params, rng):
     eps = float(params["eps"])
     dr = draw(params, rng, keep_R=True)
     rel, n_perp, nz = naive_quantities(dr)
-    L = certified_lower(dr, eps, d, r)
-    out = {"stated": Outcome(bool(L <= rel * (1 + dr.fp)), L, rel)}
+    # Certified radii: what - w* = R z - V coef moves by ||R|| u_z + u_full (||R||_2 <= ||R||_F);
+    # ||(I - V V^T) R z|| by ||R|| u_z and ||z|| by u_z.
+    nR = float(np.linalg.norm(dr.R))
+    rad = nR * dr.u_z + dr.u_full
+    lo, hi = ratio_interval(rel * dr.w_norm, rad, dr.w_norm, dr.u_full)
+    L = thm3_lower(eps, d, r, dr.m)
+    # the event reads L <= rel, i.e. -rel <= -L
+    out = {"stated": certify_le(-hi, -lo, -L, -L, L, rel)}
     e = dr.eps_R
-    if e < EPS_BRACKET and chi2_event(n_perp, nz, dr.m, d, r, e):
-        Le = certified_lower(dr, e, d, r)
-        out["implication"] = Outcome(bool(Le <= rel * (1 + dr.fp)), Le, rel)
-    else:
+    if e >= EPS_BRACKET:
         out["implication"] = vacuous_outcome(math.nan, rel)
+    else:
+        t = chi2_threshold(d, r, e)
+        sm = math.sqrt(dr.m)
+        premise_sure = sm * (n_perp - nR * dr.u_z) >= t * (nz + dr.u_z)
+        premise_possible = sm * (n_perp + nR * dr.u_z) >= t * max(nz - dr.u_z, 0.0)
+        Le = thm3_lower(e, d, r, dr.m)
+        if not premise_possible:
+            out["implication"] = vacuous_outcome(Le, rel)
+        elif Le <= lo:
+            out["implication"] = Outcome(True, Le, rel)
+        elif Le > hi and premise_sure:
+            out["implication"] = Outcome(False, Le, rel)
+        else:
+            out["implication"] = Outcome(bool(Le <= rel), Le, rel, undetermined=True)
     diags = diagnostics(dr)
     diags.update(
         rel_naive=rel,
         naive_times_sqrt_m_over_d=rel * math.sqrt(dr.m / d),
         bracket=thm3_bracket(eps),
-        lower=thm3_lower(eps, d, r, dr.m),
+        lower=L,
+        rel_lo=lo,
+        rel_hi=hi,
     )
     return TrialRecord(outcomes=out, diagnostics=diags)
 
@@ -145,7 +164,7 @@ THEOREM = register(
         constraints=(RANK_CONSTRAINT, D_ABOVE_R),
         trial=trial,
         tolerance=FP_REL,
-        tolerance_note="Hinge: lower bound reduced by the certified excess of ||R^T e|| (dual gaps); 1e-9 rounding.",
+        tolerance_note="Certified intervals (dual gaps by strong convexity, ||R||_F, 1e-9 rounding); straddling draws undetermined.",
         findings=(
             Finding(
                 "thm3-naive-scale",
