@@ -28,6 +28,8 @@ __all__ = [
     "C_THM6",
     "cor7_min_dim",
     "cor7_eps",
+    "cor7_failure_upper",
+    "cor7_failure_lower",
     "thm1_bound",
     "thm2_bound",
     "thm3_bracket",
@@ -97,6 +99,64 @@ def cor7_eps(r, m, delta, c=C_COR7):
     delta = check_interval("delta", delta, 0, 1, closed="neither")
     c = check_interval("c", c, 0, None, closed="neither")
     return math.sqrt((r + 1) * math.log(2 * r / delta) / (c * m))
+
+
+def cor7_failure_upper(r, m, eps):
+    r"""Rigorous upper bound on ``P(||A A^T/m - I||_2 > eps)`` for an ``r x m`` standard Gaussian ``A``.
+
+    Matrix Laplace transform bound (Tropp, "User-friendly tail bounds for sums of random matrices", FoCM
+    2012, Thm. 3.6, from Lieb's theorem) for ``W = (1/m) sum_k g_k g_k^T`` with i.i.d. ``g_k ~ N(0, I_r)``
+    (the columns of ``A``). By rotational invariance
+    ``E exp(theta g g^T) = (1 + ((1 - 2 theta)^{-r/2} - 1)/r) I`` (``theta < 1/2``), so
+
+    .. math::
+
+        P(\lambda_{max}(W) \ge 1 + \epsilon) \le \inf_{0 < \theta < m/2} r
+            e^{-\theta (1 + \epsilon)} (1 + ((1 - 2\theta/m)^{-r/2} - 1)/r)^m,
+
+        P(\lambda_{min}(W) \le 1 - \epsilon) \le \inf_{\theta > 0} r
+            e^{\theta (1 - \epsilon)} (1 + ((1 + 2\theta/m)^{-r/2} - 1)/r)^m,
+
+    and the sum of the two (capped at 1) bounds the failure probability of Corollary 7's event. The infima
+    are taken numerically (any ``theta`` gives a valid bound, so an inexact minimiser only loosens it).
+
+    >>> cor7_failure_upper(2, cor7_min_dim(2, 0.5, 0.1), 0.5) < 0.006   # m = 178 at c = 1/4
+    True
+    """
+    from scipy.optimize import minimize_scalar
+
+    r = check_int("r", r, 1)
+    m = check_int("m", m, 1)
+    eps = check_interval("eps", eps, 0, 1, closed="neither")
+
+    def up(th):
+        return math.log(r) - th * (1 + eps) + m * math.log1p(((1 - 2 * th / m) ** (-r / 2) - 1) / r)
+
+    def lo(th):
+        return math.log(r) + th * (1 - eps) + m * math.log1p(((1 + 2 * th / m) ** (-r / 2) - 1) / r)
+
+    a = minimize_scalar(up, bounds=(1e-12, 0.5 * m * (1 - 1e-12)), method="bounded").fun
+    b = minimize_scalar(lo, bounds=(1e-12, 1e3 * m), method="bounded").fun
+    return min(1.0, math.exp(min(a, 0.0)) + math.exp(min(b, 0.0)))
+
+
+def cor7_failure_lower(r, m, eps):
+    r"""Rigorous lower bound on ``P(||A A^T/m - I||_2 > eps)`` for an ``r x m`` standard Gaussian ``A``.
+
+    The diagonal entries ``W_ii = ||a_i||^2/m`` of ``W = A A^T/m`` are independent (the rows ``a_i`` are) with
+    law ``chi2_m/m``, and ``||W - I||_2 >= max_i |W_ii - 1|`` (``lambda_min <= W_ii <= lambda_max``). So
+    ``P(||W - I|| <= eps) <= P(|chi2_m/m - 1| <= eps)^r``; the complement is returned (exact chi-square cdf).
+
+    >>> round(cor7_failure_lower(2, 12, 0.5), 3)   # c = 4: m = 12 at r = 2, eps = 1/2, delta = 0.1
+    0.359
+    """
+    from scipy.stats import chi2
+
+    r = check_int("r", r, 1)
+    m = check_int("m", m, 1)
+    eps = check_interval("eps", eps, 0, None, closed="neither")
+    q = float(chi2.cdf(m * (1 + eps), m) - chi2.cdf(max(m * (1 - eps), 0.0), m))
+    return float(-math.expm1(r * math.log(q))) if q > 0 else 1.0
 
 
 def thm1_bound(eps):

@@ -86,3 +86,12 @@ def test_identity_failure_bound_closed_form():
     G = rng.standard_normal((4000, 8, 64)) / 8.0
     p = np.mean(np.linalg.svd(G, compute_uv=False)[:, 0] ** 2 >= 2)
     assert p <= math.exp(-64 * (math.sqrt(2) - 1 - math.sqrt(8 / 64)) ** 2 / 2)
+
+
+@pytest.mark.parametrize("family,b", [("identity", 0.0), ("shrink", 1.0), ("scale", 0.5)])
+def test_quadform_control_fails(family, b):
+    # ||a~^T Y X T||^2 <= (1 + e)||a~^T Y X||^2, so q_u <= q_Tu/100 fails whenever e < 99
+    p = {"n": 30, "d": 64, "rho": 4, "r": 64, "family": family, "b": b}
+    rec = xar.trial(p, np.random.default_rng(2))
+    o = rec.outcomes["control_quadform"]
+    assert rec.diagnostics["e"] < 99 and not o.holds and not o.undetermined

@@ -107,7 +107,7 @@ def test_registered_ids_and_assumed_constants():
                 "zhang2013.thm4", "zhang2013.thm5", "zhang2013.thm6", "zhang2013.alg"):
         th = get(tid)
         for v in th.variants:
-            if v.mode == "bound":
+            if v.mode == "bound" and v.role == "claim":
                 assert v.assumed, (tid, v.name)  # every [R] constant is recorded
         for f in th.findings:
             assert f.evidence_variant in {v.name for v in th.variants}
@@ -243,3 +243,61 @@ def test_hinge_recovery_radii_from_the_gaps():
     assert dr.u_full == pytest.approx(math.sqrt(1e-6)) and dr.u_z == pytest.approx(math.sqrt(4e-6))
     assert dr.u_wt == pytest.approx(math.sqrt(4e-6) / 0.5)
     assert Draw(eps_R=1.2, **kw).u_wt == math.inf
+
+
+def test_cor7_expectations_are_derived():
+    """Every expected verdict of cor7 "stated" rests on a rigorous bound and a power computation at the row
+    level 0.01/500, and the negative control fails with probability >= 0.9985 in every cell (power >= 0.999)."""
+    th = get("zhang2013.cor7")
+    for pname, prof in th.profiles.items():
+        for cell in prof.cells:
+            r, m, eps, delta = cell["r"], cell["m"], cell["eps"], cell["delta"]
+            exp = th.variant("stated").expected_for(cell)
+            if exp is not None and exp.value == "HOLDS":
+                assert cor7.power_holds(prof.trials, B.cor7_failure_upper(r, m, eps), delta) >= 0.99
+            if exp is not None and exp.value == "VIOLATED":
+                assert cor7.power_violated(prof.trials, B.cor7_failure_lower(r, m, eps), delta) >= 0.999
+            if cell["c"] <= 0.25:
+                assert exp is not None and exp.value == "HOLDS", (pname, cell)
+            p_ctrl = cor7._control_failure(cell)
+            assert p_ctrl >= 0.9977 and cor7.power_violated(prof.trials, p_ctrl, delta) >= 0.999, (pname, cell)
+
+
+def test_cor7_failure_bounds_bracket_the_monte_carlo_rate():
+    # lower <= P(eps_R > eps) <= upper; 4000 exact Bartlett draws at c = 1 (m = 45, r = 2, eps = 1/2): the
+    # Monte Carlo rate must lie in [lower - 5 se, upper + 5 se] (false alarm < 1e-6)
+    rng = np.random.default_rng(0)
+    r, eps, m = 2, 0.5, 45
+    e = np.array([np.max(np.abs(np.linalg.eigvalsh(wishart_gram(r, m, rng=rng)) - 1)) for _ in range(4000)])
+    p = float(np.mean(e > eps))
+    se = math.sqrt(0.25 / 4000)
+    assert B.cor7_failure_lower(r, m, eps) - 5 * se <= p <= B.cor7_failure_upper(r, m, eps) + 5 * se
+
+
+@pytest.mark.parametrize("mod", [thm1, thm2, thm4, thm5])
+def test_planted_controls_fail(mod):
+    """The planted rank-1 controls: control_per_draw fails whenever eps_R < 0.33 (certain over the run),
+    control_stated (rel <= 1e-8) fails in every draw."""
+    from scipy.stats import chi2
+
+    from rpcheck.checkers.zhang2013._recovery import planted_controls
+
+    rng = np.random.default_rng(1)
+    for m in (7, 12, 17, 66, 263):
+        # P(eps_R < 0.33) >= 0.46 for m >= 7 (used in the derivation)
+        assert chi2.cdf(1.33 * m, m) - chi2.cdf(0.67 * m, m) >= 0.46
+        for _ in range(50):
+            out = planted_controls(m, rng, theorem4=(mod is thm4))
+            assert not out["control_stated"].holds
+            o = out["control_per_draw"]
+            if not o.vacuous and (o.bound < 0.33 * (1 + 1 / 0.67) / 4 if mod is thm4 else o.bound < 0.33 / (2 * 0.67)):
+                assert not o.holds
+    names = {v.name: v for v in mod.THEOREM.variants}
+    assert names["control_per_draw"].role == "control" and names["control_stated"].role == "control"
+
+
+def test_thm3_control_fails_every_draw():
+    p = {"n": 30, "d": 400, "r": 2, "eps": 1 / 3, "delta": 0.1, "c": 0.25, "lam": 1.0, "loss": "square"}
+    rec = thm3.trial(p, np.random.default_rng(4))
+    o = rec.outcomes["control_stated"]
+    assert not o.holds and not o.undetermined and o.statistic > o.bound

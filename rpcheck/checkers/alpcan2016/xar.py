@@ -130,6 +130,11 @@ def trial(params, rng):
         bq = q_Tu / (1 - e)
         r = fp * (q_u + bq + 1.0)  # both sides computed at the same a~: rounding only
         out["quadform"] = _ge(bq - r, bq + r, q_u - r, q_u + r, q_u, bq, reverse=True)
+    # Negative control: quadform with its constant tightened, q_u <= q_Tu/100. Since
+    # a~^T Y X T = (Z^T Y a~)^T V^T T and ||V^T T||^2 = ||V^T T T^T V|| <= 1 + e,
+    # q_Tu <= (1 + e) q_u, so every draw with e < 99 and a~ != 0 is a certified counterexample.
+    rc = fp * (q_u + q_Tu + 1.0)
+    out["control_quadform"] = _ge(0.01 * q_Tu - rc, 0.01 * q_Tu + rc, q_u - rc, q_u + rc, q_u, 0.01 * q_Tu)
     a_s = orig["a"]
     us = Zfac.T @ (y * a_s)
     q_us = float(us @ us)
@@ -243,6 +248,13 @@ THEOREM = register(
                 expected=_expected("quadform"),
             ),
             Variant("reverse", "Z~_opt >= Z_opt - (e/2)||a*^T Y X||^2 [D]", expected=_expected("reverse")),
+            Variant(
+                "control_quadform",
+                "||a~^T Y X||^2 <= ||a~^T Y X A R||^2/100 (quadform tightened; fails whenever e < 99)",
+                expected=Verdict.VIOLATED,
+                role="control",
+                note="Negative control: ||a~^T Y X T||^2 <= (1 + e)||a~^T Y X||^2 (derivation in trial).",
+            ),
             Variant(
                 "informative",
                 "fraction of draws with e < 1 (decide_info; measured, no verdict)",

@@ -23,7 +23,7 @@ from ._common import (
     sketch_matrix,
 )
 
-__all__ = ["draw", "Draw", "certify_le", "ratio_interval"]
+__all__ = ["draw", "Draw", "certify_le", "ratio_interval", "planted_rank1", "planted_controls", "CONTROL_VARIANTS"]
 
 
 def certify_le(lo, hi, bound_lo, bound_hi, statistic, bound):
@@ -145,3 +145,84 @@ def diagnostics(dr):
         else math.nan,
         "n_upper_ref": float(np.sum(dr.ref.beta >= 1 - 1e-7)) if dr.ref.beta is not None else math.nan,
     }
+
+
+# ------------------------------------------------------------------------------ negative controls
+#: lambda / s^2 of the planted rank-1 instance (s^2 >> lambda for the Theorem 2 control, the reverse for
+#: the Theorem 4 control).
+PLANTED_RHO = 1e-6
+#: Threshold of the bound-mode control: the planted relative error is provably above it (see below).
+PLANTED_TINY = 1e-8
+
+
+def planted_rank1(m, rng):
+    r"""A planted rank-1 square-loss instance with the cell's ``m``, in closed form.
+
+    Rank 1: ``Z = s u`` (``n x 1``) and ``A = V^T R`` is ``1 x m``; ``mu = A A^T ~ chi2_m/m`` exactly (drawn
+    as such) and ``eps_R = |mu - 1|``. Closed forms (14)-(15) give ``w* = s u^T y/(lambda + s^2)`` and
+    ``wtilde = s u^T y/(lambda + mu s^2)``, so with ``rho = lambda/s^2``:
+
+    * ``rel2 = |wtilde - w*|/|w*| = |1 - mu|/(rho + mu)`` (Theorems 1 and 2: for rank 1 the Theorem 1
+      ratio ``||z - R^T w*||/||R^T w*||`` equals it, since ``z = A^T wtilde``);
+    * ``stat4 = |mu wtilde - w*|/|w*| = |mu - 1| rho'/(rho' + mu)`` at ``rho' = 1/PLANTED_RHO`` (Theorem 4;
+      ``V^T what = A z = mu wtilde``).
+
+    Returns ``(eps_R, rel2, stat4)``.
+    """
+    mu = float(rng.chisquare(m)) / m
+    e = abs(mu - 1.0)
+    rel2 = e / (PLANTED_RHO + mu)
+    rho4 = 1.0 / PLANTED_RHO
+    stat4 = e * rho4 / (rho4 + mu)
+    return e, rel2, stat4
+
+
+def planted_controls(m, rng, *, theorem4=False):
+    r"""Outcomes of the negative controls on the planted rank-1 instance (:func:`planted_rank1`).
+
+    ``control_per_draw`` (deterministic): the per-draw bound with its constant tightened,
+    ``rel2 <= eps_R/(2 (1 - eps_R))`` (Theorems 1, 2, 5: half of ``eps_R/(1 - eps_R)``) or
+    ``stat4 <= eps_R (1 + 1/(1 - eps_R))/4`` (Theorem 4). Derivation: for ``mu = 1 - e``,
+    ``rel2 = e/(rho + 1 - e) > e/(2(1 - e))`` iff ``1 - e > rho``; for ``mu = 1 + e`` iff
+    ``e < (1 - rho)/3``. So every draw with ``eps_R < 0.33`` is a counterexample; ``P(eps_R < 0.33) >= 0.46``
+    per draw for ``m >= 7`` (the smallest ``m`` of any profile; exact chi-square), so P(no counterexample in
+    20 draws) <= 0.54^20 < 5e-6. Theorem 4:
+    ``stat4 >= eps_R (1 - 2e-6)`` and ``(2 - e)/(4 (1 - e)) < 1`` iff ``e < 2/3``. Vacuous when ``eps_R >= 1``.
+    ``control_stated`` (bound, promised the cell's failure probability): ``rel2 <= 1e-8``. Derivation:
+    ``rel2 >= |mu - 1|/3`` when ``mu < 2`` and ``>= 1/3`` otherwise, so
+    ``P(rel2 <= 1e-8) <= P(|chi2_m/m - 1| <= 3e-8) <= 6e-8 sup_x f_{chi2_m/m}(x) <= 6.6e-8 sqrt(m/(4 pi))``
+    (the density's maximum is within 10% of ``sqrt(m/(4 pi))`` for ``m >= 12``), below 6e-6 for ``m <= 1e5``:
+    with 20 draws all fail with probability >= 0.9998 and the refutation test
+    of ``p <= delta`` (``delta <= 1/2``) at level 0.01/500 rejects (``P_{1/2}(X >= 20 of 20) = 9.5e-7``).
+    """
+    e, rel2, stat4 = planted_rank1(m, rng)
+    if e >= 1:
+        per_draw = Outcome(True, rel2, math.nan, vacuous=True)
+    elif theorem4:
+        b = e * (1 + 1 / (1 - e)) / 4
+        per_draw = Outcome(bool(stat4 <= b), stat4, b)
+    else:
+        b = e / (2 * (1 - e))
+        per_draw = Outcome(bool(rel2 <= b), rel2, b)
+    return {"control_per_draw": per_draw, "control_stated": Outcome(bool(rel2 <= PLANTED_TINY), rel2, PLANTED_TINY)}
+
+
+def control_variants(theorem4=False):
+    """The two negative-control Variants of :func:`planted_controls`."""
+    from ...engine import Variant, Verdict
+
+    pd = (
+        "planted rank-1 square loss: ||U^T(what - w*)||/||w*|| <= eps_R (1 + 1/(1-eps_R))/4 (tightened 4x)"
+        if theorem4
+        else "planted rank-1 square loss: ||wtilde - w*||/||w*|| <= eps_R/(2(1 - eps_R)) (tightened 2x)"
+    )
+    return (
+        Variant("control_per_draw", pd, mode="deterministic", expected=Verdict.VIOLATED, role="control",
+                note="Negative control (derivation in rpcheck.checkers.zhang2013._recovery.planted_controls)."),
+        Variant("control_stated", "planted rank-1 square loss: ||wtilde - w*||/||w*|| <= 1e-8", mode="bound",
+                expected=Verdict.VIOLATED, promised_failure=lambda p: float(p["delta"]), role="control",
+                note="Negative control (derivation in rpcheck.checkers.zhang2013._recovery.planted_controls)."),
+    )
+
+
+CONTROL_VARIANTS = control_variants()

@@ -39,7 +39,7 @@ from ._common import (
     single_threaded,
     vacuous_outcome,
 )
-from ._recovery import certify_le, diagnostics, draw, ratio_interval
+from ._recovery import CONTROL_VARIANTS, certify_le, planted_controls, diagnostics, draw, ratio_interval
 
 __all__ = ["THEOREM", "trial", "stated_bound"]
 
@@ -83,6 +83,7 @@ def trial(params, rng):
     diags = diagnostics(dr)
     diags["thm1_ratio"] = stat
     diags["ratio_lo"], diags["ratio_hi"] = lo, hi
+    out.update(planted_controls(dr.m, rng))  # last: the main draw replays unchanged
     return TrialRecord(outcomes=out, diagnostics=diags)
 
 
@@ -120,7 +121,8 @@ THEOREM = register(
                 role="self-check",
                 note="An identity of the implementation (rpcheck.svm.drp returns z and wtilde from one dual).",
             ),
-        ),
+        )
+        + CONTROL_VARIANTS,
         profiles=PROFILES,
         parameters=recovery_parameters(),
         constraints=(RANK_CONSTRAINT,),

@@ -36,7 +36,7 @@ from ._common import (
     single_threaded,
     vacuous_outcome,
 )
-from ._recovery import certify_le, diagnostics, draw
+from ._recovery import CONTROL_VARIANTS, certify_le, planted_controls, diagnostics, draw
 
 __all__ = ["THEOREM", "trial"]
 
@@ -58,6 +58,7 @@ def trial(params, rng):
     diags = diagnostics(dr)
     diags["bound_eps_R"] = dr.eps_R / (1 - dr.eps_R) if dr.eps_R < 1 else float("inf")
     diags["rel_lo"], diags["rel_hi"] = lo, hi
+    out.update(planted_controls(dr.m, rng))  # last: the main draw replays unchanged
     return TrialRecord(outcomes=out, diagnostics=diags)
 
 
@@ -88,7 +89,8 @@ THEOREM = register(
                 mode="deterministic",
                 expected=Verdict.HOLDS,
             ),
-        ),
+        )
+        + CONTROL_VARIANTS,
         profiles=PROFILES,
         parameters=recovery_parameters(),
         constraints=(RANK_CONSTRAINT,),

@@ -109,6 +109,13 @@ def trial(params, rng):
             out["implication"] = Outcome(False, Le, rel)
         else:
             out["implication"] = Outcome(bool(Le <= rel), Le, rel, undetermined=True)
+    # Negative controls: the lower bound raised to twice a certified UPPER bound of rel_naive,
+    # ||what - w*|| <= ||R||_2 ||z|| + ||w*|| <= ||R||_F (||z|| + u_z) + ||w*|| + u_full (triangle inequality),
+    # so the event "K <= rel_naive" fails in every draw (certified: K > hi).
+    K = 2.0 * (nR * (nz + dr.u_z) + dr.w_norm + dr.u_full) / max(dr.w_norm - dr.u_full, 1e-300)
+    ctrl = certify_le(-hi, -lo, -K, -K, K, rel)
+    out["control_stated"] = ctrl
+    out["control_implication"] = ctrl
     diags = diagnostics(dr)
     diags.update(
         rel_naive=rel,
@@ -157,6 +164,25 @@ THEOREM = register(
                 "eps_R < 0.376 and ||B z|| >= sqrt(d-r)||z||/(2 sqrt(1-eps_R))  =>  the bound at eps_R [D]",
                 mode="deterministic",
                 expected=Verdict.HOLDS,
+            ),
+            # Negative controls (derivation in ``trial``): the same event "K <= ||what - w*||/||w*||" with K
+            # twice a certified upper bound of the statistic, so every draw is a certified failure: the
+            # deterministic control needs one; the bound control rejects p <= delta + exp(-(d-r)/32) (<= 0.51)
+            # at level 0.01/500 once 20 of 20 draws fail (P_{0.51}(X >= 20) = 1.4e-6), power 1.
+            Variant(
+                "control_stated",
+                "K <= ||what - w*||/||w*|| with K = 2 (||R||_F ||z|| + ||w*||)/||w*|| (tightened above the statistic)",
+                mode="bound",
+                expected=Verdict.VIOLATED,
+                promised_failure=lambda p: thm3_failure(float(p["delta"]), int(p["d"]), int(p["r"])),
+                role="control",
+            ),
+            Variant(
+                "control_implication",
+                "the same tightened event, deterministic mode",
+                mode="deterministic",
+                expected=Verdict.VIOLATED,
+                role="control",
             ),
         ),
         profiles=PROFILES,

@@ -40,7 +40,7 @@ from ._common import (
     single_threaded,
     vacuous_outcome,
 )
-from ._recovery import certify_le, diagnostics, draw, ratio_interval
+from ._recovery import certify_le, control_variants, planted_controls, diagnostics, draw, ratio_interval
 
 __all__ = ["THEOREM", "trial"]
 
@@ -88,6 +88,7 @@ def trial(params, rng):
     diags["thm4_stat"] = stat
     diags["margin_loss"] = loss_margin
     diags["stat_lo"], diags["stat_hi"] = lo, hi
+    out.update(planted_controls(dr.m, rng, theorem4=True))  # last: the main draw replays unchanged
     return TrialRecord(outcomes=out, diagnostics=diags)
 
 
@@ -131,7 +132,8 @@ THEOREM = register(
                 expected=Verdict.HOLDS,
                 assumed=("margin corollary's numbers reconstructed [D] (A.10 item 9)",),
             ),
-        ),
+        )
+        + control_variants(theorem4=True),
         profiles=PROFILES,
         parameters=recovery_parameters(),
         constraints=(RANK_CONSTRAINT,),

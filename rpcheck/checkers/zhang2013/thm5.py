@@ -35,6 +35,7 @@ import numpy as np
 
 from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...svm.drp import certified_recovery_bound, iterative_drp
+from ._recovery import CONTROL_VARIANTS, planted_controls
 from ._common import (
     ASSUMED_C,
     ASSUMED_EPS,
@@ -116,6 +117,7 @@ def trial(params, rng):
         "gap_full": ref.gap,
         "gap_steps_max": float(np.max(it.gaps)) if T else 0.0,
     }
+    out.update(planted_controls(m, rng))  # last: the main draw replays unchanged
     return TrialRecord(outcomes=out, diagnostics=diags)
 
 
@@ -173,7 +175,8 @@ THEOREM = register(
                 expected=Verdict.HOLDS,
                 assumed=("Algorithm 2 box and eq. (13) reconstructed",),
             ),
-        ),
+        )
+        + CONTROL_VARIANTS,
         profiles=PROFILES,
         parameters=recovery_parameters(T=Param("int", low=1, doc="iterations of Algorithm 2")),
         constraints=(RANK_CONSTRAINT,),

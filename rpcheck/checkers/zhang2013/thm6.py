@@ -35,6 +35,7 @@ from ...bounds.zhang2013 import C_THM6, effective_rank, thm6_bound, thm6_eps
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...generators import haar_orthonormal
 from ...svm.drp import drp, iterative_drp, ridge_solution
+from ._recovery import CONTROL_VARIANTS, planted_controls
 from ._common import ASSUMED_PROB, FP_REL, cite, single_threaded, sketch_matrix, vacuous_outcome
 
 __all__ = ["THEOREM", "trial", "spectrum", "cell_quantities"]
@@ -116,6 +117,7 @@ def trial(params, rng):
         "w_star_tail": tail,
         "multiplier": mult,
     }
+    out["control_stated"] = planted_controls(m, rng)["control_stated"]  # last: main draw unchanged
     return TrialRecord(outcomes=out, diagnostics=diags)
 
 
@@ -210,7 +212,8 @@ THEOREM = register(
                 expected=None,
                 note="Open: the paper's claim is not justified by its assumptions (spec A.10 item 5).",
             ),
-        ),
+        )
+        + CONTROL_VARIANTS[1:],
         profiles=PROFILES,
         trial=trial,
         decide=decide,
