@@ -4,8 +4,7 @@ Statement
     For 0 < eps <= 1/2 [R], with probability >= 1 - delta [R]: ||(1/m) A A^T - I||_2 <= eps provided
     m >= (r+1) log(2r/delta) / (c eps^2), c = 1/4 [R, assumed].
 Source
-    Zhang, Mahdavi, Jin, Yang, Zhu, COLT 2013 (arXiv:1211.3046), Corollary 7; spec zhang2013.md A.5, C-A1,
-    appendix item 3.
+    Zhang, Mahdavi, Jin, Yang, Zhu, COLT 2013 (arXiv:1211.3046), Corollary 7.
 Event
     eps_R = ||A A^T/m - I||_2 <= eps, A A^T sampled exactly (Bartlett) or from an explicit Gaussian sketch.
 Claimed probability

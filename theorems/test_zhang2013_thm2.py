@@ -5,16 +5,17 @@ Statement
     m >= (r+1) log(2r/delta)/(c eps^2), c = 1/4 [R]; per draw [D]: <= eps_R/(1-eps_R) ||w*|| whenever
     eps_R = ||V^T R R^T V - I|| < 1.
 Source
-    Zhang, Mahdavi, Jin, Yang, Zhu, COLT 2013, Theorem 2, eqs. (12), (17)-(21); spec zhang2013.md C-A2, C-A3.
+    Zhang, Mahdavi, Jin, Yang, Zhu, COLT 2013, Theorem 2, eqs. (12), (17)-(21).
 Event
     ||wtilde - w*|| <= certified bound (the paper's bound when the duals are exact; for the hinge loss the
     Frank-Wolfe gaps of both duals enter, rpcheck.svm.drp.certified_recovery_bound).
 Claimed probability
-    stated: 1 - delta = 0.9 at m = cor7_min_dim(r, eps=1/2, delta=0.1, c=1/4) (HOLDS); c = 4 cells reported.
-    per_draw: 1 (deterministic, HOLDS in every cell).
+    stated: 1 - delta = 0.9 at m = cor7_min_dim(r, eps=1/2, delta=0.1, c=1/4): HOLDS declared (derived bound
+    P(fail) <= 0.0036; unattainable at 90 trials at level 0.01/500, reconciled by the engine); c = 4 reported.
+    per_draw: 1 (deterministic, HOLDS). Controls (planted rank-1, constant tightened): VIOLATED.
 Parameters
-    ci: n = 60, d = 600, r = 3, lambda = 1, square loss with c in {1/4, 4} (m = 263, 17), hinge at c = 1/4; 80 trials
-    per cell (0 failures -> exact upper bound 0.080 < 0.1 at level 0.01/8); alpha 0.01, root seed 0.
+    ci: n = 60, d = 600, r = 3, lambda = 1, square loss with c in {1/4, 4} (m = 263, 17), hinge at c = 1/4; 90 trials
+    per cell; alpha 0.01, root seed 0.
 """
 
 import pytest

@@ -6,13 +6,14 @@ Statement
     m >= rbar sigma_1^2 log(2d/delta)/(c eps^2 (lambda/gamma + sigma_1^2)), c = 1/32 [R],
     rbar = sum sigma_i^2/(lambda/gamma + sigma_i^2) [D].
 Source
-    Zhang, Mahdavi, Jin, Yang, Zhu, COLT 2013, Theorem 6; spec zhang2013.md C-A9, A.10 items 4-6, appendix 7-8.
+    Zhang, Mahdavi, Jin, Yang, Zhu, COLT 2013, Theorem 6 and Section 5.3.
 Event
     rel = ||wtilde - w*||/||w*|| <= the bound at eps(m) (printed and conservative conditions); VACUOUS where
     eps(m) > 1/2.
 Claimed probability
-    1 - delta = 0.9: HOLDS where eps(m) <= 1/2 (lambda = 100, m = 1600), VACUOUS elsewhere (lambda = 100 with
-    m in {100, 400}; the spec's lambda = 0.01 regime, implied eps ~ 8). Scaling: the slope of log median rel
+    1 - delta = 0.9: VACUOUS where eps(m) > 1/2 (lambda = 100 with m in {100, 400}; the lambda = 0.01 regime,
+    implied eps ~ 8); reported where eps(m) <= 1/2 (lambda = 100, m = 1600: no rigorous bound on Theorem 6's
+    failure probability supports an expected HOLDS). Control (planted rank-1, rel <= 1e-8): VIOLATED. Scaling: the slope of log median rel
     against log m (lambda = 100, m in {100, 400, 1600}) is reported and must be negative (error decreases).
 Parameters
     ci: square loss (gamma = 1), regression targets in span(u_1..u_3), n = 100, d = 2000 (in the bound),

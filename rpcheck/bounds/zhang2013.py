@@ -1,12 +1,12 @@
 r"""Bounds of Zhang, Mahdavi, Jin, Yang and Zhu (COLT 2013), "Recovering the optimal solution by dual
-random projection" (spec ``zhang2013.md`` Part A).
+random projection" (COLT 2013, JMLR W&CP 30:135-157; arXiv:1211.3046).
 
-The source text lost every inline formula. Values tagged [R] in the spec (reconstructed, unverified
+The source text lost every inline formula. Values tagged [R] (reconstructed, unverified
 against the published PDF) are **assumed** here and exposed as parameters:
 
 - ``c = 1/4`` in the Corollary 7 / Theorems 1-5 condition ``m >= (r+1) log(2r/delta) / (c eps^2)`` [R]
   (the matrix-Laplace derivation gives an implied constant >= 0.378 for every r and eps <= 1/2, so 1/4 is
-  provably safe; spec appendix item 3);
+  provably safe);
 - ``eps in (0, 1/2]`` and probability ``1 - delta`` (Cor. 7, Theorems 1, 2, 4, 5) [R];
 - ``eps in (0, 1/3]`` and the extra failure term ``exp(-(d-r)/32)`` of Theorem 3 [R];
 - ``c = 1/32`` in Theorem 6 [R], and the effective rank ``rbar`` (definition inferred, [D]).
@@ -46,9 +46,9 @@ __all__ = [
     "thm6_min_dim",
 ]
 
-#: Assumed constant of Corollary 7 and Theorems 1-5 ([R], spec A.5 and appendix item 3).
+#: Assumed constant of Corollary 7 and Theorems 1-5 ([R]; the matrix Laplace bound gives an implied constant >= 0.378).
 C_COR7 = 0.25
-#: Assumed constant of Theorem 6 ([R], spec appendix item 7).
+#: Assumed constant of Theorem 6 ([R]; fits a Gaussian-covariance concentration bound with constant 32).
 C_THM6 = 1.0 / 32.0
 
 
@@ -76,9 +76,9 @@ def cor7_min_dim(r, eps, delta, c=C_COR7):
 
     Examples
     --------
-    >>> cor7_min_dim(10, 0.5, 0.1)   # spec C-A2: "m >= 933"
+    >>> cor7_min_dim(10, 0.5, 0.1)   # "m >= 933"
     933
-    >>> cor7_min_dim(10, 0.25, 0.1)   # 3730.02 (the spec rounds to 3730)
+    >>> cor7_min_dim(10, 0.25, 0.1)   # 3730.02
     3731
     """
     r = check_int("r", r, 1)
@@ -162,7 +162,7 @@ def cor7_failure_lower(r, m, eps):
 def thm1_bound(eps):
     r"""Theorem 1: ``||sqrt(m) z* - R^T w*|| <= (sqrt(2) eps / sqrt(1 - eps)) ||R^T w*||``.
 
-    The proof gives ``eps/(1-eps)``, which is smaller exactly when ``eps <= 1/2`` (spec A.10 item 2).
+    The proof gives ``eps/(1-eps)``, which is smaller exactly when ``eps <= 1/2`` ([D], from the proof of Theorem 1).
 
     >>> round(thm1_bound(0.5), 6), thm2_bound(0.5)
     (1.0, 1.0)
@@ -217,7 +217,7 @@ def thm3_chi2_failure(eps, d, r, *, form="corrected"):
     r"""Exact probability that the chi-square step of Theorem 3's proof fails.
 
     ``B = U_perp^T R_paper`` is independent of ``z*``, so ``||B z*||^2 / ||z*||^2 ~ chi2_{d-r}``.
-    The proof needs ``||B z*|| >= sqrt(d - r) ||z*|| / (2 sqrt(1 - eps))`` (spec appendix, correction 2):
+    The proof needs ``||B z*|| >= sqrt(d - r) ||z*|| / (2 sqrt(1 - eps))`` ([D], the proof of Theorem 3):
 
     - ``form="corrected"``: ``P = chi2.cdf((d - r) / (4 (1 - eps)), d - r)``, the probability of failure of
       the event the proof uses;
@@ -281,7 +281,8 @@ def thm5_iterations(eps, target):
 
 
 def effective_rank(sigma, lam, gamma=1.0):
-    r"""Effective rank ``rbar = sum_i sigma_i^2 / (lambda/gamma + sigma_i^2)`` of Theorem 6 ([D], spec A.5).
+    r"""Effective rank ``rbar = sum_i sigma_i^2 / (lambda/gamma + sigma_i^2)`` of Theorem 6
+    ([D]: forced by the bound on rbar in Section 5.3).
 
     >>> round(effective_rank([10.0, 1.0, 0.1], 1.0), 4)   # 100/101 + 1/2 + 0.01/1.01
     1.5
@@ -317,7 +318,7 @@ def thm6_min_dim(rbar, sigma1, lam, gamma, d, eps, delta, c=C_THM6, *, form="as_
     r"""Theorem 6's condition on ``m``.
 
     ``form="as_printed"``: ``m >= rbar sigma_1^2 log(2d/delta) / (c eps^2 (lambda/gamma + sigma_1^2))``;
-    ``form="conservative"``: ``m >= rbar log(2d/delta) / (c eps^2)`` (spec A.10 item 4: the printed factor
+    ``form="conservative"``: ``m >= rbar log(2d/delta) / (c eps^2)`` (the printed factor
     ``sigma_1^2/(lambda/gamma + sigma_1^2) <= 1`` makes the printed condition weaker).
 
     >>> thm6_min_dim(2.0, 1.0, 1.0, 1.0, 100, 0.5, 0.1, form="conservative")   # 2 log(2000) 32 * 4

@@ -63,7 +63,7 @@ def test_trial_outcomes(family, b):
     scale=st.floats(0.0, 3.0),
 )
 def test_eq16_and_reverse_for_arbitrary_A(seed, r, scale):
-    """C-B1/C-B2: (16) and its reverse hold for every T = A R, A an arbitrary (here Gaussian-perturbed and
+    """Paul et al. (16) and its reverse hold for every T = A R, A an arbitrary (here Gaussian-perturbed and
     rescaled) matrix, whether or not e < 1; the quoted form holds whenever e < 1. Deterministic claims:
     a failure is a certified counterexample (hypothesis shrinks it)."""
     p = {"n": 24, "d": 32, "rho": 3, "r": r, "family": "perturb", "b": scale}

@@ -77,7 +77,7 @@ def test_thm3_trial_and_implication():
     rec = thm3.trial(p, np.random.default_rng(2))
     assert rec.outcomes["stated"].holds
     assert rec.outcomes["implication"].holds or rec.outcomes["implication"].vacuous
-    # naive error ~ sqrt(d/m) ||w*|| (spec C-A5)
+    # naive error ~ sqrt(d/m) ||w*|| (Theorem 3 discussion)
     assert 0.5 < rec.diagnostics["naive_times_sqrt_m_over_d"] < 2.0
 
 
@@ -98,7 +98,7 @@ def test_cor7_implied_and_empirical_constant():
     rec = cor7.trial({"r": 2, "eps": 0.5, "delta": 0.1, "c": 0.25, "m": 178}, np.random.default_rng(0))
     assert rec.outcomes["stated"].holds == (rec.diagnostics["eps_R"] <= 0.5)
     out = cor7.empirical_constant(2, 0.5, 0.1, trials=300, rng=0)
-    # measured ~1.0-1.3 (spec C-A1); > 1/4 with overwhelming probability at 300 draws per m
+    # measured ~1.0-1.3; > 1/4 with overwhelming probability at 300 draws per m
     assert out["c_emp"] > B.C_COR7 and out["m_emp"] < out["m_printed"]
 
 
@@ -115,7 +115,7 @@ def test_registered_ids_and_assumed_constants():
 
 # ------------------------------------------------------------------------------------------- bounds
 def test_thm3_extra_term_dominates_exact_chi2_failure():
-    """Spec appendix item 6: the corrected chi-square failure is <= exp(-(d-r)/32) for d - r >= 2 (eps <= 1/3)
+    """Theorem 3's extra failure term: the corrected chi-square failure is <= exp(-(d-r)/32) for d - r >= 2 (eps <= 1/3)
     and d - r >= 6 (eps <= 1/2), checked exactly for d - r up to 5000."""
     ks = np.unique(np.r_[np.arange(2, 200), np.geomspace(200, 5000, 60).astype(int)])
     for eps, kmin in ((1 / 3, 2), (0.5, 6)):
@@ -125,9 +125,9 @@ def test_thm3_extra_term_dominates_exact_chi2_failure():
 
 def test_bound_relations():
     for eps in np.linspace(0.01, 0.5, 50):
-        assert B.thm2_bound(eps) <= B.thm1_bound(eps) + 1e-15  # A.10 item 2: eps <= 1/2
+        assert B.thm2_bound(eps) <= B.thm1_bound(eps) + 1e-15  # Theorem 1 needs eps <= 1/2
         assert B.thm4_bound_tight(eps) <= B.thm4_bound(eps) + 1e-15
-    assert B.thm3_bracket(0.37608) > 0 > B.thm3_bracket(0.37609)  # root 0.376086 (spec: 0.3761)
+    assert B.thm3_bracket(0.37608) > 0 > B.thm3_bracket(0.37609)  # root 0.376086
     assert B.cor7_eps(5, B.cor7_min_dim(5, 0.3, 0.05), 0.05) <= 0.3
 
 

@@ -1,11 +1,11 @@
 r"""Alpcan, Rubinstein and Leckie (CDC 2016): the SVM objective bound of Paul et al. reused for ``T = A R``.
 
-Statement (spec Part B, B.1 item 5 and B.3 C-B2; the citing paper's sentence, medium confidence)
+Statement (Alpcan et al. 2016, the sentence citing Paul et al. [41]; reconstructed from that sentence)
     "It is shown in [41] that ``||alpha*_pd^T Y X||^2 <= 1/(1 - ||E||) ||alpha*_pd^T Y X A R||^2``", i.e. the
     chain of Paul et al. (eqs. 16-17) applied to the transformed data ``X A R``:
     ``Z_opt >= Z~_opt - (1/2) e/(1 - e) ||alpha~^T Y X T||^2``, ``T = A R``, ``e = ||I - V^T T T^T V||``
     (``V`` the right singular vectors of ``X``; rows are examples, SVM dual with bias, C-form).
-    ``A`` is undefined in the source text (spec B.4 item 4): most plausibly the adversary's linear map.
+    ``A`` is undefined in the available text of the paper: most plausibly the adversary's linear map.
 
 The chain is deterministic given ``e`` and holds for **any** ``T``; with an adversarial ``A``, ``e >= 1`` is
 easy and the quoted form (with ``1/(1 - e)``) becomes vacuous. The suite reports how often.
@@ -42,7 +42,19 @@ import math
 import numpy as np
 
 from ..._threads import single_threaded
-from ...engine import Citation, Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...engine import (
+    Citation,
+    Constraint,
+    Finding,
+    Outcome,
+    Param,
+    Profile,
+    Theorem,
+    TrialRecord,
+    Variant,
+    Verdict,
+    register,
+)
 from ...linalg import embedding_distortion
 from ...sketches import make_sketch
 from ..paul2014._common import FP_REL, svc_bounds
@@ -240,7 +252,7 @@ THEOREM = register(
                 "quoted",
                 "Z_opt >= Z~_opt - (1/2) e/(1-e) ||w~*||^2, vacuous for e >= 1",
                 expected=_expected("quoted"),
-                assumed=("A = the adversary's linear map (undefined in the source text, spec B.4 item 4)",),
+                assumed=("A = the adversary's linear map (undefined in the available text of Alpcan et al. 2016)",),
             ),
             Variant(
                 "quadform",
@@ -275,7 +287,10 @@ THEOREM = register(
             "b": Param("float", low=0.0, doc="budget of A (see the module docstring)"),
         },
         constraints=(
-            Constraint("rho <= min(n, d) (rank of the n x d data)", lambda p: int(p["rho"]) <= min(int(p["n"]), int(p["d"]))),
+            Constraint(
+                "rho <= min(n, d) (rank of the n x d data)",
+                lambda p: int(p["rho"]) <= min(int(p["n"]), int(p["d"])),
+            ),
             Constraint(
                 "b <= 1 for the families 'shrink' and 'delete' (a fraction)",
                 lambda p: p["family"] not in ("shrink", "delete") or float(p["b"]) <= 1.0,
@@ -291,20 +306,20 @@ THEOREM = register(
                 "draw and the quoted bound (with 1/(1 - e)) is vacuous. For A = I, e < 1 in every draw only with "
                 "enough r/rho (rigorous at full r = 512, rho = 10; at r = 64, rho = 8 one draw in 50 had e >= 1).",
                 evidence_variant="quoted",
-                spec_ref="B.4 item 4; C-B2",
+                spec_ref="Alpcan et al. 2016, sentence citing [41]",
             ),
             Finding(
                 "alpcan-eq16-any-T",
                 "The sharper form (16) Z_opt >= Z~(a~) - (e/2)||a~^T Y X||^2 holds for every T = A R, also "
                 "when e >= 1 (no exception, soft margin C = 1).",
                 evidence_variant="eq16",
-                spec_ref="C-B2",
+                spec_ref="Paul et al. 2014 eq. (16)",
             ),
             Finding(
                 "alpcan-reverse",
                 "The symmetric bound Z~_opt >= Z_opt - (e/2)||a*^T Y X||^2 (not in either paper) holds.",
                 evidence_variant="reverse",
-                spec_ref="C-B2 reverse direction [D]",
+                spec_ref="Paul et al. 2014 eqs. (16)-(17), reverse direction [D]",
             ),
         ),
         notes="Soft margin C = 1 with bias (Paul et al.'s convention, rows are examples); R Gaussian N(0, 1/r).",

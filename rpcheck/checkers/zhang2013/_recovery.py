@@ -1,4 +1,4 @@
-r"""One draw of the low-rank recovery setting shared by Theorems 1, 2 and 4 (spec C-A2..C-A4, C-A6).
+r"""One draw of the low-rank recovery setting shared by Theorems 1, 2 and 4 of Zhang et al. (2013).
 
 Each theorem module calls :func:`draw` in its own trial (the engine seeds theorems independently), then
 forms its own outcomes. Everything is computed in the coordinates of ``V`` (see ``_common``):
@@ -83,7 +83,8 @@ class Draw:
         return certified_recovery_bound(eps, self.w_norm, self.gap, self.lam)
 
     def cert_RT(self, eps):
-        """Certified bound on ``||R^T (wtilde - w*)||``: ``sqrt(eps ||w*|| B + gap/lam)`` (spec A.4 (21))."""
+        """Certified bound on ``||R^T (wtilde - w*)||``: ``sqrt(eps ||w*|| B + gap/lam)`` (the proof of
+        Theorem 2, inequality (21))."""
         if eps >= 1:
             return math.inf
         return math.sqrt(eps * self.w_norm * self.cert(eps) + self.gap / self.lam)

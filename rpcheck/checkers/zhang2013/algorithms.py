@@ -21,7 +21,16 @@ import numpy as np
 
 from ...engine import Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...svm.drp import drp, iterative_drp, ridge_drp_closed_form, ridge_solution
-from ._common import FP_REL, RANK_CONSTRAINT, cite, recovery_parameters, fp_tolerance, make_instance, single_threaded, sketch_matrix
+from ._common import (
+    FP_REL,
+    RANK_CONSTRAINT,
+    cite,
+    fp_tolerance,
+    make_instance,
+    recovery_parameters,
+    single_threaded,
+    sketch_matrix,
+)
 
 __all__ = ["THEOREM", "trial"]
 
@@ -73,7 +82,8 @@ def trial(params, rng):
 
 PROFILES = {
     "quick": Profile(grid(n=40, d=200, r=3, m=[20, 60], lam=1.0), trials=3),
-    "ci": Profile(grid(n=50, d=300, r=4, m=[20, 100], lam=[0.1, 10.0]), trials=8),
+    # ci: 90 trials so that the deterministic self-checks can reach HOLDS (>= 90 draws; ~0.06 s per trial)
+    "ci": Profile(grid(n=50, d=300, r=4, m=[20, 100], lam=[0.1, 10.0]), trials=90),
     "standard": Profile(grid(n=100, d=1000, r=[5, 10], m=[30, 200, 800], lam=[0.01, 1.0, 100.0]), trials=20),
     "full": Profile(grid(n=200, d=3000, r=[5, 20], m=[50, 400, 1600], lam=[0.01, 1.0, 100.0]), trials=50),
 }

@@ -1,6 +1,6 @@
 r"""Corollary 7 of Zhang et al. (2013): concentration of ``A A^T / m`` for an ``r x m`` Gaussian ``A``.
 
-Statement (spec A.5; the form is [T], the constants [R])
+Statement (Corollary 7; the form is [T], the constants [R])
     For ``0 < eps <= 1/2`` [R], with probability at least ``1 - delta`` [R],
     ``||(1/m) A A^T - I||_2 <= eps`` provided ``m >= (r + 1) log(2r/delta) / (c eps^2)``, ``c = 1/4`` [R].
 
@@ -22,7 +22,7 @@ Variants
     ``implied_constant`` (mode "report", role "measurement"): the constant
     ``c_hat = (r+1) log(2r/delta) / (m q^2)`` with ``q`` the empirical ``(1 - delta)``-quantile of ``eps_R``
     at the cell's ``m``, i.e. the ``c`` for which the printed formula, at the measured ``eps = q``, returns
-    this ``m``. Reported (no verdict rule with a stated error rate). The spec's definition of ``c_emp`` (solve for
+    this ``m``. Reported (no verdict rule with a stated error rate). The definition of ``c_emp`` (solve for
     the ``m`` at which the quantile equals ``eps``) is :func:`empirical_constant`; the engine's
     ``rpcheck.engine.search`` searches ``m`` with ``constant_search`` below (its factor is
     ``m_needed / m_printed = (1/4) / c_emp``).
@@ -37,7 +37,17 @@ import numpy as np
 from ..._rng import as_generator
 from ...bounds.zhang2013 import C_COR7, cor7_failure_lower, cor7_failure_upper, cor7_min_dim
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
-from ._common import ASSUMED_C, ASSUMED_EPS, ASSUMED_PROB, cite, sketch_matrix, wishart_gram
+from ._common import (  # noqa: F401  (re-exported)
+    ASSUMED_C,
+    ASSUMED_EPS,
+    ASSUMED_PROB,
+    ROW_LEVEL,
+    cite,
+    power_holds,
+    power_violated,
+    sketch_matrix,
+    wishart_gram,
+)
 
 __all__ = ["THEOREM", "trial", "empirical_constant", "implied_constant"]
 
@@ -79,7 +89,7 @@ def implied_constant(eps_values, r, m, delta):
 
 
 def empirical_constant(r, eps, delta, *, trials=2000, rng=None, m_max=None):
-    r"""The spec's ``c_emp`` (C-A1): the ``c`` at which the ``(1 - delta)``-quantile of ``eps_R`` equals ``eps``
+    r"""The empirical constant ``c_emp``: the ``c`` at which the ``(1 - delta)``-quantile of ``eps_R`` equals ``eps``
     for ``m = (r+1) log(2r/delta) / (c eps^2)``.
 
     Bisection over integer ``m`` on fresh exact (Bartlett) samples of ``trials`` draws per ``m``; the
@@ -133,36 +143,11 @@ def _cells(rs, epss, cs, delta=0.1, sampler="bartlett"):
     return tuple(out)
 
 
-#: Per-row level at which expectations are derived: the pytest plugin's Bonferroni split of alpha = 0.01
-#: over at most 500 rows (the worst case of a whole-suite run; a single `check` run uses Holm, less strict).
-ROW_LEVEL = 0.01 / 500
 #: Power required for an expected HOLDS (support test) and for an expected VIOLATED (refutation test).
 POWER_HOLDS = 0.99
 POWER_VIOLATED = 0.999
 #: Factor of the negative control's threshold: the event eps_R <= eps/100 (see ``_control_failure``).
 CONTROL_FACTOR = 0.01
-
-
-def power_holds(n, p_upper, delta, level=ROW_LEVEL):
-    """P(the bound test says HOLDS) when the true failure probability is at most ``p_upper``: HOLDS needs
-    ``P_delta(X <= k) <= level``, so with ``k_h`` the largest such count the power is at least
-    ``P(Bin(n, p_upper) <= k_h)`` (the count is stochastically smaller when p is smaller). 0 when no count
-    qualifies."""
-    from scipy.stats import binom
-
-    k = np.arange(n + 1)
-    ok = k[binom.cdf(k, n, delta) <= level]
-    return float(binom.cdf(ok.max(), n, p_upper)) if ok.size else 0.0
-
-
-def power_violated(n, p_lower, delta, level=ROW_LEVEL):
-    """P(the bound test says VIOLATED) when the true failure probability is at least ``p_lower``:
-    ``P(Bin(n, p_lower) >= k_v)`` with ``k_v`` the smallest count with ``P_delta(X >= k_v) <= level``."""
-    from scipy.stats import binom
-
-    k = np.arange(n + 1)
-    ok = k[binom.sf(k - 1, n, delta) <= level]
-    return float(binom.sf(ok.min() - 1, n, p_lower)) if ok.size else 0.0
 
 
 def _trials(params):
@@ -228,7 +213,9 @@ CONSTRAINTS = (
         "m = ceil((r+1) log(2r/delta)/(c eps^2)) (Cor. 7's m at the cell's constant c)",
         lambda p: int(p["m"]) == cor7_min_dim(int(p["r"]), float(p["eps"]), float(p["delta"]), float(p["c"])),
     ),
-    Constraint("d >= r (a d x r orthonormal V exists; sampler 'sketch')", lambda p: int(p.get("d", p["r"])) >= int(p["r"])),
+    Constraint(
+        "d >= r (a d x r orthonormal V exists; sampler 'sketch')", lambda p: int(p.get("d", p["r"])) >= int(p["r"])
+    ),
 )
 
 _TRIALS_FOR = {}
@@ -294,10 +281,10 @@ THEOREM = register(
             Finding(
                 "cor7-constant-conservative",
                 "The assumed c = 1/4 is conservative: the implied constant at the prescribed m is about 1 "
-                "(spec C-A1: c_emp ~ 1.04-1.34), so the prescribed m is about 4x larger than needed and the "
+                "(c_emp ~ 1.04-1.34 measured), so the prescribed m is about 4x larger than needed and the "
                 "failure rate there is ~0.",
                 evidence_variant="implied_constant",
-                spec_ref="C-A1; appendix item 3",
+                spec_ref="Corollary 7 (constant c)",
             ),
             Finding(
                 "cor7-no-log-r",
@@ -306,7 +293,7 @@ THEOREM = register(
                 "consistent with m = O((r + log 1/delta)/eps^2) for Gaussian A and not with the O(r log r) "
                 "'coupon collector' speculation.",
                 evidence_variant="implied_constant",
-                spec_ref="A.10 item 3",
+                spec_ref="Corollary 7 and the O(r log r) remark of Section 4",
             ),
             Finding(
                 "cor7-same-distortion-as-paul",
@@ -315,7 +302,7 @@ THEOREM = register(
                 "rpcheck.linalg.embedding_distortion) behave as the exact Wishart cells (same law: KS test in "
                 "tests/checkers/test_zhang2013.py).",
                 evidence_variant="stated",
-                spec_ref="B.4 item 6; C-B4",
+                spec_ref="Corollary 7; Paul et al. 2014 Lemma 3.7",
             ),
         ),
         notes="A A^T/m sampled exactly by the Bartlett decomposition (sampler='bartlett') or from an "

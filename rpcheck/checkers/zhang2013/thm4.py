@@ -1,6 +1,6 @@
 r"""Theorem 4 of Zhang et al. (2013): the naive solution is accurate inside span(X), and its margin corollary.
 
-Statement (spec A.5; form [T], range/probability [R], margin corollary reconstructed [D])
+Statement (Theorem 4; form [T], range/probability [R], margin corollary reconstructed [D])
     For ``0 < eps <= 1/2`` [R], with probability at least ``1 - delta`` [R], under Theorem 2's condition,
     ``max_{x in span(X), ||x|| <= 1} x^T (what - w*) = ||U^T (what - w*)|| <= eps (1 + 1/(1-eps)) ||w*||``,
     with ``what = R z`` the naive solution (10). Margin corollary: if ``x in span(X)``, ``||x|| <= 1`` and
@@ -26,7 +26,7 @@ import math
 import numpy as np
 
 from ...bounds.zhang2013 import thm4_bound, thm4_bound_tight
-from ...engine import Finding, Outcome, Theorem, TrialRecord, Variant, Verdict, register
+from ...engine import Finding, Theorem, TrialRecord, Variant, Verdict, register
 from ._common import (
     ASSUMED_C,
     ASSUMED_EPS,
@@ -34,13 +34,13 @@ from ._common import (
     FP_REL,
     RANK_CONSTRAINT,
     cite,
-    expected_stated,
+    derived_stated,
     recovery_parameters,
     recovery_profiles,
     single_threaded,
     vacuous_outcome,
 )
-from ._recovery import certify_le, control_variants, planted_controls, diagnostics, draw, ratio_interval
+from ._recovery import certify_le, control_variants, diagnostics, draw, planted_controls, ratio_interval
 
 __all__ = ["THEOREM", "trial"]
 
@@ -109,7 +109,7 @@ THEOREM = register(
                 "stated",
                 "||U^T(what - w*)|| / ||w*|| <= eps (1 + 1/(1-eps))",
                 mode="bound",
-                expected=expected_stated,
+                expected=derived_stated(PROFILES),
                 promised_failure=lambda p: float(p["delta"]),
                 assumed=(ASSUMED_C, ASSUMED_EPS, ASSUMED_PROB),
             ),
@@ -130,7 +130,7 @@ THEOREM = register(
                 "max_x y x^T (w* - what)/||w*|| <= eps_R (1 + 1/(1-eps_R)) on held-out unit x in span(X) [D]",
                 mode="deterministic",
                 expected=Verdict.HOLDS,
-                assumed=("margin corollary's numbers reconstructed [D] (A.10 item 9)",),
+                assumed=("margin corollary's numbers reconstructed [D] (the sentence after Theorem 4 lost them)",),
             ),
         )
         + control_variants(theorem4=True),
@@ -139,21 +139,22 @@ THEOREM = register(
         constraints=(RANK_CONSTRAINT,),
         trial=trial,
         tolerance=FP_REL,
-        tolerance_note="Certified intervals (dual gaps by strong convexity, 1e-9 rounding); straddling draws undetermined.",
+        tolerance_note="Certified intervals (dual gaps by strong convexity, 1e-9 rounding); "
+        "straddling draws undetermined.",
         findings=(
             Finding(
                 "thm4-tight",
                 "A tighter per-draw form eps_R(1 + sqrt((1+eps_R)/(1-eps_R))) <= eps_R(1 + 1/(1-eps_R)) holds "
                 "(no exception).",
                 evidence_variant="per_draw_tight",
-                spec_ref="A.5 Theorem 4 [D]",
+                spec_ref="Theorem 4 [D]",
             ),
             Finding(
                 "thm4-margin",
                 "Reconstructed margin corollary: y x^T what >= y x^T w* - eps(1 + 1/(1-eps))||w*|| ||x|| for "
                 "x in span(X) (no exception on held-out points).",
                 evidence_variant="margin",
-                spec_ref="A.10 item 9",
+                spec_ref="Theorem 4, margin sentence",
             ),
         ),
     )

@@ -1,11 +1,12 @@
 r"""Theorem 5 of Zhang et al. (2013): iterative DRP (Algorithm 2) converges geometrically with one ``R``.
 
-Statement (spec A.5; form [T], range/probability [R])
+Statement (Theorem 5; form [T], range/probability [R])
     ``wtilde_T`` the output of Algorithm 2. For ``0 < eps <= 1/2`` [R], with probability at least
     ``1 - delta`` [R], under Theorem 2's condition (``m`` independent of ``T``):
     ``||wtilde_T - w*|| <= (eps/(1 - eps))^T ||w*||``.
 
-Algorithm 2 is reconstructed (spec A.3; appendix item 10); ``rpcheck.svm.drp.iterative_drp``. The step
+Algorithm 2 is reconstructed from Section 5.2 (eq. (13) and the update steps; the algorithm box is missing
+from the available text); ``rpcheck.svm.drp.iterative_drp``. The step
 problem's optimum in full space is ``w* - wtilde_{t-1}``, so Theorem 2's argument applies per step with
 target norm ``||w* - wtilde_{t-1}||``; with the dual gaps carried along
 (:func:`rpcheck.svm.drp.certified_recovery_bound`) this gives, deterministically given ``eps_R``,
@@ -35,7 +36,6 @@ import numpy as np
 
 from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...svm.drp import certified_recovery_bound, iterative_drp
-from ._recovery import CONTROL_VARIANTS, planted_controls
 from ._common import (
     ASSUMED_C,
     ASSUMED_EPS,
@@ -43,6 +43,7 @@ from ._common import (
     FP_REL,
     RANK_CONSTRAINT,
     cite,
+    derived_stated,
     distortion_from_A,
     fp_tolerance,
     m_for,
@@ -53,6 +54,7 @@ from ._common import (
     sketch_matrix,
     vacuous_outcome,
 )
+from ._recovery import CONTROL_VARIANTS, planted_controls
 
 __all__ = ["THEOREM", "trial"]
 
@@ -121,23 +123,20 @@ def trial(params, rng):
     return TrialRecord(outcomes=out, diagnostics=diags)
 
 
-def _expected_stated(params):
-    return Verdict.HOLDS if float(params.get("c", 0.25)) <= 0.25 else None
-
-
 def _cells(n, d, r, T, losses, cs, eps=0.5, delta=0.1, lam=1.0):
     return grid(n=n, d=d, r=r, T=T, eps=eps, delta=delta, c=list(cs), lam=lam, loss=list(losses))
 
 
 PROFILES = {
-    # quick: delta = 1/2 so that 20 trials can certify HOLDS (0 failures: upper bound < 0.37 at level 1e-4)
+    # quick: delta = 1/2, 20 trials (stated support power 0.26 at level 0.01/500: reported)
     "quick": Profile(_cells(40, 600, 2, 4, ["square"], [0.25, 4.0], eps=0.25, delta=0.5), trials=20),
     # eps = 1/4 (at eps = 1/2 the stated bound (eps/(1-eps))^T = 1 is trivial); m = 1048 at c = 1/4.
-    # 80 trials: 0 failures -> exact upper bound 0.080 < delta = 0.1 at the Holm level 0.01/3
+    # 90 trials: the deterministic per-draw/per-step rows can reach HOLDS in the c = 1/4 cells; the stated
+    # rows need >= 103 trials against delta = 0.1 at level 0.01/500 (unattainable, reconciled by the engine)
     "ci": Profile(
         _cells(60, 1100, 3, 6, ["square"], [0.25, 4.0], eps=0.25)
         + _cells(40, 1100, 3, 3, ["hinge"], [0.25], eps=0.25),
-        trials=80,
+        trials=90,
     ),
     "standard": Profile(_cells(100, 1500, 5, 8, ["square", "hinge"], [0.25, 1.0, 4.0], eps=[0.5, 0.25]), trials=200),
     "full": Profile(_cells(200, 4000, 10, 10, ["square", "hinge"], [0.25, 1.0, 4.0], delta=0.01), trials=500),
@@ -157,7 +156,7 @@ THEOREM = register(
                 "stated",
                 "||wtilde_T - w*|| <= (eps/(1-eps))^T ||w*||  (certified recursion)",
                 mode="bound",
-                expected=_expected_stated,
+                expected=derived_stated(PROFILES),
                 promised_failure=lambda p: float(p["delta"]),
                 assumed=(ASSUMED_C, ASSUMED_EPS, ASSUMED_PROB, "Algorithm 2 box and eq. (13) reconstructed"),
             ),
@@ -190,21 +189,21 @@ THEOREM = register(
                 "One R serves all iterations: the per-draw recursion (eps_R/(1-eps_R))^t holds at every t with "
                 "no union bound over iterations (failure probability independent of T).",
                 evidence_variant="per_draw",
-                spec_ref="A.5 Theorem 5; C-A7",
+                spec_ref="Theorem 5",
             ),
             Finding(
                 "thm5-divergence-below-m",
                 "Below the prescribed m (c = 4 cells, eps_R often > 1/2) Algorithm 2 can diverge: the error "
                 "grows with t (reported, not a claim of the paper; the per-draw recursion still holds).",
                 evidence_variant="stated",
-                spec_ref="A.10 item 5 (related)",
+                spec_ref="Theorem 5; Section 5.3 remark (related)",
             ),
             Finding(
                 "thm5-hinge",
-                "Algorithm 2 with the hinge loss (step solved in the dual, spec A.3) contracts per step as the "
+                "Algorithm 2 with the hinge loss (step solved in the dual, Section 5.2) contracts per step as the "
                 "theorem states for smooth losses.",
                 evidence_variant="per_step",
-                spec_ref="A.3, A.8",
+                spec_ref="Section 5.2, eq. (13)",
             ),
         ),
     )

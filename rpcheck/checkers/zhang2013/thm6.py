@@ -1,6 +1,6 @@
 r"""Theorem 6 of Zhang et al. (2013): recovery for full-rank (approximately low-rank) data.
 
-Statement (spec A.5; form [T], constant and range [R], ``rbar`` inferred [D])
+Statement (Theorem 6; form [T], constant and range [R], ``rbar`` inferred [D])
     Assume ``w*`` lies in the span of the first ``k`` (right, in rpcheck's rows-as-examples convention)
     singular vectors of ``X`` and the loss is ``gamma``-smooth. For ``0 < eps <= 1/2`` [R], with probability
     at least ``1 - delta`` [R],
@@ -8,19 +8,21 @@ Statement (spec A.5; form [T], constant and range [R], ``rbar`` inferred [D])
     ``m >= rbar sigma_1^2 log(2d/delta) / (c eps^2 (lambda/gamma + sigma_1^2))``, ``c = 1/32`` [R],
     ``rbar = sum_i sigma_i^2/(lambda/gamma + sigma_i^2)``.
 
-Setting (spec C-A9): square loss (``gamma = 1``) with regression targets ``y = U_k c`` (``X = U diag(s) V^T``,
+Setting: square loss (``gamma = 1``) with regression targets ``y = U_k c`` (``X = U diag(s) V^T``,
 ``s_i = s_1 i^{-p}``, full rank ``min(n, d)``), so ``w*`` lies exactly in ``span(v_1..v_k)``. For Gaussian
 ``R`` and orthonormal ``V``, ``V^T R`` has i.i.d. ``N(0, 1/m)`` entries, so ``A = V^T R`` is drawn directly
 as ``make_sketch("gaussian", min(n, d), m)`` (exact in law); ``d`` then enters only the bound.
 
 Variants (statistic = ``||wtilde - w*||/||w*||``)
     ``stated`` (bound, ``delta``): ``eps = eps_printed(m)`` from the printed condition; vacuous when
-    ``eps > 1/2`` (the spec predicts VACUOUS at practical sizes for small ``lambda``).
+    ``eps > 1/2`` (VACUOUS at practical sizes for small ``lambda``: c = 1/32 makes m huge).
     ``conservative`` (bound, ``delta``): the same with the stronger condition
-    ``m >= rbar log(2d/delta)/(c eps^2)`` (spec A.10 item 4).
+    ``m >= rbar log(2d/delta)/(c eps^2)`` (the printed factor sigma_1^2/(lambda/gamma + sigma_1^2) <= 1
+    weakens the condition).
     ``scaling`` (report): ``rel * sqrt(m / rbar)``; the cell reports its median (decide hook). The slope of
     ``log rel`` against ``log m`` across cells is checked in ``theorems/test_zhang2013_thm6.py``.
-    ``iterate`` (search, open, A.10 item 5): Algorithm 2's error is non-increasing over ``T = 5`` steps,
+    ``iterate`` (search, open: Section 5.3's remark on iterating): Algorithm 2's error is non-increasing
+    over ``T = 5`` steps,
     evaluated where the first step's relative error is < 1 (the theorem's multiplier
     ``eps/(1-eps)(1 + sqrt(lambda)/sigma_k)`` is >= 2 in every ci cell, so the printed premise never holds).
 """
@@ -35,8 +37,8 @@ from ...bounds.zhang2013 import C_THM6, effective_rank, thm6_bound, thm6_eps
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...generators import haar_orthonormal
 from ...svm.drp import drp, iterative_drp, ridge_solution
-from ._recovery import CONTROL_VARIANTS, planted_controls
 from ._common import ASSUMED_PROB, FP_REL, cite, single_threaded, sketch_matrix, vacuous_outcome
+from ._recovery import CONTROL_VARIANTS, planted_controls
 
 __all__ = ["THEOREM", "trial", "spectrum", "cell_quantities"]
 
@@ -134,10 +136,15 @@ def decide(records, params):
 
 
 def _expected_bound(form):
+    """VACUOUS where the cell's eps (from the m-condition) exceeds 1/2 (every draw is vacuous: derived
+    from the cell alone). Elsewhere reported (None): rpcheck has no rigorous upper bound on Theorem 6's
+    failure probability (no per-draw form of Theorem 6 is implemented), so no power computation supports
+    an expected HOLDS. (Until 2026-11-23: HOLDS, resting on measured runs.)"""
+
     def f(params):
         _, ep, ec = cell_quantities(params)
         eps = ep if form == "as_printed" else ec
-        return Verdict.VACUOUS if eps > 0.5 else Verdict.HOLDS
+        return Verdict.VACUOUS if eps > 0.5 else None
 
     return f
 
@@ -147,8 +154,8 @@ def _cells(n, d, p, s1, lam, k, ms, delta=0.1):
 
 
 # Regime "large lambda" (rbar ~ 1.1, sigma_1^2/(lambda + sigma_1^2) = 1/2): the printed condition gives
-# eps <= 1/2 from m ~ 650, the conservative one from m ~ 1300. Regime "spec example" (lambda = 0.01,
-# rbar ~ 60-125): implied eps > 5, VACUOUS (spec C-A9 warning).
+# eps <= 1/2 from m ~ 650, the conservative one from m ~ 1300. Regime "small lambda" (lambda = 0.01,
+# rbar ~ 60-125): implied eps > 5, VACUOUS.
 PROFILES = {
     # quick: delta = 1/2 so that 20 trials can certify HOLDS (0 failures: upper bound < 0.37 at level 1e-4)
     "quick": Profile(_cells(100, 2000, 1.0, 10.0, 100.0, 3, [100, 1600], delta=0.5), trials=20),
@@ -192,7 +199,7 @@ THEOREM = register(
             ),
             Variant(
                 "conservative",
-                "the same with eps from m >= rbar log(2d/delta)/(c eps^2) (A.10 item 4)",
+                "the same with eps from m >= rbar log(2d/delta)/(c eps^2) (the stronger reading of the condition)",
                 mode="bound",
                 expected=_expected_bound("conservative"),
                 promised_failure=lambda p: float(p["delta"]),
@@ -207,10 +214,11 @@ THEOREM = register(
             ),
             Variant(
                 "iterate",
-                "Algorithm 2's error is non-increasing over 5 steps where rel_1 < 1 (A.10 item 5)",
+                "Algorithm 2's error is non-increasing over 5 steps where rel_1 < 1 (Section 5.3 remark)",
                 mode="search",
                 expected=None,
-                note="Open: the paper's claim is not justified by its assumptions (spec A.10 item 5).",
+                note="Open: the paper's claim is not justified by its assumptions (Section 5.3: the "
+                "subproblem targets leave span(u_1..u_k)).",
             ),
         )
         + CONTROL_VARIANTS[1:],
@@ -238,20 +246,20 @@ THEOREM = register(
                 "With c = 1/32 the condition on m is vacuous at practical sizes unless lambda/gamma is large "
                 "(rbar small): the lambda = 0.01 cells are VACUOUS (implied eps > 5).",
                 evidence_variant="stated",
-                spec_ref="C-A9 warning",
+                spec_ref="Theorem 6 (condition on m)",
             ),
             Finding(
                 "thm6-printed-condition-weaker",
                 "The printed condition (with sigma_1^2/(lambda/gamma + sigma_1^2) <= 1) is weaker than the "
                 "conservative rbar log(2d/delta)/(c eps^2); both hold where non-vacuous.",
                 evidence_variant="conservative",
-                spec_ref="A.10 item 4",
+                spec_ref="Theorem 6 (condition on m)",
             ),
             Finding(
                 "thm6-sqrt-scaling",
                 "The error scales like sqrt(rbar/m): the fitted slope of log rel against log m is close to -1/2.",
                 evidence_variant="scaling",
-                spec_ref="C-A9, C-A10",
+                spec_ref="Theorem 6",
             ),
             Finding(
                 "thm6-iterate-open",
@@ -260,7 +268,7 @@ THEOREM = register(
                 "error ~0.57 < 1, yet the error grows over the next steps (counterexamples found); with "
                 "lambda = 100 it decreases.",
                 evidence_variant="iterate",
-                spec_ref="A.10 item 5",
+                spec_ref="Section 5.3 remark on iterating",
             ),
         ),
         notes="Square loss, regression targets y = U_k c sqrt(n); sigma_i = s1 i^-p; A = V^T R drawn in law.",
