@@ -1011,22 +1011,37 @@ def _load_results_checked(path):
         raise RpcheckError(f"`RESULTS` ({str(path)!r}) is not a results directory written by check/verify.")
     if not (p / "provenance.json").is_file():
         raise RpcheckError(f"`RESULTS` ({str(path)!r}) has no provenance.json: not a complete results directory.")
-    try:
-        result = load_results(p)
-    except (RpcheckError, PermissionError):
-        raise
-    except Exception as exc:  # parsing untrusted files: pyarrow, pandas and json raise many types
+    from .engine.store import read_table
+
+    def unreadable(exc):
         msg = f"{type(exc).__name__}: {exc}".splitlines()[0]
-        raise RpcheckError(f"`RESULTS` ({str(path)!r}) holds unreadable result files ({msg}).") from None
-    if not isinstance(result.provenance, dict):
-        raise RpcheckError(f"`RESULTS` ({str(path)!r}): provenance.json is not a JSON object.")
-    for name, table, cols in (("cells", result.cells, CELL_COLUMNS), ("trials", result.trials, TRIAL_COLUMNS)):
+        return RpcheckError(f"`RESULTS` ({str(path)!r}) holds unreadable result files ({msg}).")
+
+    for name, cols in (("cells", CELL_COLUMNS), ("trials", TRIAL_COLUMNS)):
+        try:
+            table = read_table(p, name)
+        except FileNotFoundError:
+            raise RpcheckError(
+                f"`RESULTS` ({str(path)!r}) has no {name} table: not a complete results directory."
+            ) from None
+        except PermissionError:
+            raise
+        except Exception as exc:  # parsing untrusted files: pyarrow, pandas and json raise many types
+            raise unreadable(exc) from None
         missing = [c for c in cols if c not in table.columns]
         if missing:
             raise RpcheckError(
                 f"`RESULTS` ({str(path)!r}): the {name} table lacks the columns {missing} (corrupted, or written by "
                 "an incompatible rpcheck)."
             )
+    try:
+        result = load_results(p)
+    except (RpcheckError, PermissionError):
+        raise
+    except Exception as exc:  # parsing untrusted files: pyarrow, pandas and json raise many types
+        raise unreadable(exc) from None
+    if not isinstance(result.provenance, dict):
+        raise RpcheckError(f"`RESULTS` ({str(path)!r}): provenance.json is not a JSON object.")
     bad = sorted(set(map(str, result.cells["verdict"])) - set(_VERDICTS))
     if bad:
         raise RpcheckError(f"`RESULTS` ({str(path)!r}): unknown verdicts {bad} in the cells table.")
