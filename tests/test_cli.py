@@ -335,3 +335,134 @@ def test_bad_command_line_is_one_line_exit_2(case, argv, needle, bad_dir, capsys
 
 def test_bad_matrix_is_large_enough():
     assert len(BAD_CASES) >= 40
+
+
+# ------------------------------------------------------------------------- replay never imports file names
+
+
+@pytest.fixture(scope="module")
+def topr_counterexample(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cx") / "run"
+    code = run_any(["check", "lei2020.topr", "--profile", "quick", "--backend", "serial", "--out", str(out), "--quiet"])
+    assert code == EXIT_OK
+    (path,) = sorted((out / "counterexamples").glob("*.npz"))
+    return path
+
+
+def _plant(tmp_path, monkeypatch, name):
+    """A module in a temporary cwd (first on sys.path, as under ``python -m``) that leaves a marker if imported."""
+    marker = tmp_path / "IMPORTED"
+    (tmp_path / f"{name}.py").write_text(f"open({str(marker)!r}, 'w').write('pwned')\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return marker
+
+
+def _with_meta(src, dst, **changes):
+    with np.load(src, allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(str(arrays.pop("meta")[()]))
+    meta.update(changes)
+    _save_npz(dst, meta=np.asarray(json.dumps(meta)), **arrays)
+    return dst
+
+
+def test_replay_never_imports_the_module_named_in_the_file(tmp_path, monkeypatch, capsys, topr_counterexample):
+    marker = _plant(tmp_path, monkeypatch, "evil_rpcheck_mod")
+    # an unknown theorem id with a planted module: refused, nothing imported
+    bad = _with_meta(topr_counterexample, tmp_path / "unknown.npz", theorem="evil.thm", module="evil_rpcheck_mod")
+    code, out, err = run(capsys, "replay", str(bad))
+    assert code == EXIT_USAGE and "evil.thm" in err and "never imports" in err
+    # a registered theorem id with a planted module: replayed through the registry, the module is not imported
+    good = _with_meta(topr_counterexample, tmp_path / "known.npz", module="evil_rpcheck_mod")
+    code, out, err = run(capsys, "replay", str(good), "--json")
+    assert code == EXIT_OK and json.loads(out)["still_violated"]
+    assert not marker.exists()
+    import sys
+
+    assert "evil_rpcheck_mod" not in sys.modules
+
+
+# ------------------------------------------------------------------ environment errors leave resumable state
+
+
+def _cells_key(cells):
+    return cells[["theorem", "variant", "cell", "failures", "evaluated", "verdict"]].to_dict("records")
+
+
+def test_disk_full_mid_run_is_exit_2_and_resumable(tmp_path, monkeypatch, capsys):
+    import errno
+
+    import rpcheck.engine.store as store
+
+    real = store.atomic_write_bytes
+    calls = {"n": 0}
+
+    def flaky(path, data):
+        calls["n"] += 1
+        if calls["n"] > 3:  # the manifest and two checkpoint chunks fit, then the disk is full
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real(path, data)
+
+    out = tmp_path / "run"
+    argv = ["check", INT_R, "--profile", "quick", "--backend", "serial", "--trials", "6", "--out", str(out)]
+    monkeypatch.setattr(store, "atomic_write_bytes", flaky)
+    code, _, err = run(capsys, *argv)
+    assert code == EXIT_USAGE and err.count("\n") == 1
+    assert "No space left on device" in err and "--resume" in err
+    monkeypatch.setattr(store, "atomic_write_bytes", real)
+    code, _, _ = run(capsys, *argv, "--resume", "--quiet")
+    assert code == EXIT_OK
+    from rpcheck.engine import load_results
+
+    resumed = load_results(out).cells
+    code, _, _ = run(capsys, *argv[:-1], str(tmp_path / "clean"), "--quiet")
+    assert _cells_key(resumed) == _cells_key(load_results(tmp_path / "clean").cells)
+
+
+def test_read_only_out_is_exit_2_before_running(tmp_path, monkeypatch, capsys):
+    import errno
+    import pathlib
+
+    def readonly(self, *a, **k):
+        raise OSError(errno.EROFS, "Read-only file system", str(self))
+
+    monkeypatch.setattr(pathlib.Path, "mkdir", readonly)
+    code, _, err = run(capsys, "check", CHEAP, *RUN, "--out", str(tmp_path / "ro"))
+    assert code == EXIT_USAGE and err.count("\n") == 1 and "--out" in err and "Read-only" in err
+
+
+def test_dead_worker_is_exit_2_with_resume_hint(tmp_path, monkeypatch, capsys):
+    from concurrent.futures.process import BrokenProcessPool
+
+    import rpcheck.engine.runner as runner
+
+    def die(*a, **k):
+        raise BrokenProcessPool("A process in the process pool was terminated abruptly")
+
+    monkeypatch.setattr(runner, "_execute", die)
+    code, _, err = run(capsys, "check", CHEAP, *RUN, "--out", str(tmp_path / "o"))
+    assert code == EXIT_USAGE and err.count("\n") == 1
+    assert "worker process died" in err and "--resume" in err
+
+
+def test_sigint_exits_130_with_one_line(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = dict(os.environ, PYTHONPATH=str(__import__("pathlib").Path(__file__).resolve().parents[1]))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rpcheck.cli", "check", "shi2012.thm8.final_step", "--profile", "standard",
+         "--backend", "processes", "--jobs", "2", "--out", str(tmp_path / "o")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while not list((tmp_path / "o").rglob("0*.json")) and time.monotonic() < deadline:
+        time.sleep(0.2)  # wait until the workers have written a checkpoint chunk
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert err.count("\n") == 1 and err.startswith("rpcheck: interrupted") and "--resume" in err, err
