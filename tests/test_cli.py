@@ -466,3 +466,97 @@ def test_sigint_exits_130_with_one_line(tmp_path):
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert err.count("\n") == 1 and err.startswith("rpcheck: interrupted") and "--resume" in err, err
+
+
+# ------------------------------------------------------------------------------------------- terminal output
+
+
+def _fake_result(n_theorems=59, unexpected=()):
+    """A RunResult with the engine-v2 columns (role, claim) for presentation tests."""
+    import pandas as pd
+
+    from rpcheck.results import RunResult
+
+    rows = []
+    for t in range(n_theorems):
+        for cell, d in enumerate((128, 256)):
+            for variant, mode, role, verdict in (
+                ("stated", "bound", "claim", "HOLDS"), ("identity", "deterministic", "self-check", "HOLDS"),
+                ("printed", "deterministic", "control", "VIOLATED"), ("table", "report", "measurement", "INCONCLUSIVE"),
+            ):  # fmt: skip
+                bad = (t, cell, variant) in unexpected
+                rows.append({
+                    "theorem": f"paper.thm{t}", "paper": "paper", "variant": variant, "mode": mode, "cell": cell,
+                    "params": json.dumps({"d": d, "eps": 0.5}), "p_d": float(d), "p_eps": 0.5, "trials": 100,
+                    "evaluated": 100, "failures": 7 if bad else 0, "vacuous_trials": 0, "solver_errors": 0,
+                    "ci_low": 0.0, "ci_high": 0.03, "confidence_level": 0.99, "promised": 0.05,
+                    "verdict": "VIOLATED" if bad else verdict, "expected": verdict, "as_expected": not bad,
+                    "vacuous_reason": "", "seconds": 1.5, "counterexample": "", "assumed": "", "role": role,
+                    "claim": "failure rate in [0.031, 0.14] at 99%" if bad else "P(fail) <= 0.03 at 99%",
+                })  # fmt: skip
+    prov = {"alpha": 0.01, "family_size": {"violated": 2 * n_theorems, "holds": 2 * n_theorems}}
+    return RunResult(pd.DataFrame(rows), pd.DataFrame(), prov)
+
+
+def test_verify_output_is_one_line_per_theorem_and_at_most_100_lines():
+    from rpcheck.cli import render_summary
+
+    lines, _, counts = render_summary(_fake_result(), out="reports/x", report_path="reports/x/report.html")
+    assert len(lines) <= 100 and counts["unexpected"] == 0
+    assert lines[0].startswith("paper.thm0 ") and "bound: 2 HOLDS" in lines[0]
+    assert "self-checks: 2 HOLDS" in lines[0] and "controls: 2 VIOLATED" in lines[0] and "measured 2" in lines[0]
+    assert "unexpected 0" in lines[0] and "3.0 s" in lines[0]
+    summary = "\n".join(lines[-4:])
+    assert "59 theorems" in summary and "claims: 118 HOLDS" in summary and "self-checks: 118 HOLDS" in summary
+    assert "<= 0.01" in summary and "118 statistical rows" in summary and "report: reports/x/report.html" in summary
+
+
+def test_unexpected_rows_are_printed_in_full_with_their_claim():
+    from rpcheck.cli import render_summary
+
+    lines, _, counts = render_summary(_fake_result(3, unexpected={(1, 0, "stated")}))
+    text = "\n".join(lines)
+    assert counts["unexpected"] == 1
+    assert "UNEXPECTED paper.thm1 · stated (bound, claim) cell 0: d=128 eps=0.5" in text
+    assert "failures 7/100" in text and "claim: failure rate in [0.031, 0.14] at 99%" in text
+
+
+def test_parameters_keep_their_types_in_tables_and_json(capsys):
+    from rpcheck.cli import _cell_records, _console, _print_cells
+
+    result = _fake_result(1)
+    _print_cells(_console(), result.cells)
+    out = capsys.readouterr().out
+    assert "128" in out and "128.0" not in out
+    rec = _cell_records(result.cells)[0]
+    assert rec["p_d"] == 128 and isinstance(rec["p_d"], int) and rec["params"] == {"d": 128, "eps": 0.5}
+    assert json.loads(json.dumps(rec))["p_d"] == 128
+
+
+def test_check_json_document(capsys):
+    code, out, _ = run(capsys, "check", INT_R, "--profile", "quick", "--backend", "serial", "--json")
+    doc = json.loads(out)
+    assert code == EXIT_OK and doc["schema_version"] == 1 and doc["command"] == "check"
+    assert set(doc) >= {"summary", "theorems", "cells", "provenance", "results", "report"}
+    assert all(isinstance(r["p_r"], int) and isinstance(r["p_n"], int) for r in doc["cells"])
+    assert "error_rate" in doc["summary"] and doc["theorems"][0]["id"] == INT_R
+
+
+def test_list_and_show_import_no_heavy_module_once_the_catalog_is_cached(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    root = str(__import__("pathlib").Path(__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONPATH=root, RPCHECK_CACHE_DIR=str(tmp_path))
+    code = (
+        "import contextlib, io, sys\nfrom rpcheck.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    assert main(['list']) == 0 and main(['show', 'paul2014.lemma3.1']) == 0\n"
+        "heavy = ('numpy', 'pandas', 'scipy', 'cvxpy', 'numba', 'sklearn', 'matplotlib', 'rpcheck.checkers')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr  # builds the catalog (imports every checker)
+    second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert second.returncode == 0 and second.stdout.strip() == "[]", second.stdout + second.stderr
