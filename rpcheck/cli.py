@@ -377,7 +377,8 @@ def _bucket(row):
 
 
 def _count_text(counts):
-    return ", ".join(f"{n} {k}" for k, n in counts.items())
+    order = {v: i for i, v in enumerate(_VERDICTS)}
+    return ", ".join(f"{n} {k}" for k, n in sorted(counts.items(), key=lambda kv: order.get(kv[0], 9)))
 
 
 def _theorem_summaries(cells):
