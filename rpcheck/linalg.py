@@ -48,9 +48,9 @@ def row_space_basis(X, *, rtol=None):
     >>> row_space_basis(X).shape
     (3, 2)
     """
+    X = check_matrix("X", X)  # validates a sparse structure before anything compiled reads it
     if sp.issparse(X):
         X = X.toarray()
-    X = check_matrix("X", X)
     X = np.asarray(X, dtype=np.float64)
     n, d = X.shape
     if rtol is None:
@@ -116,7 +116,7 @@ def embedding_distortion(V, R=None, *, VtR=None):
             M = V.T @ R
     else:
         if sp.issparse(VtR):
-            VtR = VtR.toarray()
+            VtR = check_matrix("VtR", VtR).toarray()
         M = check_matrix("VtR", VtR, allow_sparse=False)
         if M.shape[0] != V.shape[1]:
             raise RpcheckError(

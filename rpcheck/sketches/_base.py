@@ -19,7 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._rng import as_generator
-from .._validation import check_int, check_matrix
+from .._validation import check_int, check_matrix, check_sparse_matrix
 from ..errors import RpcheckError
 
 __all__ = ["Sketch", "check_input"]
@@ -28,11 +28,16 @@ __all__ = ["Sketch", "check_input"]
 def check_input(X, d, *, name="X"):
     """Validate a data matrix for a sketch with input dimension ``d``.
 
-    Returns ``(X, is_sparse)`` with ``X`` finite, float32/float64 and, if sparse, in CSR or CSC format.
+    Returns ``(X, is_sparse)`` with ``X`` finite, float32/float64 and, if sparse, in CSR or CSC format
+    with a validated structure (indices in range, consistent ``indptr``): see
+    :func:`rpcheck._validation.check_sparse_matrix`. Other sparse formats are checked, then converted.
     """
-    if sp.issparse(X) and X.format not in ("csr", "csc"):
-        X = X.tocsr()
-    X = check_matrix(name, X)
+    if sp.issparse(X):  # structure checked here, once: no kernel ever sees an unchecked index
+        if X.ndim != 2:
+            raise RpcheckError(f"`{name}` must be 2-dimensional; got a scipy.sparse array with ndim={X.ndim}.")
+        X = check_sparse_matrix(name, X)
+    else:
+        X = check_matrix(name, X)
     if X.shape[1] != d:
         raise RpcheckError(
             f"`{name}` has {X.shape[1]} columns but the sketch was built for d={d} features; they must match."
