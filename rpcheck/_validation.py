@@ -34,10 +34,11 @@ def _fmt(value):
     return repr(value) if isinstance(value, str) else f"{value}"
 
 
-def check_interval(name, value, low=None, high=None, *, closed="both"):
+def check_interval(name, value, low=None, high=None, *, closed="both", finite=False):
     """Check that the real number ``value`` lies in the interval between ``low`` and ``high``.
 
-    ``closed`` is one of "both", "left", "right", "neither". ``None`` bounds are infinite.
+    ``closed`` is one of "both", "left", "right", "neither". ``None`` bounds are infinite. With
+    ``finite=True`` infinite values are refused even where the interval is unbounded.
     Returns ``float(value)``.
 
     >>> check_interval("eps", 0.5, 0, 1, closed="neither")
@@ -60,6 +61,8 @@ def check_interval(name, value, low=None, high=None, *, closed="both"):
         ok = v >= low if lb == "[" else v > low
     if ok and high is not None:
         ok = v <= high if rb == "]" else v < high
+    if ok and finite and not np.isfinite(v):
+        raise RpcheckError(f"`{name}` ({_fmt(value)}) must be a finite real number in the interval {domain}.")
     if not ok:
         raise RpcheckError(f"`{name}` ({_fmt(value)}) must be in the interval {domain}.")
     return v
