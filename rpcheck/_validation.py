@@ -256,13 +256,13 @@ def check_sparse_matrix(name, X, *, dtype=(np.float64, np.float32), formats=("cs
             f"`{name}` is a scipy.sparse matrix in format {fmt!r}; allowed formats: 'csr', 'csc', 'coo', "
             "'bsr', 'dia', 'lil', 'dok'."
         )
-    if X.format not in formats:
-        X = X.asformat(formats[0])
     if X.dtype not in dtype:
         X = X.astype(np.float64)
-    data = X.data
+    data = X.data  # X is CSR, CSC, COO or BSR here: data is a numeric ndarray
     if data.size and not np.all(np.isfinite(data)):
         raise RpcheckError(f"`{name}` contains NaN or infinite entries; all entries must be finite.")
+    if X.format not in formats:
+        X = X.asformat(formats[0])
     return X
 
 
@@ -280,7 +280,9 @@ def _meminfo_bytes():
 
 def available_memory():
     """Bytes this process can still expect to allocate: ``MemAvailable + SwapFree`` (Linux), else the
-    physical memory, capped by ``RLIMIT_AS`` when one is set. Read at every call."""
+    physical memory, capped by ``RLIMIT_AS`` when one is set and by the environment variable
+    ``RPCHECK_MAX_MEMORY`` (bytes) when set (tests use it for machine-independent limits). Read at every
+    call."""
     avail = _meminfo_bytes()
     if avail is None:
         try:
@@ -295,6 +297,14 @@ def available_memory():
             avail = min(avail, soft)
     except (ImportError, ValueError, OSError):  # pragma: no cover - non-POSIX
         pass
+    cap = os.environ.get("RPCHECK_MAX_MEMORY", "")
+    if cap.strip():
+        try:
+            avail = min(avail, int(float(cap)))
+        except ValueError:
+            raise RpcheckError(
+                f"the environment variable `RPCHECK_MAX_MEMORY` ({cap!r}) must be a number of bytes."
+            ) from None
     return int(avail)
 
 

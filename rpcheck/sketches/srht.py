@@ -54,7 +54,8 @@ class RotationMixin:
                 out[lo:hi, : self.d] = X[lo:hi].toarray() * signs
         else:
             np.multiply(X, signs, out=out[:, : self.d])
-        return _fwht.fwht(out, normalized=True, inplace=True)
+        _fwht.rotate_inplace(out, 1.0 / np.sqrt(self.d_pad))
+        return out
 
     def _rotate_select(self, X, is_sparse, cols, col_scale):
         """``rotate(X)[:, cols] * col_scale`` without storing the (n, d') rotation for dense input."""
