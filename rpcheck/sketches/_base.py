@@ -89,6 +89,8 @@ class Sketch:
 
     kind = "abstract"
     data_dependent = False
+    #: True when ``apply`` returns CSR for sparse input (countsketch, cw); otherwise the output is dense.
+    sparse_output = False
 
     def __init__(self, d, r, *, rng=None):
         self.d = check_int("d", d, 1, MAX_DIM)
@@ -110,6 +112,15 @@ class Sketch:
         """
         self._check_fitted()
         X, is_sparse = check_input(X, self.d)
+        item = np.dtype(X.dtype).itemsize
+        if not (is_sparse and self.sparse_output) and self.r * item > np.iinfo(np.intp).max:
+            raise RpcheckError(
+                f"`r` ({self.r}) is too large for a dense (n, r) output of dtype {np.dtype(X.dtype).name}: numpy "
+                f"arrays need r * {item} bytes < 2**63 even for n = 0. Use sparse input for a CSR output."
+                if self.sparse_output else
+                f"`r` ({self.r}) is too large for a dense (n, r) output of dtype {np.dtype(X.dtype).name}: numpy "
+                f"arrays need r * {item} bytes < 2**63 even for n = 0."
+            )
         nbytes = self._apply_bytes(X, is_sparse)
         check_memory(nbytes, f"an output and workspace for sketch kind {self.kind!r}", n=X.shape[0], r=self.r)
         with np.errstate(over="ignore", invalid="ignore"):

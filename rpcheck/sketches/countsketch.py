@@ -64,6 +64,7 @@ class CWSketch(Sketch):
     """
 
     kind = "cw"
+    sparse_output = True
 
     def __init__(self, d, r, *, q=1, v=None, a=1, rng=None):
         super().__init__(d, r, rng=rng)

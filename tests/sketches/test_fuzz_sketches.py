@@ -123,7 +123,7 @@ def _check_apply(S, X, Y):
     assert Y.shape == (Xd.shape[0], S.r)
     assert _finite(Y), "apply returned inf/NaN"
     R = _outcome("matrix", S.matrix)
-    if R is None:
+    if R is None or S.d * S.r > 10**6:  # e.g. a countsketch with r = 2**31: R is sparse, its dense oracle is not
         return
     Rd = dense(R)
     assert _finite(Rd)
@@ -191,7 +191,8 @@ def _linalg_property(data):
     V = _outcome("row_space_basis", lambda: row_space_basis(X, rtol=rtol))
     if V is None:
         return
-    assert V.ndim == 2 and V.shape[0] == d and _finite(V)
+    assert V.ndim == 2 and V.shape[0] == np.shape(X)[1] and _finite(V)  # X may have been widened by one column
+    d = V.shape[0]
     np.testing.assert_allclose(V.T @ V, np.eye(V.shape[1]), atol=1e-10)
     r = data.draw(st.integers(0, 8), label="r")
     Rscale = data.draw(scales, label="Rscale")
