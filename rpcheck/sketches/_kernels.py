@@ -6,10 +6,10 @@ cached on disk (``cache=True``) so later processes skip the JIT.
 
 Walsh-Hadamard butterflies: the transform of a row of length ``d = 2**q`` is ``q`` levels of butterflies
 ``(u, v) -> (u + v, u - v)`` at strides ``h = 1, 2, 4, ..., d/2`` (Sylvester ordering, the ordering of
-``scipy.linalg.hadamard``). The kernel fuses two levels per sweep (radix 4: strides ``h`` and ``2h`` on the
-quadruple ``x[j], x[j+h], x[j+2h], x[j+3h]``), so a row is swept ``ceil(q/2)`` times instead of ``q``. Rows
-are transformed one at a time (a row of 2^14 float64 is 128 KiB, resident in L2), so the array itself is
-read and written once from main memory. Each row driver exists twice, serial (the default) and with rows
+``scipy.linalg.hadamard``). The kernel does levels 1, 2, 4 in one sweep on blocks of 8 entries (radix 8),
+then two levels per sweep (radix 4) as unit-stride loops over four contiguous blocks, which compile to
+packed SIMD additions. Rows are transformed one at a time (a row of 2^14 float64 is 128 KiB, resident in
+L2), so the array itself is read and written once from main memory. Each row driver exists twice, serial (the default) and with rows
 distributed over threads by ``prange`` (opt-in, ``RPCHECK_PARALLEL=1``); both do the same arithmetic in the
 same order, so their results are bitwise identical.
 """
