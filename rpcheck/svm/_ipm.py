@@ -70,6 +70,34 @@ class _System:
         return t - self.DA @ c
 
 
+def _newton(st, rl, ru):
+    """Newton direction for complementarity right-hand sides ``rl`` (lower) and ``ru`` (upper, or None
+    without upper bound)."""
+    sysm, x, z, s, v, r_d, r_p, Me, eMe, e = st
+    h = rl / x - r_d
+    if ru is not None:
+        h -= ru / s
+    Mh = sysm.solve(h)
+    if e is not None:
+        dnu = (float(e @ Mh) + r_p) / eMe
+        dx = Mh - dnu * Me
+    else:
+        dnu, dx = 0.0, Mh
+    dz = (rl - z * dx) / x
+    dv = None if ru is None else (ru + v * dx) / s
+    return dx, dnu, dz, dv
+
+
+def _steps(st, dx, dz, dv):
+    x, z, s, v = st[1], st[2], st[3], st[4]
+    tp = _max_step(x, dx)
+    td = _max_step(z, dz)
+    if s is not None:
+        tp = min(tp, _max_step(s, -dx))
+        td = min(td, _max_step(v, dv))
+    return tp, td
+
+
 def svm_dual_ipm(A, y, C, *, bias=True, tol=1e-10, max_iter=100):
     """The SVC dual: :func:`box_qp_ipm` with ``q = -1``, ``e = y``, ``r = 0``, ``u = C``."""
     return box_qp_ipm(A, -np.ones(A.shape[0]), C, e=y if bias else None, r=0.0, tol=tol, max_iter=max_iter)
@@ -161,33 +189,12 @@ def _ipm(A, q, u, *, e=None, r=0.0, x0=None, tol=1e-10, max_iter=100):
             Me = sysm.solve(e)
             eMe = float(e @ Me)
 
-        def newton(rl, ru):
-            h = rl / x - r_d
-            if not hard:
-                h -= ru / s
-            Mh = sysm.solve(h)
-            if eq:
-                dnu = (float(e @ Mh) + r_p) / eMe
-                dx = Mh - dnu * Me
-            else:
-                dnu, dx = 0.0, Mh
-            dz = (rl - z * dx) / x
-            dv = None if hard else (ru + v * dx) / s
-            return dx, dnu, dz, dv
-
-        def steps(dx, dz, dv):
-            tp = _max_step(x, dx)
-            td = _max_step(z, dz)
-            if not hard:
-                tp = min(tp, _max_step(s, -dx))
-                td = min(td, _max_step(v, dv))
-            return tp, td
-
+        st = (sysm, x, z, s, v, r_d, r_p, Me if eq else None, eMe if eq else 1.0, e if eq else None)
         # predictor (affine scaling)
         xz = x * z
         sv = None if hard else s * v
-        dx, dnu, dz, dv = newton(-xz, None if hard else -sv)
-        tp, td = steps(dx, dz, dv)
+        dx, dnu, dz, dv = _newton(st, -xz, None if hard else -sv)
+        tp, td = _steps(st, dx, dz, dv)
         comp_aff = float((x + tp * dx) @ (z + td * dz))
         if not hard:
             comp_aff += float((s - tp * dx) @ (v + td * dv))
@@ -195,8 +202,8 @@ def _ipm(A, q, u, *, e=None, r=0.0, x0=None, tol=1e-10, max_iter=100):
         # corrector
         rl = sigma * mu - xz - dx * dz
         ru = None if hard else sigma * mu - sv + dx * dv  # ds = -dx
-        dx, dnu, dz, dv = newton(rl, ru)
-        tp, td = steps(dx, dz, dv)
+        dx, dnu, dz, dv = _newton(st, rl, ru)
+        tp, td = _steps(st, dx, dz, dv)
         tp, td = 0.99 * tp, 0.99 * td
         x = x + tp * dx
         nu = nu + td * dnu
