@@ -139,17 +139,16 @@ def max_row_norm(X):
 
 
 def validate_C_scale(C, X):
-    """Refuse a finite ``C`` whose scale-free size ``C max_i ||x_i||^2`` is outside
-    ``[1/SCALE_LIMIT, SCALE_LIMIT]`` (X not all zero); ``C = inf`` always passes."""
+    """Refuse a finite ``C`` whose scale-free size ``C max_i ||x_i||^2`` (``C`` for an all-zero X) is
+    outside ``[1/SCALE_LIMIT, SCALE_LIMIT]``; ``C = inf`` always passes."""
     if np.isinf(C):
         return C
     r = max_row_norm(X)
-    if r == 0:
-        return C
-    eff = C * r * r
+    eff = C * r * r if r > 0 else C  # all-zero X: alpha ~ C itself
     if not (1.0 / SCALE_LIMIT <= eff <= SCALE_LIMIT):
         raise RpcheckError(
-            f"`C` ({C:g}) times the squared largest row norm of X ({r:.3g}^2) is {eff:.3g}; it must be in "
+            f"`C` ({C:g}) times the squared largest row norm of X ({r:.3g}^2, or 1 for an all-zero X) is "
+            f"{eff:.3g}; it must be in "
             f"[{1 / SCALE_LIMIT:g}, {SCALE_LIMIT:g}] (or C = inf for the hard margin): beyond that the dual "
             "variables or the objective leave float64's range."
         )

@@ -188,6 +188,9 @@ def _ipm(A, q, u, *, e=None, r=0.0, x0=None, tol=1e-10, max_iter=100):
         if eq:
             Me = sysm.solve(e)
             eMe = float(e @ Me)
+            if not (eMe > 0 and np.isfinite(eMe)):  # M is SPD, so e^T M^-1 e > 0 unless rounding broke it
+                status = "numerical_error"
+                break
 
         st = (sysm, x, z, s, v, r_d, r_p, Me if eq else None, eMe if eq else 1.0, e if eq else None)
         # predictor (affine scaling)

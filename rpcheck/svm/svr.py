@@ -95,22 +95,35 @@ def _polish_svr(X, y, alpha, b, C, eps):
     return out, float(z[m])
 
 
-def _svr_cvxpy(X, yv, C, epsilon, form, solver, options):
+def _svr_scales(X, yv, eps_eff):
+    """``(s_x, s_y)``: 1 / largest row norm of X and 1 / max(|y|, eps) (1 where that is 0); see
+    :func:`_svr_ipm` for the scaled problem and the map back."""
+    rx = max_row_norm(X)
+    ry = max(float(np.max(np.abs(yv), initial=0.0)), eps_eff)
+    return (1.0 / rx if rx > 0 else 1.0), (1.0 / ry if ry > 0 else 1.0)
+
+
+def _svr_cvxpy(X, yv, C, epsilon, eps_eff, form, solver, options):
+    """The dual through cvxpy on the unit-scale problem of :func:`_svr_ipm` (solvers' absolute
+    tolerances then mean the same at every data scale: unscaled, Clarabel's point failed the
+    certificate at X, y ~ 1e-6)."""
     import cvxpy as cp
 
     n = X.shape[0]
-    G = factor_rows(X)
+    sx, sy = _svr_scales(X, yv, eps_eff)
+    G = factor_rows(X * sx)
     Gt = sp.csr_matrix(G).T.tocsr() if sp.issparse(G) else np.ascontiguousarray(G.T)
     a = cp.Variable(n)
     eps_term = cp.norm1(a) if form == "correct" else cp.sum(a)
-    obj = cp.Maximize(yv @ a - epsilon * eps_term - 0.5 * cp.sum_squares(Gt @ a))
-    prob = cp.Problem(obj, [cp.sum(a) == 0, a >= -C, a <= C])
+    Cs = C * sy / sx**2
+    obj = cp.Maximize((yv * sy) @ a - epsilon * sy * eps_term - 0.5 * cp.sum_squares(Gt @ a))
+    prob = cp.Problem(obj, [cp.sum(a) == 0, a >= -Cs, a <= Cs])
     status, iters = run_problem(prob, solver, options)
     if status not in ("optimal", "optimal_inaccurate") or a.value is None:
         raise SolverError(
             f"{solver} returned status {status!r} for the SVR dual.", status=status, solver=solver
         )
-    return np.asarray(a.value, dtype=np.float64).ravel(), status, iters
+    return np.asarray(a.value, dtype=np.float64).ravel() * (sx**2 / sy), status, iters
 
 
 def _svr_ipm(X, yv, C, eps_eff, options):
@@ -122,10 +135,7 @@ def _svr_ipm(X, yv, C, eps_eff, options):
     from ._ipm import box_qp_ipm
 
     Xd = X.toarray() if sp.issparse(X) else X
-    rx = max_row_norm(Xd)
-    sx = 1.0 / rx if rx > 0 else 1.0
-    ry = max(float(np.max(np.abs(yv), initial=0.0)), eps_eff)
-    sy = 1.0 / ry if ry > 0 else 1.0
+    sx, sy = _svr_scales(Xd, yv, eps_eff)
     G = factor_rows(Xd * sx)
     n = G.shape[0]
     ys, es, Cs = yv * sy, eps_eff * sy, C * sy / sx**2
@@ -203,9 +213,10 @@ def solve_svr(X, y, C, epsilon, *, form="correct", solver=DEFAULT_SOLVER, polish
     options = _solver_options(solver, solver_options)
     eps_eff = epsilon if form == "correct" else 0.0
     rx = max_row_norm(X)
-    eff = C * rx * rx * max(ymax, eps_eff)
-    ok = 1.0 / SCALE_LIMIT <= C * rx * rx <= SCALE_LIMIT and eff <= SCALE_LIMIT
-    if rx > 0 and max(ymax, eps_eff) > 0 and not ok:
+    cx = C * rx * rx if rx > 0 else C  # all-zero X: alpha ~ C itself
+    eff = cx * max(ymax, eps_eff)
+    ok = 1.0 / SCALE_LIMIT <= cx <= SCALE_LIMIT and eff <= SCALE_LIMIT
+    if max(ymax, eps_eff) > 0 and not ok:
         raise RpcheckError(
             f"`C` ({C:g}) with X of largest row norm {rx:.3g} and max(|y|, epsilon) = {max(ymax, eps_eff):.3g}: "
             f"C ||x||^2 must be in [{1 / SCALE_LIMIT:g}, {SCALE_LIMIT:g}] and C ||x||^2 max(|y|, eps) at most "
@@ -217,7 +228,7 @@ def solve_svr(X, y, C, epsilon, *, form="correct", solver=DEFAULT_SOLVER, polish
         if which == "IPM":
             a, st, it = _svr_ipm(X, yv, C, eps_eff, opts)
         else:
-            a, st, it = _svr_cvxpy(X, yv, C, epsilon, form, which, opts)
+            a, st, it = _svr_cvxpy(X, yv, C, epsilon, eps_eff, form, which, opts)
         return _svr_certify(X, yv, a, C, epsilon, eps_eff, form, polish, which, st, it, t0, ctx)
 
     try:
