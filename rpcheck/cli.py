@@ -643,45 +643,6 @@ def _check_scheduler(args):
         ) from None
 
 
-def _check_json_file(path, check):
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        check(data)
-    except (ValueError, TypeError, KeyError, AssertionError, UnicodeDecodeError) as exc:
-        raise RpcheckError(
-            f"`--resume`: {str(path)!r} is corrupted ({type(exc).__name__}: {exc}); delete it (its trials are "
-            "recomputed) and rerun with --resume."
-        ) from None
-
-
-def _check_chunk(d):
-    assert isinstance(d, dict), "not a JSON object"
-    assert isinstance(d["theorem"], str) and isinstance(d["params"], str), "theorem/params"
-    assert all(isinstance(d[k], int) for k in ("seed", "start", "stop")), "seed/start/stop"
-    assert isinstance(d["records"], list), "records"
-    for r in d["records"]:
-        assert isinstance(r, dict) and isinstance(r["i"], int) and r["status"] in ("ok", "solver_error"), "record"
-        assert isinstance(r["out"], dict) and isinstance(r["diag"], dict), "record out/diag"
-        assert isinstance(r["seconds"], int | float), "record seconds"
-        for o in r["out"].values():
-            assert isinstance(o, list) and len(o) >= 4, "record outcome"
-
-
-def _check_resume_state(out):
-    """Parse every checkpoint file of ``out`` before a resumed run: a corrupted one is named, not a crash."""
-    root = Path(out) / "checkpoints"
-    if not root.is_dir():
-        return
-    manifest = root / "manifest.json"
-    if manifest.exists():
-        _check_json_file(manifest, lambda d: (_ for _ in ()).throw(TypeError("not a JSON object"))
-                         if not isinstance(d, dict) else None)  # fmt: skip
-    for dirpath, _, filenames in os.walk(root):
-        for f in filenames:
-            if f.endswith(".json") and f != "manifest.json" and not f.startswith("."):
-                _check_json_file(Path(dirpath) / f, _check_chunk)
-
-
 def _kind(v):
     if isinstance(v, bool):
         return "bool"
@@ -724,8 +685,7 @@ def _check_run_args(args, theorems):
     _check_scheduler(args)
     if args.out is not None:
         _check_out_dir(args.out)
-        if args.resume:
-            _check_resume_state(args.out)
+        # a corrupted checkpoint on --resume is named by the engine (rpcheck.engine.store) before any trial
     if args.overrides and theorems is not None:
         _check_override_types(theorems, args.overrides, args.profile)
 

@@ -254,10 +254,10 @@ BAD_CASES = [
     ("out_is_a_file", ["check", CHEAP, *RUN, "--out", "{d}/afile"], "--out"),
     ("out_under_a_file", ["check", CHEAP, *RUN, "--out", "{d}/afile/sub"], "--out"),
     ("resume_without_out", ["check", CHEAP, *RUN, "--resume"], "--out"),
-    ("resume_torn_checkpoint", ["check", CHEAP, *RUN, "--resume", "--out", "{d}/res_badchunk"], "--resume"),
-    ("resume_garbage_manifest", ["check", CHEAP, *RUN, "--resume", "--out", "{d}/res_badmanifest"], "--resume"),
+    ("resume_torn_checkpoint", ["check", CHEAP, *RUN, "--resume", "--out", "{d}/res_badchunk"], "checkpoint"),
+    ("resume_garbage_manifest", ["check", CHEAP, *RUN, "--resume", "--out", "{d}/res_badmanifest"], "manifest"),
     ("resume_misshapen_checkpoint", ["check", CHEAP, *RUN, "--resume", "--out", "{d}/res_shapechunk"],
-     "--resume"),
+     "checkpoint"),  # the engine (rpcheck.engine.store) names the corrupted file
     ("check_unknown_id", ["check", "shi2012.fig"], "shi2012.fig"),
     ("check_empty_id", ["check", ""], "theorem id"),
     ("check_unknown_module", ["check", "nosuchmodule_xyz:THEOREM"], "nosuchmodule_xyz"),
@@ -267,7 +267,7 @@ BAD_CASES = [
     ("report_missing_dir", ["report", "{d}/nope"], "RESULTS"),
     ("report_a_file", ["report", "{d}/afile"], "RESULTS"),
     ("report_no_provenance", ["report", "{d}/res_noprov"], "RESULTS"),
-    ("report_corrupt_provenance", ["report", "{d}/res_badprov"], "RESULTS"),
+    ("report_corrupt_provenance", ["report", "{d}/res_badprov"], "provenance.json"),  # the engine names the file
     ("report_corrupt_cells", ["report", "{d}/res_badcells"], "RESULTS"),
     ("report_missing_columns", ["report", "{d}/res_nocols"], "verdict"),
     ("report_output_is_dir", ["report", "{d}/res", "-o", "{d}"], "--output"),
