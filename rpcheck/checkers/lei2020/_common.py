@@ -15,7 +15,7 @@ import scipy.linalg
 
 from ..._rng import as_generator
 from ..._validation import check_int
-from ...engine import Citation
+from ...engine import Citation, Constraint, Param
 from ...errors import RpcheckError
 
 CITATION = Citation(
@@ -37,7 +37,7 @@ def citation(location, equations=""):
 
 
 def pad_pow2(X):
-    """Zero-pad the columns of X to the next power of two (spec §1.1)."""
+    """Zero-pad the columns of X to the next power of two (Sec. 3: H_d needs d = 2^k; Alg. 1 step 1)."""
     d = X.shape[1]
     dp = 1 << (d - 1).bit_length()
     if dp == d:
@@ -52,6 +52,36 @@ def rotate_dense(X, signs):
     s = np.ones(d)
     s[: len(signs)] = signs
     return (Xp * s) @ scipy.linalg.hadamard(d) / math.sqrt(d)
+
+
+def dpad(d):
+    """The padded dimension d' = 2**ceil(log2 d) on which the Hadamard rotation acts."""
+    return 1 << (int(d) - 1).bit_length()
+
+
+# --------------------------------------------------------------------------------------------------------
+# parameter domains shared by the checkers (Theorem.parameters / constraints)
+# --------------------------------------------------------------------------------------------------------
+DATA_KINDS = ("gaussian", "scaled", "lowrank", "spiky")
+
+
+def p_int(low=1, doc=""):
+    return Param("int", low=low, doc=doc)
+
+
+def p_prob(doc):
+    """A probability strictly inside (0, 1) (delta, eps)."""
+    return Param("float", low=0.0, high=1.0, closed="neither", doc=doc)
+
+
+P_N = Param("int", low=1, doc="number of points n")
+P_D = Param("int", low=1, doc="input dimension d (padded to d' = 2**ceil(log2 d) for the rotation)")
+P_R = Param("int", low=1, doc="target dimension r")
+P_DATA = Param("choice", choices=DATA_KINDS, doc="data family of make_data")
+
+#: r <= d': SRHT without replacement and top-r/supervised selections pick r distinct rotated columns.
+R_LE_DPAD = Constraint("r <= d' (r distinct columns of the padded rotation, d' = 2**ceil(log2 d))",
+                       lambda p: p["r"] <= dpad(p["d"]))
 
 
 def make_data(kind, n, d, rng):

@@ -13,7 +13,7 @@ import itertools
 import numpy as np
 
 from ...bounds import lei2020 as B
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...sketches import make_sketch
 from . import _common as c
 
@@ -94,11 +94,20 @@ ROTATION = register(
                 trials=50,
             ),
             "full": Profile(
-                cells=grid(n=100, d=[30, 64, 100, 1000, 5000], r=[8, 64], data=["gaussian", "spiky", "scaled"]),
+                # r = 64 > d' = 32 at d = 30 is outside the domain (SRHT samples r distinct columns of the
+                # padded rotation): the second r is min(64, d'/2)
+                cells=tuple(
+                    dict(n=100, d=d, r=r, data=k)
+                    for d in (30, 64, 100, 1000, 5000)
+                    for r in (8, min(64, c.dpad(d) // 2))
+                    for k in ("gaussian", "spiky", "scaled")
+                ),
                 trials=200,
             ),
         },
         trial=_rotation_trial,
+        parameters={"n": c.P_N, "d": c.P_D, "r": c.P_R, "data": c.P_DATA},
+        constraints=(c.R_LE_DPAD,),
         tolerance=c.RTOL_EXACT,
         tolerance_note="FWHT round-off: RTOL_EXACT x ||X||_F^2 x log2(d')",
         findings=(
@@ -165,6 +174,10 @@ ENERGY = register(
             "full": Profile(cells=grid(n=8, d=[2, 4, 8], data=["scaled", "lowrank", "spiky", "gaussian"]), trials=200),
         },
         trial=_energy_trial,
+        parameters={"n": c.P_N, "d": Param("int", low=1, high=12, doc="d (2^d sign vectors are enumerated)"),
+                    "data": c.P_DATA},
+        constraints=(Constraint("d is a power of two (the moments are stated for H_d, d = d')",
+                                lambda p: c.dpad(p["d"]) == p["d"]),),
         tolerance=c.RTOL_EXACT,
         tolerance_note="exact enumeration in float64; RTOL_EXACT x ||X||_F^2 (mean) and x ||X||_F^4 "
             "(variance)",
@@ -222,6 +235,8 @@ FLATTENING = register(
             ),
         },
         trial=_flattening_trial,
+        parameters={"n": c.P_N, "d": c.P_D, "delta": c.p_prob("failure probability delta over D"),
+                    "data": c.P_DATA},
     )
 )
 
@@ -329,6 +344,11 @@ JL = register(
             ),
         },
         trial=_jl_trial,
+        parameters={"n": Param("int", low=2, doc="number of points n (pairs need n >= 2)"), "d": c.P_D,
+                    "eps": c.p_prob("distortion eps"), "delta": c.p_prob("failure probability delta"),
+                    "data": c.P_DATA},
+        constraints=(Constraint("r = jl_min_dim(n, eps, delta) <= d' (SRHT without replacement)",
+                                lambda p: B.jl_min_dim(p["n"], p["eps"], p["delta"]) <= c.dpad(p["d"])),),
         findings=(
             Finding(
                 "jl_gaussian_scale",

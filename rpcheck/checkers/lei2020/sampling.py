@@ -13,7 +13,7 @@ import numpy as np
 import scipy.optimize
 
 from ...bounds import lei2020 as B
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...sketches import make_sketch
 from . import _common as c
 
@@ -123,6 +123,12 @@ UNBIASED = register(
             ),
         },
         trial=_unbiased_trial,
+        parameters={"n": c.P_N, "d": c.P_D, "r": c.P_R, "data": c.P_DATA},
+        constraints=(
+            c.R_LE_DPAD,
+            Constraint("C(r + d' - 1, r) <= 5000 outcomes (exact enumeration of all multisets)",
+                       lambda p: c.outcome_count(c.dpad(p["d"]), p["r"], True) <= 5000),
+        ),
         tolerance=c.RTOL_EXACT,
         tolerance_note="relative float64 round-off of sums of <= 330 outcomes (see _common.RTOL_EXACT)",
     )
@@ -265,6 +271,15 @@ PROP1 = register(
             ),
         },
         trial=_prop1_trial,
+        parameters={"instance": Param("choice", choices=("printed", "random"), doc="the printed "
+                    "counterexample X_r = diag(1, sqrt 2) or a random instance"),
+                    "n": c.P_N, "d": c.P_D, "r": c.P_R, "data": c.P_DATA},
+        constraints=(
+            Constraint("instance 'printed' has n = d = 2, r = 1 (X_r = diag(1, sqrt 2))",
+                       lambda p: p["instance"] != "printed" or (p["n"], p["d"], p["r"]) == (2, 2, 1)),
+            Constraint("C(r + d' - 1, r) <= 5000 outcomes (exact enumeration of all multisets)",
+                       lambda p: c.outcome_count(c.dpad(p["d"]), p["r"], True) <= 5000),
+        ),
         tolerance=c.RTOL_EXACT,
         tolerance_note="exact enumeration vs closed form: float64 round-off (RTOL_EXACT x scale, x10 "
             "for the sums)",
@@ -375,6 +390,9 @@ REPLACEMENT = register(
             ),
         },
         trial=_replacement_trial,
+        parameters={"n": c.P_N, "d": Param("int", low=2, doc="input dimension d >= 2 ((d-r)/(d-1))"),
+                    "r": c.P_R, "data": c.P_DATA},
+        constraints=(c.R_LE_DPAD,),
         tolerance=c.RTOL_EXACT,
         tolerance_note="closed forms in float64; RTOL_EXACT x ||X||_F^4 x 10",
         findings=(
@@ -463,6 +481,8 @@ DKM = register(
             ),
         },
         trial=_dkm_trial,
+        parameters={"n": c.P_N, "d": c.P_D, "r": c.P_R, "delta": c.p_prob("failure probability delta"),
+                    "data": c.P_DATA},
         findings=(
             Finding(
                 "no_probability",
@@ -538,6 +558,8 @@ NPS_TRACE = register(
             ),
         },
         trial=_trace_trial,
+        # nps samples WITH replacement: r > d' is allowed (e.g. r = 100 > d' = 64)
+        parameters={"n": c.P_N, "d": c.P_D, "r": c.P_R, "data": c.P_DATA},
         tolerance=c.RTOL_EXACT,
         tolerance_note="FWHT round-off grows like log2(d') ulps; RTOL_EXACT x ||X||_F^2 x log2(d')",
     )

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from ...bounds import lei2020 as B
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...errors import RpcheckError
 from ...sketches import make_sketch
 from . import _common as c
@@ -147,6 +147,8 @@ PROP2 = register(
             ),
         },
         trial=_prop2_trial,
+        parameters={"n": c.P_N, "d": c.P_D, "r": c.P_R, "data": c.P_DATA},
+        constraints=(c.R_LE_DPAD,),
         tolerance=c.RTOL_EXACT,
         tolerance_note="FWHT and eigensolver round-off: RTOL_EXACT x ||X||_F^2 x log2(d)",
         findings=(
@@ -233,6 +235,15 @@ TOPR = register(
             ),
         },
         trial=_topr_trial,
+        parameters={"instance": Param("choice", choices=("printed", "random"), doc="the printed counterexample "
+                    "(columns (1,0), (0,.9), (0,.9)) or a random instance"), "n": c.P_N, "d": c.P_D, "r": c.P_R},
+        constraints=(
+            Constraint("instance 'printed' has r = 1 and no n, d", lambda p: p["instance"] != "printed"
+                       or (p["r"] == 1 and "n" not in p and "d" not in p)),
+            Constraint("instance 'random' has n, d and r <= d' with C(d', r) <= 5000 (brute force)",
+                       lambda p: p["instance"] != "random" or ("n" in p and p["r"] <= c.dpad(p["d"])
+                       and math.comb(c.dpad(p["d"]), p["r"]) <= MAX_SUBSETS)),
+        ),
         tolerance=c.RTOL_EXACT,
         tolerance_note="RTOL_EXACT x ||X||_F^2",
         findings=(
@@ -352,6 +363,14 @@ SUPERVISED = register(
             ),
         },
         trial=_supervised_trial,
+        parameters={"n": Param("int", low=2, doc="number of points (both classes present)"), "d": c.P_D,
+                    "r": c.P_R, "a": Param("float", low=0.0, closed="neither", doc="affinity -a between "
+                    "classes, eq. (8)"), "balanced": Param("bool", doc="balanced labels"), "data": c.P_DATA},
+        constraints=(
+            Constraint("r <= d' with C(d', r) <= 5000 (brute force over r-subsets)",
+                       lambda p: p["r"] <= c.dpad(p["d"]) and math.comb(c.dpad(p["d"]), p["r"]) <= MAX_SUBSETS),
+            Constraint("balanced labels need an even n", lambda p: not p.get("balanced") or p["n"] % 2 == 0),
+        ),
         tolerance=c.RTOL_EXACT,
         tolerance_note="RTOL_EXACT x (max|b| + n ||X||_F^2)",
         findings=(
@@ -468,6 +487,7 @@ TOY = register(
             "full": Profile(cells=grid(n_per_class=[50, 100, 500]), trials=1000),
         },
         trial=_toy_trial,
+        parameters={"n_per_class": Param("int", low=1, doc="points per class")},
         findings=(
             Finding(
                 "toy_cov_not_psd",

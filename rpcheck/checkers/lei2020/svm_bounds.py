@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...bounds import lei2020 as B
-from ...engine import Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ...engine import Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...errors import NotSeparableError
 from ...sketches import make_sketch
 from ...svm import solve_svc
@@ -154,6 +154,10 @@ SELECTION_DUAL = register(
             ),
         },
         trial=_selection_trial,
+        parameters={"n": Param("int", low=2, doc="number of points (both classes present)"), "d": c.P_D,
+                    "r": c.P_R, "C": Param("float", low=0.0, closed="neither", doc="SVM C (inf = hard margin)"),
+                    "noise": Param("float", low=0.0, doc="label noise level of _svm_data")},
+        constraints=(c.R_LE_DPAD,),
         tolerance_note="per-solve certificate |primal - dual| + n max(C,1) (primal_abs + dual_abs) of "
             "solve_svc",
     )
@@ -206,6 +210,9 @@ DUAL_PERTURBATION = register(
             "full": Profile(cells=grid(n=100, d=[32, 100, 256], r=[8, 16, 32], C=[0.01, 0.1, 1.0, 10.0]), trials=100),
         },
         trial=_perturbation_trial,
+        parameters={"n": Param("int", low=2, doc="number of points (both classes present)"), "d": c.P_D,
+                    "r": c.P_R, "C": Param("float", low=0.0, closed="neither", doc="SVM C (inf = hard margin)")},
+        constraints=(c.R_LE_DPAD,),
         tolerance_note="per-solve certificate |primal - dual| + n max(C,1) (primal_abs + dual_abs) of "
             "solve_svc",
     )
