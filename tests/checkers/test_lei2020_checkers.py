@@ -39,6 +39,10 @@ CHEAP = ["lei2020.rotation", "lei2020.energy", "lei2020.flattening", "lei2020.un
          "lei2020.supervised", "lei2020.toy", "lei2020.table2"]  # fmt: skip
 
 
+#: controls that fail with probability < 1 per draw (toy: SRHT picks the discriminative coordinate w.p. 1/2)
+_FAILS_ONLY_SOMETIMES = {"control_srht_always_discriminative"}
+
+
 @pytest.mark.parametrize("tid", CHEAP)
 def test_quick_cell_trial_matches_expected_deterministic_verdicts(tid):
     """One trial of the first quick cell: every deterministic variant expected HOLDS holds, and the
@@ -50,7 +54,7 @@ def test_quick_cell_trial_matches_expected_deterministic_verdicts(tid):
     for v in th.variants:
         o = rec.outcomes[v.name]
         exp = v.expected_for(cell)
-        if v.mode != "deterministic" or o.vacuous:
+        if v.mode != "deterministic" or o.vacuous or v.name in _FAILS_ONLY_SOMETIMES:
             continue
         if exp == Verdict.HOLDS:
             assert o.holds, (v.name, o)

@@ -41,6 +41,19 @@ def _rotation_trial(params, rng):
     dev_scaled = float(np.abs(RtR - dp / r * np.eye(r)).max())
     dev_orth = float(np.abs(RtR - np.eye(r)).max())
     stol = c.RTOL_EXACT * dp / r * max(1.0, np.log2(dp))
+    # negative control (planted bugs; the same three events must fail):
+    # (a) H_d without its 1/sqrt(d') (X_r' = sqrt(d') X_r): X_r' X_r'^T = d' K, so the Gram deviation is
+    #     (d' - 1) max|K| > tol whenever X != 0 (d' >= 32 here; tol is 1e-9 ||X||_F^2 log2 d' << max|K|);
+    # (b) the oracle with the columns of H_d in bit-reversed order (a different Hadamard ordering): the
+    #     rotated rows differ for d' >= 4 unless X's rows are fixed by the permutation (probability 0 for
+    #     Gaussian rows; spiky rows x = s e_k give s D_kk h_k, permuted entrywise);
+    # (c) R^T R = (d'/(r+1)) I: off by d'/(r(r+1)) >= 1/72 on the diagonal, > stol.
+    # The control holds only if one of the planted events holds, so VIOLATED shows all three can fail.
+    dev_bug_g = float(np.abs(dp * (Xr @ Xr.T) - K).max())
+    br = np.array([int(f"{j:0{dp.bit_length() - 1}b}"[::-1], 2) for j in range(dp)])
+    dev_bug_h = float(np.abs(Xr - oracle[:, br]).max())
+    dev_bug_s = float(np.abs(RtR - dp / (r + 1) * np.eye(r)).max())
+    ctrl = dev_bug_g <= tol or dev_bug_h <= tol or dev_bug_s <= stol
     return TrialRecord(
         outcomes={
             "gram": Outcome(holds=dev_g <= tol, statistic=dev_g, bound=tol),
@@ -51,6 +64,7 @@ def _rotation_trial(params, rng):
                 holds=dev_scaled <= stol, statistic=dev_scaled, bound=stol, vacuous=dp != d
             ),
             "as_printed_orthonormal": Outcome(holds=dev_orth <= stol, statistic=dev_orth, bound=stol),
+            "control_planted": Outcome(holds=bool(ctrl), statistic=min(dev_bug_g, dev_bug_h), bound=tol),
         },
         diagnostics={"d_pad": float(dp)},
     )
@@ -73,6 +87,7 @@ ROTATION = register(
                 "hadamard_ordering",
                 "library X_r equals pad(X) D H_d/sqrt(d) with scipy.linalg.hadamard",
                 expected=H,
+                role="self-check",
             ),
             Variant(
                 "srht_scaled_orthonormal",
@@ -84,6 +99,13 @@ ROTATION = register(
                 "as_printed_orthonormal",
                 "R^T R = I_r ('random orthonormal matrix', JL lemma text)",
                 expected=V,
+            ),
+            Variant(
+                "control_planted",
+                "negative control: one of the planted bugs passes (H_d unnormalised in the Gram identity; "
+                "bit-reversed Hadamard columns; R^T R = (d'/(r+1)) I)",
+                expected=V,
+                role="control",
             ),
         ),
         profiles={
@@ -141,11 +163,20 @@ def _energy_trial(params, rng):
     dv = float(np.abs(var - v_th).max())
     P = C / C.sum(axis=1, keepdims=True)
     dpn = float(np.abs(P.mean(axis=0) - 1.0 / d).max())
+    # negative control (planted bugs): variance without the factor 2, mean ||X||_F^2/(2d) and E p_j = 1/(2d);
+    # each is off by a factor 2 of a positive quantity (v_th > 0 unless X^T X is diagonal, probability 0
+    # for these data families; m_th > 0; 1/d) far above the tolerances: the control must fail every draw
+    ctrl = (
+        float(np.abs(var - v_th / 2).max()) <= tol_v
+        or float(np.abs(mean - m_th / 2).max()) <= tol_m
+        or float(np.abs(P.mean(axis=0) - 0.5 / d).max()) <= 1e-12
+    )
     return TrialRecord(
         outcomes={
             "mean": Outcome(holds=dm <= tol_m, statistic=dm, bound=tol_m),
             "variance": Outcome(holds=dv <= tol_v, statistic=dv, bound=tol_v),
             "nps_mean_uniform": Outcome(holds=dpn <= 1e-12, statistic=dpn, bound=1e-12),
+            "control_planted": Outcome(holds=bool(ctrl)),
         },
         diagnostics={"cv_energy": float(np.sqrt(v_th) / m_th)},
     )
@@ -166,6 +197,12 @@ ENERGY = register(
             Variant("mean", "max_j |E_D c_j - ||X||_F^2/d| <= tol (enumeration of 2^d sign vectors)", expected=H),
             Variant("variance", "max_j |Var_D c_j - (2/d^2) sum_{k!=l}(X^TX)_kl^2| <= tol", expected=H),
             Variant("nps_mean_uniform", "max_j |E_D p_j^nps - 1/d| <= 1e-12", expected=H),
+            Variant(
+                "control_planted",
+                "negative control: one of Var = (1/d^2) sum, E c_j = ||X||_F^2/(2d), E p_j = 1/(2d) passes",
+                expected=V,
+                role="control",
+            ),
         ),
         profiles={
             "quick": Profile(cells=grid(n=4, d=4, data="scaled"), trials=5),
@@ -196,8 +233,17 @@ def _flattening_trial(params, rng):
     fro2 = float(en.sum())
     ratio = float(en.max() / fro2)
     bnd = B.flattening_bound(n, sk.d_pad, delta)
+    # negative control: the same event with the bound tightened to the perfectly flat value 1/d'.
+    # max_j c_j >= mean_j c_j = ||X||_F^2/d' with equality only when all d' energies are equal (probability 0
+    # for these continuous data families), so the control fails in every trial: with 100 trials all failing,
+    # P(Bin(100, 0.1) >= 100) = 1e-100 is far below the Bonferroni level 0.01/500 = 2e-5, and P(VIOLATED) = 1
+    # (>= 0.999).
+    flat = 1.0 / sk.d_pad
     return TrialRecord(
-        outcomes={"bound": Outcome(holds=ratio <= bnd, statistic=ratio, bound=bnd)},
+        outcomes={
+            "bound": Outcome(holds=ratio <= bnd, statistic=ratio, bound=bnd),
+            "control_flat": Outcome(holds=ratio <= flat * (1 + 1e-12), statistic=ratio, bound=flat),
+        },
         diagnostics={"max_over_mean": ratio * sk.d_pad},
     )
 
@@ -220,6 +266,14 @@ FLATTENING = register(
                 mode="bound",
                 expected=H,
                 promised_failure=lambda p: p["delta"],
+            ),
+            Variant(
+                "control_flat",
+                "negative control: max_j c_j / ||X||_F^2 <= 1/d' (perfect flattening) w.p. >= 1 - delta",
+                mode="bound",
+                expected=V,
+                promised_failure=lambda p: p["delta"],
+                role="control",
             ),
         ),
         profiles={
@@ -273,6 +327,13 @@ def _jl_trial(params, rng):
             # as printed: entries N(0, 1/d) -- the same draw rescaled by sqrt(r/d)
             e_p = _pair_distortion(X, Z * np.sqrt(r / d))
             out["as_printed_gaussian_var_1_over_d"] = Outcome(holds=e_p <= eps, statistic=e_p, bound=eps)
+            # negative control: the same draw without the 1/sqrt(r) scale (entries N(0, 1)). Each pair's
+            # ratio becomes sqrt(r) times its N(0, 1/r) ratio, i.e. sqrt(chi2_r) for a fixed pair; distortion
+            # <= eps = 0.5 needs chi2_r <= 2.25 for EVERY pair, P(chi2_r <= 2.25) < 1e-40 at r >= 50, so the
+            # control fails with probability > 1 - 1e-40 per trial and P(VIOLATED) ~ 1 >= 0.999 at the
+            # Bonferroni level 0.01/500 (100 failures of 100 vs delta = 0.1).
+            e_c = _pair_distortion(X, Z * np.sqrt(r))
+            out["control_unscaled_gaussian"] = Outcome(holds=e_c <= eps, statistic=e_c, bound=eps)
     return TrialRecord(outcomes=out, diagnostics=diag)
 
 
@@ -304,6 +365,14 @@ JL = register(
                 mode="bound",
                 expected=V,
                 promised_failure=_jl_delta,
+            ),
+            Variant(
+                "control_unscaled_gaussian",
+                "negative control: same event with entries N(0, 1) (the 1/sqrt(r) scale dropped)",
+                mode="bound",
+                expected=V,
+                promised_failure=_jl_delta,
+                role="control",
             ),
             Variant(
                 "achlioptas",

@@ -60,6 +60,10 @@ def _unbiased_trial(params, rng):
             dv = float(np.abs(var - B.sampled_entry_variance(Xr, p, r)).max())
             vtol = c.RTOL_EXACT * scale**2 * max(d, 1)
             out["entry_variance"] = Outcome(holds=dv <= vtol, statistic=dv, bound=vtol)
+            # negative control of entry_variance: the DKM Lemma 3 formula with 1/r^2 instead of 1/r is off by
+            # (1 - 1/r) Var K~_ij >= Var/2 (r >= 2 here); the variance is > 0 a.s. for nps on these data
+            dvc = float(np.abs(var - B.sampled_entry_variance(Xr, p, r) / r).max())
+            out["control_entry_variance_r2"] = Outcome(holds=dvc <= vtol, statistic=dvc, bound=vtol)
     mean, _ = _expect(Xr, *c.without_replacement_outcomes(d, r))
     err = float(np.abs(mean - K).max())
     out["uniform_without"] = Outcome(holds=err <= tol, statistic=err, bound=tol)
@@ -105,6 +109,15 @@ UNBIASED = register(
                 "E K~ = K also when p = 0 on the largest-energy column "
                 "(outside F1's hypothesis; shows the hypothesis is needed)",
                 expected=V,
+                role="control",
+                note="negative control of the unbiasedness events: E K~ = K - x_j x_j^T for the zeroed column "
+                "j, off by max_i X_r[i, j]^2 > 0 (the largest-energy column is nonzero), far above 1e-9 max|K|",
+            ),
+            Variant(
+                "control_entry_variance_r2",
+                "negative control: enumerated Var K~_ij equals the DKM Lemma 3 formula divided by r",
+                expected=V,
+                role="control",
             ),
         ),
         profiles={
@@ -207,6 +220,12 @@ def _prop1_trial(params, rng):
     v_uni = B.sampled_entry_variance(Xr, np.full(d, 1 / d), r)
     worst_entry = float((v_nps - v_uni).max())
     out["entrywise_variance"] = Outcome(holds=worst_entry <= tol, statistic=worst_entry, bound=tol)
+    # negative control (planted bugs): the closed form with 1/r^2 (off by (1 - 1/r) E_sq, and r = 1 on the
+    # printed instance where 1/r^2 = 1/r, so there the second event decides) OR uniform sampling strictly
+    # better than nps (E_sq(p) - E_sq(nps) = (1/r) sum_j c_j^2 (1/p_j - S/c_j) >= 0 with equality iff p = nps,
+    # so it fails whenever the energies are unequal: always on diag(1, sqrt 2), a.s. on random data)
+    cf_bug = abs(_sq_enum(Xr, K, pr, r) - B.sampled_sq_error(en, Kf2, pr, r) / r) <= tol and r > 1
+    out["control_planted"] = Outcome(holds=bool(cf_bug or e_uni < e_nps - tol))
     diag.update(
         entry_var_excess=worst_entry,
         e_sq_nps=e_nps,
@@ -254,7 +273,14 @@ PROP1 = register(
                 "Var_nps[K~_ij] <= Var_uniform[K~_ij] for every entry (DKM Lemma 3) ['uniform sampling would "
                 "result in large variance of each element']",
                 expected=lambda p: V if p["instance"] == "printed" else None,
-                note="nps minimises the sum of entry variances only (spec D6: rows (1,0),(0,10): 100 vs 1)",
+                note="nps minimises the sum of entry variances only (DKM 2006 Lemma 3; e.g. rows (1,0),(0,10): "
+                "100 vs 1)",
+            ),
+            Variant(
+                "control_planted",
+                "negative control: E_sq closed form with 1/r^2 (r > 1) matches, or uniform beats nps strictly",
+                expected=V,
+                role="control",
             ),
         ),
         profiles={
@@ -332,6 +358,12 @@ def _replacement_trial(params, rng):
     out["finite_population_factor"] = Outcome(holds=ratio_dev <= tol, statistic=ratio_dev, bound=tol)
     out["nps_le_srht_without"] = Outcome(holds=e_nps <= e_wo + tol, statistic=e_nps, bound=e_wo)
     out["nps_le_uniform_with"] = Outcome(holds=e_nps <= e_with + tol, statistic=e_nps, bound=e_with)
+    # negative control (planted bugs): finite-population factor (d-r)/d instead of (d-r)/(d-1), off by
+    # e_with (d-r)/(d(d-1)) > 0 for r < d (e_with = (1/r)(d sum c_j^2 - ||K||_F^2) > 0 by Cauchy-Schwarz
+    # unless K has rank 1 and equal energies, probability 0 here), OR uniform-with strictly below nps
+    # (impossible: nps minimises E_sq, Prop. 1 corrected)
+    fp_bug = abs(e_wo - (d - r) / d * e_with) <= tol
+    out["control_planted"] = Outcome(holds=bool(fp_bug or e_with < e_nps - tol))
     diag = {"e_uniform_with": e_with, "e_srht_without": e_wo, "e_nps": e_nps}
     return TrialRecord(outcomes=out, diagnostics=diag)
 
@@ -369,6 +401,12 @@ REPLACEMENT = register(
                 "nps_le_uniform_with",
                 "E_sq(nps) <= E_sq(uniform with replacement) [what Prop. 1 proves]",
                 expected=H,
+            ),
+            Variant(
+                "control_planted",
+                "negative control: E_sq(w/o) = ((d-r)/d) E_sq(with) holds, or uniform-with beats nps strictly",
+                expected=V,
+                role="control",
             ),
         ),
         profiles={
@@ -430,6 +468,13 @@ def _dkm_trial(params, rng):
     erru = float(np.linalg.norm(Zu @ Zu.T - K))
     bndu = B.dkm_frobenius_bound(fro2, r, delta, beta=beta)
     out["uniform_with"] = Outcome(holds=erru <= bndu, statistic=erru, bound=bndu)
+    # negative control: the nps error against half the Eckart-Young floor. K~ = Z Z^T has rank <= r, so
+    # ||K~ - K||_F >= ey := sqrt(sum_{i > r} sigma_i(K)^2) in EVERY draw; ey > 0 since rank K = min(n, d)
+    # = 50 > r a.s., so err <= ey/2 fails in every trial: P(VIOLATED) = 1 >= 0.999 (100 failures of 100 vs
+    # delta = 0.1 at the Bonferroni level 0.01/500)
+    sv = np.linalg.eigvalsh(K)[::-1]
+    ey = float(np.sqrt(np.sum(np.clip(sv[r:], 0, None) ** 2)))
+    out["control_eckart_young"] = Outcome(holds=err <= ey / 2, statistic=err, bound=ey / 2)
     return TrialRecord(outcomes=out, diagnostics={"beta_uniform": beta, "ratio_nps": err / bnd})
 
 
@@ -460,6 +505,14 @@ DKM = register(
                 expected=H,
                 promised_failure=lambda p: p["delta"],
                 assumed=("DKM 2006 Theorem 1 constants as recalled in spec §3b I2",),
+            ),
+            Variant(
+                "control_eckart_young",
+                "negative control: ||K~ - K||_F (nps) <= half the best rank-r error of K",
+                mode="bound",
+                expected=V,
+                promised_failure=lambda p: p["delta"],
+                role="control",
             ),
         ),
         profiles={
@@ -513,6 +566,12 @@ def _trace_trial(params, rng):
     Xr = c.rotate_dense(X, sk.signs_)
     en = c.energies(Xr)
     dev_p = float(np.abs(sk.probabilities_ - en / en.sum()).max())
+    # negative control (planted bug: the sampled columns without the 1/sqrt(r p) rescaling, as a selection
+    # would give): the column norms are c_{i_t} instead of ||X||_F^2/r, and equal only if c_{i_t} = ||X||_F^2/r
+    # (probability 0 for these data); the trace sum_t c_{i_t} differs from ||X||_F^2 likewise
+    Zb = Xr[:, sk.indices_]
+    colb = np.sum(Zb**2, axis=0)
+    ctrl = float(np.abs(colb - fro2 / r).max()) <= tol or abs(float(colb.sum()) - fro2) <= tol * r
     return TrialRecord(
         outcomes={
             "column_norms": Outcome(holds=dev_col <= tol, statistic=dev_col, bound=tol),
@@ -522,6 +581,7 @@ def _trace_trial(params, rng):
                 statistic=dev_p,
                 bound=1e-12 * max(1, np.log2(sk.d_pad)),
             ),
+            "control_no_rescale": Outcome(holds=bool(ctrl)),
         },
         diagnostics={"duplicates": float(r - len(np.unique(sk.indices_)))},
     )
@@ -543,6 +603,13 @@ NPS_TRACE = register(
                 "probabilities",
                 "library p equals c/sum(c) of the oracle rotation X D H (scipy hadamard)",
                 expected=H,
+                role="self-check",
+            ),
+            Variant(
+                "control_no_rescale",
+                "negative control: the same identities for the sampled columns without 1/sqrt(r p)",
+                expected=V,
+                role="control",
             ),
         ),
         profiles={

@@ -75,11 +75,21 @@ def _prop2_trial(params, rng):
         subsets = (rng.choice(dp, size=r, replace=False) for _ in range(200))
     best_rhs = min(fro2 - float(en[list(s)].sum()) for s in subsets)
     Kf = float(np.linalg.norm(K))
+    # negative control (planted bugs; fails only when every planted event fails):
+    # (a) eq. (7) tightened to RHS / (2 sqrt n): ||E||_F >= trace(E)/sqrt(rank E) >= RHS/sqrt(n) for the PSD
+    #     E = K - K~ (Cauchy-Schwarz on its eigenvalues), so it fails whenever RHS > 0 (an unselected column
+    #     with positive energy: a.s. for r < d');
+    # (b) a uniformly random r-subset minimises the RHS: fails unless it happens to hold r columns of largest
+    #     energy (probability 1/C(d', r) <= 1/28 per trial without ties, which have probability 0)
+    lhs_r = _sel_err(Xr, K, np.flatnonzero(rand_sel))
+    rhs_r = B.prop2_bound(en, rand_sel)
+    ctrl = lhs_r <= rhs_r / (2 * math.sqrt(n)) + tol or rhs_r <= best_rhs + tol
     out = {
         "as_printed": Outcome(holds=bool(ok_print), statistic=worst, bound=tol),
         "sharper_chain": Outcome(holds=bool(ok_chain)),
         "topr_minimizes_bound": Outcome(holds=top_rhs <= best_rhs + tol, statistic=top_rhs, bound=best_rhs),
         "nonvacuous": Outcome(holds=top_rhs <= Kf, statistic=top_rhs, bound=Kf),
+        "control_planted": Outcome(holds=bool(ctrl)),
     }
     diag = {
         "looseness_topr": top_rhs / top_lhs if top_lhs > 0 else math.inf,
@@ -126,7 +136,14 @@ PROP2 = register(
                 "RHS(top-r) <= ||K||_F, the error of selecting nothing",
                 mode="search",
                 expected=_prop2_nonvacuous_expected,
-                note="VIOLATED = the bound is vacuous on some draw (spec §6 item 4)",
+                note="VIOLATED = the bound is vacuous on some draw",
+            ),
+            Variant(
+                "control_planted",
+                "negative control: eq. (7) with RHS/(2 sqrt n) holds for a random subset, or a random "
+                "subset minimises the RHS",
+                expected=V,
+                role="control",
             ),
         ),
         profiles={
@@ -302,6 +319,15 @@ def _supervised_trial(params, rng):
         out["balanced_identity"] = Outcome(holds=dv <= tol, statistic=dv, bound=tol)
     else:
         out["balanced_identity"] = Outcome(holds=True, vacuous=True)
+    # negative control (planted bugs; fails only if every planted event fails): the class-statistics
+    # score with a -> -a (differs from b by 2 a n+ n- (s+^2 + s-^2 + (m+ - m-)^2) > 0 a.s. on some column),
+    # OR both eq. (8) in its printed form (lhs = trace; truly lhs = 2 trace, so it fails when trace != 0,
+    # a.s.) and the 'largest' rule minimising (10) (it does not when b has distinct values, a.s., r < d')
+    b_bug = c.scores_class_stats(Xr, y, -a)
+    ctrl = float(np.abs(b_lap - b_bug).max()) <= tol or (
+        abs(lhs - tr) <= tol and obj["largest"] <= best + tol
+    )
+    out["control_planted"] = Outcome(holds=bool(ctrl))
     # library output equals the selected rotated columns without rescaling
     dl = float(np.abs(s_small.apply(X) - Xr[:, s_small.indices_]).max())
     out["library_no_rescale"] = Outcome(holds=dl <= tol, statistic=dl, bound=tol)
@@ -337,7 +363,14 @@ SUPERVISED = register(
                 "a = 1, balanced: b_k = -(n^2/4)(m+_k - m-_k)^2 (vacuous otherwise)",
                 expected=lambda p: H if p.get("balanced") and p["a"] == 1.0 else Verdict.VACUOUS,
             ),
-            Variant("library_no_rescale", "library output = X_r[:, J] (no rescaling)", expected=H),
+            Variant("library_no_rescale", "library output = X_r[:, J] (no rescaling)", expected=H, role="self-check"),
+            Variant(
+                "control_planted",
+                "negative control: class-statistics score with a -> -a equals b, or both eq. (8) without "
+                "the 2 and the 'largest' rule pass",
+                expected=V,
+                role="control",
+            ),
         ),
         profiles={
             "quick": Profile(cells=grid(n=10, d=8, r=2, a=1.0, balanced=True, data="scaled"), trials=5),
@@ -433,6 +466,11 @@ def _toy_trial(params, rng):
         "supervised_smallest_picks_discriminative": Outcome(holds=picks["srht-supervised"][0]),
         "supervised_largest_as_printed": Outcome(holds=picks["srht-supervised-largest"][0]),
         "paper_covariance_valid": Outcome(holds=not rejected),
+        # negative control of the 'picks the discriminative coordinate in every draw' events: uniform SRHT
+        # with r = 1 picks it with probability exactly 1/2 per draw (the rotated coordinates are exchangeable
+        # under the uniform choice), so in 40 (quick) or 60 (ci) draws it fails at least once with
+        # probability 1 - 2^-40
+        "control_srht_always_discriminative": Outcome(holds=picks["srht"][0]),
     }
     diag = {f"acc_{k}": v[1] for k, v in picks.items()}
     diag["n"] = float(ntr)
@@ -478,6 +516,12 @@ TOY = register(
                 "paper_covariance_valid",
                 "the printed Sigma = [[1, 1.75], [1.75, 1]] is accepted as a covariance (it is not PSD)",
                 expected=V,
+            ),
+            Variant(
+                "control_srht_always_discriminative",
+                "negative control: uniform SRHT (r = 1) picks the discriminative coordinate in every draw",
+                expected=V,
+                role="control",
             ),
         ),
         profiles={
