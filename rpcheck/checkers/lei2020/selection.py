@@ -377,11 +377,11 @@ SUPERVISED = register(
             "ci": Profile(
                 cells=grid(n=10, d=8, r=2, a=1.0, balanced=True, data="scaled")
                 + grid(n=9, d=12, r=3, a=[1.0, 0.5], balanced=False, data="scaled"),
-                trials=10,
+                trials=90,  # the v2 deterministic HOLDS needs >= 90 evaluated draws
             ),
             "standard": Profile(
                 cells=grid(n=[10, 30], d=[8, 16], r=[2, 3], a=[1.0, 0.5, 2.0], balanced=[True, False], data="scaled"),
-                trials=30,
+                trials=90,
             ),
             "full": Profile(
                 cells=grid(
@@ -492,7 +492,11 @@ TOY = register(
                 "srht_picks_useless_half",
                 "P(SRHT picks the discriminative coordinate) = 1/2 exactly (exact binomial test)",
                 mode="exact",
-                expected=H,
+                # Reported (None): the v2 equivalence HOLDS needs the CP interval at the Holm level inside
+                # [0.4, 0.6]; at the Bonferroni level 0.01/500 its exact power at p = 1/2 (scipy binom/beta) is
+                # 0 at n = 60, 90 and 300, 0.975 at n = 1000, 0.9998 at n = 1500: below 0.99 in every profile
+                # (quick 40, ci 90, standard 300, full 1000 trials), so HOLDS cannot be expected anywhere
+                expected=None,
                 promised_failure=0.5,
                 assumed=("valid covariance [[1, .75], [.75, 1]] replaces the printed non-PSD one",),
             ),
@@ -526,7 +530,7 @@ TOY = register(
         ),
         profiles={
             "quick": Profile(cells=grid(n_per_class=100), trials=40),
-            "ci": Profile(cells=grid(n_per_class=[100, 500]), trials=60),
+            "ci": Profile(cells=grid(n_per_class=[100, 500]), trials=90),  # >= 90 draws (v2 deterministic)
             "standard": Profile(cells=grid(n_per_class=[100, 500]), trials=300),
             "full": Profile(cells=grid(n_per_class=[50, 100, 500]), trials=1000),
         },
