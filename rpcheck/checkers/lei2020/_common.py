@@ -1,7 +1,7 @@
 r"""Shared pieces of the Lei & Lan (2020) checkers: citation, data instances, exact enumeration of the
 sampled Gram matrix, the supervised score in its three forms and the toy data of Fig. 1.
 
-Everything here is an *oracle*: dense, closed-form or enumerated, written from the spec (``lei2020.md``)
+Everything here is an *oracle*: dense, closed-form or enumerated, written from the paper
 independently of the fast paths in ``rpcheck.sketches`` that the checkers test against it.
 """
 
@@ -187,7 +187,7 @@ def scores_laplacian(Xr, y, a):
 
 
 def scores_class_stats(Xr, y, a):
-    r"""b_k = n+^2 s+^2 + n-^2 s-^2 - a n+ n- (s+^2 + s-^2 + (m+ - m-)^2) (spec A3, DERIVED)."""
+    r"""b_k = n+^2 s+^2 + n-^2 s-^2 - a n+ n- (s+^2 + s-^2 + (m+ - m-)^2) (eqs. (8)-(9), DERIVED)."""
     P, N = Xr[y > 0], Xr[y < 0]
     npos, nneg = len(P), len(N)
     mp, mn = P.mean(axis=0), N.mean(axis=0)
@@ -219,7 +219,7 @@ def labels(n, rng, *, balanced=False):
 # --------------------------------------------------------------------------------------------------------
 #: The covariance printed in the paper's toy example; NOT positive semidefinite (eigenvalues -0.75, 2.75).
 PAPER_TOY_COV = ((1.0, 1.75), (1.75, 1.0))
-#: The valid substitute used by the checkers (spec §3a T1): eigenvalues 0.25 and 1.75.
+#: The valid substitute used by the checkers (Fig. 1): eigenvalues 0.25 and 1.75.
 VALID_TOY_COV = ((1.0, 0.75), (0.75, 1.0))
 TOY_MEANS = ((3.0, 3.0), (-3.0, -3.0))
 
@@ -232,7 +232,7 @@ def toy_data(n_per_class, cov=VALID_TOY_COV, *, rng=None):
     RpcheckError
         ``cov`` not symmetric positive semidefinite. The paper's [[1, 1.75], [1.75, 1]] has eigenvalue
         -0.75 and is rejected; it is never silently repaired (numpy's multivariate_normal only warns and
-        samples from a different matrix, spec §6 item 7).
+        samples from a different matrix).
     """
     rng = as_generator(rng)
     n_per_class = check_int("n_per_class", n_per_class, 1)

@@ -69,11 +69,11 @@ def paper_r_grid(d):
     return tuple(dp >> k for k in range(6, 0, -1) if dp >> k >= 1)
 
 
-def resolve_r_values(spec, dataset):
-    """``"paper"`` -> :func:`paper_r_grid` of the data set; else the comma-separated ints of ``spec``."""
-    if spec == "paper":
+def resolve_r_values(value, dataset):
+    """``"paper"`` -> :func:`paper_r_grid` of the data set; else the comma-separated ints of ``value``."""
+    if value == "paper":
         return paper_r_grid(dataset_dim(dataset))
-    return tuple(int(x) for x in str(spec).split(","))
+    return tuple(int(x) for x in str(value).split(","))
 
 
 def _r_values_ok(p, *, on_paper_grid):
@@ -498,7 +498,7 @@ STABILITY = register(
 
 
 # ---------------------------------------------------------------------------------------------------------
-# claims 17-23 on the paper's OWN Table 2 ([TABLE] arithmetic, spec §5)
+# claims 17-23 on the paper's OWN Table 2 (arithmetic on Table 2)
 # ---------------------------------------------------------------------------------------------------------
 def _paper_summary(key):
     t = cmp.PAPER_TABLE2[key]
@@ -532,7 +532,7 @@ def _table2_trial(params, rng):
     return TrialRecord(outcomes=out)
 
 
-#: Expected verdicts from spec §5 claims 17-23 (p-values there: Welch with n = 15, sample std).
+#: Expected verdicts from Sec. 4, Table 2 and the text around it (p-values there: Welch with n = 15, sample std).
 _T2_EXPECTED = {
     "c17_topr_gt_srht": {k: Verdict.HOLDS for k in cmp.PAPER_TABLE2},
     "c18_topr_gt_oblivious": {
@@ -569,9 +569,9 @@ _T2_EXPECTED = {
         "rcv1-binary": Verdict.HOLDS,
         "news20-binary": Verdict.VACUOUS,
     },
-    # spec claim 23 names the PCA comparison only through DLSS/Gaussian timings; we report it
+    # Sec. 4 (running times) names the PCA comparison only through DLSS/Gaussian timings; we report it
     "c23_rp_faster_than_pca": {"news20-binary": Verdict.VACUOUS},
-    # spec claim 23: contradicted on real-sim (44.3 vs 23.3), rcv1 (1.0 vs 0.5), usps-b (nps 0.6 vs 0.3)
+    # Sec. 4 (running times): contradicted on real-sim (44.3 vs 23.3), rcv1 (1.0 vs 0.5), usps-b (nps 0.6 vs 0.3)
     "c23_isrht_time": {"real-sim": Verdict.VIOLATED, "rcv1-binary": Verdict.VIOLATED, "usps-b": Verdict.VIOLATED},
 }
 

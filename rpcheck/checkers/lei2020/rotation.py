@@ -189,7 +189,7 @@ ENERGY = register(
         title="E_D c_j = ||X||_F^2/d and Var_D c_j = (2/d^2) sum_{k!=l}(X^T X)_kl^2, exactly (all 2^d "
             "sign vectors)",
         citation=c.citation("Sec. 3.1 ('the Hadamard transform tends to equalize column norms')"),
-        statement="(DERIVED, spec D3) E_D[c_j] = ||X||_F^2/d, Var_D[c_j] = (2/d^2) sum_{k != l}(X^T "
+        statement="(DERIVED, rpcheck.bounds.lei2020.rotated_energy_moments) E_D[c_j] = ||X||_F^2/d, Var_D[c_j] = (2/d^2) sum_{k != l}(X^T "
         "X)_{kl}^2; "
         "hence E_D[p_j^nps] = 1/d.",
         kind="deterministic",
@@ -255,8 +255,8 @@ FLATTENING = register(
         paper="lei2020",
         title="Flattening (DERIVED): max_j c_j <= 2 ln(2nd/delta)/d ||X||_F^2 with probability >= 1 - "
             "delta over D",
-        citation=c.citation("Sec. 3.1 ('tends to equalize column norms'; no bound given, DERIVED spec D4)"),
-        statement="(DERIVED, Hoeffding + union bound, spec §3b D4) P_D(max_j c_j > 2 ln(2nd/delta) "
+        citation=c.citation("Sec. 3.1 ('tends to equalize column norms'; no bound given, DERIVED rpcheck.bounds.lei2020.flattening_bound)"),
+        statement="(DERIVED, Hoeffding + union bound, rpcheck.bounds.lei2020.flattening_bound) P_D(max_j c_j > 2 ln(2nd/delta) "
         "||X||_F^2 / d) "
         "<= delta.",
         kind="probabilistic",
@@ -358,7 +358,7 @@ JL = register(
                 mode="bound",
                 expected=H,
                 promised_failure=_jl_delta,
-                assumed=("Dasgupta-Gupta constant and union bound (spec §3b I1)",),
+                assumed=("Dasgupta-Gupta constant and union bound (rpcheck.bounds.lei2020.jl_min_dim)",),
             ),
             Variant(
                 "as_printed_gaussian_var_1_over_d",

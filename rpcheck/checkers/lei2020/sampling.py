@@ -152,7 +152,7 @@ UNBIASED = register(
 # ---------------------------------------------------------------------------------------------------------
 # claims 3-4: Proposition 1, corrected (squared) and as printed (unsquared)
 # ---------------------------------------------------------------------------------------------------------
-PRINTED_XR = np.diag([1.0, np.sqrt(2.0)])  # spec §3a P1 counterexample, r = 1
+PRINTED_XR = np.diag([1.0, np.sqrt(2.0)])  # Proposition 1 counterexample, r = 1
 
 
 def _unsq(Xr, K, p, r):
@@ -216,7 +216,7 @@ def _prop1_trial(params, rng):
     utol = c.RTOL_EXACT * fro2 * 10
     out["as_printed_unsquared"] = Outcome(holds=u_best >= u_nps - utol, statistic=u_nps, bound=u_best)
     # "uniform sampling would result in large variance of each element" (Sec. 3.1): nps has entrywise
-    # variance <= uniform's for EVERY entry (DKM Lemma 3).  False: nps minimises only the SUM (spec D6).
+    # variance <= uniform's for EVERY entry (DKM Lemma 3).  False: nps minimises only the SUM (rpcheck.bounds.lei2020.sampled_entry_variance).
     v_nps = B.sampled_entry_variance(Xr, p_nps, r)
     v_uni = B.sampled_entry_variance(Xr, np.full(d, 1 / d), r)
     worst_entry = float((v_nps - v_uni).max())
@@ -370,7 +370,7 @@ def _replacement_trial(params, rng):
 
 
 def _repl_expected_nps(params):
-    # spec §3b D5 / check4.py: Gaussian X at n=200, d=128 -> SRHT (w/o replacement) beats nps
+    # rpcheck.bounds.lei2020.uniform_without_replacement_sq_error: Gaussian X at n=200, d=128 -> SRHT (w/o replacement) beats nps
     return V if params["data"] == "gaussian" and params["n"] >= params["d"] else None
 
 
@@ -395,7 +395,7 @@ REPLACEMENT = register(
                 "nps_le_srht_without",
                 "E_sq(nps) <= E_sq(SRHT without replacement) [the paper's comparison]",
                 expected=_repl_expected_nps,
-                note="expected VIOLATED for Gaussian data with n >= d (spec D5 table: n=200, d=128); only "
+                note="expected VIOLATED for Gaussian data with n >= d (rpcheck.bounds.lei2020.uniform_without_replacement_sq_error: n=200, d=128); only "
                 "reported for low-rank data and for n < d (rank-deficient, where nps tends to win)",
             ),
             Variant(
@@ -487,7 +487,7 @@ DKM = register(
             "w.p. 1-delta",
         citation=c.citation("Sec. 3.1 (no probability given; bound IMPORTED from Drineas-Kannan-Mahoney "
             "2006 Thm 1)"),
-        statement="(IMPORTED, spec §3b I2) nps: beta = 1; uniform with replacement: beta = ||X||_F^2/(d "
+        statement="(IMPORTED, rpcheck.bounds.lei2020.dkm_frobenius_bound) nps: beta = 1; uniform with replacement: beta = ||X||_F^2/(d "
             "max_j c_j).",
         kind="probabilistic",
         variants=(
@@ -497,7 +497,7 @@ DKM = register(
                 mode="bound",
                 expected=H,
                 promised_failure=lambda p: p["delta"],
-                assumed=("DKM 2006 Theorem 1 constants as recalled in spec §3b I2",),
+                assumed=("DKM 2006 Theorem 1 constants as recalled in rpcheck.bounds.lei2020.dkm_frobenius_bound",),
             ),
             Variant(
                 "uniform_with",
@@ -505,7 +505,7 @@ DKM = register(
                 mode="bound",
                 expected=H,
                 promised_failure=lambda p: p["delta"],
-                assumed=("DKM 2006 Theorem 1 constants as recalled in spec §3b I2",),
+                assumed=("DKM 2006 Theorem 1 constants as recalled in rpcheck.bounds.lei2020.dkm_frobenius_bound",),
             ),
             Variant(
                 "control_eckart_young",
@@ -541,7 +541,7 @@ DKM = register(
             Finding(
                 "no_probability",
                 "The paper states no high-probability guarantee for nps; the DKM bound is imported "
-                    "(spec §6 item 17).",
+                    "().",
                 "nps",
                 "§6 item 17",
             ),
@@ -594,7 +594,7 @@ NPS_TRACE = register(
         paper="lei2020",
         title="nps: every sampled column has ||.||^2 = ||X||_F^2/r, so trace(K~) = trace(K) for every draw",
         citation=c.citation("Sec. 3.1, eqs. (5)-(6)"),
-        statement="(DERIVED, spec A1) ||X_r(:,i_t)/sqrt(r p_i_t)||^2 = ||X||_F^2/r; trace(X~X~^T) = "
+        statement="(DERIVED, eqs. (5)-(6)) ||X_r(:,i_t)/sqrt(r p_i_t)||^2 = ||X||_F^2/r; trace(X~X~^T) = "
             "||X||_F^2.",
         kind="deterministic",
         variants=(

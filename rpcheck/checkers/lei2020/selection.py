@@ -25,7 +25,7 @@ H, V = Verdict.HOLDS, Verdict.VIOLATED
 #: brute force over r-subsets only when there are at most this many
 MAX_SUBSETS = 5000
 
-#: Spec §3a P2 / claim 7 counterexample: columns (1,0), (0,.9), (0,.9) of X_r, r = 1.
+#: Proposition 2 / claim 7 counterexample: columns (1,0), (0,.9), (0,.9) of X_r, r = 1.
 PRINTED_TOPR_XR = np.array([[1.0, 0.0, 0.0], [0.0, 0.9, 0.9]])
 
 
@@ -102,7 +102,7 @@ def _prop2_trial(params, rng):
 
 
 def _prop2_nonvacuous_expected(p):
-    # spec §3a P2 / check5.py: Gaussian n=200, d=128, r=16 -> bound 21,690 vs ||K||_F = 2,867
+    # Proposition 2: Gaussian n=200, d=128, r=16 -> bound 21,690 vs ||K||_F = 2,867
     return V if p["data"] == "gaussian" and p["r"] * 4 <= p["d"] else None
 
 
@@ -193,7 +193,7 @@ def _topr_trial(params, rng):
         Xr = PRINTED_TOPR_XR.copy()
     else:
         # two nearly parallel heavy columns plus one orthogonal lighter one, embedded and rotated: the
-        # structure behind the spec's example, with random sizes
+        # structure behind the printed example, with random sizes
         n, d = params["n"], params["d"]
         X = c.make_data("lowrank", n, d, rng) * 10.0 ** rng.uniform(-1, 1, size=d)
         Xr = c.rotate_dense(X, c.signs(d, rng))
@@ -236,7 +236,7 @@ TOPR = register(
                 "||K~_top - K||_F <= min over |J| = r of ||K~_J - K||_F (brute force)",
                 mode="search",
                 expected=lambda p: V if p["instance"] == "printed" else None,
-                note="spec counterexample: columns (1,0),(0,.9),(0,.9), r=1: 1.62 (top-1) vs 1.287",
+                note="counterexample: columns (1,0),(0,.9),(0,.9), r=1: 1.62 (top-1) vs 1.287",
             ),
         ),
         profiles={

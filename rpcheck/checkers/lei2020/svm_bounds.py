@@ -2,7 +2,7 @@ r"""Lei & Lan (2020) SVM-dual claims through the exact solver: the no-rescale se
 and the dual perturbation bound for every construction (claim 10, D1).
 
 The paper only argues heuristically (H1) that alpha~* is close to alpha* when X~X~^T is close to XX^T; the
-deterministic bounds here are DERIVED in spec §3b (D1, D2) and evaluated with ``rpcheck.svm.solve_svc``
+deterministic bounds here are DERIVED in rpcheck.bounds.lei2020 (dual_perturbation_bound, selection_dual_gap_bound) and evaluated with ``rpcheck.svm.solve_svc``
 (exact dual (3) with bias, KKT-certified). Tolerances come from each solve's certificate: the true optimum
 lies within ``cert = |primal - dual objective| + n max(C, 1) (primal + dual feasibility residuals)`` of the
 reported objective.
@@ -23,7 +23,7 @@ __all__ = ["SELECTION_DUAL", "DUAL_PERTURBATION", "METHODS"]
 
 H = Verdict.HOLDS
 
-#: (label, kind, params) of every construction compared in the paper (spec §4.5).
+#: (label, kind, params) of every construction compared in the paper (Sec. 4).
 METHODS = (
     ("gaussian", "gaussian", {}),
     ("achlioptas", "sparse", {"density": "achlioptas"}),
@@ -168,8 +168,8 @@ SELECTION_DUAL = register(
         id="lei2020.selection_dual",
         paper="lei2020",
         title="Top-r/supervised (no rescale): 0 <= OPT~ - OPT <= (nC^2/2) lambda_max(K - K~); margin shrinks",
-        citation=c.citation("Sec. 2-3 (dual eqs. (3), (4); heuristic H1), bounds DERIVED spec §3b D2", "eqs. (3), (4)"),
-        statement="(DERIVED, spec D2) For a 0/1 column selection K~ <= K, so OPT(4) >= OPT(3), "
+        citation=c.citation("Sec. 2-3 (dual eqs. (3), (4); heuristic H1), bounds DERIVED rpcheck.bounds.lei2020.selection_dual_gap_bound", "eqs. (3), (4)"),
+        statement="(DERIVED, rpcheck.bounds.lei2020.selection_dual_gap_bound) For a 0/1 column selection K~ <= K, so OPT(4) >= OPT(3), "
         "OPT(4) - OPT(3) <= (n C^2/2) lambda_max(K - K~) <= (n C^2/2) sum_unselected c_j, and the hard "
         "margin "
         "can only shrink.",
@@ -254,8 +254,8 @@ DUAL_PERTURBATION = register(
         paper="lei2020",
         title="|OPT(K) - OPT(K~)| <= (n C^2/2) ||K - K~||_2 for every projection (Gaussian ... supervised)",
         citation=c.citation("Sec. 2 (eqs. (3), (4); 'alpha~* close to alpha*' heuristic), bound DERIVED "
-            "spec D1"),
-        statement="(DERIVED, spec §3b D1) The feasible sets of (3) and (4) coincide, so |OPT - OPT~| <= "
+            "rpcheck.bounds.lei2020.dual_perturbation_bound"),
+        statement="(DERIVED, rpcheck.bounds.lei2020.dual_perturbation_bound) The feasible sets of (3) and (4) coincide, so |OPT - OPT~| <= "
         "(n C^2/2) ||K - K~||_2.",
         kind="deterministic",
         variants=(
