@@ -244,3 +244,122 @@ def test_sequential_looks():
     assert sequential_looks(10, 5) == (2, 4, 6, 8, 10)
     assert sequential_looks(7, 3) == (3, 5, 7)
     assert sequential_looks(2, 5) == (1, 2)
+
+
+# ------------------------------------------------------------------------------ attainability and power
+from rpcheck.stats import holds_power, pvalues, unattainable, violated_power  # noqa: E402
+
+
+def _holds_anywhere(mode, n, promised, level):
+    """Brute force over every count k = 0..n (no ambiguous trial): can the rule say HOLDS? (decide_bound /
+    decide_exact say HOLDS iff pvalue_holds <= alpha_holds and no VIOLATED; they are tested against this
+    p-value rule above.)"""
+    return any(pvalues(mode, Counts(k, n), promised)[1] <= level < pvalues(mode, Counts(k, n), promised)[0]
+               for k in range(n + 1))  # fmt: skip
+
+
+def _violated_anywhere(mode, n, promised, level):
+    return any(pvalues(mode, Counts(k, n), promised)[0] <= level for k in range(n + 1))
+
+
+def test_unattainable_deterministic_holds():
+    """HOLDS needs >= DETERMINISTIC_MIN_DRAWS = 90 evaluated draws (1 - 0.01**(1/89) = 0.0504 > 0.05 >=
+    1 - 0.01**(1/90) = 0.0499): 89 draws cannot give HOLDS whatever the outcomes, 90 can."""
+    assert unattainable("deterministic", "HOLDS", 40, level=0.01) == "HOLDS unattainable: 40 draws, the rule needs 90"
+    assert unattainable("deterministic", "HOLDS", 89, level=0.01) is not None
+    assert decide_deterministic(Counts(0, 89)).verdict is Verdict.INCONCLUSIVE
+    assert unattainable("deterministic", "HOLDS", 90, level=0.01) is None
+    assert decide_deterministic(Counts(0, 90)).verdict is Verdict.HOLDS
+    # a VIOLATED is attainable with a single draw (one certified failure); INCONCLUSIVE always is
+    assert unattainable("deterministic", "VIOLATED", 1, level=0.01) is None
+    assert unattainable("deterministic", "INCONCLUSIVE", 0, level=0.01) is None
+    assert unattainable("search", "VIOLATED", 1, level=0.01) is None
+    assert unattainable("search", "HOLDS", 10**6, level=0.01) == "HOLDS unattainable: a search never gives HOLDS"
+    assert unattainable("report", "HOLDS", 1, level=0.01) is None
+
+
+def test_unattainable_bound_holds_threshold():
+    """0 failures in n draws give the support p-value (1 - delta)**n, the smallest over k. delta = 0.01,
+    level 0.01: log(0.01) / log(0.99) = 458.2, so n = 458 cannot give HOLDS and n = 459 can
+    (0.99**458 = 0.01004 > 0.01 >= 0.99**459 = 0.00994)."""
+    assert 0.99**458 > 0.01 >= 0.99**459
+    why = unattainable("bound", "HOLDS", 458, 0.01, level=0.01)
+    assert why.startswith("HOLDS unattainable: 458 draws, the rule needs 459")
+    assert unattainable("bound", "HOLDS", 459, 0.01, level=0.01) is None
+    assert not _holds_anywhere("bound", 458, 0.01, 0.01) and _holds_anywhere("bound", 459, 0.01, 0.01)
+    assert "never attainable" in unattainable("bound", "HOLDS", 10, 0.0, level=0.01)
+
+
+def test_unattainable_bound_violated_threshold():
+    """k = n failures give the refutation p-value delta**n, the smallest over k: delta = 0.2, level 0.01:
+    0.2**2 = 0.04 > 0.01 >= 0.2**3 = 0.008, so 2 draws cannot give VIOLATED and 3 can."""
+    assert unattainable("bound", "VIOLATED", 2, 0.2, level=0.01) is not None
+    assert unattainable("bound", "VIOLATED", 3, 0.2, level=0.01) is None
+    assert not _violated_anywhere("bound", 2, 0.2, 0.01) and _violated_anywhere("bound", 3, 0.2, 0.01)
+
+
+@pytest.mark.parametrize("mode,promised", [("bound", 0.01), ("bound", 0.1), ("exact", 0.5), ("exact", 0.1)])
+def test_unattainable_agrees_with_brute_force(mode, promised):
+    """unattainable() is None exactly when some count k = 0..n lets the rule say the verdict."""
+    for n in [1, 2, 3, 8, 22, 50, 100, 300]:
+        for level in (0.01, 0.05):
+            assert (unattainable(mode, "HOLDS", n, promised, level=level) is None) == _holds_anywhere(
+                mode, n, promised, level
+            ), (n, level)
+            assert (unattainable(mode, "VIOLATED", n, promised, level=level) is None) == _violated_anywhere(
+                mode, n, promised, level
+            ), (n, level)
+
+
+def test_unattainable_exact_holds():
+    """p0 = 0.5, 100 draws: the best count k = 50 gives the equivalence p-value
+    max(P_0.4(X >= 50), P_0.6(X <= 50)) = 0.0271 > 0.01 (exact_pvalues doctest): unattainable at 0.01,
+    attainable at 0.05."""
+    assert unattainable("exact", "HOLDS", 100, 0.5, level=0.01).startswith("HOLDS unattainable: 100 draws")
+    assert unattainable("exact", "HOLDS", 100, 0.5, level=0.05) is None
+    assert unattainable("exact", "VIOLATED", 100, 0.5, level=0.01) is None
+
+
+def _brute_power(mode, n, p_true, promised, level, verdict):
+    """Sum of P(X = k) over the counts whose decision (decide(), the rule itself) is ``verdict``."""
+    total = 0.0
+    if mode not in ("bound", "exact"):
+        # deterministic/search: the verdict depends only on whether k > 0 (decide at k = 0 and k = 1)
+        at = {j: decide(mode, Counts(j, n), promised).verdict for j in (0, 1)}
+    for k in range(n + 1):
+        if mode in ("bound", "exact"):
+            pv, ph = pvalues(mode, Counts(k, n), promised)
+            got = Verdict.VIOLATED if pv <= level else Verdict.HOLDS if ph <= level else Verdict.INCONCLUSIVE
+            if k % 40 == 0:  # spot-check the p-value shortcut against decide() itself
+                assert decide(mode, Counts(k, n), promised, alpha_violated=level, alpha_holds=level).verdict is got
+        else:
+            got = at[min(k, 1)]
+        if got is verdict:
+            total += binom.pmf(k, n, p_true)
+    return total
+
+
+@pytest.mark.parametrize(
+    "mode,n,p_true,promised,level",
+    [("bound", 400, 0.002, 0.02, 0.01), ("bound", 400, 0.05, 0.02, 0.002), ("exact", 600, 0.3, 0.3, 0.01),
+     ("exact", 300, 0.45, 0.3, 0.01), ("deterministic", 120, 0.01, None, 0.01), ("deterministic", 50, 0.0, None, 0.01),
+     ("search", 50, 0.02, None, 0.01)],
+)  # fmt: skip
+def test_power_functions_equal_the_decision_rule_summed(mode, n, p_true, promised, level):
+    """holds_power / violated_power are the binomial sums of the decision functions' verdicts."""
+    h = _brute_power(mode, n, p_true, promised, level, Verdict.HOLDS)
+    v = _brute_power(mode, n, p_true, promised, level, Verdict.VIOLATED)
+    assert holds_power(mode, n, p_true, promised, level) == pytest.approx(h, abs=1e-12)
+    assert violated_power(mode, n, p_true, promised, level) == pytest.approx(v, abs=1e-12)
+
+
+def test_power_error_rates():
+    """At the boundary of the claim the power is the error rate: <= level (exact binomial sums)."""
+    assert violated_power("bound", 1000, 0.05, 0.05, 0.01) <= 0.01
+    assert holds_power("bound", 1000, 0.05, 0.05, 0.01) <= 0.01
+    assert holds_power("exact", 3000, 0.5 * 1.25, 0.5, 0.01) <= 0.01
+    assert violated_power("exact", 3000, 0.5, 0.5, 0.01) <= 0.01
+    with pytest.raises(RpcheckError, match="mode"):
+        holds_power("report", 10, 0.1, 0.1, 0.01)
+    with pytest.raises(RpcheckError, match="level"):
+        violated_power("bound", 10, 0.1, 0.1, 1.5)

@@ -37,7 +37,7 @@ def load_results(path):
         for col in [c for c in cells.columns if c.startswith("p_")]:
             name = col[2:]
             cells[col] = [d.get(name) for d in decoded]
-        for col in ("expected", "vacuous_reason", "counterexample", "assumed", "decide_info"):
+        for col in ("expected", "expected_declared", "vacuous_reason", "counterexample", "assumed", "decide_info", "claim"):
             if col in cells:
                 cells[col] = [("" if pd.isna(v) else str(v)) for v in cells[col]]
         cells["as_expected"] = cells["as_expected"].astype(bool)

@@ -446,6 +446,8 @@ class _Row:
     decision: _stats.Decision | None = None
     decide_info: str = ""
     counterexample: str = ""
+    expected: Verdict | None = None  # effective expected verdict (INCONCLUSIVE when the declared is unattainable)
+    unattainable: str = ""
 
     @property
     def in_family(self):
@@ -476,8 +478,8 @@ class _Row:
             "pvalue": self.pvalue,
             "alpha_adjusted": self.alpha_v,
             "verdict": verdict.value,
-            "expected": "" if spec.expected is None else spec.expected.value,
-            "as_expected": spec.expected is None or verdict is spec.expected,
+            "expected": "" if self.expected is None else self.expected.value,
+            "as_expected": self.expected is None or verdict is self.expected,
             "vacuous_reason": spec.vacuous_reason or "",
             **self.describe,
             "seconds": self.seconds,
@@ -489,8 +491,9 @@ class _Row:
             "seed": int(seed),
             "decide_info": self.decide_info,
             "role": v.role,
-            "claim": d.claim,
+            "claim": d.claim + (f"; {self.unattainable}" if self.unattainable else ""),
             "undetermined": c.undetermined,
+            "expected_declared": "" if spec.expected is None else spec.expected.value,
         }
 
 
@@ -569,7 +572,28 @@ def _tabulate(cells, alpha, sequential, seq_levels):
                 v.mode, r.counts, r.spec.delta, alpha_violated=alpha, alpha_holds=alpha,
                 worst_slack=r.describe["slack_min"],
             )  # fmt: skip
+        _attainability(r, alpha, sequential, seq_levels)
     return rows
+
+
+def _attainability(r, alpha, sequential, seq_levels):
+    """Effective expected verdict of a row (:func:`rpcheck.stats.unattainable`): a declared HOLDS/VIOLATED
+    that the row's counts cannot attain whatever the outcomes becomes INCONCLUSIVE, with the reason. The
+    level is the largest one the row's test can get: ``alpha`` (Holm) or the sequential Bonferroni level."""
+    exp = r.spec.expected
+    r.expected = exp
+    v = r.spec.variant
+    if exp not in (Verdict.HOLDS, Verdict.VIOLATED) or r.spec.vacuous_reason or v.mode == "report":
+        return
+    if sequential:
+        level = seq_levels["h"] if exp is Verdict.HOLDS else seq_levels["v"]
+    else:
+        level = alpha
+    draws = r.counts.evaluated if v.mode == "deterministic" else r.counts.draws
+    why = _stats.unattainable(v.mode, exp, draws, r.spec.delta, level=level)
+    if why:
+        r.expected = Verdict.INCONCLUSIVE
+        r.unattainable = why
 
 
 def _jsonable_info(info):

@@ -120,10 +120,13 @@ def test_unexpected_and_verify_theorem(serial_run):
     before = len(testing.COLLECTED)
     res = testing.verify_theorem("engine_test.bernoulli", backend="serial", seed=SEED)
     assert isinstance(res, RunResult) and len(testing.COLLECTED) == before + 1
-    # an expected verdict the data refute: the message lists the offending row
-    # (5 trials cannot show P(fail) <= 0.05: the upper CP bound is >= 1 - 0.01**(1/5) > 0.6)
+    # an expected verdict the data do not give: the message lists the offending row. With 5 trials, cell 0's
+    # declared HOLDS is unattainable (0 failures give the support p-value 0.95**5 = 0.77 > 0.01), so its
+    # effective expected verdict is INCONCLUSIVE and it is not listed; cell 2's VIOLATED (p = 0.2 vs
+    # delta = 0.05) is attainable (5 failures: 0.05**5 = 3e-7) but this seed draws 0 failures (probability
+    # 0.8**5 = 0.33), so cell 2 is the unexpected row.
     with pytest.raises(
-        AssertionError, match=r"(?s)differ from the expected.*p.:0\.002.*verdict=INCONCLUSIVE, expected=HOLDS"
+        AssertionError, match=r"(?s)1 of 3 .*differ from the expected.*p.:0\.2,.*verdict=INCONCLUSIVE, expected=VIOLATED"
     ):
         testing.verify_theorem("engine_test.bernoulli", backend="serial", seed=SEED, trials=5)
     assert len(testing.COLLECTED) == before + 2
@@ -299,3 +302,28 @@ def test_family_size_matches_the_run_without_running():
     assert family_size("engine_test.bernoulli", "ci", overrides={"p": 0.5}) == 1  # deduplicated cells
     res = run("engine_test.bernoulli", backend="serial", trials=30)
     assert res.provenance["family_size"]["violated"] == family_size("engine_test.bernoulli", "ci")
+
+
+def test_unattainable_expected_becomes_inconclusive():
+    """engine_test.det's "always" variant is expected HOLDS where solver_p = 0 (cells 1, 2). With 40 trials a
+    deterministic HOLDS is unattainable (it needs 90 evaluated draws, rpcheck.stats.DETERMINISTIC_MIN_DRAWS):
+    the effective expected verdict is INCONCLUSIVE, the declared one stays in expected_declared, and the
+    claim says why. engine_test.bernoulli cell 0 (expected HOLDS, delta = 0.05): 0 failures in 40 draws give
+    the support p-value 0.95**40 = 0.129 > alpha = 0.01, so HOLDS is unattainable too (needs 90 draws);
+    cell 2 (p = 0.2, expected VIOLATED): 0.05**40 << 0.01, attainable."""
+    res = run(["engine_test.det", "engine_test.bernoulli"], backend="serial", trials=40, seed=SEED)
+    c = res.cells.set_index(["theorem", "cell", "variant"])
+    r = c.loc[("engine_test.det", 1, "always")]
+    assert r["expected_declared"] == "HOLDS" and r["expected"] == "INCONCLUSIVE"
+    assert r["verdict"] == "INCONCLUSIVE" and r["as_expected"]
+    assert r["claim"].endswith("; HOLDS unattainable: 40 draws, the rule needs 90")
+    b = c.loc[("engine_test.bernoulli", 0, "bound")]
+    assert b["expected_declared"] == "HOLDS" and b["expected"] == "INCONCLUSIVE"
+    assert "HOLDS unattainable: 40 draws, the rule needs 90" in b["claim"]
+    v = c.loc[("engine_test.bernoulli", 2, "bound")]
+    assert v["expected_declared"] == v["expected"] == "VIOLATED"
+    # rows without a declared expected verdict keep both columns empty
+    assert c.loc[("engine_test.det", 0, "claim"), "expected_declared"] == ""
+    # with the profile's 100 trials the declared HOLDS is attainable and kept
+    assert (serial_run_expected := run("engine_test.det", backend="serial", seed=SEED).cells)["expected"].tolist() == \
+        serial_run_expected["expected_declared"].tolist()
