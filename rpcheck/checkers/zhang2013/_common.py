@@ -225,25 +225,20 @@ ROW_LEVEL = 0.01 / 500
 
 
 def power_holds(n, p_upper, delta, level=ROW_LEVEL):
-    """P(the bound test says HOLDS) when the true failure probability is at most ``p_upper``: HOLDS needs
-    ``P_delta(X <= k) <= level``, so with ``k_h`` the largest such count the power is at least
-    ``P(Bin(n, p_upper) <= k_h)`` (the count is stochastically smaller when p is smaller). 0 when no count
-    qualifies (HOLDS unattainable at ``n`` trials)."""
-    from scipy.stats import binom
+    """P(the bound test says HOLDS) when the true failure probability is at most ``p_upper``: the exact
+    :func:`rpcheck.stats.holds_power` at ``p_upper`` (a lower bound: the count is stochastically smaller when
+    p is smaller). 0 when HOLDS is unattainable at ``n`` trials."""
+    from ...stats import holds_power
 
-    k = np.arange(n + 1)
-    ok = k[binom.cdf(k, n, delta) <= level]
-    return float(binom.cdf(ok.max(), n, p_upper)) if ok.size else 0.0
+    return float(holds_power("bound", n, p_upper, delta, level))
 
 
 def power_violated(n, p_lower, delta, level=ROW_LEVEL):
-    """P(the bound test says VIOLATED) when the true failure probability is at least ``p_lower``:
-    ``P(Bin(n, p_lower) >= k_v)`` with ``k_v`` the smallest count with ``P_delta(X >= k_v) <= level``."""
-    from scipy.stats import binom
+    """P(the bound test says VIOLATED) when the true failure probability is at least ``p_lower``: the exact
+    :func:`rpcheck.stats.violated_power` at ``p_lower`` (a lower bound, by monotonicity)."""
+    from ...stats import violated_power
 
-    k = np.arange(n + 1)
-    ok = k[binom.sf(k - 1, n, delta) <= level]
-    return float(binom.sf(ok.min() - 1, n, p_lower)) if ok.size else 0.0
+    return float(violated_power("bound", n, p_lower, delta, level))
 
 
 def cell_key(params):

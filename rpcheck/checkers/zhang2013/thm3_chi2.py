@@ -54,24 +54,19 @@ ROW_LEVEL = 0.01 / 500
 
 
 def violated_power(n, p0, p, level=ROW_LEVEL):
-    """P(the central two-sided exact test of ``p = p0`` rejects at ``level``) when the true rate is ``p``."""
-    from scipy.stats import binom
+    """P(the central two-sided exact test of ``p = p0`` rejects at ``level``) when the true rate is ``p``
+    (:func:`rpcheck.stats.violated_power`)."""
+    from ...stats import violated_power as vp
 
-    k = np.arange(n + 1)
-    pv = np.minimum(1.0, 2.0 * np.minimum(binom.cdf(k, n, p0), binom.sf(k - 1, n, p0)))
-    return float(binom.pmf(k[pv <= level], n, p).sum())
+    return float(vp("exact", n, p, p0, level))
 
 
-def equivalence_power(n, p0, level=ROW_LEVEL, margin=1.25):
-    """P(the equivalence test says HOLDS) when the true rate is ``p0``: both one-sided Clopper-Pearson bounds
-    at ``1 - level`` inside ``[p0/margin, margin p0]`` (and the same for ``1 - p``), rules of ``rpcheck.stats``."""
-    from scipy.stats import beta, binom
+def equivalence_power(n, p0, level=ROW_LEVEL):
+    """P(the equivalence test says HOLDS) when the true rate is ``p0`` (:func:`rpcheck.stats.holds_power`:
+    Clopper-Pearson bounds inside ``[p0/1.25, 1.25 p0]``, rules of :mod:`rpcheck.stats`)."""
+    from ...stats import holds_power
 
-    k = np.arange(n + 1)
-    lo = np.where(k == 0, 0.0, beta.ppf(level, np.maximum(k, 1), n - k + 1))
-    hi = np.where(k == n, 1.0, beta.ppf(1 - level, k + 1, np.maximum(n - k, 1)))
-    ok = (lo >= p0 / margin) & (hi <= margin * p0) & (1 - hi >= (1 - p0) / margin) & (1 - lo <= margin * (1 - p0))
-    return float(binom.pmf(k[ok], n, p0).sum())
+    return float(holds_power("exact", n, p0, p0, level))
 
 
 def _expected_exact(form, event):
