@@ -20,8 +20,6 @@ Square loss (closed form, exact): the law does not depend on the loss.
 
 from __future__ import annotations
 
-import numpy as np
-
 from ...bounds.zhang2013 import thm3_chi2_failure
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ._common import RANK_CONSTRAINT, cite, recovery_parameters, single_threaded
