@@ -8,7 +8,6 @@ import numbers
 import os
 
 import numpy as np
-import scipy.sparse as sp
 
 from .errors import RpcheckError
 
@@ -343,6 +342,8 @@ def check_matrix(name, X, *, allow_sparse=True, dtype=(np.float64, np.float32), 
     Integer and boolean input is converted to float64; float32 and float64 are kept. Sparse input is
     returned in its own format, its structure and entries checked by :func:`check_sparse_matrix`. Raises one RpcheckError naming ``name``.
     """
+    import scipy.sparse as sp  # lazy: keeps `import rpcheck.engine` (rpcheck list/show) free of scipy
+
     if sp.issparse(X):
         if not allow_sparse:
             raise RpcheckError(f"`{name}` must be a dense array; got a scipy.sparse {X.format} matrix.")

@@ -130,7 +130,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from scipy.stats import binom, binomtest
 
 from ._validation import check_choice, check_int, check_interval
 from .errors import RpcheckError
@@ -217,6 +216,8 @@ class BinomialCount:
         return self.failures / self.trials
 
     def _test(self, p, alternative):
+        from scipy.stats import binomtest  # lazy: scipy.stats costs ~1 s to import (rpcheck list/show)
+
         return binomtest(self.failures, self.trials, p=p, alternative=alternative)
 
     def proportion_ci(self, confidence_level=0.95, *, alternative="two-sided"):
@@ -265,6 +266,8 @@ def central_pvalue(failures, trials, p):
     >>> central_pvalue(10, 10, 0.5) == 2 * 0.5**10
     True
     """
+    from scipy.stats import binomtest
+
     lo = binomtest(failures, trials, p=p, alternative="less").pvalue
     hi = binomtest(failures, trials, p=p, alternative="greater").pvalue
     return float(min(1.0, 2.0 * min(lo, hi)))
@@ -473,11 +476,15 @@ def _empty(c):
 
 
 def _cdf(k, n, p):
+    from scipy.stats import binom
+
     return binom.cdf(k, n, p)
 
 
 def _sf_ge(k, n, p):
     """P(X >= k) for X ~ Bin(n, p)."""
+    from scipy.stats import binom
+
     return binom.sf(np.asarray(k) - 1, n, p)
 
 
@@ -883,6 +890,8 @@ def _power_setup(mode, n, p_true, promised, level):
         promised = check_interval("promised", promised, 0, 1)
         level = _check_level(level)
     ks = np.arange(n + 1)
+    from scipy.stats import binom
+
     return n, p_true, promised, level, ks, binom.pmf(ks, n, p_true)
 
 
