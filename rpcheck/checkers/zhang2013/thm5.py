@@ -68,6 +68,14 @@ def _recursion(eps, w_norm, etas, lam):
     return np.array(B)
 
 
+def _resolvable(B, tol):
+    """Steps whose bound lies above the float64 rounding band ``2 tol`` (``tol``: rounding allowance of the
+    computed errors, relative to ``||w*||``). Below it, ``e_t`` and ``B_t`` are both at the rounding floor and
+    the inequality cannot be decided in floating point at all, so those steps are outside the tested event
+    (square loss contracts far faster than the bound: e_6 ~ 1e-9 ||w*|| at the ci cell)."""
+    return B > 2.0 * tol
+
+
 def _banded(e, B, tol, statistic, bound):
     """``e_t <= B_t`` for every ``t`` up to the rounding allowance ``tol``: holds when ``e + tol <= B``
     everywhere, fails when ``e - tol > B`` somewhere, else undetermined (within rounding of the bound)."""
@@ -102,10 +110,16 @@ def trial(params, rng):
     else:
         B = _recursion(eps_R, wn, etas, lam)
         worst = int(np.argmax((e[1:] - B[1:]) / wn)) + 1
-        out["per_draw"] = _banded(e[1:], B[1:], tol, e[worst] / wn, B[worst] / wn)
+        ok = _resolvable(B[1:], tol)
+        out["per_draw"] = _banded(e[1:][ok], B[1:][ok], tol, e[worst] / wn, B[worst] / wn)
         f = np.array([certified_recovery_bound(eps_R, e[t - 1], etas[t - 1], lam) for t in range(1, T + 1)])
         k = int(np.argmax(e[1:] - f))
-        out["per_step"] = _banded(e[1:], f, tol, e[k + 1] / wn, f[k] / wn)
+        ok_step = _resolvable(f, tol)
+        if ok_step.any():
+            out["per_step"] = _banded(e[1:][ok_step], f[ok_step], tol, e[k + 1] / wn, f[k] / wn)
+        else:
+            out["per_step"] = vacuous_outcome(e[k + 1] / wn)
+        steps_below_floor = int((~ok_step).sum())
     above = e[1:] > 1e-7 * wn
     ts = np.arange(1, T + 1)[above]
     rate = float(np.polyfit(ts, np.log(e[1:][above] / wn), 1)[0]) if ts.size >= 2 else math.nan
@@ -118,9 +132,19 @@ def trial(params, rng):
         "rate_bound": math.log(eps_R / (1 - eps_R)) if eps_R < 1 else math.nan,
         "gap_full": ref.gap,
         "gap_steps_max": float(np.max(it.gaps)) if T else 0.0,
+        "steps_below_rounding_floor": float(steps_below_floor) if eps_R < 1 else math.nan,
     }
     out.update(planted_controls(m, rng))  # last: the main draw replays unchanged
     return TrialRecord(outcomes=out, diagnostics=diags)
+
+
+def _per_step_expected(p):
+    # Square loss contracts far faster than the bound: at the ci cell e_5, e_6 ~ 1e-7..5e-9 ||w*|| against a
+    # float64 rounding allowance of 1.3e-9..2.6e-9 ||w*||, so the step inequality e_t <= rho e_(t-1) at the
+    # deepest steps sits inside the rounding band in some draws (7 of 90 undetermined at T = 6) and cannot be
+    # certified either way. Expected HOLDS only where every step is resolvable: hinge loss, or T <= 4; reported
+    # otherwise (an INCONCLUSIVE there says "float64 cannot decide", not "the claim may fail").
+    return Verdict.HOLDS if (p["loss"] == "hinge" or int(p["T"]) <= 4) else None
 
 
 def _cells(n, d, r, T, losses, cs, eps=0.5, delta=0.1, lam=1.0):
@@ -162,16 +186,18 @@ THEOREM = register(
             ),
             Variant(
                 "per_draw",
-                "||wtilde_t - w*|| <= (eps_R/(1-eps_R))^t ||w*|| for all t <= T [D]",
+                "||wtilde_t - w*|| <= (eps_R/(1-eps_R))^t ||w*|| for all t <= T whose bound exceeds the float64 "
+                "rounding band [D]",
                 mode="deterministic",
                 expected=Verdict.HOLDS,
                 assumed=("Algorithm 2 box and eq. (13) reconstructed",),
             ),
             Variant(
                 "per_step",
-                "||wtilde_t - w*|| <= eps_R/(1-eps_R) ||wtilde_{t-1} - w*|| for all t [D]",
+                "||wtilde_t - w*|| <= eps_R/(1-eps_R) ||wtilde_{t-1} - w*|| for all t whose bound exceeds the "
+                "float64 rounding band [D]",
                 mode="deterministic",
-                expected=Verdict.HOLDS,
+                expected=_per_step_expected,
                 assumed=("Algorithm 2 box and eq. (13) reconstructed",),
             ),
         )
