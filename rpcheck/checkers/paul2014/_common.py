@@ -37,7 +37,7 @@ import math
 
 import numpy as np
 
-from ...engine import Citation
+from ...engine import Citation, Constraint, Param
 
 __all__ = [
     "AUTHORS",
@@ -51,6 +51,10 @@ __all__ = [
     "distortion",
     "Interval",
     "violation_artifacts",
+    "P",
+    "SKETCH_KIND_CHOICES",
+    "rho_le",
+    "certified_ge",
 ]
 
 AUTHORS = "Saurabh Paul, Christos Boutsidis, Malik Magdon-Ismail, Petros Drineas"
@@ -277,3 +281,63 @@ def svr_bounds(G, y, C, epsilon, alpha, b):
         "w": w,
         "fp": fp,
     }
+
+
+# ------------------------------------------------------------------------------------ parameter domains
+
+#: Sketch kinds used by the Paul et al. checkers (the paper's RG = gaussian, RS = sign, FHT = srht,
+#: CW = cw / countsketch; Li-sparse = sparse).
+SKETCH_KIND_CHOICES = ("gaussian", "sign", "srht", "cw", "countsketch", "sparse")
+
+#: Reusable parameter domains (Theorem.parameters). Probabilities and accuracies follow the paper's
+#: ranges: eps in (0, 1) (eq. 8; Lemma 3.1 and Thm 1.1 restrict to (0, 1/2], checked per theorem),
+#: delta in (0, 1] (Lemma 3.1 and Thm 3.6 allow delta = 1).
+P = {
+    "kind": Param("choice", choices=SKETCH_KIND_CHOICES, doc="projection construction"),
+    "coherence": Param("choice", choices=("incoherent", "coherent", "spiky", "flat"),
+                       doc="row-space class of V: Haar, first rho basis vectors, random basis vectors, "
+                           "Haar with the flat direction 1/sqrt(d) as first column"),
+    "rho": Param("int", low=1, doc="rank of X / columns of V"),
+    "d": Param("int", low=1, doc="number of features"),
+    "n": Param("int", low=2, doc="number of points"),
+    "r": Param("int", low=1, doc="target dimension"),
+    "eps": Param("float", low=0.0, high=1.0, closed="neither", doc="accuracy parameter eps"),
+    "eps_half": Param("float", low=0.0, high=0.5, closed="right", doc="accuracy parameter eps in (0, 1/2]"),
+    "delta": Param("float", low=0.0, high=1.0, closed="right", doc="failure probability delta"),
+    "c": Param("float", low=0.0, closed="neither", doc="O(.) constant of the target dimension, r = ceil(c f)"),
+    "q": Param("int", low=1, doc="CW hash buckets"),
+    "v": Param("int", low=1, doc="CW rows per sub-block"),
+    "a": Param("int", low=1, doc="CW nonzeros per row of R"),
+    "density": Param("choice", choices=("li",), doc="Li-sparse density rule"),
+    "design": Param("choice", choices=("theory", "small_r"),
+                    doc="'theory': r from the lemma formula; 'small_r': a fixed small r"),
+}  # fmt: skip
+
+
+def rho_le(*names, offset=0):
+    """Constraint ``rho + offset <= min(names)`` (rank at most the matrix dimensions)."""
+    desc = f"rho{' + ' + str(offset) if offset else ''} <= min({', '.join(names)}) (rank bound)"
+    return Constraint(desc, lambda p: int(p["rho"]) + offset <= min(int(p[k]) for k in names))
+
+
+def cw_consistent():
+    """Constraint ``r = q v a`` for kind 'cw' (Sec. 2 of the paper)."""
+    return Constraint(
+        "r = q v a for kind 'cw' (Clarkson-Woodruff construction, Sec. 2)",
+        lambda p: p.get("kind") != "cw" or int(p["r"]) == int(p["q"]) * int(p["v"]) * int(p["a"]),
+    )
+
+
+def certified_ge(lhs, rhs, fp=FP_REL):
+    """Three-valued certified comparison ``lhs >= rhs`` of two certified intervals.
+
+    Returns ``(holds, undetermined)``: ``(True, False)`` when ``lhs.lo (1 + fp) >= rhs.hi`` (certified to
+    hold up to the rounding allowance ``fp``), ``(False, False)`` when ``lhs.hi (1 + fp) < rhs.lo``
+    (certified to fail), else ``(False, True)`` (the intervals straddle: undetermined, which counts against
+    the verdict tested; :mod:`rpcheck.stats`).
+    """
+    if lhs.lo * (1 + fp) >= rhs.hi:
+        return True, False
+    if lhs.hi * (1 + fp) < rhs.lo:
+        return False, False
+    return False, True

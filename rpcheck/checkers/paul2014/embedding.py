@@ -48,7 +48,7 @@ from ...bounds.paul2014 import (
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...generators import orthonormal_basis
 from ...sketches import fwht, make_sketch
-from ._common import CI_CONSTANTS, cite, distortion
+from ._common import CI_CONSTANTS, P, cite, cw_consistent, distortion, rho_le
 
 __all__ = [
     "embedding_trial",
@@ -204,6 +204,14 @@ _LEMMAS = {
     ),
 }
 
+def _embedding_parameters(eps_key="eps"):
+    return {k: P[k] for k in ("kind", "coherence", "rho", "d", "delta", "c", "r", "q", "v", "a")} | {"eps": P[eps_key]}
+
+
+_EMBED_CONSTRAINTS = (rho_le("d"), cw_consistent())
+#: eps ranges as printed: Lemma 3.1 and Lemma 3.3 take eps in (0, 1/2]; Lemmas 3.2 and 3.4 eps in (0, 1).
+_EPS_KEY = {"paul2014.lemma3.1": "eps_half", "paul2014.lemma3.3": "eps_half"}
+
 THEOREMS = {}
 for _tid, (_loc, _eqs, _kinds, _title, _stmt, _assumed) in _LEMMAS.items():
     _coh = ("incoherent",) if _tid == "paul2014.lemma3.3" else ("incoherent", "coherent")
@@ -229,6 +237,8 @@ for _tid, (_loc, _eqs, _kinds, _title, _stmt, _assumed) in _LEMMAS.items():
             profiles=_profiles(_kinds, _coh),
             trial=embedding_trial,
             vacuous=_r_below_rho,
+            parameters=_embedding_parameters(_EPS_KEY.get(_tid, "eps")),
+            constraints=_EMBED_CONSTRAINTS,
             constant_search={"param": "r", "formula": _formula, "variant": "stated"},
             findings=(
                 Finding(
@@ -322,6 +332,8 @@ THEOREMS["paul2014.c1a"] = register(
             "full": Profile(_c1a_cells([5, 10, 40, 100], [1024, 8192, 65536], [0.05, 0.01, 0.001]), trials=5000),
         },
         trial=c1a_trial,
+        parameters={k: P[k] for k in ("coherence", "rho", "d", "delta")},
+        constraints=(rho_le("d"),),
         findings=(
             Finding(
                 "c1a-delta",
@@ -390,6 +402,8 @@ THEOREMS["paul2014.c2"] = register(
         },
         trial=embedding_trial,
         vacuous=_r_below_rho,
+        parameters=_embedding_parameters(),
+        constraints=_EMBED_CONSTRAINTS,
         findings=(
             Finding(
                 "coherence",
@@ -457,6 +471,8 @@ THEOREMS["paul2014.c2.countsketch_exact"] = register(
         },
         trial=embedding_trial,
         vacuous=_r_below_rho,
+        parameters=_embedding_parameters(),
+        constraints=_EMBED_CONSTRAINTS,
         findings=(
             Finding(
                 "countsketch-collisions",

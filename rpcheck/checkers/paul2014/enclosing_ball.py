@@ -45,7 +45,7 @@ from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, 
 from ...generators import orthonormal_basis
 from ...linalg import row_space_basis
 from ...sketches import make_sketch
-from ._common import CI_CONSTANTS, FP_REL, cite, distortion, violation_artifacts
+from ._common import CI_CONSTANTS, FP_REL, P, cite, cw_consistent, distortion, rho_le, violation_artifacts
 from .embedding import embedding_cell, sketch_kwargs
 
 __all__ = ["THEOREM", "trial", "ball_instance", "evaluate_ball"]
@@ -181,6 +181,9 @@ THEOREM = register(
         ),
         profiles=PROFILES,
         trial=trial,
+        parameters={k: P[k] for k in ("kind", "coherence", "rho", "d", "n", "delta", "c", "r", "q", "v", "a", "design")}
+        | {"eps": P["eps_half"]},
+        constraints=(rho_le("n", "d", offset=1), cw_consistent()),
         tolerance=FP_REL,
         tolerance_note="B^2 in the certified interval [dual_value, radius_sq] of each MEB solve; 1e-8 for "
         "|e_B - e| (SVD subspace perturbation O(u kappa)).",

@@ -59,7 +59,19 @@ from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, 
 from ...errors import NotSeparableError
 from ...linalg import row_space_basis
 from ...sketches import make_sketch
-from ._common import CI_CONSTANTS, FP_REL, Interval, cite, distortion, svc_bounds, svr_bounds, violation_artifacts
+from ._common import (
+    CI_CONSTANTS,
+    FP_REL,
+    Interval,
+    P,
+    cite,
+    cw_consistent,
+    distortion,
+    rho_le,
+    svc_bounds,
+    svr_bounds,
+    violation_artifacts,
+)
 from ._data import classification_instance, regression_instance
 from .embedding import embedding_cell, sketch_kwargs
 from .regression import EPS_SVR
@@ -286,6 +298,9 @@ THEOREM = register(
         ),
         profiles=PROFILES,
         trial=trial,
+        parameters={k: P[k] for k in ("kind", "coherence", "rho", "d", "n", "delta", "c", "r", "q", "v", "a", "design")}
+        | {"eps": P["eps_half"]},
+        constraints=(rho_le("n", "d", offset=0), cw_consistent()),
         tolerance=FP_REL,
         tolerance_note="Ratio intervals from certified ||w*||^2 (duality gap + strong convexity) and B^2 "
         "(MEB weak duality) intervals; 1e-10 relative rounding allowance.",

@@ -54,10 +54,10 @@ from ...bounds.paul2014 import (
     objective_lower_derived,
     objective_upper_derived,
 )
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...errors import NotSeparableError
 from ...sketches import make_sketch
-from ._common import FP_REL, cite, distortion, svc_bounds, violation_artifacts
+from ._common import FP_REL, P, cite, distortion, rho_le, svc_bounds, violation_artifacts
 from ._data import classification_instance
 
 __all__ = ["THEOREM", "trial", "evaluate_margin"]
@@ -288,6 +288,10 @@ THEOREM = register(
         ),
         profiles=PROFILES,
         trial=trial,
+        parameters={k: P[k] for k in ("n", "d", "rho", "r")}
+        | {"kind": Param("choice", choices=("gaussian", "srht", "sign", "countsketch"), doc="projection"),
+           "regime": Param("choice", choices=("hard", "soft"), doc="hard: separable, C = inf; soft: flips, C = 1")},
+        constraints=(rho_le("n", "d"),),
         tolerance=FP_REL,
         tolerance_note=(
             "Certified intervals from each solver point: Z_opt in [D(a), P(w,b,xi)] at exactly feasible "

@@ -39,7 +39,7 @@ import math
 
 import numpy as np
 
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...errors import SolverError
 from ...linalg import row_space_basis
 from ._common import FP_REL, cite, svc_bounds
@@ -215,6 +215,15 @@ THEOREM = register(
         ),
         profiles=PROFILES,
         trial=trial,
+        parameters={
+            "n_min": Param("int", low=2, doc="smallest n searched"),
+            "n_max": Param("int", low=2, doc="largest n searched"),
+            "d_max": Param("int", low=2, doc="largest d searched (d drawn in [2, d_max])"),
+            "e_max": Param("float", low=0.0, high=1.0, closed="neither", doc="distortion budget e = ||I - S||"),
+            "n_random": Param("int", low=1, doc="random projections per instance"),
+            "n_climb": Param("int", low=0, doc="hill-climbing steps per objective"),
+        },
+        constraints=(Constraint("n_min <= n_max", lambda p: p["n_min"] <= p["n_max"]),),
         tolerance=FP_REL,
         tolerance_note="Certified intervals (duality gap + strong convexity in w); see "
         "rpcheck.checkers.paul2014._common.",

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import math
 
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
-from ._common import FP_REL, cite, svc_bounds
+from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ._common import FP_REL, P, cite, rho_le, svc_bounds
 from ._data import classification_instance
 
 __all__ = ["THEOREM", "trial"]
@@ -89,7 +89,12 @@ PROFILES = {
     "quick": Profile(grid(regime=_R, n=30, d=64, rho=5), trials=5),
     "ci": Profile(grid(regime=_R, n=[40, 80], d=128, rho=5), trials=10),
     "standard": Profile(grid(regime=_R, n=[40, 100], d=256, rho=[5, 20]), trials=50),
-    "full": Profile(grid(regime=_R, n=[40, 100, 300], d=1024, rho=[5, 20, 50]), trials=200),
+    # rank(X) = rho needs rho <= n: the (n = 40, rho = 50) pairs of the former full grid could not have the
+    # stated rank (X = Z V^T with Z of shape 40 x 50 has rank 40) and are left out of the grid.
+    "full": Profile(
+        tuple(c for c in grid(regime=_R, n=[40, 100, 300], d=1024, rho=[5, 20, 50]) if c["rho"] <= c["n"]),
+        trials=200,
+    ),
 }
 
 THEOREM = register(
@@ -107,6 +112,9 @@ THEOREM = register(
         ),
         profiles=PROFILES,
         trial=trial,
+        parameters={k: P[k] for k in ("n", "d", "rho")}
+        | {"regime": Param("choice", choices=tuple(REGIMES), doc="data regime and box bound C")},
+        constraints=(rho_le("n", "d"),),
         tolerance=GAP_REL,
         tolerance_note="as_printed/iff: certified interval of C||xi*||_1 (duality gap + strong convexity); "
         "corrected: |D - P| <= 1e-6 (1 + |P|) at the returned point.",

@@ -18,10 +18,10 @@ Gaussian construction). The measured e is reported: those runs are outside every
 
 from __future__ import annotations
 
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...generators import orthonormal_basis
 from ...sketches import make_sketch
-from ._common import cite, distortion
+from ._common import P, cite, distortion, rho_le
 from .embedding import sketch_kwargs
 
 __all__ = ["THEOREM", "trial"]
@@ -74,6 +74,9 @@ THEOREM = register(
         variants=(Variant("e_ge_1", "e = ||I - V^T R R^T V||_2 >= 1 when r < rho", expected=Verdict.HOLDS),),
         profiles=PROFILES,
         trial=trial,
+        parameters={k: P[k] for k in ("kind", "rho", "r", "d", "density")}
+        | {"config": Param("choice", choices=("synthetic", "techtc_r128", "d3_r256"), doc="cell origin")},
+        constraints=(rho_le("d"), Constraint("r < rho (the hypothesis of the fact)", lambda p: p["r"] < p["rho"])),
         tolerance=E_TOL,
         tolerance_note="Rounding of the singular values of the rho x r matrix V^T R: O(rho u) relative.",
         findings=(

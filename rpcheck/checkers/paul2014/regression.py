@@ -39,9 +39,9 @@ import math
 import numpy as np
 
 from ...bounds.paul2014 import margin_lower_proof, margin_lower_stated
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...sketches import make_sketch
-from ._common import FP_REL, cite, distortion, svr_bounds, violation_artifacts
+from ._common import FP_REL, P, cite, distortion, rho_le, svr_bounds, violation_artifacts
 from ._data import regression_instance
 from .embedding import sketch_kwargs
 
@@ -186,6 +186,10 @@ THEOREM = register(
         ),
         profiles=PROFILES,
         trial=trial,
+        parameters={k: P[k] for k in ("n", "d", "rho", "r")}
+        | {"kind": Param("choice", choices=("gaussian", "srht", "sign", "countsketch"), doc="projection"),
+           "regime": Param("choice", choices=tuple(REGIMES), doc="tube: in-tube data, C = 1000; soft: C = 1")},
+        constraints=(rho_le("n", "d"),),
         tolerance=FP_REL,
         tolerance_note="Certified SVR intervals (duality gap + strong convexity in w); equality of w via "
         "||w1 - w2|| <= sqrt(2 g1) + sqrt(2 g2).",

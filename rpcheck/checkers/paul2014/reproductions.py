@@ -47,12 +47,12 @@ import math
 
 import numpy as np
 
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...errors import SolverError
 from ...linalg import row_space_basis
 from ...sketches import make_sketch
 from ...stats import BinomialCount
-from ._common import FP_REL, cite, distortion, svc_bounds, svr_bounds
+from ._common import FP_REL, P, cite, distortion, svc_bounds, svr_bounds
 
 __all__ = ["SYNTHETIC", "BUNDLED", "PAPER_TABLE_I", "synthetic_trial", "bundled_trial"]
 
@@ -266,6 +266,19 @@ SYNTHETIC = register(
         },
         trial=synthetic_trial,
         decide=synthetic_decide,
+        parameters={
+            "family": Param("choice", choices=tuple(PAPER_TABLE_I), doc="Table I family"),
+            "n": Param("int", low=4, doc="points"),
+            "d": Param("int", low=1, doc="features"),
+            "folds": Param("int", low=2, doc="cross-validation folds"),
+            "rs": Param("str", doc="comma-separated target dimensions"),
+            "methods": Param("str", doc="comma-separated methods among CW, RS, FHT, RG"),
+        },
+        constraints=(
+            Constraint("rs: comma-separated ints >= 1", lambda p: all(int(x) >= 1 for x in str(p["rs"]).split(","))),
+            Constraint("methods among CW, RS, FHT, RG", lambda p: set(_methods(p)) <= set(METHODS)),
+            Constraint("folds <= n", lambda p: p["folds"] <= p["n"]),
+        ),
         findings=(
             Finding(
                 "synthetic-error",
@@ -454,6 +467,19 @@ BUNDLED = register(
         },  # fmt: skip
         trial=bundled_trial,
         decide=bundled_decide,
+        parameters={
+            "dataset": Param("str", doc="'breast_cancer', 'digits', 'diabetes' or 'file:<path>'"),
+            "kind": P["kind"],
+            "rs": Param("str", doc="comma-separated target dimensions"),
+            "max_n": Param("int", low=0, doc="subsample size (0: all points)"),
+        },
+        constraints=(
+            Constraint("rs: comma-separated ints >= 1", lambda p: all(int(x) >= 1 for x in str(p["rs"]).split(","))),
+            Constraint(
+                "dataset is 'breast_cancer', 'digits', 'diabetes' or 'file:<path>'",
+                lambda p: p["dataset"] in ("breast_cancer", "digits", "diabetes") or str(p["dataset"]).startswith("file:"),
+            ),
+        ),
         tolerance=FP_REL,
         tolerance_note="Certified MEB intervals and certified ||w*||^2 intervals (see _common).",
         findings=(

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...generators import sparse_matrix
 from ...sketches import make_sketch
-from ._common import cite
+from ._common import P, cite
 
 __all__ = ["THEOREM", "trial", "decide"]
 
@@ -114,6 +114,14 @@ THEOREM = register(
         profiles=PROFILES,
         trial=trial,
         decide=decide,
+        parameters={k: P[k] for k in ("n", "d", "r", "a")}
+        | {"kind": Param("choice", choices=("cw", "countsketch", "gaussian", "sign", "srht"), doc="projection"),
+           "density": Param("float", low=0.0, high=1.0, closed="right", doc="fraction of nonzeros of X")},
+        constraints=(
+            Constraint("r divisible by 4 a for kind 'cw' (q = r/(4a), v = 4)",
+                       lambda p: p["kind"] != "cw" or (p["r"] % (4 * p["a"]) == 0 and p["r"] >= 4 * p["a"])),
+            Constraint("a = 1 unless kind is 'cw'", lambda p: p["kind"] == "cw" or p["a"] == 1),
+        ),
         findings=(
             Finding(
                 "sparsity",
