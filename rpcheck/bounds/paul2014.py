@@ -41,6 +41,7 @@ __all__ = [
     "c1a_row_norm_bound_as_printed",
     "c1a_as_printed_delta",
     "countsketch_coherent_failure",
+    "sparse_embedding_markov_r",
     "mp_distortion",
     "margin_lower_stated",
     "margin_lower_proof",
@@ -236,6 +237,28 @@ def countsketch_coherent_failure(rho, r):
     for k in range(1, rho):
         p *= max(0.0, 1 - k / r)
     return 1.0 - p
+
+
+def sparse_embedding_markov_r(rho, eps, delta):
+    r"""A derived sufficient target dimension for CountSketch and the CW matrix (and Gaussian/sign R):
+    ``r = ceil((rho^2 + rho) / (eps^2 delta))`` gives ``P(||E||_2 > eps) <= delta`` for EVERY orthonormal V.
+
+    Derivation (second moment + Markov; not in the paper, which gives eq. (8) only up to O(.)): for unit
+    ``x, y`` and ``R`` with independent +-1 signs per nonzero, ``E[R R^T] = I`` and every off-diagonal entry
+    of ``R R^T`` has variance ``1/r`` (CW: the ``a`` sub-blocks contribute ``a (1/(q v)) (1/a)^2 = 1/r``;
+    CountSketch: ``q = a = 1, v = r``), entries of different unordered pairs are uncorrelated (independent
+    signs), so ``Var(x^T R R^T y) = (1/r) (sum_{k != l} x_k^2 y_l^2 + x_k y_k x_l y_l) <= (||x||^2 ||y||^2 +
+    (x^T y)^2)/r``. Summing over the pairs of columns of V, ``E ||E||_F^2 <= (rho^2 + rho)/r`` and
+    ``P(||E||_2 > eps) <= P(||E||_F^2 > eps^2) <= (rho^2 + rho)/(r eps^2) <= delta``. (The same variance
+    bound holds for Gaussian and +-1 entries scaled by 1/sqrt(r).)
+
+    >>> sparse_embedding_markov_r(10, 0.5, 0.1)
+    4400
+    """
+    rho = check_int("rho", rho, 1)
+    eps = check_interval("eps", eps, 0, 1, closed="neither")
+    delta = check_interval("delta", delta, 0, 1, closed="right")
+    return math.ceil((rho * rho + rho) / (eps * eps * delta) - 1e-9)
 
 
 def mp_distortion(rho, r):

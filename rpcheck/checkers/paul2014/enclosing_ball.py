@@ -45,7 +45,8 @@ from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, 
 from ...generators import orthonormal_basis
 from ...linalg import row_space_basis
 from ...sketches import make_sketch
-from ._common import CI_CONSTANTS, FP_REL, P, cite, cw_consistent, distortion, rho_le, violation_artifacts
+from ._common import CI_CONSTANTS, FP_REL, Interval, P, certified_ge, cite, cw_consistent, distortion, rho_le, violation_artifacts
+from ...bounds.paul2014 import sparse_embedding_markov_r
 from .embedding import embedding_cell, sketch_kwargs
 
 __all__ = ["THEOREM", "trial", "ball_instance", "evaluate_ball"]
@@ -61,25 +62,75 @@ def ball_instance(n, d, rho, *, rng):
     return Z @ V[:, :rho].T + m[None, :]
 
 
-def evaluate_ball(e, e_B, rank_X, rank_XB, proj_max, Bc_sq, ball, ball_t, eps):
-    """Outcomes of the variants from the measured quantities (every Outcome reads statistic <= bound)."""
-    B_lo, B_hi = ball.dual_value, ball.radius_sq
-    Bt_lo, Bt_hi = ball_t.dual_value, ball_t.radius_sq
+def ball_upper_event(k, B, Bt):
+    """``B~^2 <= k B^2`` on the certified intervals ``B`` = [dual, radius^2] of the original MEB and ``Bt``
+    of the projected one (three-valued, :func:`._common.certified_ge`). Reads ``statistic <= bound``."""
+    holds, und = certified_ge(B.scale(k), Bt)
+    return Outcome(holds, Bt.lo, k * B.hi, undetermined=und)
+
+
+def ball_prob_event(eps, B, Bt):
+    """The event of ``stated_prob`` (Thm 3.6 as stated): ``B~^2 <= (1 + eps) B^2``. Also the event of its
+    control ``prob_control`` (with a tightened eps), so a fault in this function shows in both."""
+    return ball_upper_event(1.0 + eps, B, Bt)
+
+
+def evaluate_ball(e, e_B, rank_X, rank_XB, proj_max, Bc_sq, ball, ball_t, eps, e_other=math.nan):
+    """Outcomes of the variants from the measured quantities (every Outcome reads statistic <= bound).
+
+    ``e_other`` is the distortion of an independent random subspace of the same dimension (for the
+    control ``eB_control``)."""
+    B = Interval(max(ball.dual_value, 0.0), ball.radius_sq)
+    Bt = Interval(max(ball_t.dual_value, 0.0), ball_t.radius_sq)
     fp = FP_REL
     out = {}
-    b = (1 + e_B) * Bc_sq
-    out["proof_step"] = Outcome(bool(proj_max <= b * (1 + fp)), proj_max, b)
-    b = (1 + e_B) * B_hi
-    out["stated_det"] = Outcome(bool(Bt_lo <= b * (1 + fp)), Bt_lo, b)
+    out["proof_step"] = proof_step_event(1 + e_B, proj_max, Bc_sq)
+    out["stated_det"] = ball_upper_event(1 + e_B, B, Bt)
     if e >= 1:
-        out["derived_lower"] = Outcome(True, math.nan, Bt_hi, vacuous=True)
+        out["derived_lower"] = Outcome(True, math.nan, Bt.hi, vacuous=True)
     else:
-        s = (1 - e) * B_lo
-        out["derived_lower"] = Outcome(bool(s <= Bt_hi * (1 + fp)), s, Bt_hi)
-    out["eB_equals_e"] = Outcome(bool(rank_XB == rank_X and abs(e_B - e) <= EB_TOL), abs(e_B - e), EB_TOL)
-    b = (1 + eps) * B_hi
-    out["stated_prob"] = Outcome(bool(Bt_lo <= b * (1 + fp)), Bt_lo, b)
+        holds, und = certified_ge(Bt, B.scale(1 - e))
+        out["derived_lower"] = Outcome(holds, (1 - e) * B.lo, Bt.hi, undetermined=und)
+    out["eB_equals_e"] = eB_event(rank_X, rank_XB, e, e_B)
+    out["stated_prob"] = ball_prob_event(eps, B, Bt)
+    # Negative controls (role "control", expected VIOLATED, mode "deterministic": one certified failure
+    # suffices); each calls the same event function as the variants it controls with the constant
+    # tightened to a value the certified statistic provably exceeds by a factor 2:
+    #   prob_control: ball_prob_event with 1 + eps_c = lower(B~^2)/(2 upper(B^2)), so (1 + eps_c) B^2 <=
+    #     B~^2/2 < B~^2 (controls stated_prob and, through ball_upper_event, stated_det);
+    #   lower_control: B~^2 >= k_c B^2 with k_c = 2 upper(B~^2)/lower(B^2) (controls derived_lower);
+    #   proof_step_control: proof_step_event with 1 + e_B replaced by proj_max/(2 Bc_sq);
+    #   eB_control: eB_event with e_B replaced by the distortion of an independent Haar subspace of the same
+    #     dimension, which differs from e by more than 1e-8 with probability 1 (continuous law).
+    if B.hi > 0 and Bt.lo > 0 and B.lo > 0:
+        out["prob_control"] = ball_prob_event(Bt.lo / (2.0 * B.hi) - 1.0, B, Bt)
+        k_c = 2.0 * Bt.hi / B.lo
+        holds, und = certified_ge(Bt, B.scale(k_c))
+        out["lower_control"] = Outcome(holds, k_c * B.lo, Bt.hi, undetermined=und)
+    else:
+        out["prob_control"] = Outcome(True, math.nan, math.nan, vacuous=True)
+        out["lower_control"] = Outcome(True, math.nan, math.nan, vacuous=True)
+    out["proof_step_control"] = (
+        proof_step_event(proj_max / (2.0 * Bc_sq), proj_max, Bc_sq)
+        if Bc_sq > 0 and proj_max > 0
+        else Outcome(True, math.nan, math.nan, vacuous=True)
+    )
+    out["eB_control"] = (
+        eB_event(rank_X, rank_XB, e, e_other) if math.isfinite(e_other) else Outcome(True, vacuous=True)
+    )
+    del fp
     return out
+
+
+def proof_step_event(k, proj_max, Bc_sq):
+    """``max_i ||R^T (x_i - c)||^2 <= k max_i ||x_i - c||^2`` (computed norms, rounding allowance only)."""
+    b = k * Bc_sq
+    return Outcome(bool(proj_max <= b * (1 + FP_REL)), proj_max, b)
+
+
+def eB_event(rank_X, rank_XB, e, e_B):
+    """``rank([X; x_B^T]) = rank(X)`` and ``|e_B - e| <= EB_TOL``."""
+    return Outcome(bool(rank_XB == rank_X and abs(e_B - e) <= EB_TOL), abs(e_B - e), EB_TOL)
 
 
 def trial(params, rng):
@@ -101,7 +152,8 @@ def trial(params, rng):
     Bc_sq = float(np.max(np.einsum("ij,ij->i", diffs, diffs)))
     pd = XR - np.asarray(sk.apply(c[None, :]))
     proj_max = float(np.max(np.einsum("ij,ij->i", pd, pd)))
-    out = evaluate_ball(e, e_B, V.shape[1], VB.shape[1], proj_max, Bc_sq, ball, ball_t, params["eps"])
+    e_other = distortion(orthonormal_basis(d, V.shape[1], rng=rng), sk)  # for eB_control
+    out = evaluate_ball(e, e_B, V.shape[1], VB.shape[1], proj_max, Bc_sq, ball, ball_t, params["eps"], e_other)
     diags = {
         "e": e,
         "e_B": e_B,
@@ -127,7 +179,10 @@ def _delta(params):
 def _cells(kinds, n, d, rho, eps, delta, small_rs):
     cells = []
     for kind in kinds:
-        cell = embedding_cell(kind, rho + 1, d, eps, delta, c=CI_CONSTANTS[kind])
+        if kind in ("cw", "countsketch"):  # derived sufficient r (sparse_embedding_markov_r), not a constant
+            cell = embedding_cell(kind, rho + 1, d, eps, delta, r=sparse_embedding_markov_r(rho + 1, eps, delta))
+        else:
+            cell = embedding_cell(kind, rho + 1, d, eps, delta, c=CI_CONSTANTS[kind])
         cell.update(n=n, d=d, rho=rho, design="theory")  # rank(X) = rho + 1 (offset); r from rho + 1
         cells.append(cell)
         for r in small_rs:
@@ -169,6 +224,33 @@ THEOREM = register(
                 "rank([X; x_B]) = rank(X) and |e_B - e| <= 1e-8 (x_B in rowspace(X))",
                 expected=Verdict.HOLDS,
                 note="The paper only uses rho_B <= rho + 1 and a second application of Lemma 3.1.",
+            ),
+            Variant(
+                "prob_control",
+                "B~^2 <= (1 + eps_c) B^2 with 1 + eps_c = lower(B~^2)/(2 upper(B^2)) (negative control)",
+                expected=Verdict.VIOLATED,
+                role="control",
+                note="Runs stated_prob's event function (ball_prob_event) with a tightened eps: provably fails "
+                "by a factor 2 in every draw; controls stated_prob and stated_det.",
+            ),
+            Variant(
+                "lower_control",
+                "B~^2 >= k_c B^2 with k_c = 2 upper(B~^2)/lower(B^2) (negative control of derived_lower)",
+                expected=Verdict.VIOLATED,
+                role="control",
+            ),
+            Variant(
+                "proof_step_control",
+                "max_i ||R^T(x_i - c)||^2 <= (proj_max/(2 Bc^2)) max_i ||x_i - c||^2 (negative control)",
+                expected=Verdict.VIOLATED,
+                role="control",
+            ),
+            Variant(
+                "eB_control",
+                "|e(V') - e| <= 1e-8 for an independent Haar V' of the same dimension (negative control)",
+                expected=Verdict.VIOLATED,
+                role="control",
+                note="Controls eB_equals_e: a different subspace has a different distortion (probability 1).",
             ),
             Variant(
                 "stated_prob",

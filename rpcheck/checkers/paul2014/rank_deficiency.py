@@ -34,8 +34,18 @@ def trial(params, rng):
     V = orthonormal_basis(d, rho, coherence=params.get("coherence", "incoherent"), rng=rng)
     sk = make_sketch(params["kind"], d, r, rng=rng, **sketch_kwargs(params))
     e = distortion(V, sk)
-    # statement "e >= 1": statistic 1 - tol <= bound e
-    return TrialRecord(outcomes={"e_ge_1": Outcome(bool(e >= 1 - E_TOL), 1 - E_TOL, e)}, diagnostics={"e": e})
+    # control: the same event for the planted R = V (V^T R = I_rho, so e = 0 exactly): "e >= 1" fails.
+    from ...linalg import embedding_distortion
+
+    e_planted = float(embedding_distortion(V, VtR=V.T @ V))
+    return TrialRecord(
+        outcomes={"e_ge_1": e_ge_1_event(e), "planted_control": e_ge_1_event(e_planted)}, diagnostics={"e": e}
+    )
+
+
+def e_ge_1_event(e):
+    """``e >= 1`` up to the rounding tolerance ``E_TOL`` (statistic ``1 - tol`` <= bound ``e``)."""
+    return Outcome(bool(e >= 1 - E_TOL), 1 - E_TOL, e)
 
 
 _KINDS = ["gaussian", "sign", "srht", "countsketch", "sparse"]
@@ -71,7 +81,16 @@ THEOREM = register(
         citation=cite("Lemma 3.1", "Sec. 1.6 of the spec; affects (7)-(10)"),
         statement="If r < rho then ||I - V^T R R^T V||_2 >= 1 for every R in R^{d x r}.",
         kind="deterministic",
-        variants=(Variant("e_ge_1", "e = ||I - V^T R R^T V||_2 >= 1 when r < rho", expected=Verdict.HOLDS),),
+        variants=(
+            Variant("e_ge_1", "e = ||I - V^T R R^T V||_2 >= 1 when r < rho", expected=Verdict.HOLDS),
+            Variant(
+                "planted_control",
+                "e >= 1 for the planted R = V (negative control: V^T R = I, e = 0)",
+                expected=Verdict.VIOLATED,
+                role="control",
+                note="Runs e_ge_1's event function on a planted R with e = 0 exactly: a certain failure.",
+            ),
+        ),
         profiles=PROFILES,
         trial=trial,
         parameters={k: P[k] for k in ("kind", "rho", "r", "d", "density")}

@@ -41,7 +41,7 @@ import numpy as np
 from ...bounds.paul2014 import margin_lower_proof, margin_lower_stated
 from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...sketches import make_sketch
-from ._common import FP_REL, P, cite, distortion, rho_le, svr_bounds, violation_artifacts
+from ._common import FP_REL, P, certified_ge, cite, distortion, rho_le, svr_bounds, violation_artifacts
 from ._data import regression_instance
 from .embedding import sketch_kwargs
 
@@ -52,9 +52,11 @@ REGIMES = {"tube": 1000.0, "soft": 1.0}
 
 
 def _lower(k, W, Wt, ratio, vac):
+    """``gamma~^2 >= k gamma^2`` (``||w*||^2 >= k ||w~*||^2``) on certified intervals, three-valued."""
     if vac:
         return Outcome(True, k, ratio, vacuous=True)
-    return Outcome(bool(W.hi * (1 + FP_REL) >= k * Wt.lo), k, ratio)
+    holds, und = certified_ge(W, Wt.scale(k))
+    return Outcome(holds, k, ratio, undetermined=und)
 
 
 def _same_w(b1, b2):
@@ -102,6 +104,18 @@ def trial(params, rng):
     out["printed_eps_vanishes"] = Outcome(bool(dist <= rad), dist, rad)
     dist2, rad2 = _same_w(bp, bc)
     out["printed_equals_eq2"] = Outcome(bool(dist2 <= rad2), dist2, rad2)
+    # Negative controls (role "control", mode "deterministic", expected VIOLATED):
+    #   lower_control: _lower with k_c = 2 upper(||w||^2)/lower(||w~||^2) on dual (2): k_c ||w~||^2 >=
+    #     2 ||w||^2 > ||w||^2, a certified failure (controls correct_stated, correct_proof);
+    #   same_w_control: _same_w of (4)'s w against -w of (2) at eps_svr = 0: ||w + w'|| ~ 2 ||w|| exceeds the
+    #     certified radius whenever ||w|| does (controls printed_eps_vanishes).
+    if deg_c or not bct["wsq"].lo > 0:
+        out["lower_control"] = Outcome(True, vacuous=True)
+    else:
+        out["lower_control"] = _lower(2.0 * bc["wsq"].hi / bct["wsq"].lo, bc["wsq"], bct["wsq"], ratio_c, False)
+    flipped = dict(bc0, w=-bc0["w"])
+    dist3, rad3 = _same_w(bp, flipped)
+    out["same_w_control"] = Outcome(bool(dist3 <= rad3), dist3, rad3)
     s_c = res["c"][0]
     diags = {
         "e": e,
@@ -118,7 +132,12 @@ def trial(params, rng):
     return TrialRecord(
         outcomes=out,
         diagnostics=diags,
-        artifacts=violation_artifacts({k: v for k, v in out.items() if k != "printed_equals_eq2"}, X=X, y=y, sketch=sk),
+        artifacts=violation_artifacts(
+            {k: v for k, v in out.items() if k in ("correct_stated", "correct_proof", "printed_eps_vanishes")},
+            X=X,
+            y=y,
+            sketch=sk,
+        ),
     )
 
 
@@ -182,6 +201,20 @@ THEOREM = register(
                 "w of (4) equals w of (2) at the same eps_svr = 0.1",
                 expected=Verdict.VIOLATED,
                 note="Expected VIOLATED: the printed eps term vanishes.",
+            ),
+            Variant(
+                "lower_control",
+                "gamma~^2 >= k_c gamma^2 on dual (2), k_c = 2 upper(||w||^2)/lower(||w~||^2) (negative control)",
+                expected=Verdict.VIOLATED,
+                role="control",
+                note="Same event function as correct_stated/correct_proof; provably fails by a factor 2.",
+            ),
+            Variant(
+                "same_w_control",
+                "w of (4) equals -w of (2) at eps_svr = 0 (negative control)",
+                expected=Verdict.VIOLATED,
+                role="control",
+                note="Same certified equality test as printed_eps_vanishes, against the negated vector.",
             ),
         ),
         profiles=PROFILES,

@@ -210,11 +210,22 @@ def synthetic_decide(records, params):
         err_mono &= bool(np.all(np.diff(es) <= 0))
         table[meth] = row
     few = len(g) < 2  # one data set: no standard error, no margin verdict
+    # two-sided 99% t interval over data sets (each data set's fold-averaged gamma is one observation)
+    from scipy.stats import t as _t
+
+    tq = float(_t.ppf(0.995, len(g) - 1)) if not few else math.inf
+    table["claim"] = (
+        "error_vs_paper: VIOLATED when the paper's eps_out lies outside the exact two-sided 99% Clopper-Pearson "
+        "interval of our pooled test errors (P(false VIOLATED) <= 0.01 if the pooled predictions are i.i.d. at "
+        "the paper's rate); margin_vs_paper: VIOLATED when the paper's gamma lies outside the two-sided 99% t "
+        f"interval mean +- {tq:.3g} SE over {len(g)} data sets (P(false VIOLATED) <= 0.01 for normal "
+        "per-data-set means)"
+    )
     verdicts = {
-        "error_vs_paper": Verdict.HOLDS if lo <= p_err <= hi else Verdict.VIOLATED,
+        "error_vs_paper": Verdict.INCONCLUSIVE if lo <= p_err <= hi else Verdict.VIOLATED,
         "margin_vs_paper": Verdict.INCONCLUSIVE
         if few
-        else (Verdict.HOLDS if abs(g.mean() - paper["gamma"]["full"]) <= 3 * se else Verdict.VIOLATED),
+        else (Verdict.INCONCLUSIVE if abs(g.mean() - paper["gamma"]["full"]) <= tq * se else Verdict.VIOLATED),
         "margin_trend": Verdict.HOLDS if margin_mono else Verdict.VIOLATED,
         "error_trend": Verdict.HOLDS if err_mono else Verdict.VIOLATED,
     }
@@ -246,17 +257,38 @@ SYNTHETIC = register(
                 "paper's full-data eps_out within our 99% CP interval",
                 mode="report",
                 expected=Verdict.VIOLATED,
-                note="Spec Sec. 6 item 12 predicts ~48% for the literal recipe vs the paper's 15.10%.",
+                note="Derivation of VIOLATED: for this model a unit vector v has test error angle(v, w)/pi; "
+                "with ~133 training labels in d = 5000 any estimator has overlap |v.w| well below 0.3 (the "
+                "Hebbian sum_i y_i x_i reaches ~0.15), so the error is >= arccos(0.3)/pi = 0.40. At ci the "
+                "pooled count is 400 predictions (2 data sets x 200); at a true rate 0.40 the 99% CP interval's "
+                "lower end is ~0.34, and ~0.28 even if fold correlation cut the effective count to 100: both "
+                "far above the paper's 0.151.",
             ),
             Variant(
                 "margin_vs_paper",
-                "paper's full-data gamma within our mean +- 3 SE",
+                "paper's full-data gamma within our two-sided 99% t interval over data sets",
                 mode="report",
-                expected=Verdict.VIOLATED,
-                note="Spec: ~5.2 (D1) vs 7.74.",
+                expected=None,
+                note="Expected gamma ~5.2 (D1) vs the paper's 7.74; with 2-3 data sets the t quantile (63.7 at "
+                "2, 9.92 at 3) leaves the power underived, so the row is reported. Not rejecting is "
+                "INCONCLUSIVE (absence of evidence), never HOLDS.",
             ),
-            Variant("margin_trend", "gamma~ increases with r for every method", mode="report", expected=Verdict.HOLDS),
-            Variant("error_trend", "eps_out decreases with r for every method", mode="report", expected=None),
+            Variant(
+                "margin_trend",
+                "gamma~ increases with r for every method",
+                mode="report",
+                expected=None,
+                role="measurement",
+                note="Means over a few data sets; no test with a stated error rate: measured.",
+            ),
+            Variant(
+                "error_trend",
+                "eps_out decreases with r for every method",
+                mode="report",
+                expected=None,
+                role="measurement",
+                note="Errors near 50%: measured, no verdict rule.",
+            ),
         ),
         profiles={
             "quick": Profile(_syn_cells(["D1"], 1.0, 2, [256, 1024], ["RG", "FHT"]), trials=2),
@@ -370,6 +402,7 @@ def bundled_trial(params, rng):
     diags = {"rho": float(rho), "n_train": float(len(tr)), "err.full": _test_error(task, res, X[te], y[te]),
              "gamma.full": 1 / math.sqrt(b["w_norm_sq"]) if b["w_norm_sq"] > 0 else math.inf}  # fmt: skip
     ball_ok, rank_ok, margin_ok = True, True, True
+    ball_und, ctrl_ok, ctrl_vac, rank_ctrl_ok, rank_ctrl_vac = False, True, True, True, True
     ball_vac, rank_vac, margin_vac = True, True, True
     worst_ball, worst_margin = -math.inf, -math.inf
     for r in _rs(params):
@@ -386,26 +419,49 @@ def bundled_trial(params, rng):
         diags[f"margin_ratio.{key}"] = mr
         diags[f"ball_ratio.{key}"] = br
         diags[f"thm11_ratio.{key}"] = br / mr if mr > 0 else math.nan
-        # Thm 3.6 + derived lower bound, certified: (1-e) B^2 <= B~^2 <= (1+e) B^2
-        up = ball_t.dual_value <= (1 + e) * ball.radius_sq * (1 + FP_REL)
-        lo = e >= 1 or (1 - e) * ball.dual_value <= ball_t.radius_sq * (1 + FP_REL)
-        ball_ok &= bool(up and lo)
+        # Thm 3.6 + derived lower bound, certified: (1-e) B^2 <= B~^2 <= (1+e) B^2 (three-valued)
+        st_up = ball_check(1 + e, ball, ball_t, upper=True)
+        st_lo = "holds" if e >= 1 else ball_check(1 - e, ball, ball_t, upper=False)
+        ball_ok &= st_up == "holds" and st_lo == "holds"
+        ball_und |= "undetermined" in (st_up, st_lo) and "fails" not in (st_up, st_lo)
+        # control: the upper check with 1 + e replaced by half the certified measured ratio (provably fails)
+        if ball.radius_sq > 0 and ball_t.dual_value > 0:
+            ctrl_ok &= ball_check(ball_t.dual_value / (2 * ball.radius_sq), ball, ball_t, upper=True) == "holds"
+            ctrl_vac = False
         ball_vac = False
         worst_ball = max(worst_ball, br / (1 + e) - 1)
         if r < rho:
             rank_vac = False
             rank_ok &= bool(e >= 1 - 1e-12)
+            # control: the same check on the planted R = V (V^T R = I, e = 0)
+            from ...linalg import embedding_distortion
+
+            rank_ctrl_vac = False
+            rank_ctrl_ok &= bool(float(embedding_distortion(V, VtR=V.T @ V)) >= 1 - 1e-12)
         if e < 1 and not (b["degenerate"] or bt["degenerate"]):
             margin_vac = False
             margin_ok &= bool(b["wsq"].hi * (1 + FP_REL) >= (1 - e) * bt["wsq"].lo)
             worst_margin = max(worst_margin, (1 - e) / mr - 1)
     out = {
-        "ball_given_e": Outcome(ball_ok, worst_ball, 0.0, vacuous=ball_vac),
+        "ball_given_e": Outcome(ball_ok, worst_ball, 0.0, vacuous=ball_vac, undetermined=ball_und and not ball_ok),
+        "ball_control": Outcome(ctrl_ok, math.nan, math.nan, vacuous=ctrl_vac),
+        "rank_control": Outcome(rank_ctrl_ok, 1.0, 0.0, vacuous=rank_ctrl_vac),
         "r_below_rho": Outcome(rank_ok, 1.0, 1.0, vacuous=rank_vac),
         "margin_given_e": Outcome(margin_ok, worst_margin, 0.0, vacuous=margin_vac),
         "table": Outcome(True, diags["err.full"], math.nan),
     }
     return TrialRecord(outcomes=out, diagnostics=diags)
+
+
+def ball_check(k, ball, ball_t, *, upper):
+    """``B~^2 <= k B^2`` (``upper``) or ``B~^2 >= k B^2`` on the certified MEB intervals: "holds",
+    "fails" or "undetermined" (:func:`._common.certified_ge`)."""
+    from ._common import Interval, certified_ge
+
+    B = Interval(max(ball.dual_value, 0.0), ball.radius_sq)
+    Bt = Interval(max(ball_t.dual_value, 0.0), ball_t.radius_sq)
+    holds, und = certified_ge(B.scale(k), Bt) if upper else certified_ge(Bt, B.scale(k))
+    return "holds" if holds else ("undetermined" if und else "fails")
 
 
 def bundled_decide(records, params):
@@ -452,9 +508,27 @@ BUNDLED = register(
                 expected=Verdict.HOLDS,
             ),
             Variant("r_below_rho", "e >= 1 for every r < rho (C3)", expected=Verdict.HOLDS),
+            Variant(
+                "ball_control",
+                "B~^2 <= k_c B^2 with k_c = half the certified measured ratio (negative control of ball_given_e)",
+                expected=Verdict.VIOLATED,
+                role="control",
+                note="Same certified check (ball_check) with a constant the statistic exceeds by a factor 2.",
+            ),
+            Variant(
+                "rank_control",
+                "e >= 1 for the planted R = V (e = 0; negative control of r_below_rho)",
+                expected=Verdict.VIOLATED,
+                role="control",
+                note="Vacuous where no r < rho is in the cell's list (none here: every list has r < d = rho).",
+            ),
             Variant("margin_given_e", "gamma~^2 >= (1 - e) gamma^2 where e < 1 (soft margin: open)", expected=None),
             Variant(
-                "table", "measured table (e, ratios, test error vs r)", mode="report", expected=Verdict.INCONCLUSIVE
+                "table",
+                "measured table (e, ratios, test error vs r)",
+                mode="report",
+                expected=None,
+                role="measurement",
             ),
         ),  # fmt: skip
         profiles={
