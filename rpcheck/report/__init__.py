@@ -1,5 +1,5 @@
 """HTML verification reports (presentation only)."""
 
-from .html import render_report, write_report
+from .html import render_report, render_theorem_section, write_report
 
-__all__ = ["render_report", "write_report"]
+__all__ = ["render_report", "render_theorem_section", "write_report"]

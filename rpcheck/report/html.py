@@ -1,82 +1,165 @@
-"""Self-contained HTML verification report (inline CSS and SVG; no scripts, no network resources).
+"""Self-contained HTML verification report (inline CSS and hand-written SVG; no scripts, no network).
 
 The report only presents what the engine produced (``RunResult.cells``, ``.trials``, ``.provenance``) plus
-the theorem metadata from the registry (statements, citations, variants, findings). Every string that
-comes from a user, a parameter or a data file is escaped.
+the theorem metadata from the registry (statements, citations, variants, findings). A results directory is
+data someone may send you: every string from it is escaped (:func:`rpcheck.report._text.esc`), links are
+made only from plain relative paths inside the results directory (:func:`~rpcheck.report._text.safe_href`),
+and plot labels are plain text.
+
+Layout: overview (verdict strip per theorem and variant, unexpected rows first, counts, the run's error-rate
+statement) -> contents -> findings -> empirical constants -> one section per paper with its theorems ->
+provenance (collapsed). Rows of role "measurement" are shown as measured (no verdict); rows of role
+"self-check" and "control" are labelled and counted apart from the theorem verdicts. The ``role``,
+``claim`` and ``undetermined`` columns are used when present; without them every row is a claim and the
+HOLDS claim is derived from the interval columns (marked as such).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-import html
 import json
 import math
 import os
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from . import plots
+from ._text import esc as _e
+from ._text import fmt_num as _fmt
+from ._text import fmt_value, safe_href
 
-__all__ = ["render_report", "write_report"]
+__all__ = ["render_report", "write_report", "render_theorem_section"]
 
 VERDICTS = ("HOLDS", "VIOLATED", "INCONCLUSIVE", "VACUOUS")
+ROLES = ("claim", "self-check", "control", "measurement")
+#: Letters of the verdict strip (readable without colour).
+LETTERS = {"HOLDS": "H", "VIOLATED": "V", "INCONCLUSIVE": "I", "VACUOUS": "∅", "MEASURED": "M"}
+#: Parameter names preferred as the x axis of a sweep plot, in order (ties of equal coverage).
+SWEEP_ORDER = ("r", "n", "m", "eps", "k", "d", "rho", "s", "c", "p", "q", "a", "gamma", "lam", "C")
+#: Columns / parameters that carry the target dimension prescribed by a theorem's formula (vertical marker).
+PRESCRIBED_COLUMNS = ("r_prescribed", "r_formula", "prescribed_r", "formula_r")
+#: With more varying parameters than this, a cells table shows them in one wrapping "parameters" column.
+MAX_PARAM_COLUMNS = 4
+#: Variant tables longer than this are collapsed (unless a row is unexpected).
+COLLAPSE_ROWS = 16
 
 _CSS = """
-:root{--ok:#1b7f3b;--bad:#b3261e;--inc:#8a6500;--vac:#5f5f5f;--bg:#fff;--fg:#1d1d1f;--mut:#666;--line:#ddd}
+:root{--ok:#1b7f3b;--bad:#b3261e;--inc:#8a6500;--vac:#5f5f5f;--mea:#35608f;--bg:#fff;--fg:#1d1d1f;--mut:#5c5c5c;
+--line:#d9d9d9}
 *{box-sizing:border-box}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:var(--fg);
-background:var(--bg);margin:0 auto;max-width:1180px;padding:24px}
-h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.25em;margin:1.6em 0 .3em;border-bottom:2px solid var(--line)}
-h3{font-size:1.05em;margin:1.1em 0 .3em}
+background:var(--bg);margin:0 auto;max-width:1240px;padding:20px 24px;overflow-wrap:anywhere}
+h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.3em;margin:1.6em 0 .4em;border-bottom:2px solid var(--line)}
+h3{font-size:1.1em;margin:1.4em 0 .3em;border-bottom:1px solid var(--line)}h4{font-size:1em;margin:1em 0 .3em}
 code,pre{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:12.5px}
-pre.stmt{background:#f6f7f9;border-left:3px solid #4a6fa5;padding:8px 10px;white-space:pre-wrap;margin:.4em 0}
-table{border-collapse:collapse;margin:.4em 0 1em;font-size:12.5px;width:100%}
+pre{white-space:pre-wrap;overflow-wrap:anywhere}
+pre.stmt{background:#f6f7f9;border-left:3px solid #4a6fa5;padding:8px 10px;margin:.4em 0}
+table{border-collapse:collapse;margin:.4em 0 1em;font-size:12.5px;width:100%;table-layout:auto}
 th,td{border:1px solid var(--line);padding:3px 6px;text-align:left;vertical-align:top}
-th{background:#f0f2f5}
+th{background:#f0f2f5;overflow-wrap:normal}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-.v{font-weight:700;padding:1px 6px;border-radius:3px;color:#fff;white-space:nowrap}
+td.num.long{white-space:normal;overflow-wrap:anywhere;min-width:8em}
+.v{font-weight:700;padding:0 5px;border-radius:3px;color:#fff;white-space:nowrap;display:inline-block}
 .v-HOLDS{background:var(--ok)}.v-VIOLATED{background:var(--bad)}.v-INCONCLUSIVE{background:var(--inc)}
-.v-VACUOUS{background:var(--vac)}
-.unexp{outline:3px solid #e8a200}
+.v-VACUOUS{background:var(--vac)}.v-MEASURED{background:var(--mea)}.v-x{background:#333}
+.unexp{outline:3px solid #e8a200;outline-offset:1px}
+tr.unexp-row>td:first-child{box-shadow:inset 4px 0 #e8a200}
 .muted{color:var(--mut)}.small{font-size:12px}
-.cards{display:flex;gap:10px;flex-wrap:wrap;margin:.6em 0}
-.card{border:1px solid var(--line);border-radius:6px;padding:8px 14px;min-width:130px}
-.card b{font-size:1.5em;display:block}
-.scroll{overflow-x:auto}
-.plots{display:flex;flex-wrap:wrap;gap:10px}.plots svg{max-width:100%;height:auto}
-nav ul{columns:2;font-size:13px}
-@media print{body{max-width:none;padding:0}h2{break-before:auto}.theorem{break-inside:avoid-page}
- .v{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
+.cards{display:flex;gap:8px;flex-wrap:wrap;margin:.6em 0}
+.card{border:1px solid var(--line);border-radius:6px;padding:6px 12px;min-width:120px}
+.card b{font-size:1.4em;display:block}
+.strip{display:inline-flex;flex-wrap:wrap;gap:2px;align-items:center;margin:1px 10px 1px 0}
+.strip code{margin-right:3px}
+.c{display:inline-block;min-width:1.25em;text-align:center;font:700 11px/1.4 "DejaVu Sans Mono",monospace;
+color:#fff;border-radius:2px;padding:0 1px}
+.tag{font-size:11px;border:1px solid var(--mut);border-radius:3px;padding:0 3px;color:var(--mut);white-space:nowrap}
+.scroll{overflow-x:auto;max-width:100%}
+.plots{display:flex;flex-wrap:wrap;gap:10px;margin:.4em 0}.plots svg{max-width:100%;height:auto}
+nav#toc>ul{columns:3 260px;font-size:13px;padding-left:1.2em}nav#toc li{break-inside:avoid}
+nav#toc ul ul{padding-left:1em}
+details>summary{cursor:pointer;color:#234;margin:.3em 0}
+.claim{font-size:12px}
+.err{background:#fff4e5;border-left:3px solid #e8a200;padding:6px 10px}
+.pv td,.pv th{font-size:12px}
+@media print{body{max-width:none;padding:0}.theorem{break-inside:avoid-page}details{display:block}
+ .v,.c{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
 """
 
 
-def _e(x):
-    """Escape anything for HTML text/attribute context."""
-    return html.escape("" if x is None else str(x), quote=True)
+# ---------------------------------------------------------------------------------------------------------
+# small helpers
 
 
-def _fmt(x, digits=4):
-    if x is None:
-        return ""
-    if isinstance(x, float | np.floating):
-        if math.isnan(x):
-            return ""
-        if x != 0 and (abs(x) < 1e-3 or abs(x) >= 1e5):
-            return f"{x:.{digits - 1}e}"
-        return f"{x:.{digits}g}"
-    return str(x)
+def _is_missing(x):
+    return x is None or (isinstance(x, float | np.floating) and math.isnan(x)) or x is pd.NA or x is pd.NaT
 
 
-def _verdict(v, expected=None):
-    v = "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
-    cls = f"v v-{_e(v)}" if v in VERDICTS else "v"
-    unexpected = expected not in (None, "", v) and not (isinstance(expected, float) and math.isnan(expected))
-    extra = " unexp" if unexpected else ""
-    title = f' title="expected {_e(expected)}"' if unexpected else ""
-    return f'<span class="{cls}{extra}"{title}>{_e(v)}</span>'
+def _str(x):
+    return "" if _is_missing(x) else str(x)
+
+
+def _num(x):
+    """Float or NaN (strings, None and garbage from a crafted directory become NaN)."""
+    if isinstance(x, bool | np.bool_):
+        return float(x)
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def _int(x):
+    v = _num(x)
+    return int(v) if math.isfinite(v) else None
+
+
+def _role(row):
+    r = _str(row.get("role")).strip()
+    return r if r in ROLES else "claim"
+
+
+def _shown_verdict(row):
+    """The verdict as presented: "MEASURED" for role measurement, else the verdict column."""
+    if _role(row) == "measurement":
+        return "MEASURED"
+    return _str(row.get("verdict"))
+
+
+def _expected(row):
+    return _str(row.get("expected"))
+
+
+def _unexpected(row):
+    if "as_expected" in row and not _is_missing(row.get("as_expected")):
+        v = row.get("as_expected")
+        if isinstance(v, str):
+            return v.strip().lower() in ("false", "0", "no")
+        return not bool(v)
+    exp = _expected(row)
+    return bool(exp) and exp != _str(row.get("verdict"))
+
+
+def _badge(v, *, unexpected=False, expected=""):
+    cls = f"v v-{v}" if v in VERDICTS or v == "MEASURED" else "v v-x"
+    if unexpected:
+        return (
+            f'<span class="{cls} unexp" title="expected {_e(expected)}">{_e(v)}</span>'
+            f' <span class="small">(expected {_e(expected) or "—"})</span>'
+        )
+    return f'<span class="{cls}">{_e(v)}</span>'
+
+
+def _letter(v, *, unexpected=False, title=""):
+    cls = f"c v-{v}" if v in VERDICTS or v == "MEASURED" else "c v-x"
+    letter = LETTERS.get(v, "?")
+    if unexpected:
+        cls += " unexp"
+        letter += "!"
+    return f'<span class="{cls}" title="{_e(title)}">{_e(letter)}</span>'
 
 
 def _theorem_meta(theorem_id):
@@ -84,97 +167,498 @@ def _theorem_meta(theorem_id):
         from ..engine import registry
 
         return registry.get(theorem_id)
-    except Exception:  # a user theorem not in the registry: the tables still render
+    except Exception:  # a user theorem not in the registry (or a crafted id): the tables still render
         return None
 
 
-def _param_cols(df):
-    return [c for c in df.columns if c.startswith("p_")]
+class _Anchors:
+    """Unique, inert ids for theorem and paper sections (alphanumerics and '-' only)."""
+
+    def __init__(self):
+        self.ids = {}
+        self.used = set()
+
+    def __call__(self, kind, key):
+        k = (kind, key)
+        if k not in self.ids:
+            base = kind + "-" + "".join(ch if (ch.isascii() and ch.isalnum()) else "-" for ch in str(key))[:80]
+            a, i = base, 2
+            while a in self.used:
+                a, i = f"{base}-{i}", i + 1
+            self.used.add(a)
+            self.ids[k] = a
+        return self.ids[k]
 
 
-def _cells_table(cells, *, base_href=""):
-    pcols = _param_cols(cells)
-    pcols = [c for c in pcols if cells[c].notna().any()]
-    head = (
-        "".join(f"<th>{_e(c[2:])}</th>" for c in pcols)
-        + "<th>failures / evaluated</th><th>trials</th><th>vacuous</th><th>solver err.</th>"
-        + "<th>rate</th><th>exact CI</th><th>promised</th><th>p-value</th><th>Holm α</th>"
-        + "<th>stat q50 / q95 / max</th><th>worst slack</th><th>verdict</th><th>expected</th><th>evidence</th>"
-    )
-    rows = []
-    for _, c in cells.iterrows():
-        ci = f"[{_fmt(c.get('ci_low'))}, {_fmt(c.get('ci_high'))}]" if pd.notna(c.get("ci_low")) else ""
-        stats = " / ".join(_fmt(c.get(k)) for k in ("stat_q50", "stat_q95", "stat_max"))
-        cx = c.get("counterexample")
-        evid = f'<a href="{_e(base_href + str(cx))}">counterexample</a>' if isinstance(cx, str) and cx else ""
-        reason = c.get("vacuous_reason")
-        if isinstance(reason, str) and reason:
-            evid += f'<div class="muted small">{_e(reason)}</div>'
-        exp = c.get("expected")
-        exp = "" if exp is None or (isinstance(exp, float) and math.isnan(exp)) else exp
-        rows.append(
-            "<tr>"
-            + "".join(f'<td class="num">{_e(_fmt(c.get(p)))}</td>' for p in pcols)
-            + f'<td class="num">{_e(c.get("failures"))} / {_e(c.get("evaluated"))}</td>'
-            + f'<td class="num">{_e(c.get("trials"))}</td><td class="num">{_e(c.get("vacuous_trials"))}</td>'
-            + f'<td class="num">{_e(c.get("solver_errors"))}</td>'
-            + f'<td class="num">{_e(_fmt(c.get("failure_rate")))}</td><td class="num">{_e(ci)}</td>'
-            + f'<td class="num">{_e(_fmt(c.get("promised")))}</td><td class="num">{_e(_fmt(c.get("pvalue")))}</td>'
-            + f'<td class="num">{_e(_fmt(c.get("alpha_adjusted")))}</td><td class="num">{_e(stats)}</td>'
-            + f'<td class="num">{_e(_fmt(c.get("slack_min")))}</td>'
-            + f"<td>{_verdict(c.get('verdict'), exp)}</td><td>{_e(exp)}</td><td>{evid}</td></tr>"
-        )
-    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
-
-
-def _decide_tables(cells, seen):
-    """Render the ``decide_info`` JSON column (what a report-mode variant's ``decide`` hook measured: tables of
-    errors, margins, claims supported or contradicted). A table already shown for this theorem (``seen``) is
-    not repeated."""
-    if "decide_info" not in cells:
-        return ""
-    out = []
-    for _, c in cells.iterrows():
-        s = c.get("decide_info")
-        if not isinstance(s, str) or len(s) <= 2 or s in seen:
-            continue
-        seen.add(s)
+def _params(row):
+    """The cell's parameters with their types: decoded canonical ``params`` JSON, else the ``p_`` columns."""
+    s = row.get("params")
+    if isinstance(s, str) and s:
         try:
-            data = json.loads(s)
+            d = json.loads(s)
+            if isinstance(d, dict):
+                return {str(k): v for k, v in d.items()}
         except ValueError:
-            out.append(f"<pre>{_e(s)}</pre>")
-            continue
-        out.append(f'<div class="scroll">{_json_block(data)}</div>')
-    return "".join(out)
+            pass
+    out = {}
+    for k, v in row.items():
+        if isinstance(k, str) and k.startswith("p_"):
+            if isinstance(v, list | tuple | np.ndarray) or not _is_missing(v):
+                out[k[2:]] = v.item() if isinstance(v, np.generic) else v
+    return out
 
 
-def _json_block(data):
+def _key(v):
+    try:
+        return json.dumps(v, sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        return repr(v)
+
+
+def _split_params(plist):
+    """(names that vary, {name: value} fixed in every row) over a list of parameter dicts."""
+    names = list(dict.fromkeys(k for p in plist for k in p))
+    varying, fixed = [], {}
+    for k in names:
+        vals = {_key(p.get(k)) for p in plist}
+        if len(vals) > 1 or any(k not in p for p in plist):
+            varying.append(k)
+        else:
+            fixed[k] = plist[0][k]
+    return varying, fixed
+
+
+def _plabel(p, names):
+    return ", ".join(f"{k}={fmt_value(p.get(k))}" for k in names if k in p)
+
+
+def _is_number(v):
+    return (
+        isinstance(v, int | float | np.integer | np.floating)
+        and not isinstance(v, bool | np.bool_)
+        and (math.isfinite(float(v)))
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------
+# claims
+
+
+def _claim(row):
+    """``(text, derived)``: the ``claim`` column when present, else a statement derived from the interval
+    columns for HOLDS rows (``derived=True``), else ``("", False)``."""
+    c = _str(row.get("claim")).strip()
+    if c:
+        return c, False
+    if _shown_verdict(row) != "HOLDS":
+        return "", False
+    mode = _str(row.get("mode"))
+    ev, hi, lo = _int(row.get("evaluated")), _num(row.get("ci_high")), _num(row.get("ci_low"))
+    conf = _num(row.get("confidence_level"))
+    if mode == "bound":
+        a_h = _num(row.get("alpha_adjusted_holds"))
+        level = f"{_fmt(100 * (1 - a_h), 4)}%" if math.isfinite(a_h) else "the stated level"
+        return f"P(fail) ≤ {_fmt(hi)} at {level} (promised {_fmt(_num(row.get('promised')))})", True
+    if mode == "exact":
+        return f"failure rate in [{_fmt(lo)}, {_fmt(hi)}], exact law {_fmt(_num(row.get('promised')))}", True
+    if mode in ("deterministic", "search"):
+        level = f" at {_fmt(100 * conf, 4)}%" if math.isfinite(conf) else ""
+        return f"no counterexample in {ev} draws: P(counterexample) ≤ {_fmt(hi)}{level}", True
+    return "", False
+
+
+# ---------------------------------------------------------------------------------------------------------
+# tables
+
+
+def _counterexample_html(path):
+    path = _str(path)
+    if not path:
+        return ""
+    href = safe_href(path)
+    name = _e(path.rsplit("/", 1)[-1].rsplit("__", 1)[-1])  # "<theorem>__<variant>__cell0.npz" -> "cell0.npz"
+    if href is None:
+        why = "not linked: not a relative path inside the results directory"
+        return f'<span class="small" title="{why}">{_e(path)}</span>'
+    return f'<a href="{_e(href)}" title="{_e(path)}">{name}</a>'
+
+
+def _num_td(text):
+    """A right-aligned cell that does not break numbers; long values (lists, long strings) may wrap."""
+    return f'<td class="num{" long" if len(text) > 18 else ""}">{_e(text)}</td>'
+
+
+def _cells_table(rows, plist, varying):
+    """One row per cell. At most ``MAX_PARAM_COLUMNS`` parameter columns; more varying parameters share one
+    wrapping column (so the table fits 1280 px)."""
+    one_col = len(varying) > MAX_PARAM_COLUMNS
+    head = ("<th>parameters</th>" if one_col else "".join(f"<th>{_e(k)}</th>" for k in varying)) + (
+        "<th>failures / evaluated</th><th>rate [exact CI]</th><th>promised</th><th>p-value (Holm α)</th>"
+        "<th>statistic q50 / q95 / max</th><th>worst slack</th><th>verdict</th><th>claim · evidence</th>"
+    )
+    body = []
+    for r, p in zip(rows, plist):
+        shown = _shown_verdict(r)
+        unexp = _unexpected(r)
+        notes = []
+        for col, word in (("trials", "trials"), ("vacuous_trials", "vacuous"), ("solver_errors", "solver errors"),
+                          ("undetermined", "undetermined")):  # fmt: skip
+            n = _int(r.get(col))
+            if col == "trials":
+                if n is not None and n != _int(r.get("evaluated")):
+                    notes.append(f"{n} trials")
+            elif n:
+                notes.append(f"{n} {word}")
+        lo, hi = _num(r.get("ci_low")), _num(r.get("ci_high"))
+        ci = f" [{_fmt(lo)}, {_fmt(hi)}]" if math.isfinite(lo) or math.isfinite(hi) else ""
+        pv = _fmt(_num(r.get("pvalue")))
+        aa = _num(r.get("alpha_adjusted"))
+        pv += f" ({_fmt(aa)})" if math.isfinite(aa) else ""
+        stats = " / ".join(_fmt(_num(r.get(k))) for k in ("stat_q50", "stat_q95", "stat_max"))
+        claim, derived = _claim(r)
+        ev = []
+        if claim:
+            ev.append(f'<div class="claim">{_e(claim)}{" <span class=muted>(derived)</span>" if derived else ""}</div>')
+        cx = _counterexample_html(r.get("counterexample"))
+        if cx:
+            ev.append(f"<div>counterexample: {cx}</div>")
+        reason = _str(r.get("vacuous_reason"))
+        if reason:
+            ev.append(f'<div class="muted small">{_e(reason)}</div>')
+        role = _role(r)
+        tag = f' <span class="tag">{_e(role)}</span>' if role in ("self-check", "control") else ""
+        verdict = _badge(shown, unexpected=unexp, expected=_expected(r)) + tag
+        body.append(
+            f"<tr{' class=unexp-row' if unexp else ''}>"
+            + (
+                f'<td class="small">{_e(_plabel(p, varying))}</td>'
+                if one_col
+                else "".join(_num_td(fmt_value(p.get(k))) for k in varying)
+            )
+            + f'<td class="num">{_e(_fmt(r.get("failures")))} / {_e(_fmt(r.get("evaluated")))}'
+            + (f'<div class="muted small">{_e(", ".join(notes))}</div>' if notes else "")
+            + f'</td><td class="num">{_e(_fmt(_num(r.get("failure_rate"))))}{_e(ci)}</td>'
+            + f'<td class="num">{_e(_fmt(_num(r.get("promised"))))}</td><td class="num">{_e(pv)}</td>'
+            + f'<td class="num">{_e(stats)}</td><td class="num">{_e(_fmt(_num(r.get("slack_min"))))}</td>'
+            + f"<td>{verdict}</td><td>{''.join(ev)}</td></tr>"
+        )
+    return f"<div class=scroll><table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
+
+
+def _json_block(data, depth=0):
+    """A decoded ``decide_info`` value as nested tables (every key and value escaped)."""
     scalar = (str, int, float, bool, type(None))
+    if depth > 6:
+        return f"<pre>{_e(json.dumps(data, default=str))}</pre>"
+    if isinstance(data, list) and data and all(isinstance(v, dict) for v in data):
+        cols = list(dict.fromkeys(k for v in data for k in v))
+        head = "".join(f"<th>{_e(c)}</th>" for c in cols)
+        body = "".join("<tr>" + "".join(f"<td>{_cellval(v.get(c), depth)}</td>" for c in cols) + "</tr>" for v in data)
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     if (
         isinstance(data, dict)
         and data
         and all(isinstance(v, list) and all(isinstance(x, scalar) for x in v) for v in data.values())
+        and len({len(v) for v in data.values()}) == 1
     ):
-        try:
-            return pd.DataFrame(data).to_html(index=False, escape=True, border=0, float_format=_fmt)
-        except ValueError:
-            pass
-    if isinstance(data, list) and data and all(isinstance(v, dict) for v in data):
-        return pd.DataFrame(data).to_html(index=False, escape=True, border=0, float_format=_fmt)
-    if isinstance(data, dict):
-        rows = "".join(
-            f"<tr><th>{_e(k)}</th><td>{_json_block(v) if isinstance(v, dict | list) else _e(_fmt(v))}</td></tr>"
+        cols = list(data)
+        head = "".join(f"<th>{_e(c)}</th>" for c in cols)
+        n = len(next(iter(data.values())))
+        body = "".join("<tr>" + "".join(_num_td(fmt_value(data[c][i])) for c in cols) + "</tr>" for i in range(n))
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    if (
+        isinstance(data, dict)
+        and data
+        and all(isinstance(v, dict) for v in data.values())
+        and all(all(isinstance(x, scalar) for x in v.values()) for v in data.values())
+    ):  # {row: {col: scalar}}: one table
+        cols = list(dict.fromkeys(k for v in data.values() for k in v))
+        head = "<th></th>" + "".join(f"<th>{_e(c)}</th>" for c in cols)
+        body = "".join(
+            f"<tr><th>{_e(k)}</th>" + "".join(_num_td(fmt_value(v.get(c))) for c in cols) + "</tr>"
             for k, v in data.items()
         )
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    if isinstance(data, dict):
+        rows = "".join(f"<tr><th>{_e(k)}</th><td>{_cellval(v, depth)}</td></tr>" for k, v in data.items())
         return f"<table>{rows}</table>"
-    return f"<pre>{_e(json.dumps(data, indent=1, default=str))}</pre>"
+    return _cellval(data, depth)
 
 
-def _theorem_section(tid, cells, trials, idx):
+def _cellval(v, depth):
+    if (
+        isinstance(v, dict | list)
+        and v
+        and any(isinstance(x, dict | list) for x in (v.values() if isinstance(v, dict) else v))
+    ):
+        return _json_block(v, depth + 1)
+    if isinstance(v, dict):
+        return _json_block(v, depth + 1) if v else "{}"
+    return _e(fmt_value(v))
+
+
+def _decide_tables(rows, plist, varying, seen):
+    """The ``decide_info`` JSON (what a report-mode variant's ``decide`` hook measured), one block per
+    distinct value, labelled with the cell's parameters; a block already shown for this theorem is not
+    repeated."""
+    out = []
+    for r, p in zip(rows, plist):
+        s = r.get("decide_info")
+        if not isinstance(s, str) or len(s) <= 2 or s in seen:
+            continue
+        seen.add(s)
+        label = _plabel(p, varying)
+        try:
+            body = _json_block(json.loads(s))
+        except (ValueError, RecursionError):
+            body = f"<pre>{_e(s)}</pre>"
+        out.append(
+            f'<div class="decide"><div class="small muted">{_e(label) or "measurements"}</div>'
+            f'<div class="scroll">{body}</div></div>'
+        )
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# plots of one variant
+
+
+def _sweep_axis(plist):
+    """The numeric parameter that varies within groups of cells whose other parameters are equal, with
+    the groups: ``(name, [[row indices], ...])`` or ``(None, [])``."""
+    varying, _ = _split_params(plist)
+    best = (0, None, [])
+    for k in varying:
+        if not all(_is_number(p.get(k)) for p in plist if k in p):
+            continue
+        others = [o for o in varying if o != k]
+        groups = {}
+        for i, p in enumerate(plist):
+            if k in p:
+                groups.setdefault(tuple(_key(p.get(o)) for o in others), []).append(i)
+        good = [g for g in groups.values() if len({_key(plist[i][k]) for i in g}) >= 2]
+        score = sum(len(g) for g in good)
+        rank = SWEEP_ORDER.index(k) if k in SWEEP_ORDER else len(SWEEP_ORDER)
+        if good and (score, -rank) > (best[0], -(SWEEP_ORDER.index(best[1]) if best[1] in SWEEP_ORDER else 99)):
+            best = (score, k, good)
+    return best[1], best[2]
+
+
+def _prescribed(row, params):
+    for k in PRESCRIBED_COLUMNS:
+        v = params.get(k, row.get(k))
+        if _is_number(v):
+            return float(v), k
+    return None
+
+
+def _variant_plots(tid, variant, mode, rows, plist, trials, varying, plotted):
+    svgs, hidden = [], []
+    name = str(variant)
+    if mode in ("bound", "exact"):
+        x, groups = _sweep_axis(plist)
+        if x is not None:
+            others = [o for o in varying if o != x]
+            chunks = [groups[i : i + len(plots.SERIES_COLORS)] for i in range(0, len(groups), len(plots.SERIES_COLORS))]
+            for ci_, chunk in enumerate(chunks):
+                series, markers = [], []
+                for g in chunk:
+                    g = sorted(g, key=lambda i: float(plist[i][x]))
+                    s = {
+                        "label": _plabel(plist[g[0]], others) or "all cells",
+                        "x": [float(plist[i][x]) for i in g],
+                        "y": [_num(rows[i].get("failure_rate")) for i in g],
+                        "lo": [_num(rows[i].get("ci_low")) for i in g],
+                        "hi": [_num(rows[i].get("ci_high")) for i in g],
+                        "tips": [
+                            f"{_plabel(plist[i], varying)}: {_fmt(rows[i].get('failures'))}/"
+                            f"{_fmt(rows[i].get('evaluated'))} failures, {_shown_verdict(rows[i])}"
+                            for i in g
+                        ],
+                    }
+                    prom = [_num(rows[i].get("promised")) for i in g]
+                    if any(math.isfinite(v) for v in prom):
+                        s["promised"] = prom
+                    series.append(s)
+                    for i in g:
+                        pr = _prescribed(rows[i], plist[i])
+                        if pr and (pr[0], f"{pr[1]} = {_fmt(pr[0])} (theorem's formula)") not in markers:
+                            markers.append((pr[0], f"{pr[1]} = {_fmt(pr[0])} (theorem's formula)"))
+                part = f" ({ci_ + 1}/{len(chunks)})" if len(chunks) > 1 else ""
+                promised_label = "exact probability" if mode == "exact" else "promised failure probability δ"
+                svgs.append(
+                    plots.sweep_svg(
+                        series,
+                        x_label=x,
+                        title=f"{name}: failure rate vs {x}{part}",
+                        markers=markers,
+                        promised_label=promised_label,
+                    )  # fmt: skip
+                )
+    if mode == "exact":
+        frows = [
+            {
+                "label": _plabel(p, varying) or f"cell {_fmt(r.get('cell'))}",
+                "est": _num(r.get("failure_rate")),
+                "lo": _num(r.get("ci_low")),
+                "hi": _num(r.get("ci_high")),
+                "ref": _num(r.get("promised")),
+            }  # fmt: skip
+            for r, p in zip(rows, plist)
+        ]
+        svgs.append(
+            plots.forest_svg(
+                frows,
+                x_label="probability",
+                title=f"{name}: exact law vs Monte Carlo",
+                est_label="Monte Carlo rate",
+                interval_label="exact CI",
+                ref_label="exact law",
+            )  # fmt: skip
+        )
+    pairs = _paper_pairs(rows, plist, varying, plotted)
+    for quantity, prs in pairs.items():
+        svgs.append(
+            plots.forest_svg(
+                [{"label": lab, "est": ours, "ref": paper} for lab, paper, ours in prs],
+                x_label=quantity,
+                title=f"{name}: {quantity}, paper vs this run",
+                est_label="this run",
+                ref_label="paper",
+            )  # fmt: skip
+        )
+    ratio = _ratio_rows(tid, variant, rows, plist, varying, trials)
+    if ratio:
+        hidden.append(
+            plots.forest_svg(
+                ratio,
+                x_label="statistic / bound per trial",
+                title=f"{name}: statistic / bound per cell",
+                est_label="median",
+                interval_label="5%–95% of trials",
+                ref_label="max",
+                ref_line=1.0,
+                ref_line_label="claim: ≤ 1",
+                log=10,
+            )  # fmt: skip
+        )
+    return [s for s in svgs if s], [s for s in hidden if s]
+
+
+def _paper_pairs(rows, plist, varying, plotted):
+    """``{quantity: [(label, paper value, our value)]}`` from ``decide_info`` keys ``paper_<q>`` beside
+    ``<q>`` (reproductions of a paper's table)."""
+    out = {}
+    seen = set()
+
+    def walk(d, path):
+        if not isinstance(d, dict):
+            return
+        for k, v in d.items():
+            if isinstance(k, str) and k.startswith("paper_") and k[6:] in d:
+                ours = d[k[6:]]
+                if _is_number(v) and _is_number(ours):
+                    key = (k[6:], "/".join(path))
+                    if key not in seen:
+                        seen.add(key)
+                        out.setdefault(k[6:], []).append(("/".join(path) or "value", float(v), float(ours)))
+            elif isinstance(v, dict):
+                walk(v, [*path, str(k)])
+
+    for r, p in zip(rows, plist):
+        s = r.get("decide_info")
+        if isinstance(s, str) and "paper_" in s and s not in plotted:
+            plotted.add(s)
+            try:
+                data = json.loads(s)
+            except (ValueError, RecursionError):
+                continue
+            lab = _plabel(p, varying)
+            walk(data, [lab] if lab else [])
+    return out
+
+
+class _Trials:
+    """Row indices of ``trials`` per theorem, computed once (the table has one column per variant and
+    diagnostic of every theorem: selecting a few columns first keeps the report fast)."""
+
+    def __init__(self, trials):
+        self.df = trials if trials is not None and len(trials) and {"theorem", "cell"} <= set(trials.columns) else None
+        self.index = {}
+        if self.df is not None:
+            keys = [_str(x) for x in self.df["theorem"]]
+            for i, k in enumerate(keys):
+                self.index.setdefault(k, []).append(i)
+
+    def columns(self, tid, cols):
+        """``cell`` and ``cols`` of theorem ``tid``'s trials, or None when a column is absent."""
+        if self.df is None or tid not in self.index or any(c not in self.df.columns for c in cols):
+            return None
+        return self.df[["cell", *cols]].iloc[self.index[tid]]
+
+
+def _ratio_rows(tid, variant, rows, plist, varying, trials):
+    """Per cell: quantiles of statistic / bound over the ok trials (only where every bound is > 0)."""
+    s_col, b_col = f"{variant}.statistic", f"{variant}.bound"
+    sub = trials.columns(tid, [s_col, b_col]) if trials is not None else None
+    if sub is None or sub.empty:
+        return []
+    t = pd.DataFrame(
+        {
+            "cell": sub["cell"].to_numpy(),
+            "s": pd.to_numeric(sub[s_col], errors="coerce").to_numpy(float),
+            "b": pd.to_numeric(sub[b_col], errors="coerce").to_numpy(float),
+        }
+    )
+    t = t[np.isfinite(t["s"]) & np.isfinite(t["b"]) & (t["b"] > 0)]
+    if t.empty:
+        return []
+    t["q"] = t["s"] / t["b"]
+    g = t.groupby("cell")["q"]
+    qs = g.quantile([0.05, 0.5, 0.95]).unstack()
+    mx = g.max()
+    cnt = g.size()
+    out = []
+    for r, p in zip(rows, plist):
+        c = r.get("cell")
+        if c not in qs.index or cnt.get(c, 0) < 5:
+            continue
+        out.append(
+            {
+                "label": _plabel(p, varying) or f"cell {_fmt(c)}",
+                "est": float(qs.loc[c, 0.5]),
+                "lo": float(qs.loc[c, 0.05]),
+                "hi": float(qs.loc[c, 0.95]),
+                "ref": float(mx[c]),
+                "tip": f"{int(cnt[c])} trials",
+            }  # fmt: skip
+        )
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------
+# sections
+
+
+def _verdict_counts(rows):
+    c = Counter(_shown_verdict(r) for r in rows)
+    return ", ".join(f"{LETTERS.get(k, '?')} {_e(k)} {v}" for k, v in sorted(c.items()))
+
+
+def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3"):
+    """One theorem: citation, statement, variants, and per variant its cells table, measurements and plots.
+    ``rows_all`` are the theorem's cell records, ``trials`` a :class:`_Trials`."""
     meta = _theorem_meta(tid)
-    parts = [f'<section class="theorem" id="{_e(_anchor(tid))}">']
+    sub = "h4" if heading == "h3" else "h3"
     title = getattr(meta, "title", "") if meta else ""
-    parts.append(f"<h2>{_e(tid)}{' — ' + _e(title) if title else ''}</h2>")
+    parts = [f'<section class="theorem" id="{anchors("t", tid)}">']
+    parts.append(f"<{heading}>{_e(tid)}{' — ' + _e(title) if title else ''}</{heading}>")
+    n_unexp = sum(_unexpected(r) for r in rows_all)
+    parts.append(
+        f'<p class="small">{len(rows_all)} rows: {_verdict_counts(rows_all)}'
+        + (f'; <b class="unexp">{n_unexp} unexpected</b>' if n_unexp else "")
+        + "</p>"
+    )
     if meta is not None:
         cit = meta.citation
         loc = _e(cit.location) + (f" (other numbering: {_e(cit.alt_location)})" if cit.alt_location else "")
@@ -191,137 +675,332 @@ def _theorem_section(tid, cells, trials, idx):
         if getattr(meta, "notes", ""):
             parts.append(f'<p class="small">{_e(meta.notes)}</p>')
         vrows = "".join(
-            f"<tr><td><code>{_e(v.name)}</code></td><td>{_e(v.mode)}</td><td>{_e(v.statement)}</td>"
-            f"<td>{_e('; '.join(v.assumed))}</td><td>{_e(v.note)}</td></tr>"
+            f"<tr><td><code>{_e(v.name)}</code></td><td>{_e(getattr(v, 'role', 'claim'))}</td><td>{_e(v.mode)}</td>"
+            f"<td>{_e(v.statement)}</td><td>{_e('; '.join(v.assumed))}</td><td>{_e(v.note)}</td></tr>"
             for v in meta.variants
         )
         parts.append(
-            "<h3>Variants</h3><table><thead><tr><th>variant</th><th>mode</th><th>statement tested</th>"
-            f"<th>assumed (reconstructed)</th><th>note</th></tr></thead><tbody>{vrows}</tbody></table>"
+            '<details class="variants"><summary>Variants: statements tested, assumptions, notes</summary><table><thead>'
+            "<tr><th>variant</th><th>role</th><th>mode</th><th>statement tested</th><th>assumed</th>"
+            f"<th>note</th></tr></thead><tbody>{vrows}</tbody></table></details>"
         )
-    seen = set()
-    for v_i, (variant, vc) in enumerate(cells.groupby("variant", sort=False)):
-        mode = vc["mode"].iloc[0] if "mode" in vc else ""
-        parts.append(f"<h3>Variant <code>{_e(variant)}</code> <span class='muted small'>({_e(mode)})</span></h3>")
-        parts.append(_cells_table(vc))
-        parts.append(_decide_tables(vc, seen))
-        svgs = []
-        if mode in ("bound", "exact"):
-            for x in ("p_r", "p_n", "p_m", "p_k", "p_a", "p_eps"):
-                svg = plots.failure_rate_svg(
-                    vc, x, prefix=f"t{idx}v{v_i}{x}", title=f"{variant}: failure rate vs {x[2:]}"
-                )
-                if svg:
-                    svgs.append(svg)
-                    break
-        if trials is not None and len(trials):
-            svg = plots.statistic_svg(trials, variant, prefix=f"t{idx}v{v_i}s", title=f"{variant}: statistic vs bound")
-            if svg:
-                svgs.append(svg)
-        if svgs:
-            parts.append('<div class="plots">' + "".join(svgs) + "</div>")
+    seen, plotted = set(), set()
+    by_variant = {}
+    for r in rows_all:
+        by_variant.setdefault(r["variant"], []).append(r)
+    for variant, rows in by_variant.items():
+        plist = [_params(r) for r in rows]
+        varying, fixed = _split_params(plist)
+        mode = _str(rows[0].get("mode"))
+        role = _role(rows[0])
+        tag = f' <span class="tag">{_e(role)}</span>' if role != "claim" else ""
+        unexp = sum(_unexpected(r) for r in rows)
+        parts.append(
+            f"<{sub}>Variant <code>{_e(variant)}</code>{tag} <span class='muted small'>({_e(mode)}; "
+            f"{_verdict_counts(rows)}{'; ' + str(unexp) + ' unexpected' if unexp else ''})</span></{sub}>"
+        )
+        if fixed:
+            parts.append(f'<p class="small muted">In every cell: {_e(_plabel(fixed, list(fixed)))}</p>')
+        table = _cells_table(rows, plist, varying)
+        if len(rows) > COLLAPSE_ROWS and not unexp:
+            parts.append(f"<details><summary>{len(rows)} cells (table)</summary>{table}</details>")
+        else:
+            parts.append(table)
+        parts.append(_decide_tables(rows, plist, varying, seen))
+        shown, hidden = _variant_plots(tid, variant, mode, rows, plist, trials, varying, plotted)
+        if shown:
+            parts.append('<div class="plots">' + "".join(shown) + "</div>")
+        if hidden:
+            parts.append(
+                "<details><summary>Distribution of statistic / bound per cell</summary>"
+                '<div class="plots">' + "".join(hidden) + "</div></details>"
+            )
     parts.append("</section>")
     return "".join(parts)
 
 
-def _anchor(tid):
-    return "t-" + "".join(ch if ch.isalnum() else "-" for ch in str(tid))
-
-
-def _findings(cells, theorem_ids):
-    rows = []
+def _findings(recs, theorem_ids, anchors):
+    rows, status_count = [], Counter()
     for tid in theorem_ids:
         meta = _theorem_meta(tid)
         if meta is None or not meta.findings:
             continue
-        tc = cells[cells["theorem"] == tid]
+        tc = [r for r in recs if r["theorem"] == tid]
         for f in meta.findings:
-            ev = tc[tc["variant"] == f.evidence_variant] if f.evidence_variant else tc.iloc[0:0]
-            if len(ev):
-                verdicts = ", ".join(f"{k}×{v}" for k, v in ev["verdict"].value_counts().items())
-                fails = int(pd.to_numeric(ev["failures"], errors="coerce").fillna(0).sum())
-                evaluated = int(pd.to_numeric(ev["evaluated"], errors="coerce").fillna(0).sum())
-                expected_ok = bool(ev["as_expected"].all()) if "as_expected" in ev else True
-                status = "confirmed" if expected_ok else "NOT reproduced in this run"
-                links = [
-                    f'<a href="{_e(cx)}">{_e(os.path.basename(cx))}</a>'
-                    for cx in ev.get("counterexample", pd.Series(dtype=str)).dropna()
-                    if isinstance(cx, str) and cx
-                ][:3]
-                if "mode" in ev and (ev["mode"] == "report").all():
-                    evidence = f"{verdicts}; decided from the measurements in the theorem's section " + " ".join(links)
+            ev = [r for r in tc if r["variant"] == str(f.evidence_variant)] if f.evidence_variant else []
+            if ev:
+                verdicts = ", ".join(f"{k} ×{v}" for k, v in Counter(_shown_verdict(r) for r in ev).items())
+                fails = sum(_int(r.get("failures")) or 0 for r in ev)
+                evaluated = sum(_int(r.get("evaluated")) or 0 for r in ev)
+                ok = not any(_unexpected(r) for r in ev)
+                status = "confirmed" if ok else "NOT reproduced in this run"
+                links = [_counterexample_html(r.get("counterexample")) for r in ev if _str(r.get("counterexample"))][:3]
+                if all(_str(r.get("mode")) == "report" for r in ev):
+                    evidence = f"{_e(verdicts)}; decided from the measurements in the theorem's section"
                 else:
-                    evidence = f"{verdicts}; {fails} failures in {evaluated} evaluated trials " + " ".join(links)
+                    evidence = f"{_e(verdicts)}; {fails} failures in {evaluated} evaluated trials"
+                if links:
+                    evidence += "<div>" + " ".join(links) + "</div>"
+            elif not f.evidence_variant:
+                status, evidence = "no evidence variant", ""
             else:
                 status, evidence = "not run", ""
+            status_count[status] += 1
+            cls = ' class="unexp-row"' if status.startswith("NOT") else ""
             rows.append(
-                f'<tr><td><a href="#{_e(_anchor(tid))}">{_e(tid)}</a></td><td><code>{_e(f.key)}</code></td>'
+                f'<tr{cls}><td><a href="#{anchors("t", tid)}">{_e(tid)}</a><div><code>{_e(f.key)}</code></div></td>'
                 f"<td>{_e(f.summary)}<div class='muted small'>{_e(f.spec_ref)}</div></td>"
                 f"<td><code>{_e(f.evidence_variant or '')}</code></td><td>{_e(status)}</td><td>{evidence}</td></tr>"
             )
     if not rows:
-        return "<p class='muted'>No findings recorded for the theorems in this run.</p>"
-    return (
-        '<div class="scroll"><table><thead><tr><th>theorem</th><th>finding</th><th>what differs</th>'
-        "<th>evidence variant</th><th>status</th><th>evidence</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
+        return "<p class='muted'>No findings recorded for the theorems in this run.</p>", status_count
+    html_ = (
+        '<table class="findings"><colgroup><col style="width:15%"><col style="width:46%"><col style="width:11%">'
+        '<col style="width:9%"><col style="width:19%"></colgroup><thead><tr><th>theorem · finding</th>'
+        "<th>what differs from the paper</th><th>evidence variant</th><th>status</th><th>evidence</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
     )
+    return html_, status_count
 
 
 def _constants_section(constants):
     if constants is None or len(constants) == 0:
         return ""
     cols = [c for c in constants.columns if c not in ("evaluations",)]
-    table = constants[cols].to_html(index=False, escape=True, border=0, float_format=_fmt, na_rep="")
-    svg = plots.constants_svg(constants, prefix="const", title="implied constant per searched cell")
+    head = "".join(f"<th>{_e(c)}</th>" for c in cols)
+    body = "".join(
+        "<tr>" + "".join(_num_td(fmt_value(v)) for v in rec.values()) + "</tr>"
+        for rec in constants[cols].to_dict("records")
+    )
+    svg = plots.constants_svg(constants)
     return (
-        "<h2>Empirical constants</h2><p class='small'>Smallest value of the target dimension whose exact "
-        "one-sided upper confidence bound on the failure rate is at most delta (geometric grid, then bisection; "
+        '<h2 id="constants">Empirical constants</h2><p class="small">Smallest value of the target dimension whose '
+        "exact one-sided upper confidence bound on the failure rate is at most delta (geometric grid, then bisection; "
         "re-tested on a fresh seed), and the implied constant c = empirical / formula, from <code>rpcheck "
-        f"constant</code>.</p><div class='scroll'>{table}</div><div class='plots'>{svg}</div>"
+        f"constant</code>.</p><div class=scroll><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody>"
+        "</table></div>"
+        f"<div class='plots'>{svg}</div>"
+    )
+
+
+def _error_statement(prov):
+    """The run's error-rate statement from the provenance (alpha, family sizes, sequential looks)."""
+    alpha = _num(prov.get("alpha"))
+    fam = prov.get("family_size")
+    parts = []
+    if isinstance(prov.get("family"), str) and prov["family"]:
+        parts.append(_e(prov["family"]))
+    if math.isfinite(alpha):
+        a = _e(_fmt(alpha))
+        if isinstance(fam, dict) and ("violated" in fam or "holds" in fam):
+            mv, mh = _int(fam.get("violated")), _int(fam.get("holds"))
+            if prov.get("sequential") in (True, "true", "True"):
+                looks = _e(_fmt(prov.get("sequential_looks")))
+                rule = f"Bonferroni at level α/(m·K) at each of K = {looks} looks"
+            else:
+                rule = "Holm–Bonferroni"
+            parts.append(
+                f"One multiple-testing family for the whole run (the rows of mode bound or exact). {rule} at "
+                f"α = {a} over the <b>{_e(mv)}</b> refutation tests: P(any false VIOLATED among them) ≤ {a}; "
+                f"and, separately, over the <b>{_e(mh)}</b> support tests of the bound rows: P(any false HOLDS "
+                f"among them) ≤ {a}. A VIOLATED of mode deterministic or search is a concrete, replayable "
+                "counterexample (no sampling error); the claim beside every HOLDS states what the data support."
+            )
+        else:
+            parts.append(f"α = {a}; the family size is not recorded in the provenance of this run.")
+    else:
+        parts.append("The provenance of this run records no α: the verdicts carry no stated error rate here.")
+    return '<p class="err">Error rates. ' + " ".join(parts) + "</p>"
+
+
+def _overview(recs, theorem_ids, anchors, finding_counts, prov):
+    by_role = {r: [x for x in recs if _role(x) == r] for r in ROLES}
+    claim_counts = Counter(_str(x.get("verdict")) for x in by_role["claim"])
+    cards = "".join(
+        f'<div class="card">{_badge(v)}<b>{int(claim_counts.get(v, 0))}</b>theorem verdicts</div>' for v in VERDICTS
+    )
+    other = [v for v in claim_counts if v not in VERDICTS]
+    if other:
+        cards += f'<div class="card">other verdict values<b>{sum(claim_counts[v] for v in other)}</b></div>'
+    n_unexp = sum(_unexpected(x) for x in recs)
+    for role, word in (("self-check", "self-checks"), ("control", "negative controls")):
+        rr = by_role[role]
+        if rr:
+            ok = sum(not _unexpected(x) for x in rr)
+            cards += f'<div class="card">{word}<b>{len(rr)}</b>{ok} as expected</div>'
+    if by_role["measurement"]:
+        cards += f'<div class="card">{_badge("MEASURED")}<b>{len(by_role["measurement"])}</b>measured, no verdict</div>'
+    cards += f'<div class="card">unexpected verdicts<b>{n_unexp}</b>of {len(recs)} rows</div>'
+    nf = sum(finding_counts.values())
+    fdetail = ", ".join(f"{v} {k}" for k, v in finding_counts.items())
+    cards += f'<div class="card"><a href="#findings">findings</a><b>{nf}</b>{_e(fdetail)}</div>'
+
+    trows = []
+    for order, tid in enumerate(theorem_ids):
+        tc = [x for x in recs if x["theorem"] == tid]
+        meta = _theorem_meta(tid)
+        paper = _str(tc[0].get("paper")) if tc else ""
+        strips, unexp = [], 0
+        variants = list(dict.fromkeys(_str(x.get("variant")) for x in tc))
+        for v in variants:
+            vr = [x for x in tc if _str(x.get("variant")) == v]
+            role = _role(vr[0])
+            tag = f'<span class="tag">{_e(role)}</span>' if role != "claim" else ""
+            letters = "".join(
+                _letter(
+                    _shown_verdict(x),
+                    unexpected=_unexpected(x),
+                    title=f"{v} cell {_fmt(x.get('cell'))}: {_shown_verdict(x)}"
+                    + (f" (expected {_expected(x)})" if _unexpected(x) else ""),
+                )  # fmt: skip
+                for x in vr
+            )
+            unexp += sum(_unexpected(x) for x in vr)
+            strips.append(f'<span class="strip"><code>{_e(v)}</code>{tag}{letters}</span>')
+        title = getattr(meta, "title", "") if meta else ""
+        trows.append(
+            (
+                -unexp, order,
+                f'<tr{" class=unexp-row" if unexp else ""}><td>{_e(paper)}</td><td><a href="#{anchors("t", tid)}">'
+                f'{_e(tid)}</a><div class="small muted">{_e(title)}</div></td><td>{"".join(strips)}</td>'
+                f'<td class="num">{unexp or ""}</td></tr>',
+            )
+        )  # fmt: skip
+    trows.sort(key=lambda t: (t[0], t[1]))
+    legend = " ".join(f"{_letter(v)} {_e(v.lower())}" for v in (*VERDICTS, "MEASURED"))
+    table = (
+        '<table class="overview"><colgroup><col style="width:9%"><col style="width:24%"><col><col style="width:7%">'
+        "</colgroup><thead><tr><th>paper</th><th>theorem</th><th>verdict per cell, by variant</th>"
+        f"<th>unexp.</th></tr></thead><tbody>{''.join(t[2] for t in trows)}</tbody></table>"
+    )
+    return (
+        f'<section id="overview"><h2>Overview</h2><div class="cards">{cards}</div>{_error_statement(prov)}'
+        f'<p class="small">Strip legend: {legend}; a letter with "!" and an orange outline differs from the expected '
+        "verdict (hover for the cell). Self-checks and negative controls are tagged and counted apart from the "
+        "theorem verdicts; measured rows carry no verdict. Rows with unexpected verdicts come first.</p>"
+        f"{table}</section>"
+    )
+
+
+def _provenance(prov):
+    rows = "".join(
+        f"<tr><th>{_e(k)}</th><td>{_e(json.dumps(v, default=str) if isinstance(v, dict | list) else v)}</td></tr>"
+        for k, v in prov.items()
+    )
+    return (
+        '<details id="provenance"><summary><b>Provenance</b>: versions, solver, seed, profile, git commit, times, '
+        f'α, backend</summary><table class="pv">{rows}</table></details>'
+    )
+
+
+def _prepare(result):
+    """(cell records with ``theorem``/``variant``/``paper`` as strings, :class:`_Trials`, provenance dict)."""
+    cells = getattr(result, "cells", None)
+    recs = cells.to_dict("records") if cells is not None and len(cells) else []
+    for r in recs:
+        for col in ("theorem", "variant", "paper"):
+            r[col] = _str(r.get(col))
+    prov = getattr(result, "provenance", None)
+    prov = dict(prov) if isinstance(prov, dict) or hasattr(prov, "items") else {}
+    return recs, _Trials(getattr(result, "trials", None)), prov
+
+
+def _page(title, body):
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{_e(title)}</title>'
+        f"<style>{_CSS}</style></head><body>{body}</body></html>\n"
     )
 
 
 def render_report(result, *, title="rpcheck verification report", constants=None):
     """Render a RunResult (anything with ``cells``, ``trials`` and ``provenance``) to one HTML string.
 
-    ``constants`` is an optional table written by ``rpcheck constant`` (one row per searched cell)."""
-    cells = result.cells.copy()
-    trials = getattr(result, "trials", None)
-    prov = dict(getattr(result, "provenance", {}) or {})
-    theorem_ids = list(dict.fromkeys(cells["theorem"])) if len(cells) else []
-    counts = cells["verdict"].astype(str).value_counts() if len(cells) else pd.Series(dtype=int)
-    unexpected = int((~cells["as_expected"].astype(bool)).sum()) if "as_expected" in cells and len(cells) else 0
-    cards = "".join(
-        f'<div class="card"><span class="v v-{v}">{v}</span><b>{int(counts.get(v, 0))}</b>cells</div>' for v in VERDICTS
-    )
-    cards += f'<div class="card">unexpected verdicts<b>{unexpected}</b></div>'
-    env_rows = "".join(
-        f"<tr><th>{_e(k)}</th><td>{_e(json.dumps(v) if isinstance(v, dict | list) else v)}</td></tr>"
-        for k, v in prov.items()
-    )
-    nav = "".join(f'<li><a href="#{_e(_anchor(t))}">{_e(t)}</a></li>' for t in theorem_ids)
+    Parameters
+    ----------
+    result : RunResult or similar
+    title : str
+    constants : pandas.DataFrame, optional
+        The table written by ``rpcheck constant`` (one row per searched cell).
+
+    Returns
+    -------
+    str
+        A complete HTML document: no scripts, no external resources, every data string escaped.
+    """
+    recs, trials, prov = _prepare(result)
+    anchors = _Anchors()
+    by_theorem = {}
+    for r in recs:
+        by_theorem.setdefault(r["theorem"], []).append(r)
+    theorem_ids = list(by_theorem)
+    papers = {}
+    for tid in theorem_ids:
+        papers.setdefault(by_theorem[tid][0]["paper"] or "(no paper)", []).append(tid)
+    findings_html, finding_counts = _findings(recs, theorem_ids, anchors)
+    overview = _overview(recs, theorem_ids, anchors, finding_counts, prov)
+    toc = ['<li><a href="#overview">Overview</a></li><li><a href="#findings">Findings</a></li>']
+    if constants is not None and len(constants):
+        toc.append('<li><a href="#constants">Empirical constants</a></li>')
     sections = []
-    for i, tid in enumerate(theorem_ids):
-        tc = cells[cells["theorem"] == tid]
-        tt = trials[trials["theorem"] == tid] if trials is not None and len(trials) else None
-        if tt is not None:
-            tt = tt.dropna(axis=1, how="all")
-        sections.append(_theorem_section(tid, tc, tt, i))
+    for paper, tids in papers.items():
+        pid = anchors("p", paper)
+        toc.append(
+            f'<li><a href="#{pid}">{_e(paper)}</a><ul>'
+            + "".join(f'<li><a href="#{anchors("t", t)}">{_e(t)}</a></li>' for t in tids)
+            + "</ul></li>"
+        )
+        meta = _theorem_meta(tids[0])
+        cite = ""
+        if meta is not None:
+            c = meta.citation
+            cite = f' <span class="small muted">— {_e(c.authors)} ({_e(c.year)}), <i>{_e(c.title)}</i></span>'
+        sections.append(f'<section class="paper" id="{pid}"><h2>{_e(paper)}{cite}</h2>')
+        for tid in tids:
+            sections.append(_theorem_section(tid, by_theorem[tid], trials, anchors))
+        sections.append("</section>")
+    toc.append('<li><a href="#provenance">Provenance</a></li>')
     generated = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{_e(title)}</title>'
-        f"<style>{_CSS}</style></head><body>"
-        f"<h1>{_e(title)}</h1><p class='muted'>Generated {generated}. Verdicts: HOLDS (data support the claim at the "
-        "stated level), VIOLATED (data refute it), INCONCLUSIVE (neither), VACUOUS (the bound cannot be informative). "
-        "Outlined verdicts differ from the expected one.</p>"
-        f"<h2>Summary</h2><div class='cards'>{cards}</div>"
-        f"<h3>Environment and provenance</h3><table>{env_rows}</table>"
-        f"<h2>Findings</h2>{_findings(cells, theorem_ids)}"
-        f"{_constants_section(constants)}"
-        f"<h2>Theorems</h2><nav><ul>{nav}</ul></nav>" + "".join(sections) + "</body></html>\n"
+    body = (
+        f"<h1>{_e(title)}</h1><p class='muted small'>Generated {generated}. Verdicts: HOLDS (the data support the "
+        "claim at the stated level), VIOLATED (the data refute it), INCONCLUSIVE (neither), VACUOUS (the bound "
+        "cannot be informative), measured (a measurement with no decision rule).</p>"
+        f'{overview}<nav id="toc"><h2>Contents</h2><ul>{"".join(toc)}</ul></nav>'
+        f'<section id="findings"><h2>Findings</h2>{findings_html}</section>'
+        f"{_constants_section(constants)}{''.join(sections)}<h2>Provenance</h2>{_provenance(prov)}"
     )
+    return _page(title, body)
+
+
+def render_theorem_section(result, theorem_id, *, full_page=True):
+    """Render one theorem's section on its own (e.g. for a paper's supplementary material).
+
+    Parameters
+    ----------
+    result : RunResult or similar
+    theorem_id : str
+    full_page : bool
+        ``True`` (default): a complete, self-contained HTML document (styles inline, the run's error-rate
+        statement and provenance included). ``False``: the ``<section>`` fragment alone (it expects the
+        report's stylesheet).
+
+    Returns
+    -------
+    str
+    """
+    recs, trials, prov = _prepare(result)
+    tc = [r for r in recs if r["theorem"] == str(theorem_id)]
+    if not tc:
+        from ..errors import RpcheckError
+
+        known = ", ".join(repr(t) for t in dict.fromkeys(r["theorem"] for r in recs))
+        raise RpcheckError(f"`theorem_id` ({str(theorem_id)!r}) has no rows in this result; it has: {known}.")
+    anchors = _Anchors()
+    section = _theorem_section(str(theorem_id), tc, trials, anchors, heading="h2")
+    if not full_page:
+        return section
+    body = f"{section}<h2>Error rates and provenance</h2>{_error_statement(prov)}{_provenance(prov)}"
+    return _page(f"rpcheck: {theorem_id}", body)
 
 
 def write_report(result, path, *, title="rpcheck verification report", constants=None):

@@ -1,145 +1,355 @@
-"""Inline SVG plots for the HTML report (matplotlib, Agg backend, no files, no network).
+"""Inline SVG plots for the HTML report, written by hand (no matplotlib, no scripts, no network).
 
-Every function takes plain pandas data produced by the engine and returns an ``<svg>`` string, or ``""``
-when there is nothing worth plotting."""
+Labels are plain text (escaped by :func:`rpcheck.report._text.esc`): a ``$...$`` in a variant name or
+parameter value is shown as typed, never parsed as mathtext. Each function returns an ``<svg>`` string,
+or ``""`` when there is nothing worth plotting. Two chart types cover the report:
+
+- :func:`sweep_svg`: a rate against a swept parameter, one series per group of cells, with the exact
+  confidence band (shaded), the promised failure probability (dashed) and optional vertical markers;
+- :func:`forest_svg`: one row per item, an interval (bar), an estimate (dot) and a reference value
+  (hollow diamond), e.g. Monte Carlo rate vs exact law, ours vs the paper's number, implied vs assumed
+  constant, statistic/bound quantiles per cell.
+"""
 
 from __future__ import annotations
 
-import io
-import re
+import math
 
 import numpy as np
 
-__all__ = ["failure_rate_svg", "statistic_svg", "constants_svg", "to_svg"]
+from ._text import esc, fmt_num
 
-_COLORS = {"HOLDS": "#1b7f3b", "VIOLATED": "#b3261e", "INCONCLUSIVE": "#b8860b", "VACUOUS": "#6b6b6b"}
+__all__ = ["sweep_svg", "forest_svg", "constants_svg", "SERIES_COLORS"]
 
-
-def _figure(width=6.0, height=3.0):
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
-
-    plt.rcParams["svg.hashsalt"] = "rpcheck"  # deterministic element ids
-    plt.rcParams["svg.fonttype"] = "none"  # text stays text (searchable, small)
-    fig, ax = plt.subplots(figsize=(width, height), dpi=96)
-    return fig, ax
+SERIES_COLORS = ("#1f5fa8", "#c2571a", "#2e7d32", "#7b3fa0", "#9a7400", "#0f7c8c", "#a8326a", "#505050")
+# marker shapes cycle with the colours so series differ without colour as well
+_SHAPES = ("circle", "square", "triangle", "diamond", "cross", "circle", "square", "triangle")
+_FONT = 'font-family="system-ui,DejaVu Sans,sans-serif" font-size="11"'
 
 
-def to_svg(fig, *, prefix="f"):
-    """Serialise a figure to an inline ``<svg>`` element (no XML prolog); element ids are prefixed so
-    several plots can live in one HTML document without id collisions."""
-    import matplotlib.pyplot as plt
-
-    buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight")
-    plt.close(fig)
-    svg = buf.getvalue()
-    svg = svg[svg.index("<svg") :]
-    svg = re.sub(r'id="([^"]+)"', lambda m: f'id="{prefix}-{m.group(1)}"', svg)
-    svg = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}-{m.group(1)})", svg)
-    svg = re.sub(r'xlink:href="#([^"]+)"', lambda m: f'xlink:href="#{prefix}-{m.group(1)}"', svg)
-    svg = re.sub(r'(?<!:)href="#([^"]+)"', lambda m: f'href="#{prefix}-{m.group(1)}"', svg)
-    return svg
+def _f(x):
+    """Coordinate with 1 decimal (small output)."""
+    return f"{x:.1f}".rstrip("0").rstrip(".") if abs(x) < 1e7 else "0"
 
 
-def failure_rate_svg(cells, x, *, prefix, title=""):
-    """Empirical failure rate against the numeric parameter column ``x`` (e.g. ``p_r``), with exact
-    confidence-interval bars and the promised bound, one series per remaining parameter combination.
-
-    ``cells`` are rows of ``RunResult.cells`` for one theorem variant."""
-    if x not in cells or len(cells) < 2:
-        return ""
-    xs = cells[x]
-    if not np.issubdtype(np.asarray(xs).dtype, np.number) or xs.nunique() < 2:
-        return ""
-    other = [c for c in cells.columns if c.startswith("p_") and c != x and cells[c].nunique() > 1]
-    fig, ax = _figure()
-    groups = cells.groupby(other, dropna=False) if other else [((), cells)]
-    for key, g in groups:
-        g = g.sort_values(x)
-        rate = g["failure_rate"].to_numpy(float)
-        lo = np.clip(rate - g["ci_low"].to_numpy(float), 0, None)
-        hi = np.clip(g["ci_high"].to_numpy(float) - rate, 0, None)
-        label = ", ".join(f"{c[2:]}={v}" for c, v in zip(other, key if isinstance(key, tuple) else (key,)))
-        ax.errorbar(g[x], rate, yerr=[lo, hi], marker="o", ms=3, capsize=3, lw=1, label=label or "rate")
-        if "promised" in g and g["promised"].notna().any():
-            ax.plot(g[x], g["promised"], ls="--", lw=1, color="k", alpha=0.6)
-    ax.set_xlabel(x[2:] if x.startswith("p_") else x)
-    ax.set_ylabel("failure rate (exact CI)")
-    if (xs > 0).all() and xs.max() / max(xs.min(), 1e-300) > 8:
-        ax.set_xscale("log", base=2)
-    ax.set_ylim(-0.02, 1.02)
-    if title:
-        ax.set_title(title, fontsize=9)
-    if other:
-        ax.legend(fontsize=7, loc="best")
-    ax.grid(alpha=0.3)
-    return to_svg(fig, prefix=prefix)
+def _nice_ticks(lo, hi, n=5):
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
+        return [lo]
+    raw = (hi - lo) / n
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
+    start = math.ceil(lo / step - 1e-9) * step
+    ticks = []
+    t = start
+    while t <= hi + 1e-9 * step:
+        ticks.append(0.0 if abs(t) < 1e-12 * step else t)
+        t += step
+    return ticks
 
 
-def _hist(ax, vals):
-    """Histogram that also copes with (nearly) constant data, where equal-width bins cannot be formed."""
-    bins = min(40, max(10, vals.size // 5))
-    lo, hi = float(vals.min()), float(vals.max())
-    scale = max(abs(lo), abs(hi), 1e-300)
-    if hi - lo <= 1e-9 * scale:
-        half = max(1e-6 * scale, 1e-12)
-        ax.hist(vals, bins=1, range=(lo - half, hi + half), color="#4a6fa5", alpha=0.85)
+class _Scale:
+    """Data -> pixel map for one axis (linear, or log with base 2 / 10)."""
+
+    def __init__(self, lo, hi, p0, p1, *, log=None):
+        self.log = log
+        if log:
+            lo, hi = math.log(lo, log), math.log(hi, log)
+        if hi <= lo:
+            lo, hi = lo - 0.5, hi + 0.5
+        self.lo, self.hi, self.p0, self.p1 = lo, hi, p0, p1
+
+    def __call__(self, v):
+        v = float(v)
+        if self.log:
+            v = math.log(max(v, 1e-300), self.log)
+        return self.p0 + (v - self.lo) / (self.hi - self.lo) * (self.p1 - self.p0)
+
+    def ticks(self):
+        if self.log:
+            a, b = math.floor(self.lo + 1e-9), math.ceil(self.hi - 1e-9)
+            step = max(1, math.ceil((b - a) / 7))
+            return [self.log**e for e in range(a, b + 1, step) if self.lo - 1e-9 <= e <= self.hi + 1e-9]
+        return _nice_ticks(self.lo, self.hi)
+
+
+def _marker(shape, x, y, color, r=3.2, fill=None, title=""):
+    fill = color if fill is None else fill
+    t = f"<title>{esc(title)}</title>" if title else ""
+    if shape == "square":
+        el = f'<rect x="{_f(x - r)}" y="{_f(y - r)}" width="{_f(2 * r)}" height="{_f(2 * r)}"'
+    elif shape == "triangle":
+        el = f'<path d="M{_f(x)} {_f(y - r - 0.6)}L{_f(x + r + 0.4)} {_f(y + r)}L{_f(x - r - 0.4)} {_f(y + r)}Z"'
+    elif shape == "diamond":
+        r += 0.8
+        el = f'<path d="M{_f(x)} {_f(y - r)}L{_f(x + r)} {_f(y)}L{_f(x)} {_f(y + r)}L{_f(x - r)} {_f(y)}Z"'
+    elif shape == "cross":
+        return (
+            f'<path d="M{_f(x - r)} {_f(y - r)}L{_f(x + r)} {_f(y + r)}M{_f(x - r)} {_f(y + r)}L{_f(x + r)} '
+            f'{_f(y - r)}" stroke="{color}" stroke-width="1.6">{t}</path>'
+        )
     else:
-        ax.hist(vals, bins=bins, range=(lo, hi), color="#4a6fa5", alpha=0.85)
+        el = f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}"'
+    return f'{el} fill="{fill}" stroke="{color}" stroke-width="1.2">{t}</{el[1:].split(" ", 1)[0]}>'
 
 
-def statistic_svg(trials, variant, *, prefix, title=""):
-    """Distribution of ``statistic / bound`` over trials (claims read ``statistic <= bound``, so mass to
-    the right of 1 is a failure), or of the statistic alone when no finite bound is recorded."""
-    s_col, b_col = f"{variant}.statistic", f"{variant}.bound"
-    if s_col not in trials:
+def _open(width, height, label):
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+        f'height="{height}" role="img" aria-label="{esc(label)}" {_FONT}><title>{esc(label)}</title>'
+        f'<rect width="{width}" height="{height}" fill="#fff"/>'
+    )
+
+
+def _axis_x(sx, y0, y1, label, *, fmt=fmt_num):
+    out = []
+    for t in sx.ticks():
+        x = sx(t)
+        out.append(
+            f'<line x1="{_f(x)}" x2="{_f(x)}" y1="{_f(y0)}" y2="{_f(y1)}" stroke="#e4e4e4"/>'
+            f'<text x="{_f(x)}" y="{_f(y1 + 13)}" text-anchor="middle">{esc(fmt(t))}</text>'
+        )
+    out.append(f'<text x="{_f((sx.p0 + sx.p1) / 2)}" y="{_f(y1 + 28)}" text-anchor="middle">{esc(label)}</text>')
+    return "".join(out)
+
+
+def sweep_svg(series, *, x_label, y_label="failure rate", title="", promised_label="promised failure probability",
+              markers=(), width=580, height=260):  # fmt: skip
+    """Rate against a swept parameter.
+
+    Parameters
+    ----------
+    series : list of dict
+        ``label``, ``x``, ``y`` (rates), ``lo``, ``hi`` (confidence interval; NaN = none), optional
+        ``promised`` (per-point promised probability, dashed), ``tips`` (per-point tooltip text).
+    x_label, y_label, title : str
+    markers : sequence of (x, text)
+        Vertical dotted lines, e.g. the target dimension a theorem's formula prescribes.
+    """
+    series = [s for s in series if len(s["x"]) >= 1]
+    if not series:
         return ""
-    s = trials[s_col].to_numpy(float)
-    b = trials[b_col].to_numpy(float) if b_col in trials else np.full_like(s, np.nan)
-    ok = np.isfinite(s)
-    if ok.sum() < 5:
+    xs = np.concatenate([np.asarray(s["x"], float) for s in series] + [np.asarray([m[0] for m in markers], float)])
+    xs = xs[np.isfinite(xs)]
+    if xs.size == 0:
         return ""
-    fig, ax = _figure(5.0, 2.6)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = s / b
-    if np.isfinite(ratio).sum() >= 5 and np.all(b[np.isfinite(ratio)] > 0):
-        vals = ratio[np.isfinite(ratio)]
-        _hist(ax, vals)
-        ax.axvline(1.0, color=_COLORS["VIOLATED"], lw=1.2, ls="--")
-        ax.set_xlabel("statistic / bound (claim: <= 1)")
-    else:
-        vals = s[ok]
-        _hist(ax, vals)
-        ax.set_xlabel("statistic")
-    ax.set_ylabel("trials")
+    xlo, xhi = float(xs.min()), float(xs.max())
+    log = 2 if xlo > 0 and xhi / xlo > 8 else None
+    if log is None and xhi == xlo:
+        xlo, xhi = xlo - 1, xhi + 1
+    ys = [np.asarray(s.get(k, []), float) for s in series for k in ("y", "hi", "promised")]
+    ymax = max([float(np.nanmax(y)) for y in ys if y.size and np.isfinite(y).any()] + [0.0])
+    ytop = 1.0 if ymax > 0.5 else max(0.05, _nice_ticks(0, ymax * 1.1)[-1] if ymax > 0 else 0.05)
+    if ytop < ymax:
+        ytop = ymax
+    legend_rows = len(series) + (1 if any("promised" in s for s in series) else 0) + len(markers)
+    left, right, top = 52, 12, 22 if title else 10
+    plot_h = height - top - 40
+    total_h = height + 15 * legend_rows
+    sx = _Scale(xlo, xhi, left, width - right, log=log)
+    sy = _Scale(0.0, ytop, top + plot_h, top)
+    out = [_open(width, total_h, title or f"{y_label} vs {x_label}")]
     if title:
-        ax.set_title(title, fontsize=9)
-    ax.grid(alpha=0.3)
-    return to_svg(fig, prefix=prefix)
+        out.append(f'<text x="{left}" y="14" font-weight="600">{esc(title)}</text>')
+    for t in sy.ticks():
+        y = sy(t)
+        out.append(
+            f'<line x1="{left}" x2="{width - right}" y1="{_f(y)}" y2="{_f(y)}" stroke="#e4e4e4"/>'
+            f'<text x="{left - 4}" y="{_f(y + 4)}" text-anchor="end">{esc(fmt_num(t, 3))}</text>'
+        )
+    out.append(_axis_x(sx, top, top + plot_h, x_label + (" (log₂ scale)" if log else "")))
+    out.append(
+        f'<text transform="translate(12 {_f(top + plot_h / 2)}) rotate(-90)" text-anchor="middle">{esc(y_label)}</text>'
+    )
+    for i, s in enumerate(series):
+        color = SERIES_COLORS[i % len(SERIES_COLORS)]
+        x = np.asarray(s["x"], float)
+        order = np.argsort(x)
+        x = x[order]
+        y = np.asarray(s["y"], float)[order]
+        lo = np.asarray(s.get("lo", np.full(x.size, np.nan)), float)[order]
+        hi = np.asarray(s.get("hi", np.full(x.size, np.nan)), float)[order]
+        band = np.isfinite(lo) & np.isfinite(hi)
+        if band.sum() >= 2:
+            pts = [(sx(a), sy(b)) for a, b in zip(x[band], hi[band])] + [
+                (sx(a), sy(b)) for a, b in zip(x[band][::-1], lo[band][::-1])
+            ]
+            d = "M" + "L".join(f"{_f(a)} {_f(b)}" for a, b in pts) + "Z"
+            out.append(f'<path d="{d}" fill="{color}" fill-opacity="0.14" stroke="none"/>')
+        for a, lo_, hi_ in zip(x[band], lo[band], hi[band]):  # interval ticks also when there is one point
+            out.append(
+                f'<line x1="{_f(sx(a))}" x2="{_f(sx(a))}" y1="{_f(sy(lo_))}" y2="{_f(sy(hi_))}" '
+                f'stroke="{color}" stroke-opacity="0.55"/>'
+            )
+        if "promised" in s:
+            p = np.asarray(s["promised"], float)[order]
+            ok = np.isfinite(p)
+            if ok.any():
+                d = "M" + "L".join(f"{_f(sx(a))} {_f(sy(min(b, ytop)))}" for a, b in zip(x[ok], p[ok]))
+                if ok.sum() == 1:
+                    a = x[ok][0]
+                    d = f"M{_f(sx(a) - 8)} {_f(sy(min(p[ok][0], ytop)))}h16"
+                out.append(f'<path d="{d}" fill="none" stroke="{color}" stroke-width="1.3" stroke-dasharray="5 3"/>')
+        ok = np.isfinite(y)
+        if ok.sum() >= 2:
+            d = "M" + "L".join(f"{_f(sx(a))} {_f(sy(b))}" for a, b in zip(x[ok], y[ok]))
+            out.append(f'<path d="{d}" fill="none" stroke="{color}" stroke-width="1.5"/>')
+        tips = list(np.asarray(s.get("tips", [""] * x.size), object)[order])
+        for a, b, tip in zip(x[ok], y[ok], np.asarray(tips, object)[ok]):
+            out.append(_marker(_SHAPES[i % len(_SHAPES)], sx(a), sy(b), color, title=str(tip)))
+    for mx, text in markers:
+        if math.isfinite(float(mx)):
+            X = sx(mx)
+            out.append(
+                f'<line x1="{_f(X)}" x2="{_f(X)}" y1="{top}" y2="{_f(top + plot_h)}" stroke="#000" '
+                f'stroke-dasharray="2 3"><title>{esc(text)}</title></line>'
+            )
+    # legend below the plot, one line per series (no overlap with data, wraps nothing)
+    ly = height + 2
+    for i, s in enumerate(series):
+        color = SERIES_COLORS[i % len(SERIES_COLORS)]
+        out.append(_marker(_SHAPES[i % len(_SHAPES)], left + 6, ly - 4, color))
+        out.append(f'<text x="{left + 16}" y="{_f(ly)}">{esc(s.get("label") or "rate")}</text>')
+        ly += 15
+    if any("promised" in s for s in series):
+        out.append(
+            f'<path d="M{left} {_f(ly - 4)}h12" stroke="#333" stroke-dasharray="5 3"/>'
+            f'<text x="{left + 16}" y="{_f(ly)}">{esc(promised_label)} (dashed, series colour); shaded: exact '
+            "confidence interval</text>"
+        )
+        ly += 15
+    for _mx, text in markers:
+        out.append(
+            f'<path d="M{left + 6} {_f(ly - 10)}v10" stroke="#000" stroke-dasharray="2 3"/>'
+            f'<text x="{left + 16}" y="{_f(ly)}">{esc(text)}</text>'
+        )
+        ly += 15
+    out.append("</svg>")
+    return "".join(out)
 
 
-def constants_svg(table, *, prefix, title=""):
-    """Implied constant c = r_empirical / f(params) per searched cell (bars), beside the constant the profile
-    uses (markers); rows of the table written by ``rpcheck constant``."""
+def forest_svg(rows, *, x_label, title="", est_label="estimate", ref_label="reference", interval_label="interval",
+               ref_line=None, ref_line_label="", log=None, width=580, label_width=190):  # fmt: skip
+    """One row per item: ``[lo, hi]`` bar, ``est`` dot and ``ref`` hollow diamond on a shared axis.
+
+    Parameters
+    ----------
+    rows : list of dict
+        ``label`` and any of ``est``, ``lo``, ``hi``, ``ref`` (NaN/None = absent), optional ``tip``.
+    ref_line : float, optional
+        A vertical reference line (e.g. 1 for statistic/bound, the claim being "<= 1").
+    log : None or 10
+        Log-scale x axis (only used when every plotted value is positive).
+    """
+    vals = []
+    for r in rows:
+        for k in ("est", "lo", "hi", "ref"):
+            v = r.get(k)
+            if v is not None and isinstance(v, int | float | np.floating | np.integer) and math.isfinite(float(v)):
+                vals.append(float(v))
+    if ref_line is not None:
+        vals.append(float(ref_line))
+    if not rows or not vals:
+        return ""
+    lo, hi = min(vals), max(vals)
+    if log and lo <= 0:
+        log = None
+    if log and hi / lo < 10:
+        log = None
+    if not log:
+        pad = (hi - lo) * 0.05 or max(abs(hi) * 0.1, 0.05)
+        lo, hi = lo - pad, hi + pad
+        if min(vals) >= 0 and lo < 0:
+            lo = 0.0
+    else:
+        lo, hi = lo / 1.3, hi * 1.3
+    row_h, top = 16, 22 if title else 8
+    plot_left, right = label_width + 8, 14
+    n = len(rows)
+    plot_h = n * row_h
+    height = top + plot_h + 36 + 15
+    sx = _Scale(lo, hi, plot_left, width - right, log=log)
+    out = [_open(width, height, title or x_label)]
+    if title:
+        out.append(f'<text x="4" y="14" font-weight="600">{esc(title)}</text>')
+    out.append(_axis_x(sx, top, top + plot_h, x_label + (" (log scale)" if log else "")))
+    if ref_line is not None:
+        X = sx(ref_line)
+        out.append(
+            f'<line x1="{_f(X)}" x2="{_f(X)}" y1="{top}" y2="{_f(top + plot_h)}" stroke="#b3261e" '
+            f'stroke-dasharray="4 3"><title>{esc(ref_line_label)}</title></line>'
+        )
+    max_chars = max(8, int(label_width / 6.2))
+    for i, r in enumerate(rows):
+        y = top + i * row_h + row_h / 2
+        lab = str(r.get("label", ""))
+        short = lab if len(lab) <= max_chars else lab[: max_chars - 1] + "…"
+        tip = r.get("tip") or lab
+        out.append(
+            f'<text x="{label_width}" y="{_f(y + 4)}" text-anchor="end"><title>{esc(lab)}</title>{esc(short)}</text>'
+        )
+        if i % 2:
+            out.append(
+                f'<rect x="{plot_left}" y="{_f(y - row_h / 2)}" width="{width - right - plot_left}" '
+                f'height="{row_h}" fill="#000" fill-opacity="0.03"/>'
+            )
+
+        def ok(k, r=r):
+            v = r.get(k)
+            return v is not None and not isinstance(v, str) and math.isfinite(float(v)) and (not log or float(v) > 0)
+
+        if ok("lo") and ok("hi"):
+            out.append(
+                f'<line x1="{_f(sx(r["lo"]))}" x2="{_f(sx(r["hi"]))}" y1="{_f(y)}" y2="{_f(y)}" stroke="#1f5fa8" '
+                'stroke-width="2.2" stroke-opacity="0.55"/>'
+            )
+        if ok("est"):
+            out.append(_marker("circle", sx(r["est"]), y, "#1f5fa8", r=3.2, title=f"{est_label}: {tip}"))
+        if ok("ref"):  # hollow and on top: visible also where it coincides with the estimate
+            out.append(_marker("diamond", sx(r["ref"]), y, "#b3261e", r=3.6, fill="none", title=f"{ref_label}: {tip}"))
+    ly = height - 6
+    legend = [_marker("circle", 10, ly - 4, "#1f5fa8"), f'<text x="20" y="{ly}">{esc(est_label)}</text>']
+    x = 30 + 6.2 * len(est_label)
+    if any(r.get("lo") is not None for r in rows):
+        legend.append(
+            f'<path d="M{_f(x)} {ly - 4}h14" stroke="#1f5fa8" stroke-width="2.2" stroke-opacity="0.55"/>'
+            f'<text x="{_f(x + 18)}" y="{ly}">{esc(interval_label)}</text>'
+        )
+        x += 30 + 6.2 * len(interval_label)
+    if any(r.get("ref") is not None for r in rows):
+        legend.append(_marker("diamond", x + 5, ly - 4, "#b3261e", r=3.0, fill="#fff"))
+        legend.append(f'<text x="{_f(x + 14)}" y="{ly}">{esc(ref_label)}</text>')
+        x += 24 + 6.2 * len(ref_label)
+    if ref_line is not None and ref_line_label:
+        legend.append(
+            f'<path d="M{_f(x)} {ly - 9}v10" stroke="#b3261e" stroke-dasharray="4 3"/>'
+            f'<text x="{_f(x + 6)}" y="{ly}">{esc(ref_line_label)}</text>'
+        )
+    out.extend(legend)
+    out.append("</svg>")
+    return "".join(out)
+
+
+def constants_svg(table, *, title="implied constant per searched cell"):
+    """Implied constant c = empirical / formula per searched cell (dot) beside the constant the profile
+    uses (hollow diamond), log scale; rows of the table written by ``rpcheck constant``."""
     if table is None or len(table) == 0 or "implied_constant" not in table:
         return ""
     t = table.dropna(subset=["implied_constant"])
     if len(t) == 0:
         return ""
-    fig, ax = _figure(max(4.0, 0.5 * len(t) + 2), 2.8)
-    labels = [f"{row.theorem.split('.', 1)[-1]}#{row.cell}" for row in t.itertuples()]
-    x = np.arange(len(t))
-    ax.bar(x, t["implied_constant"], color="#4a6fa5", alpha=0.85, label="implied (empirical)")
-    if "p_c" in t:
-        ax.plot(x, t["p_c"], "D", color="#b3261e", ms=5, label="used by the profile")
-    ax.set_xticks(x, labels, rotation=60, ha="right", fontsize=7)
-    ax.set_ylabel("constant c")
-    ax.set_yscale("log")
-    ax.legend(fontsize=7)
-    if title:
-        ax.set_title(title, fontsize=9)
-    ax.grid(alpha=0.3, axis="y")
-    return to_svg(fig, prefix=prefix)
+    rows = []
+    for row in t.to_dict("records"):
+        used = row.get("p_c")
+        rows.append(
+            {
+                "label": f"{str(row.get('theorem', '')).split('.', 1)[-1]} #{row.get('cell', '')}",
+                "est": float(row["implied_constant"]),
+                "ref": float(used) if isinstance(used, int | float) and not isinstance(used, bool) else None,
+                "tip": f"{row.get('theorem', '')} cell {row.get('cell', '')}: empirical {row.get('empirical', '')}, "
+                f"formula {fmt_num(row.get('formula_value'))}",
+            }
+        )
+    return forest_svg(
+        rows, x_label="constant c", title=title, est_label="implied (empirical)", ref_label="assumed by the profile",
+        log=10,
+    )  # fmt: skip

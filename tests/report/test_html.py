@@ -1,15 +1,14 @@
 """The HTML report: self-contained, valid, escaped, and it renders in a real browser."""
 
 import json
-import shutil
-import subprocess
+import re
 from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from rpcheck.report import render_report, write_report
+from rpcheck.report import render_report, render_theorem_section, write_report
 
 EVIL = '<script>alert("x")</script>&"\''
 
@@ -106,46 +105,19 @@ def test_write_report_is_atomic(tmp_path):
     assert [p.name for p in path.parent.iterdir()] == ["report.html"]  # no temp file left behind
 
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
-def test_report_renders_in_headless_chromium(tmp_path):
-    path = write_report(_fake_result(), tmp_path / "report.html")
-    shot = tmp_path / "shot.png"
-    proc = subprocess.run(
-        [
-            CHROMIUM,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            f"--user-data-dir={tmp_path / 'profile'}",
-            "--enable-logging=stderr",
-            "--v=0",
-            "--window-size=1280,2000",
-            f"--screenshot={shot}",
-            path.as_uri(),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert shot.exists() and shot.stat().st_size > 10_000, proc.stderr[-2000:]
-    console = [ln for ln in proc.stderr.splitlines() if "CONSOLE" in ln]
-    assert console == [], console  # no console errors or messages from the page
-
-
 @pytest.mark.parametrize("values", [np.full(50, 0.7), 0.7 + np.arange(50) * 1e-17, np.r_[np.full(49, 1e300), 1.0]])
-def test_statistic_plot_copes_with_degenerate_ranges(values):
-    from rpcheck.report.plots import statistic_svg
+def test_plots_cope_with_degenerate_ranges(values):
+    from xml.etree import ElementTree
 
-    trials = pd.DataFrame({"v.statistic": values, "v.bound": np.ones_like(values)})
-    assert statistic_svg(trials, "v", prefix="x").startswith("<svg")
+    from rpcheck.report.plots import forest_svg, sweep_svg
+
+    q = np.quantile(values, [0.05, 0.5, 0.95])
+    for log in (None, 10):
+        svg = forest_svg([{"label": "c", "est": q[1], "lo": q[0], "hi": q[2], "ref": values.max()}], x_label="s/b",
+                         ref_line=1.0, log=log)  # fmt: skip
+        ElementTree.fromstring(svg)
+    svg = sweep_svg([{"x": [4.0, 4.0], "y": values[:2], "lo": values[:2], "hi": values[:2]}], x_label="r")
+    ElementTree.fromstring(svg)
 
 
 def test_constants_section_from_rpcheck_constant_table():
@@ -159,3 +131,121 @@ def test_constants_section_from_rpcheck_constant_table():
     text = render_report(_fake_result(), constants=constants)
     assert "Empirical constants" in text and "1.37" in text and "0.065" in text
     assert text.count("<svg") >= 3
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Structure (engine contract v2 columns used when present, graceful without them)
+
+
+def _v2_result(with_v2=True):
+    """A user theorem with a claim, a self-check, a negative control and a measurement row."""
+    rows = []
+    for i, r in enumerate([8, 16, 32, 64]):
+        for n in (100, 400):
+            base = dict(
+                theorem="user.v2", paper="user", cell=2 * i + (n == 400), params=json.dumps({"r": r, "n": n, "x": 0.5}),
+                trials=200, evaluated=200, failures=4, vacuous_trials=0, solver_errors=0, failure_rate=0.02,
+                ci_low=0.005, ci_high=0.031, confidence_level=0.99, promised=0.1, pvalue=0.9, alpha_adjusted=0.001,
+                alpha_adjusted_holds=0.001,
+                expected="", as_expected=True, vacuous_reason="", counterexample="", assumed="", decide_info="",
+                r_prescribed=24 if n == 100 else np.nan,
+            )  # fmt: skip
+            rows.append(base | dict(variant="stated", mode="bound", verdict="HOLDS", role="claim",
+                                    claim="P(fail) <= 0.031 at 99%", undetermined=2))  # fmt: skip
+            rows.append(base | dict(variant="identity", mode="deterministic", verdict="HOLDS", role="self-check",
+                                    claim="no counterexample in 200 draws", undetermined=0))  # fmt: skip
+            rows.append(base | dict(variant="broken", mode="bound", verdict="VIOLATED", role="control",
+                                    expected="VIOLATED", claim="", undetermined=0))  # fmt: skip
+            rows.append(base | dict(variant="looseness", mode="report", verdict="INCONCLUSIVE", role="measurement",
+                                    claim="", undetermined=0))  # fmt: skip
+    cells = pd.DataFrame(rows)
+    if not with_v2:
+        cells = cells.drop(columns=["role", "claim", "undetermined"])
+    prov = {"alpha": 0.01, "family_size": {"violated": 16, "holds": 8}, "seed": 0}
+    return SimpleNamespace(cells=cells, trials=pd.DataFrame(), provenance=prov)
+
+
+def test_roles_are_counted_apart_and_measurements_have_no_verdict():
+    text = render_report(_v2_result())
+    overview = text.split('id="overview"')[1].split("</section>")[0]
+    assert re.search(r'v-HOLDS">HOLDS</span><b>8</b>theorem verdicts', overview)  # only the 8 claim rows
+    assert "self-checks<b>8</b>8 as expected" in overview
+    assert "negative controls<b>8</b>8 as expected" in overview
+    assert re.search(r"MEASURED</span><b>8</b>measured, no verdict", overview)
+    assert "INCONCLUSIVE</span><b>0</b>" in overview  # the measurement rows are not counted as INCONCLUSIVE
+    assert text.count('<span class="tag">self-check</span>') >= 1 and '<span class="tag">control</span>' in text
+    assert "P(fail) &lt;= 0.031 at 99%" in text  # every HOLDS shows its claim
+    assert "2 undetermined" in text
+
+
+def test_without_v2_columns_every_row_is_a_claim_and_holds_claims_are_derived():
+    text = render_report(_v2_result(with_v2=False))
+    assert re.search(r'v-HOLDS">HOLDS</span><b>16</b>theorem verdicts', text)
+    assert "P(fail) ≤ 0.031 at 99.9% (promised 0.1) <span class=muted>(derived)</span>" in text
+    assert "no counterexample in 200 draws: P(counterexample) ≤ 0.031 at 99% " in text
+
+
+def test_error_rate_statement_from_provenance():
+    text = render_report(_v2_result())
+    assert "α = 0.01 over the <b>16</b> refutation tests" in text and "over the <b>8</b> support tests" in text
+    bare = SimpleNamespace(cells=_v2_result().cells, trials=pd.DataFrame(), provenance={})
+    assert "records no α" in render_report(bare)
+
+
+def test_layout_order_overview_contents_findings_papers_provenance_last():
+    text = render_report(_fake_result())
+    order = [text.index(s) for s in ('id="overview"', 'id="toc"', 'id="findings"', 'class="paper"', 'id="provenance"')]
+    assert order == sorted(order)
+    assert text.rstrip().endswith("</details></body></html>")  # provenance: last and collapsed
+    assert '<details id="provenance"><summary>' in text
+
+
+def test_unexpected_rows_come_first_in_the_overview():
+    res = _fake_result()
+    good = res.cells.assign(theorem="aaa.good", as_expected=True)
+    res = SimpleNamespace(cells=pd.concat([good, res.cells]), trials=res.trials, provenance=res.provenance)
+    overview = render_report(res).split('class="overview"')[1]
+    assert overview.index("user.claim") < overview.index("aaa.good")
+
+
+def test_parameters_keep_their_types():
+    text = render_report(_v2_result())
+    assert "In every cell: x=0.5" in text
+    assert '<td class="num">400</td>' in text and "400.0" not in text
+
+
+def test_sweep_plot_uses_the_parameter_that_varies_within_groups_and_marks_the_prescribed_r():
+    text = render_report(_v2_result())
+    assert "stated: failure rate vs r" in text
+    assert "n=100" in text and "n=400" in text  # one series per n
+    assert "r_prescribed = 24 (theorem&#x27;s formula)" in text
+    assert "exact law vs Monte Carlo" not in text  # no exact rows
+
+
+def test_exact_rows_and_paper_numbers_are_plotted():
+    res = _v2_result()
+    cells = res.cells.copy()
+    cells.loc[cells["variant"] == "stated", "mode"] = "exact"
+    cells.loc[cells["variant"] == "looseness", "decide_info"] = json.dumps({"T1": {"gamma": 7.0, "paper_gamma": 7.7}})
+    text = render_report(SimpleNamespace(cells=cells, trials=res.trials, provenance=res.provenance))
+    assert "stated: exact law vs Monte Carlo" in text
+    assert "looseness: gamma, paper vs this run" in text
+
+
+def test_render_theorem_section_is_self_contained():
+    html5lib = pytest.importorskip("html5lib")
+    page = render_theorem_section(_v2_result(), "user.v2")
+    html5lib.HTMLParser(strict=True, namespaceHTMLElements=False).parse(page)
+    assert page.startswith("<!DOCTYPE html>") and "<style>" in page and "Error rates." in page
+    assert "user.v2" in page and 'id="overview"' not in page
+    frag = render_theorem_section(_v2_result(), "user.v2", full_page=False)
+    assert frag.startswith('<section class="theorem"') and frag.endswith("</section>")
+    from rpcheck.errors import RpcheckError
+
+    with pytest.raises(RpcheckError, match="theorem_id.*'nope'.*'user.v2'"):
+        render_theorem_section(_v2_result(), "nope")
+
+
+def test_report_has_no_matplotlib_and_no_scripts():
+    text = render_report(_fake_result())
+    assert "matplotlib" not in text and "<script" not in text.lower()
