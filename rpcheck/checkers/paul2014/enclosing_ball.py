@@ -7,7 +7,7 @@ Statement (arXiv v5 Theorem 3.6 = TKDD Theorem 3.11; proof eq. (22))
 
 Proof chain (checkable given the draw): with X_B = [X; x_B^T] and E_B its distortion matrix,
 ``max_i ||R^T (x_i - x_B)||^2 <= (1 + ||E_B||_2) B^2`` and hence ``B~^2 <= (1 + ||E_B||_2) B^2``.
-Derived in the spec (Sec. 3, not in the paper): x_B is a convex combination of the rows, so it lies in
+Derived here (not in the paper): x_B is a convex combination of the rows, so it lies in
 rowspace(X), ``rank(X_B) = rho`` and ``||E_B||_2 = ||E||_2`` exactly; and ``B~^2 >= (1 - e) B^2``.
 
 Per trial (one data set with an affine offset, one R, two certified MEB solves):
@@ -55,7 +55,7 @@ EB_TOL = 1e-8
 
 
 def ball_instance(n, d, rho, *, rng):
-    """``X = Z V^T + 1 m^T`` (rank rho + 1 with the affine offset m, as in the spec's spot check)."""
+    """``X = Z V^T + 1 m^T`` (rank rho + 1 with the affine offset m)."""
     Z = rng.standard_normal((n, rho))
     V = orthonormal_basis(d, rho + 1, rng=rng)
     m = 2.0 * V[:, -1]
@@ -218,7 +218,7 @@ THEOREM = register(
                 expected=Verdict.HOLDS,
             ),
             Variant("stated_det", "B~^2 <= (1 + e_B) B^2", expected=Verdict.HOLDS),
-            Variant("derived_lower", "B~^2 >= (1 - e) B^2 (spec Sec. 3, derived)", expected=Verdict.HOLDS),
+            Variant("derived_lower", "B~^2 >= (1 - e) B^2 (derived, not in the paper)", expected=Verdict.HOLDS),
             Variant(
                 "eB_equals_e",
                 "rank([X; x_B]) = rank(X) and |e_B - e| <= 1e-8 (x_B in rowspace(X))",
@@ -275,13 +275,13 @@ THEOREM = register(
                 "x_B lies in rowspace(X), so rank(X_B) = rho and ||E_B|| = ||E||: the second embedding event "
                 "of Thm 1.1's union bound is redundant (probability 1 - delta, not 1 - 2 delta).",
                 evidence_variant="eB_equals_e",
-                spec_ref="Sec. 6 item 9; C7",
+                spec_ref="Theorem 3.6, eq. (22); Theorem 1.1",
             ),
             Finding(
                 "meb-lower",
                 "The projected ball also satisfies B~^2 >= (1 - e) B^2 (not in the paper).",
                 evidence_variant="derived_lower",
-                spec_ref="C7",
+                spec_ref="Theorem 3.6",
             ),
         ),
         notes="X = Z V^T + 1 m^T (affine offset, rank rho + 1). Cells 'theory' use r from the lemma formula; "

@@ -27,20 +27,20 @@ rowspace(X), ``||E_B|| = ||E||`` (checked by ``paul2014.thm3.6`` variant ``eB_eq
 suffices: the probability is ``1 - delta``. Both promised probabilities are tested; a failure rate between
 delta and 2 delta would separate them (none is expected, as the event holds whenever e <= eps).
 
-Scale invariance (spec Sec. 6 item 6): rescaling R by s scales B~ by s and gamma~ by s, so the ratio is
+Scale invariance (Sec. 2 gives no scaling for RG/RS): rescaling R by s scales B~ by s and gamma~ by s, so the ratio is
 invariant, while Thms 3.5/3.6 separately depend on the scaling of R.
 
-Regression part (spec Sec. 3 "Theorem 1.1", last bullet; C9 "prob. version"): "with probability
+Regression part (Sec. 1.3, the SVR statement after Theorem 1.1): "with probability
 >= 1 - delta, gamma~*^2 >= (1 - eps) gamma*^2" for the SVR. Each trial also draws a low-rank regression
 instance (same n, d, rho; its own row space V_reg) in the "tube" regime of ``paul2014.thm3.7`` (targets
 ``Z beta/sqrt(rho)`` plus noise uniform in +-eps_svr/2, eps_svr = 0.1, C = 1000) and solves the CORRECT
-dual (2) (``form="correct"``; the printed (4)/(6) drop the eps_svr term, spec Sec. 6 item 3) on the
+dual (2) (``form="correct"``; the printed (4)/(6) drop the eps_svr term of (2)) on the
 factor Z and on ``X_reg R`` with the SAME R. Why HOLDS is the honest expectation in the theory cells:
 if the original optimum has zero slack (diag ``svr_in_tube``) and e_reg < 1, then
 ``u = R^T V_reg (V_reg^T R R^T V_reg)^{-1} V_reg^T w*`` reproduces every original fitted value, so it is
 feasible with zero slack for the projected problem and ``||w~*||^2 <= 2 Z~ <= ||u||^2 <= ||w*||^2/(1-e_reg)``;
 hence the event can fail only when e_reg > eps (probability <= delta at r from the lemma formula, which
-``paul2014.lemma3.x`` check) or when the original has slack (unproven there; Appendix A of the spec found
+``paul2014.lemma3.x`` check) or when the original has slack (unproven there; development spot checks found
 no violation either way). Like ``prob_1delta`` the event uses eps, not e, so draws with e_reg >= 1 are
 counted as they come (only a degenerate w makes a draw vacuous). Reported only in the "small_r" cells.
 
@@ -387,21 +387,21 @@ THEOREM = register(
                 "The printed probability 1 - 2 delta is conservative: e_B = e (thm3.6 eB_equals_e), so the "
                 "event holds whenever e <= eps, with probability >= 1 - delta.",
                 evidence_variant="prob_1delta",
-                spec_ref="Sec. 6 item 9; C8",
+                spec_ref="Theorem 1.1",
             ),
             Finding(
                 "thm1.1-proof-constant",
                 "The proof gives (1+e)(1-e)/(1-2e), not (1+e)/(1-e); the stated factor holds in the separable "
                 "case given e (det_stated).",
                 evidence_variant="det_stated",
-                spec_ref="Sec. 6 item 1; C8",
+                spec_ref="Theorem 1.1; eq. (21)",
             ),
             Finding(
                 "thm1.1-scale",
                 "The ratio is invariant to rescaling R, unlike gamma~ and B~ separately (missing RG/RS "
                 "scalings only break the per-quantity theorems).",
                 evidence_variant="scale_invariance",
-                spec_ref="Sec. 6 item 6",
+                spec_ref="Sec. 2 (constructions of R)",
             ),
         ),
         notes="Separable low-rank data with an affine offset in the row space; hard margin (C = inf).",

@@ -5,7 +5,7 @@ Statement (arXiv v5 Theorem 3.5 = TKDD Theorem 3.9; eqs. (3), (5), proof eqs. (1
     gamma~* be the margins of (3) and (5). Then gamma~*^2 >= (1 - eps) gamma*^2", with
     gamma = 1/||w||_2 "where ||w*||^2 = sum_i alpha*_i".
 
-Deterministic given the measured ``e = ||E||_2`` of each draw (spec Sec. 1.6). Per trial (one data set,
+Deterministic given the measured ``e = ||E||_2`` of each draw (the quantity of Lemmas 3.1-3.4). Per trial (one data set,
 one R, two certified dual solves) the events are, as separate variants:
 
 ========================= ========================================================== =================
@@ -18,13 +18,13 @@ variant                   per-trial event (e measured; gamma = 1/||w*||)        
 ``eq16``                  Z_opt >= Z~(a~) - e/2 ||X^T Y a~||^2, eq. (16)             HOLDS / HOLDS
 ``paux``                  | ||R^T u||^2 - ||u||^2 | <= e ||u||^2, u = X^T Y a~       HOLDS / HOLDS
 ``eq17``                  Z_opt >= Z~_opt - e/(2(1-e)) ||w~*||^2, eq. (17)           HOLDS / HOLDS
-``obj_upper``             Z~_opt <= ((1 - e)/(1 - 2e)) Z_opt (derived, spec C4)      HOLDS / HOLDS
-``obj_lower``             Z~_opt >= (1 - e) Z_opt (derived, spec C4)                 HOLDS / HOLDS
+``obj_upper``             Z~_opt <= ((1 - e)/(1 - 2e)) Z_opt (derived, not in the paper)      HOLDS / HOLDS
+``obj_lower``             Z~_opt >= (1 - e) Z_opt (derived, not in the paper)                 HOLDS / HOLDS
 ========================= ========================================================== =================
 
 "hard" = separable data and C = inf (zero slack, where the stated bound is true by the primal argument
-of spec Sec. 3); "soft" = label noise and a finite C (the proof's step (18)-(19) ``Z = 1/2||w||^2`` fails,
-spec Sec. 6 item 2; the stated bound is an open question, searched adversarially by
+of paul2014.c5 / the module docstring); "soft" = label noise and a finite C (the proof's step (18)-(19) ``Z = 1/2||w||^2`` fails:
+the identity of eq. (18) needs zero slack; the stated bound is an open question, searched adversarially by
 ``paul2014.thm3.5.search`` in :mod:`.margin_search`, which also exhibits violations of ``upper``).
 
 Promised probability: none (deterministic); VIOLATED on any certified exception.
@@ -35,7 +35,7 @@ ratio gamma~^2/gamma^2), so ``slack = bound - statistic``.
 Vacuity: ``e >= 1`` makes ``stated``, ``stated_sum_alpha``, ``eq17`` and ``obj_lower`` uninformative;
 ``e >= 1/2`` makes ``proof`` and ``obj_upper`` uninformative. ``eq16``, ``paux`` and ``upper`` are
 informative for every e. Degenerate instances (``||w||^2 < 1e-8`` or a certified relative error of
-``||w||`` above 5%) are vacuous and counted in the diagnostic ``degenerate`` (spec C6 pitfall).
+``||w||`` above 5%) are vacuous and counted in the diagnostic ``degenerate`` (seen in development at ||w||^2 ~ 1e-9).
 
 Tolerance: every comparison uses certified intervals built from the solver point (duality gap, strong
 convexity of the primal in w; :mod:`._common`), plus a 1e-10 relative floating-point allowance.
@@ -322,7 +322,7 @@ THEOREM = register(
                 "stated",
                 "gamma~^2 >= (1 - e) gamma^2, gamma = 1/||w||",
                 expected=_hard_or_open,
-                note="Soft margin: open (spec C6); searched in paul2014.thm3.5.search. " + _HARD_NOTE,
+                note="Soft margin: open (the proof needs eqs. 18-19); searched in paul2014.thm3.5.search. " + _HARD_NOTE,
             ),
             Variant(
                 "stated_sum_alpha",
@@ -358,10 +358,10 @@ THEOREM = register(
             ),
             Variant(
                 "obj_upper",
-                "Z~_opt <= ((1-e)/(1-2e)) Z_opt  (derived from 17, e < 1/2; spec C4)",
+                "Z~_opt <= ((1-e)/(1-2e)) Z_opt  (derived from 17, e < 1/2; not in the paper)",
                 expected=Verdict.HOLDS,
             ),
-            Variant("obj_lower", "Z~_opt >= (1-e) Z_opt  (derived, spec C4)", expected=Verdict.HOLDS),
+            Variant("obj_lower", "Z~_opt >= (1-e) Z_opt  (derived, not in the paper)", expected=Verdict.HOLDS),
             Variant(
                 "lower_control",
                 "gamma~^2 >= k_c gamma^2, k_c = 2 upper(||w||^2)/lower(||w~||^2) (negative control)",
@@ -409,21 +409,21 @@ THEOREM = register(
                 "The proof reaches only gamma~^2 >= ((1-2e)/(1-e)) gamma^2 (eq. 21), weaker than the stated "
                 "(1-e) and vacuous for e >= 1/2; the stated bound holds in the zero-slack regime.",
                 evidence_variant="stated",
-                spec_ref="Sec. 6 item 1",
+                spec_ref="Theorem 3.5, eqs. (20)-(21)",
             ),
             Finding(
                 "eq17-general",
                 "(16), (17) and the derived objective bounds Z~ <= ((1-e)/(1-2e))Z, Z~ >= (1-e)Z hold in "
                 "the soft-margin regime too (only the step Z = ||w||^2/2 needs zero slack).",
                 evidence_variant="eq17",
-                spec_ref="C4; Sec. 6 item 2",
+                spec_ref="Theorem 3.5, eqs. (16)-(19)",
             ),
             Finding(
                 "margin-definitions",
                 "gamma = 1/||w|| and gamma = 1/sqrt(sum alpha) coincide only with zero slack; both are "
                 "tested (stated vs stated_sum_alpha).",
                 evidence_variant="stated_sum_alpha",
-                spec_ref="Sec. 6 items 2, 14",
+                spec_ref="Sec. 2, eq. (3); eqs. (18)-(19)",
             ),
         ),
         notes=(

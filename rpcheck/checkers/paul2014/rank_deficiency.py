@@ -1,6 +1,6 @@
-r"""C3: ``r < rho`` forces ``e >= 1`` (Paul et al. 2014; a deterministic fact derived in the spec).
+r"""C3: ``r < rho`` forces ``e >= 1`` (Paul et al. 2014; a deterministic fact derived here).
 
-Statement (spec C3, Sec. 1.6; concerns every theorem of the paper: arXiv Lemmas 3.1-3.4, Theorems 3.5-3.7
+Statement (derived here; concerns every theorem of the paper: arXiv Lemmas 3.1-3.4, Theorems 3.5-3.7
 and 1.1 = TKDD Lemmas 3.1/3.3/3.5/3.7, Theorems 3.9/3.11/3.14/1.1)
     If r < rho then ``V^T R R^T V`` (rho x rho) has rank <= r < rho, hence a zero eigenvalue, and
     ``e = ||I - V^T R R^T V||_2 >= 1``: every bound of the paper is vacuous (``1 - e <= 0``).
@@ -9,7 +9,7 @@ Per-trial event: ``e >= 1 - 1e-12`` for one draw of R (any construction), where 
 rounding of the singular values of the rho x r matrix ``V^T R`` (relative error ``O(rho u)``).
 Promised probability: 1 (deterministic).
 
-The ``paper_config`` cells reproduce the paper's own configurations where r < rho (spec Sec. 6 item 10):
+The ``paper_config`` cells reproduce the paper's own configurations where r < rho (Secs. 4.1.1-4.1.2):
 TechTC-300 at r = 128 with 135-252 training rows (full row rank is typical for text with d >> n; here
 rho = 135, d = 4096) and the synthetic D3 at r = 256 with 270 training rows (rho = 270, d = 4096 as a
 scaled stand-in for d = 20,000; e depends only on V^T R, whose law is the same for any d >= rho for the
@@ -78,7 +78,7 @@ THEOREM = register(
         id="paul2014.c3",
         paper="paul2014",
         title="C3: r < rho forces e >= 1 (every bound vacuous), including the paper's TechTC r=128 and D3 r=256",
-        citation=cite("Lemma 3.1", "Sec. 1.6 of the spec; affects (7)-(10)"),
+        citation=cite("Lemma 3.1", "affects (7)-(10); Secs. 4.1.1-4.1.2"),
         statement="If r < rho then ||I - V^T R R^T V||_2 >= 1 for every R in R^{d x r}.",
         kind="deterministic",
         variants=(
@@ -104,7 +104,7 @@ THEOREM = register(
                 "The paper runs TechTC at r = 128 (135-252 training rows) and D3 at r = 256 (270 rows): "
                 "r < rho, so e >= 1 and no theorem applies to those runs.",
                 evidence_variant="e_ge_1",
-                spec_ref="C3; Sec. 6 item 10",
+                spec_ref="Secs. 4.1.1-4.1.2; Lemmas 3.1-3.4",
             ),
         ),
     )

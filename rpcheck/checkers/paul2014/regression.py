@@ -5,7 +5,7 @@ Statement (arXiv v5 Theorem 3.7 = TKDD Theorem 3.14; duals (2), (4), (6))
     margins of SVR problems (4) and (6). Then gamma~*^2 >= (1 - eps) gamma*^2", gamma = 1/||w||,
     w = X^T alpha. The proof is "identical to Thm 3.5".
 
-Findings encoded (spec Sec. 1.3, Sec. 6 item 3): (4)/(6) print ``eps_svr 1^T alpha``, which vanishes on
+Findings encoded (eqs. (2), (4), (6)): (4)/(6) print ``eps_svr 1^T alpha``, which vanishes on
 the feasible set ``1^T alpha = 0``: (4) is the eps_svr = 0 SVR, not (2) (which has ``eps_svr ||alpha||_1``).
 The "identical proof" needs ``Z = ||w||^2/2``, true only when every point is inside the tube.
 
@@ -147,6 +147,8 @@ def _tube_or_open(params):
 
 PROFILES = {
     "quick": Profile(grid(regime=["tube", "soft"], kind="gaussian", n=30, d=256, rho=5, r=128), trials=4),
+    # ci: 10 trials: a deterministic HOLDS (>= 90 evaluated draws) is not attainable here within the time
+    # budget (90 trials measured 56 s wall on the loaded CI machine); the engine reconciles such rows.
     "ci": Profile(
         grid(regime=["tube", "soft"], kind=["gaussian", "srht"], n=40, d=256, rho=5, r=[64, 128]), trials=10
     ),  # fmt: skip
@@ -232,14 +234,14 @@ THEOREM = register(
                 "Eqs. (4)/(6) print eps_svr 1^T alpha, which is 0 under 1^T alpha = 0: the printed dual is the "
                 "eps = 0 SVR (printed_eps_vanishes HOLDS) and differs from (2) (printed_equals_eq2 VIOLATED).",
                 evidence_variant="printed_equals_eq2",
-                spec_ref="Sec. 6 item 3; C9",
+                spec_ref="Theorem 3.7; eqs. (2), (4), (6)",
             ),
             Finding(
                 "svr-proof-regime",
                 "The 'identical proof' needs Z = ||w||^2/2, true only when all points are inside the tube; "
                 "the bound is checked in that regime (HOLDS) and reported otherwise (diag Z_over_half_wsq).",
                 evidence_variant="correct_stated",
-                spec_ref="Sec. 6 item 3; C9",
+                spec_ref="Theorem 3.7; eqs. (2), (4), (6)",
             ),
         ),
     )

@@ -1,6 +1,6 @@
 r"""Reproductions of Sec. 4 of Paul et al. (2014): the synthetic recipe (Table I) and bundled real data.
 
-Synthetic recipe (arXiv v5 Sec. 4.1.1, Table I, Fig. 1 = TKDD Sec. 4.1.1, "Table 4.1"; spec Sec. 4.2)
+Synthetic recipe (arXiv v5 Sec. 4.1.1, Table I, Fig. 1 = TKDD Sec. 4.1.1, "Table 4.1")
     w in R^d with i.i.d. N(mu, sigma) entries (D1: N(0,1), D2: N(1,1.5), D3: N(2,2); the pairing of
     distributions to families is ambiguous and statistically irrelevant), w^ = w/||w||, X_ij ~ N(0,1),
     y_i = sign(w^T x_i). D1: 200 x 5,000, D2: 250 x 10,000, D3: 300 x 20,000. Linear SVM with C = 1000;
@@ -15,11 +15,11 @@ distortion e of each projection on the row space of the whole data set. Every qu
 diagnostic; the cell's ``decide`` builds Table I (ours beside the paper's) and gives the verdicts:
 
 - ``error_vs_paper`` (report): HOLDS if the paper's full-data eps_out lies in the exact 99% Clopper-
-  Pearson interval of our pooled full-data test errors, VIOLATED otherwise. Expected VIOLATED: the spec
-  (Sec. 6 item 12) predicts about 48% for the literal recipe (no learner can reach 15% with ~180 labels in
+  Pearson interval of our pooled full-data test errors, VIOLATED otherwise. Expected VIOLATED: the
+  derivation at the variant predicts about 45-50% for the literal recipe (no learner can reach 15% with ~180 labels in
   d = 5000). We report what we measure.
 - ``margin_vs_paper`` (report): HOLDS if the paper's full-data gamma lies within our mean +- 3 standard
-  errors (over data sets and folds), else VIOLATED. Expected VIOLATED (spec: about 5.2 vs 7.74 for D1).
+  errors (over data sets and folds), else VIOLATED. Reported (development runs: about 5.2 vs 7.74 for D1).
 - ``margin_trend`` (report): the paper's claim that gamma~ grows with r (for every kind). Expected HOLDS.
 - ``error_trend`` (report): the paper's claim that eps_out decreases with r. Reported (None): with errors
   near 50% the trend is within noise.
@@ -59,7 +59,7 @@ __all__ = ["SYNTHETIC", "BUNDLED", "PAPER_TABLE_I", "synthetic_trial", "bundled_
 #: Paper's four methods -> rpcheck kinds. CW's (q, v, a) are never given; CountSketch (q = a = 1) is used.
 METHODS = {"CW": "countsketch", "RS": "sign", "FHT": "srht", "RG": "gaussian"}
 
-#: Table I of the paper (spec Sec. 4.2): eps_out (%) and gamma means, r = 256 | 512 | 1024 | full.
+#: Table I of the paper (Sec. 4.1.1): eps_out (%) and gamma means, r = 256 | 512 | 1024 | full.
 PAPER_TABLE_I = {
     "D1": {
         "shape": (200, 5000), "w": (0.0, 1.0),
@@ -314,23 +314,23 @@ SYNTHETIC = register(
         findings=(
             Finding(
                 "synthetic-error",
-                "The literal recipe gives eps_out near 50% (the spec's run: ~48%), not "
-                "the paper's 15%: with ~180 labels in d = 5000 no learner can reach 15% (Sec. 6 item 12).",
+                "The literal recipe gives eps_out near 50% (development run: ~48%), not "
+                "the paper's 15%: with ~180 labels in d = 5000 no learner can reach 15% (information argument at the variant error_vs_paper).",
                 evidence_variant="error_vs_paper",
-                spec_ref="Sec. 6 item 12; C12",
+                spec_ref="Sec. 4.1.1, Table I",
             ),
             Finding(
                 "synthetic-margin",
-                "Full-data margins differ from Table I (spec: 5.2 vs 7.74 for D1).",
+                "Full-data margins differ from Table I (development run: 5.2 vs 7.74 for D1).",
                 evidence_variant="margin_vs_paper",
-                spec_ref="Sec. 6 item 12",
+                spec_ref="Sec. 4.1.1, Table I",
             ),
             Finding(
                 "theory-vs-experiments",
                 "At the paper's r (256-1024) with rho = 180-270 training rows, e is "
                 "about 1 or more (diagnostics e.<method>.<r>): the theorems say nothing about these runs.",
                 evidence_variant="margin_trend",
-                spec_ref="C3; Sec. 6 item 10",
+                spec_ref="Secs. 4.1.1-4.1.2; Lemmas 3.1-3.4",
             ),
         ),  # fmt: skip
         notes="ci: D1 at the paper's size (200 x 5000), 3-fold CV, 2 data sets, one projection per (method, "
@@ -482,13 +482,13 @@ def bundled_decide(records, params):
 
 
 def _bundled_cells(kinds, max_n):
-    spec = {
+    rs_by_dataset = {
         "breast_cancer": "8,16,32,64,256",
         "digits": "16,32,64,128,512",
         "diabetes": "5,10,20,40,80",
     }
     return tuple(
-        {"dataset": ds, "kind": k, "rs": rs, "max_n": max_n.get(ds, 0)} for ds, rs in spec.items() for k in kinds
+        {"dataset": ds, "kind": k, "rs": rs, "max_n": max_n.get(ds, 0)} for ds, rs in rs_by_dataset.items() for k in kinds
     )
 
 
@@ -562,7 +562,7 @@ BUNDLED = register(
                 "On the bundled data (n > d, so rho = d) every r < d has e >= 1: the "
                 "theorems only speak for r >> rho, i.e. for projections to MORE dimensions than d.",
                 evidence_variant="r_below_rho",
-                spec_ref="C3; Sec. 6 item 10",
+                spec_ref="Secs. 4.1.1-4.1.2; Lemmas 3.1-3.4",
             ),
         ),  # fmt: skip
         notes="Classification features z-scored, C = 1; diabetes target z-scored, eps_svr = 0.1, C = 1. One "

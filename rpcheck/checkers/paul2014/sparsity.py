@@ -146,7 +146,7 @@ THEOREM = register(
                 "CW keeps nnz(XR) <= a nnz(X) while dense projections give nnz(XR) = n r, i.e. "
                 "nnz(XR)/nnz(X) = n r/nnz(X) growing linearly in r (about 108 for RCV1-binary at r = 8192).",
                 evidence_variant="stated",
-                spec_ref="C11; Sec. 4.5",
+                spec_ref="Sec. 2 (CW); Sec. 4.1.4, Fig. 4",
             ),
         ),
         notes="ci: X is 200 x 2048 with density 0.005 (RCV1-like sparsity); CW with a = 4, v = 4, q = r/16.",
