@@ -223,7 +223,14 @@ def _profiles(kinds, coherences_ci=("incoherent", "coherent")):
     # 1 - 0.001**(1/100) = 0.067 (and 1 failure: 0.089), so HOLDS is reached unless 2 or more of 100 draws
     # fail; at a true failure rate of 0.001 that has probability 0.005.
     return {
-        "quick": Profile(_lemma_cells(kinds, _QUICK_SPECS) + flat, trials=100),
+        # quick, Lemma 3.3: rho = 5 (derived r = 1200, ~5 ms per trial) and one flat CountSketch cell
+        # ((d - 1)/r = 3.4 under an all-+1 sign fault)
+        "quick": Profile(
+            _lemma_cells(kinds, [(5, 512, 0.5, 0.1)]) + _lemma_cells(["countsketch"], [(5, 4096, 0.5, 0.1)], ("flat",))
+            if sparse
+            else _lemma_cells(kinds, _QUICK_SPECS),
+            trials=100,
+        ),
         "ci": Profile(_lemma_cells(kinds, _CI_SPECS, coherences_ci) + flat, trials=100 if sparse else 150),
         "standard": Profile(_lemma_cells(kinds, _STD_SPECS, ("incoherent", "coherent")), trials=1000),
         "full": Profile(_lemma_cells(kinds, _FULL_SPECS, ("incoherent", "coherent")), trials=3000),
