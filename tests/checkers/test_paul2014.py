@@ -334,7 +334,8 @@ def _flat_cell():
 def test_countsketch_embeds_the_flat_direction():
     # Lemma 3.3 at the derived r (P(e > eps) <= delta for every V) on V containing 1/sqrt(d): with independent
     # signs e ~ 2 sqrt(rho/r) ~ 0.1. A CountSketch whose signs are all +1 has E[R R^T] = I + (11^T - I)/r and
-    # u^T R R^T u ~ 1 + (d - 1)/r ~ 2.9 for u = 1/sqrt(d): e > eps in every draw, and this test fails.
+    # u^T R R^T u ~ 1 + (d - 1)/r ~ 1.93 for u = 1/sqrt(d) (d = 4096, r = 4400): e > eps in every draw, and this
+    # test fails.
     cell = _flat_cell()
     rng = np.random.default_rng(2014)
     es = [embedding.embedding_trial(cell, rng).diagnostics["e"] for _ in range(5)]
@@ -355,7 +356,7 @@ def test_flat_cell_detects_all_plus_countsketch(monkeypatch):
     cell = _flat_cell()
     rng = np.random.default_rng(2014)
     outs = [embedding.embedding_trial(cell, rng).outcomes["stated"] for _ in range(5)]
-    assert all(not o.holds for o in outs) and min(o.statistic for o in outs) > 1.5
+    assert all(not o.holds for o in outs) and min(o.statistic for o in outs) > 0.75  # ~ (d - 1)/r = 0.93
 
 
 def test_c5_random_labels_separability_is_covers_count():

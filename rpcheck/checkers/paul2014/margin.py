@@ -20,7 +20,12 @@ variant                   per-trial event (e measured; gamma = 1/||w*||)        
 ``eq17``                  Z_opt >= Z~_opt - e/(2(1-e)) ||w~*||^2, eq. (17)           HOLDS / HOLDS
 ``obj_upper``             Z~_opt <= ((1 - e)/(1 - 2e)) Z_opt (derived, not in the paper)      HOLDS / HOLDS
 ``obj_lower``             Z~_opt >= (1 - e) Z_opt (derived, not in the paper)                 HOLDS / HOLDS
+``*_control``             negative controls: the same event functions with constants VIOLATED
+                          the certified statistic exceeds by a factor 2 (evaluate_margin)
 ========================= ========================================================== =================
+
+A projected hard-margin problem that is not separable is a failure of the claims that need its margin
+(:func:`not_separable_outcomes`); a straddling certified interval is ``undetermined``.
 
 "hard" = separable data and C = inf (zero slack, where the stated bound is true by the primal argument
 of paul2014.c5 / the module docstring); "soft" = label noise and a finite C (the proof's step (18)-(19) ``Z = 1/2||w||^2`` fails:
