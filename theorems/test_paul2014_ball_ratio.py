@@ -12,7 +12,11 @@ Event
     variants), compared via certified MEB intervals [dual_value, radius_sq] and certified ||w*||^2.
 Claimed probability
     Thm 3.6: 1 - delta. Thm 1.1: 1 - 2 delta as printed, 1 - delta tested too (e_B = e makes the union
-    bound unnecessary). Deterministic variants: 1.
+    bound unnecessary). Deterministic variants: 1. A projected problem that is not separable is a failure
+    of the ratio events. Controls (role "control") call the same event functions with a constant the
+    certified statistic exceeds by a factor 2 (prob_control runs stated_prob's own event function, so a
+    fault in it, e.g. comparing B~ instead of B~^2, flips the control). det_proof is reported in the
+    small_r cells (no derived bound on P(e < 1/2) there).
 Parameters
     ci: n = 40, d = 512, rho = 5 (+ affine offset), eps = 0.5, delta = 0.2, SRHT (eq. 7) and Gaussian
     (eq. 10) at r = ceil(c f) with CI_CONSTANTS, plus small-r cells (e near 1) for the deterministic variants.

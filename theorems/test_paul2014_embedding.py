@@ -12,9 +12,12 @@ Event
     e = ||I - (V^T R)(V^T R)^T||_2 <= eps for one draw of R (C1a: the row-norm bound for one draw of D).
 Claimed probability
     1 - delta (Lemma 3.2: 1 - 1/n, tested at delta = 0.1). C2: the same claim is expected VIOLATED for
-    CountSketch and Li-sparse on coherent V; CountSketch's failure law is exact (hash collisions).
+    CountSketch and Li-sparse on coherent V; CountSketch's failure law is exact (hash collisions), reported
+    at ci (the equivalence test needs ~8,000 trials per cell for power 0.99). Lemma 3.3 (CW, CountSketch)
+    runs at the derived r = ceil((rho^2 + rho)/(eps^2 delta)) on incoherent, coherent and flat V (the flat
+    cells catch a CountSketch with correlated signs). Controls: the same event at r = rho - 1 (e >= 1).
 Parameters
-    r = ceil(c f(rho, eps, delta, d)) from rpcheck.bounds.paul2014 with the constants CI_CONSTANTS of
+    r = ceil(c f(rho, eps, delta, d)) (Lemmas 3.1, 3.2, 3.4) with the constants CI_CONSTANTS of
     rpcheck.checkers.paul2014._common (reported per cell); rho = 10, d = 512, eps in {0.5, 0.35},
     delta = 0.1 (C1a, C2: delta = 0.05; C2 at rho = 20, r = 800, d = 512); incoherent (Haar)
     and coherent (standard-basis) V.

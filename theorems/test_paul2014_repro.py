@@ -13,7 +13,7 @@ Event
     Real data: deterministic checks given the measured e ((1-e)B^2 <= B~^2 <= (1+e)B^2; e >= 1 for r < rho).
 Claimed probability
     Not a probabilistic claim (empirical). Expected: the paper's 15.10% and 7.74 are NOT reproduced by the
-    literal recipe (spec Sec. 6 item 12 predicts ~48%); gamma~ grows with r; on real data the ball bounds
+    literal recipe (the information argument at the variant predicts 45-50%); gamma~ grows with r; on real data the ball bounds
     hold given e and every r < rho has e >= 1.
 Parameters
     ci: D1 at the paper's size (200 x 5000), 3-fold CV, 2 data sets, all four methods at r in {256, 512,

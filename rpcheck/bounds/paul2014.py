@@ -8,10 +8,10 @@ Lemma 3.4 [3.7] Gaussian, Theorem 3.5 [3.9], Theorem 3.6 [3.11], Theorem 3.7 [3.
 Every target dimension of Sec. 1.3 (eqs. 7-10) is printed as ``r = O(f(rho, eps, delta, d))`` with an
 unspecified constant and an unspecified log base. Here ``log`` is the natural log and the constant is the
 explicit argument ``c``: :func:`target_dim` returns ``ceil(c * f)``; the ``eq*`` functions return ``f``
-(constant 1). With ``c = 1`` the SRHT and CW formulas exceed ``d`` for moderate ``d`` (spec Sec. 2.3), so
+(constant 1). With ``c = 1`` the SRHT and CW formulas exceed ``d`` for moderate ``d`` (Sec. 1.3), so
 the checkers treat ``c`` as a free, reported parameter.
 
-Examples (spec Sec. 2.3: rho=10, d=1024, eps=0.5, delta=0.05, constant 1):
+Examples (rho=10, d=1024, eps=0.5, delta=0.05, constant 1):
 
 >>> round(eq7_srht(10, 1024, 0.5, 0.05))
 4495
@@ -41,6 +41,7 @@ __all__ = [
     "c1a_row_norm_bound_as_printed",
     "c1a_as_printed_delta",
     "countsketch_coherent_failure",
+    "sparse_embedding_markov_r",
     "mp_distortion",
     "margin_lower_stated",
     "margin_lower_proof",
@@ -68,7 +69,7 @@ def eq7_srht(rho, d, eps, delta):
     .. math:: f = \rho \epsilon^{-2} \ln(\rho d/\delta) \ln(\rho \epsilon^{-2} \delta^{-1} \ln(\rho d/\delta))
 
     ``eps`` in (0, 1/2], ``delta`` in (0, 1] (Lemma 3.1 allows delta = 1). ``d`` is the padded
-    dimension ``d' = 2**ceil(log2 d)`` when the caller pads (spec Sec. 2.1).
+    dimension ``d' = 2**ceil(log2 d)`` when the caller pads (Sec. 2, eq. (11)).
 
     >>> round(eq7_srht(5, 256, 0.5, 0.1), 1)
     1427.1
@@ -84,7 +85,7 @@ def eq8_cw(rho, eps, delta):
 
     .. math:: f = \rho \epsilon^{-4} \ln(\rho/(\delta\epsilon)) (\rho + \ln(1/(\delta\epsilon)))
 
-    Eq. (8) says eps in (0, 1); Lemma 3.3 says (0, 1/2] (spec Sec. 6 item 8). Accepted: (0, 1).
+    Eq. (8) says eps in (0, 1); Lemma 3.3 says (0, 1/2]. Accepted: (0, 1).
 
     >>> round(eq8_cw(5, 0.5, 0.1))
     2946
@@ -98,7 +99,7 @@ def eq8_cw(rho, eps, delta):
 def eq9_sign(rho, d, eps):
     r"""Eq. (9) / Lemma 3.2 (random signs), constant 1, natural log: ``rho eps^-2 ln(rho) ln(d)``.
 
-    No delta is given (the lemma's probability is "1 - 1/n" with n not part of the lemma; spec Sec. 6
+    No delta is given (the lemma's probability is "1 - 1/n" with n not part of the lemma; Lemma 3.2,
     item 5). For ``rho = 1`` the printed formula is 0 (ln 1 = 0); it is returned as printed.
 
     >>> round(eq9_sign(5, 256, 0.5), 1)
@@ -166,7 +167,7 @@ def target_dim(kind, rho, d, eps, delta, *, c):
 
 
 def cw_parameters(rho, eps, delta, *, c_q=1.0, c_v=1.0, c_a=1.0):
-    r"""The CW block sizes of Sec. 2 (spec Sec. 2.2), with explicit constants.
+    r"""The CW block sizes of Sec. 2, with explicit constants.
 
     ``a = ceil(c_a eps^-1 ln(rho/(eps delta)))``, ``v = ceil(c_v / eps)``,
     ``q = ceil(c_q rho eps^-2 (rho + ln(1/(eps delta))))``; ``r = q v a`` matches eq. (8).
@@ -185,7 +186,7 @@ def c1a_row_norm_bound(rho, d, delta):
     r"""C1a, corrected: ``max_i ||(H D V)_(i)||^2 <= 2 rho ln(2 d rho / delta) / d`` w.p. >= 1 - delta.
 
     Hoeffding on each of the ``d rho`` entries of ``H D V`` (each a Rademacher sum with coefficient
-    vector of norm ``1/sqrt(d)``) plus a union bound (spec Sec. 3, Lemma 3.1 (L3.1a)).
+    vector of norm ``1/sqrt(d)``) plus a union bound (proof of Lemma 3.1).
 
     >>> c1a_row_norm_bound(10, 1024, 0.05) == c1a_row_norm_bound_as_printed(10, 1024)
     True
@@ -217,7 +218,7 @@ def c1a_as_printed_delta():
 
 
 def countsketch_coherent_failure(rho, r):
-    r"""Exact ``P(e >= 1)`` for CountSketch on the coherent basis ``V = [e_1 ... e_rho]`` (spec C2).
+    r"""Exact ``P(e >= 1)`` for CountSketch on the coherent basis ``V = [e_1 ... e_rho]`` (paul2014.c2).
 
     ``V^T R`` is the first ``rho`` rows of ``R``: one +-1 each, in bucket ``h(j)``. If two rows share a
     bucket, the 2x2 block ``[[1, s], [s, 1]]`` of ``V^T R R^T V`` has eigenvalue 0 and ``e >= 1``;
@@ -238,8 +239,30 @@ def countsketch_coherent_failure(rho, r):
     return 1.0 - p
 
 
+def sparse_embedding_markov_r(rho, eps, delta):
+    r"""A derived sufficient target dimension for CountSketch and the CW matrix (and Gaussian/sign R):
+    ``r = ceil((rho^2 + rho) / (eps^2 delta))`` gives ``P(||E||_2 > eps) <= delta`` for EVERY orthonormal V.
+
+    Derivation (second moment + Markov; not in the paper, which gives eq. (8) only up to O(.)): for unit
+    ``x, y`` and ``R`` with independent +-1 signs per nonzero, ``E[R R^T] = I`` and every off-diagonal entry
+    of ``R R^T`` has variance ``1/r`` (CW: the ``a`` sub-blocks contribute ``a (1/(q v)) (1/a)^2 = 1/r``;
+    CountSketch: ``q = a = 1, v = r``), entries of different unordered pairs are uncorrelated (independent
+    signs), so ``Var(x^T R R^T y) = (1/r) (sum_{k != l} x_k^2 y_l^2 + x_k y_k x_l y_l) <= (||x||^2 ||y||^2 +
+    (x^T y)^2)/r``. Summing over the pairs of columns of V, ``E ||E||_F^2 <= (rho^2 + rho)/r`` and
+    ``P(||E||_2 > eps) <= P(||E||_F^2 > eps^2) <= (rho^2 + rho)/(r eps^2) <= delta``. (The same variance
+    bound holds for Gaussian and +-1 entries scaled by 1/sqrt(r).)
+
+    >>> sparse_embedding_markov_r(10, 0.5, 0.1)
+    4400
+    """
+    rho = check_int("rho", rho, 1)
+    eps = check_interval("eps", eps, 0, 1, closed="neither")
+    delta = check_interval("delta", delta, 0, 1, closed="right")
+    return math.ceil((rho * rho + rho) / (eps * eps * delta) - 1e-9)
+
+
 def mp_distortion(rho, r):
-    r"""Marchenko-Pastur rule of thumb for a Gaussian R (spec C3, derived there, not in the paper):
+    r"""Marchenko-Pastur rule of thumb for a Gaussian R (derived here, not in the paper):
     ``e ~ 2 sqrt(rho/r) + rho/r`` (large rho). ``e < 1`` needs ``r > ~5.8 rho``.
 
     >>> round(mp_distortion(10, 160), 3)
@@ -300,7 +323,7 @@ def ratio_bound_proof(eps):
 
 
 def objective_upper_derived(e):
-    """Corollary of (17) (spec C4): ``Z~_opt <= ((1 - e)/(1 - 2e)) Z_opt`` for e < 1/2.
+    """Corollary of (17) (derived here, not in the paper): ``Z~_opt <= ((1 - e)/(1 - 2e)) Z_opt`` for e < 1/2.
 
     >>> objective_upper_derived(0.25)
     1.5
@@ -309,7 +332,7 @@ def objective_upper_derived(e):
 
 
 def objective_lower_derived(e):
-    """Spec C4: ``Z~_opt >= (1 - e) Z_opt`` (a* feasible for (5) and ``1/2||w*||^2 <= Z_opt``).
+    """Derived here (not in the paper): ``Z~_opt >= (1 - e) Z_opt`` (a* feasible for (5) and ``1/2||w*||^2 <= Z_opt``).
 
     >>> objective_lower_derived(0.25)
     0.75
@@ -329,7 +352,7 @@ def thm11_failure_printed(delta):
 
 def thm11_failure_corrected(delta):
     """Failure probability that holds: ``delta`` (x_B lies in rowspace(X), so ``E_B`` is similar to ``E``
-    and one embedding event suffices; spec Sec. 6 item 9).
+    and one embedding event suffices; proof of Theorem 1.1).
 
     >>> thm11_failure_corrected(0.1)
     0.1

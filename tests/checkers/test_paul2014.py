@@ -132,9 +132,15 @@ def test_evaluate_margin_certified_directions():
     out = margin.evaluate_margin(e, orig, proj, q_u=1.0, q_Ru=1.1)
     assert not out["stated"].holds and not out["stated_sum_alpha"].holds
     assert out["upper"].holds and out["paux"].holds
-    # an interval that overlaps the boundary is not a certified violation
+    # an interval that straddles the boundary is neither a certified violation nor a certified hold:
+    # undetermined (counted against the verdict tested)
     proj2 = _svc_like((1.2, 1.3), (1.2, 1.3), (0.6, 0.65))
-    assert margin.evaluate_margin(e, orig, proj2, 1.0, 1.1)["stated"].holds
+    o2 = margin.evaluate_margin(e, orig, proj2, 1.0, 1.1)["stated"]
+    assert not o2.holds and o2.undetermined
+    # certified hold: ||w~||^2 <= 1.2 < 1.25
+    proj3 = _svc_like((1.1, 1.2), (1.1, 1.2), (0.55, 0.6))
+    o3 = margin.evaluate_margin(e, orig, proj3, 1.0, 1.1)["stated"]
+    assert o3.holds and not o3.undetermined
     # e >= 1: stated is vacuous; e >= 1/2: proof is vacuous
     assert margin.evaluate_margin(1.2, orig, proj, 1.0, 1.1)["stated"].vacuous
     assert margin.evaluate_margin(0.6, orig, proj, 1.0, 1.1)["proof"].vacuous
@@ -176,7 +182,8 @@ def test_svr_event_closed_form_scaling(s):
     rng = np.random.default_rng(11)
     d = 32
     Q = np.linalg.qr(rng.standard_normal((d, d)))[0]
-    out, diags, arrays = main_ratio.svr_event(30, d, 4, 0.5, _ScaledRotation(Q, s), rng)
+    out, ctrl, diags, arrays = main_ratio.svr_event(30, d, 4, 0.5, _ScaledRotation(Q, s), rng)
+    assert not ctrl.holds and not ctrl.vacuous and not ctrl.undetermined
     assert diags["svr_in_tube"] == 1.0 and not out.vacuous
     assert diags["e_reg"] == pytest.approx(abs(1 - s**2), abs=1e-12)
     assert out.statistic == pytest.approx(s**2, rel=1e-6)
@@ -224,12 +231,17 @@ def test_synthetic_decide_verdicts():
     # 30/200 = 15% errors and gamma ~ 7.74: the paper's numbers are reproduced
     recs = [_rec(**base, **{"errcount.full": 30.0, "n_eval.full": 200.0, "gamma.full": g}) for g in (7.7, 7.78)]
     v, info = reproductions.synthetic_decide(recs, params)
-    assert v["error_vs_paper"] == Verdict.HOLDS and v["margin_vs_paper"] == Verdict.HOLDS
+    # agreement is not evidence of agreement (no equivalence test): INCONCLUSIVE, never HOLDS
+    assert v["error_vs_paper"] == Verdict.INCONCLUSIVE and v["margin_vs_paper"] == Verdict.INCONCLUSIVE
     assert v["margin_trend"] == Verdict.HOLDS and v["error_trend"] == Verdict.HOLDS
-    assert info["RG"]["256"]["paper_eps_out_%"] == 24.34
-    recs = [_rec(**base, **{"errcount.full": 96.0, "n_eval.full": 200.0, "gamma.full": g}) for g in (5.2, 5.3)]
+    assert info["RG"]["256"]["paper_eps_out_%"] == 24.34 and "99%" in info["claim"]
+    # 3 data sets: the 99% t interval is mean +- 9.92 SE = 5.25 +- 0.29, far from 7.74
+    recs = [_rec(**base, **{"errcount.full": 96.0, "n_eval.full": 200.0, "gamma.full": g}) for g in (5.2, 5.25, 5.3)]
     v, _ = reproductions.synthetic_decide(recs, params)
     assert v["error_vs_paper"] == Verdict.VIOLATED and v["margin_vs_paper"] == Verdict.VIOLATED
+    # 2 data sets: t quantile 63.7, the same spread no longer rejects
+    v, _ = reproductions.synthetic_decide(recs[::2], params)
+    assert v["margin_vs_paper"] == Verdict.INCONCLUSIVE
 
 
 def test_sparsity_decide():
@@ -287,3 +299,78 @@ def test_bundled_trial_accepts_user_svmlight_file(tmp_path):
     assert rec.outcomes["r_below_rho"].holds and not rec.outcomes["r_below_rho"].vacuous
     assert rec.outcomes["ball_given_e"].holds
     assert rec.diagnostics["rho"] == 6.0
+
+
+# ------------------------------------------------------------------- planted-bug regressions (phase 2)
+
+
+class _Ball:
+    def __init__(self, lo, hi):
+        self.dual_value, self.radius_sq = lo, hi
+
+
+def test_thm36_stated_prob_compares_squared_radii():
+    # B^2 = 4, B~^2 = 7 > (1 + 0.5) * 4 = 6: stated_prob must fail (certified). A comparison of B~ (= 2.65)
+    # instead of B~^2 would hold: this test catches that fault. B~^2 = 5 < 6 holds.
+    from rpcheck.checkers.paul2014 import enclosing_ball as eb
+
+    out = eb.evaluate_ball(0.1, 0.1, 5, 5, 1.0, 1.0, _Ball(4.0, 4.0), _Ball(7.0, 7.0), 0.5, e_other=0.3)
+    assert not out["stated_prob"].holds and not out["stated_prob"].undetermined
+    assert not out["prob_control"].holds and not out["prob_control"].undetermined
+    assert not out["lower_control"].holds and not out["proof_step_control"].holds and not out["eB_control"].holds
+    out = eb.evaluate_ball(0.1, 0.1, 5, 5, 1.0, 1.0, _Ball(4.0, 4.0), _Ball(5.0, 5.0), 0.5, e_other=0.3)
+    assert out["stated_prob"].holds and out["stated_det"].holds is False  # 5 > (1 + 0.1) * 4
+    assert not out["prob_control"].holds
+    # straddling intervals are undetermined, not a benefit of the doubt
+    out = eb.evaluate_ball(0.1, 0.1, 5, 5, 1.0, 1.0, _Ball(3.9, 4.0), _Ball(5.9, 6.1), 0.5)
+    assert out["stated_prob"].undetermined and not out["stated_prob"].holds
+
+
+def _flat_cell():
+    t = registry.get("paul2014.lemma3.3")
+    return next(c for c in t.profiles["ci"].cells if c["kind"] == "countsketch" and c["coherence"] == "flat")
+
+
+def test_countsketch_embeds_the_flat_direction():
+    # Lemma 3.3 at the derived r (P(e > eps) <= delta for every V) on V containing 1/sqrt(d): with independent
+    # signs e ~ 2 sqrt(rho/r) ~ 0.1. A CountSketch whose signs are all +1 has E[R R^T] = I + (11^T - I)/r and
+    # u^T R R^T u ~ 1 + (d - 1)/r ~ 1.93 for u = 1/sqrt(d) (d = 4096, r = 4400): e > eps in every draw, and this
+    # test fails.
+    cell = _flat_cell()
+    rng = np.random.default_rng(2014)
+    es = [embedding.embedding_trial(cell, rng).diagnostics["e"] for _ in range(5)]
+    assert max(es) <= cell["eps"], es
+
+
+def test_flat_cell_detects_all_plus_countsketch(monkeypatch):
+    # The same cell with the sign fault planted (monkeypatched): the event fails in every draw.
+    from rpcheck.sketches import countsketch as cs
+
+    draw = cs.CWSketch._draw
+
+    def plus_draw(self):
+        draw(self)
+        self.vals_ = np.abs(self.vals_)
+
+    monkeypatch.setattr(cs.CWSketch, "_draw", plus_draw)
+    cell = _flat_cell()
+    rng = np.random.default_rng(2014)
+    outs = [embedding.embedding_trial(cell, rng).outcomes["stated"] for _ in range(5)]
+    assert all(not o.holds for o in outs) and min(o.statistic for o in outs) > 0.75  # ~ (d - 1)/r = 0.93
+
+
+def test_c5_random_labels_separability_is_covers_count():
+    from rpcheck.checkers.paul2014 import norm_identity as ni
+
+    # Cover (1965): n = 4 points in general position in R^1 with bias: P(Bin(3, 1/2) <= 1) = 1/2
+    assert ni.p_separable(4, 1) == pytest.approx(0.5)
+    assert ni.p_separable(40, 5) < 1e-5
+
+
+def test_not_separable_projection_is_a_failure_of_margin_claims():
+    out = margin.not_separable_outcomes(0.3)
+    assert not out["stated"].holds and not out["stated"].vacuous
+    assert not out["proof"].holds and not out["eq17"].holds and not out["obj_upper"].holds
+    assert out["upper"].holds and out["eq16"].vacuous
+    out = margin.not_separable_outcomes(1.2)
+    assert out["stated"].vacuous and out["proof"].vacuous

@@ -1,7 +1,7 @@
 """Checkers for Paul, Boutsidis, Magdon-Ismail and Drineas (2014), "Random Projections for Linear Support
 Vector Machines" (ACM TKDD 8(4):22; arXiv:1211.6085v5). Each module registers its Theorem(s) on import.
 
-Ids use the arXiv PDF numbering; each citation also gives the TKDD numbering (spec, table at the top).
+Ids use the arXiv PDF numbering; each citation also gives the TKDD numbering (the arXiv v5 PDF and the TKDD version number lemmas and theorems differently).
 """
 
 from . import (  # noqa: F401  (imported for registration)

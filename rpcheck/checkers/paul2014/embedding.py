@@ -5,7 +5,7 @@ Statements (arXiv v5 numbering; TKDD numbering in brackets; target dimensions eq
     r = O(rho eps^-2 log(rho d/delta) log(rho eps^-2 delta^-1 log(rho d/delta))) (eq. 7). Then with
     probability >= 1 - delta, ||V^T V - V^T R R^T V||_2 <= eps.
     Lemma 3.2 [3.3] random signs (rescaled), r = O(rho eps^-2 log rho log d) (eq. 9); probability
-    "1 - 1/n" (n is not part of the lemma: spec Sec. 6 item 5).
+    "1 - 1/n" (n is not part of the lemma).
     Lemma 3.3 [3.5] Clarkson-Woodruff, r as in eq. (8); probability >= 1 - delta.
     Lemma 3.4 [3.7] Gaussian, r = O(rho eps^-2 log(rho/delta)) (eq. 10); probability >= 1 - delta.
 
@@ -17,9 +17,9 @@ bound on the failure rate is <= delta, VIOLATED when the lower bound exceeds del
 The O(.) constant
     Every cell carries the constant ``c`` and ``r = ceil(c f(rho, eps, delta, d))`` from
     :mod:`rpcheck.bounds.paul2014` (natural log). The constants are ``CI_CONSTANTS`` of :mod:`._common`,
-    chosen once from the spec's reference quantiles before the tests were run (see there) and used at
+    chosen once from reference quantiles measured in development before the tests were run (see there) and used at
     every profile; ``constant_search`` lets the engine report the smallest working r and the implied
-    constant. Cells with ``r < rho`` are VACUOUS (``e >= 1`` deterministically, spec C3).
+    constant. Cells with ``r < rho`` are VACUOUS (``e >= 1`` deterministically, paul2014.c3).
 
 C1a (proof of Lemma 3.1, "Lemma 3 of Drineas et al. 2011"): ``max_i ||(H D V)_(i)||^2 <= 2 rho ln(40 d
 rho)/d`` "with probability >= 1 - delta". The constant 40 corresponds to delta = 1/20 (Hoeffding + a union
@@ -42,13 +42,14 @@ from ...bounds.paul2014 import (
     c1a_row_norm_bound_as_printed,
     countsketch_coherent_failure,
     cw_parameters,
+    sparse_embedding_markov_r,
     target_dim,
     target_shape,
 )
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...generators import orthonormal_basis
 from ...sketches import fwht, make_sketch
-from ._common import CI_CONSTANTS, cite, distortion
+from ._common import CI_CONSTANTS, P, cite, cw_consistent, distortion, rho_le
 
 __all__ = [
     "embedding_trial",
@@ -105,19 +106,66 @@ def embedding_cell(kind, rho, d, eps, delta, *, coherence="incoherent", c=None, 
     return cell
 
 
+def row_space(d, rho, coherence, rng):
+    """``V`` (d x rho, orthonormal) of the coherence class: the classes of
+    :func:`rpcheck.generators.orthonormal_basis`, plus ``"flat"``: a Haar basis whose first column is
+    replaced by the flat direction ``1/sqrt(d)`` (re-orthonormalised), i.e. data with a constant offset
+    feature. A flat direction is maximally incoherent, so every lemma applies; it is the direction in which
+    a sparse embedding with correlated signs (e.g. all +1, ``E[R R^T] = I + (1 1^T - I)/r``) is distorted
+    by about ``(d - 1)/r``."""
+    if coherence != "flat":
+        return orthonormal_basis(d, rho, coherence=coherence, rng=rng)
+    G = rng.standard_normal((d, rho))
+    G[:, 0] = 1.0
+    Q, R_ = np.linalg.qr(G)
+    return Q * np.sign(np.diag(R_))[None, :]
+
+
+def embedding_event(e, eps):
+    """The event of every embedding lemma, ``e <= eps`` (shared by ``stated`` and ``r_below_rho_control``)."""
+    return Outcome(bool(e <= eps), e, eps)
+
+
+def _control_sketch_kwargs(params, r_c):
+    if params["kind"] == "cw":
+        return {"q": 1, "v": r_c, "a": 1}
+    return sketch_kwargs(params)
+
+
 def embedding_trial(params, rng):
-    """Draw V (coherence class) and R; the event ``e <= eps``."""
-    d, rho, r, eps = params["d"], params["rho"], params["r"], params["eps"]
-    V = orthonormal_basis(d, rho, coherence=params.get("coherence", "incoherent"), rng=rng)
+    """Draw V (coherence class) and R; the event ``e <= eps``; the control at ``r = rho - 1``."""
+    d, rho, eps = params["d"], params["rho"], params["eps"]
+    V = row_space(d, rho, params.get("coherence", "incoherent"), rng)
     r = effective_r(params)
     sk = make_sketch(params["kind"], d, r, rng=rng, **sketch_kwargs(params))
     e = distortion(V, sk)
-    return TrialRecord(outcomes={"stated": Outcome(bool(e <= eps), e, eps)}, diagnostics={"e": e, "r": float(r)})
+    # Negative control (role "control", mode "deterministic", expected VIOLATED): the same event for a
+    # sketch of the same kind with r_c = rho - 1 < rho, where e >= 1 > eps deterministically (C3: V^T R has
+    # rank <= r_c < rho, so I - V^T R R^T V has eigenvalue 1). One draw is a certified counterexample.
+    if rho >= 2:
+        sk_c = make_sketch(params["kind"], d, rho - 1, rng=rng, **_control_sketch_kwargs(params, rho - 1))
+        ctrl = embedding_event(distortion(V, sk_c), eps)
+    else:
+        ctrl = Outcome(True, vacuous=True)
+    return TrialRecord(
+        outcomes={"stated": embedding_event(e, eps), "r_below_rho_control": ctrl},
+        diagnostics={"e": e, "r": float(r)},
+    )
+
+
+_CONTROL_VARIANT = Variant(
+    "r_below_rho_control",
+    "e <= eps for the same construction at r = rho - 1 (negative control: e >= 1 there, C3)",
+    expected=Verdict.VIOLATED,
+    role="control",
+    note="Runs the event function of 'stated' (embedding_event) on a sketch with r = rho - 1 < rho, where "
+    "e >= 1 > eps for every draw (C3); one draw is a certified counterexample.",
+)
 
 
 def _r_below_rho(params):
     if params["r"] < params["rho"]:
-        return "r < rho forces e >= 1 deterministically (spec C3)"
+        return "r < rho forces e >= 1 deterministically (paul2014.c3)"
     return None
 
 
@@ -130,11 +178,14 @@ def _delta(params):
 
 
 def _expect_lemma(params):
-    # CW proper (a > 1) on coherent data: no prediction in the spec; reported only.
-    if params.get("coherence") == "coherent" and params["kind"] in ("countsketch", "sparse"):
-        return Verdict.VIOLATED
-    if params.get("coherence") == "coherent" and params["kind"] == "cw":
-        return None
+    # Lemmas 3.1, 3.2, 3.4 (srht, sign, gaussian) at r = ceil(c f) with the constants CI_CONSTANTS: HOLDS is
+    # the claim (the constants rest on reference quantiles, see CI_CONSTANTS; not a derived bound).
+    # Lemma 3.3 (cw, countsketch) cells use the DERIVED r of sparse_embedding_markov_r, which gives
+    # P(e > eps) <= delta for every V (incoherent, coherent, flat): HOLDS rests on that derivation.
+    # Power of HOLDS at ci: Lemmas 3.1/3.2/3.4, 150 trials, 4 rows: 0 failures give the CP upper bound
+    # 1 - (0.01/4)**(1/150) = 0.039 <= delta = 0.1 (up to 3 failures still give <= 0.1); Lemma 3.3: see
+    # _profiles. HOLDS has probability >= 0.99 when the true failure rate is <= 0.005 (150 trials, <= 3
+    # failures: binom.cdf(3, 150, 0.005) = 0.993) resp. <= 0.0014 (Lemma 3.3, 100 trials, <= 1 failure: 0.991).
     return Verdict.HOLDS
 
 
@@ -143,7 +194,11 @@ def _lemma_cells(kinds, specs, coherences=("incoherent",)):
     for coh in coherences:
         for kind in kinds:
             for rho, d, eps, delta in specs:
-                cells.append(embedding_cell(kind, rho, d, eps, delta, coherence=coh))
+                if kind in ("cw", "countsketch"):
+                    r = sparse_embedding_markov_r(rho, eps, delta)
+                    cells.append(embedding_cell(kind, rho, d, eps, delta, coherence=coh, r=r))
+                else:
+                    cells.append(embedding_cell(kind, rho, d, eps, delta, coherence=coh))
     return tuple(cells)
 
 
@@ -153,10 +208,30 @@ _STD_SPECS = _CI_SPECS + [(5, 1024, 0.5, 0.1), (20, 1024, 0.5, 0.1), (10, 4096, 
 _FULL_SPECS = _STD_SPECS + [(40, 4096, 0.5, 0.1), (20, 16384, 0.3, 0.05)]
 
 
+#: Flat-V cells for the sparse embeddings (Lemma 3.3): a sign fault that correlates the columns (all signs
+#: +1: u^T R R^T u = (1/d) sum_j c_j^2 ~ 1 + (d - 1)/r ~ 1.93 for u = 1/sqrt(d), d = 4096, r = 4400, with
+#: c_j the bucket counts) gives e > eps = 1/2 in every draw, while the correct construction embeds (derived
+#: r, any V).
+_FLAT_SPECS = [(10, 4096, 0.5, 0.1)]
+
+
 def _profiles(kinds, coherences_ci=("incoherent", "coherent")):
+    sparse = any(k in ("cw", "countsketch") for k in kinds)
+    flat = _lemma_cells(kinds, _FLAT_SPECS, ("flat",)) if sparse else ()
+    # Lemma 3.3 at ci: 100 trials (its derived r is large, ~0.02 s per trial). HOLDS with 0 failures needs
+    # the CP upper bound at the Holm level (>= 0.01/10 for its 10 rows) <= delta = 0.1:
+    # 1 - 0.001**(1/100) = 0.067 (and 1 failure: 0.089), so HOLDS is reached unless 2 or more of 100 draws
+    # fail; at a true failure rate of 0.001 that has probability 0.005.
     return {
-        "quick": Profile(_lemma_cells(kinds, _QUICK_SPECS), trials=100),
-        "ci": Profile(_lemma_cells(kinds, _CI_SPECS, coherences_ci), trials=150),
+        # quick, Lemma 3.3: rho = 5 (derived r = 1200, ~5 ms per trial) and one flat CountSketch cell
+        # ((d - 1)/r = 3.4 under an all-+1 sign fault)
+        "quick": Profile(
+            _lemma_cells(kinds, [(5, 512, 0.5, 0.1)]) + _lemma_cells(["countsketch"], [(5, 4096, 0.5, 0.1)], ("flat",))
+            if sparse
+            else _lemma_cells(kinds, _QUICK_SPECS),
+            trials=100,
+        ),
+        "ci": Profile(_lemma_cells(kinds, _CI_SPECS, coherences_ci) + flat, trials=100 if sparse else 150),
         "standard": Profile(_lemma_cells(kinds, _STD_SPECS, ("incoherent", "coherent")), trials=1000),
         "full": Profile(_lemma_cells(kinds, _FULL_SPECS, ("incoherent", "coherent")), trials=3000),
     }
@@ -189,6 +264,9 @@ _LEMMAS = {
         "Lemma 3.3: Clarkson-Woodruff subspace embedding at r from eq. 8",
         "With prob >= 1 - delta, ||E||_2 <= eps for the CW matrix of Sec. 2 and r as in eq. 8.",
         (
+            "r for CW and CountSketch: the derived sufficient r = ceil((rho^2 + rho)/(eps^2 delta)) "
+            "(second moment + Markov, rpcheck.bounds.paul2014.sparse_embedding_markov_r), reported as c = r/f "
+            "for eq. 8's shape f; it replaces an O(.) constant 0.05 chosen from runs.",
             "CW block sizes (q, v, a) are not given for any experiment: "
             "a = ceil(eps^-1 ln(rho/(eps delta))), v = ceil(1/eps) (unit constants), q = ceil(r/(v a)); "
             "CountSketch = CW with q = a = 1.",
@@ -200,13 +278,21 @@ _LEMMAS = {
         ("gaussian",),
         "Lemma 3.4: Gaussian subspace embedding at r from eq. 10",
         "With prob >= 1 - delta, ||E||_2 <= eps for a Gaussian R (scaled 1/sqrt(r)) and r as in eq. 10.",
-        ("Gaussian and sign entries scaled by 1/sqrt(r) so that E[R R^T] = I (not stated; spec Sec. 6 item 6).",),
+        ("Gaussian and sign entries scaled by 1/sqrt(r) so that E[R R^T] = I (not stated in Sec. 2).",),
     ),
 }
 
+def _embedding_parameters(eps_key="eps"):
+    return {k: P[k] for k in ("kind", "coherence", "rho", "d", "delta", "c", "r", "q", "v", "a")} | {"eps": P[eps_key]}
+
+
+_EMBED_CONSTRAINTS = (rho_le("d"), cw_consistent())
+#: eps ranges as printed: Lemma 3.1 and Lemma 3.3 take eps in (0, 1/2]; Lemmas 3.2 and 3.4 eps in (0, 1).
+_EPS_KEY = {"paul2014.lemma3.1": "eps_half", "paul2014.lemma3.3": "eps_half"}
+
 THEOREMS = {}
 for _tid, (_loc, _eqs, _kinds, _title, _stmt, _assumed) in _LEMMAS.items():
-    _coh = ("incoherent",) if _tid == "paul2014.lemma3.3" else ("incoherent", "coherent")
+    _coh = ("incoherent", "coherent")
     _assumed_all = ("O(.) constant c and natural log (unspecified in the paper); see CI_CONSTANTS.",) + _assumed
     THEOREMS[_tid] = register(
         Theorem(
@@ -225,10 +311,13 @@ for _tid, (_loc, _eqs, _kinds, _title, _stmt, _assumed) in _LEMMAS.items():
                     promised_failure=_delta,
                     assumed=_assumed_all,
                 ),
+                _CONTROL_VARIANT,
             ),
             profiles=_profiles(_kinds, _coh),
             trial=embedding_trial,
             vacuous=_r_below_rho,
+            parameters=_embedding_parameters(_EPS_KEY.get(_tid, "eps")),
+            constraints=_EMBED_CONSTRAINTS,
             constant_search={"param": "r", "formula": _formula, "variant": "stated"},
             findings=(
                 Finding(
@@ -236,7 +325,7 @@ for _tid, (_loc, _eqs, _kinds, _title, _stmt, _assumed) in _LEMMAS.items():
                     "The O(.) constants of eqs. 7-10 are unspecified; with constant 1 eqs. 7 and 8 exceed d. "
                     "The cells report the constant used and the engine's constant search the smallest one.",
                     evidence_variant="stated",
-                    spec_ref="Sec. 2.3; C1, C2",
+                    spec_ref="Sec. 1.3, eqs. (7)-(10)",
                 ),
             )
             + (
@@ -245,7 +334,7 @@ for _tid, (_loc, _eqs, _kinds, _title, _stmt, _assumed) in _LEMMAS.items():
                         "lemma3.2-probability",
                         "Lemma 3.2's failure probability 1/n involves an n that is not part of the lemma.",
                         evidence_variant=None,
-                        spec_ref="Sec. 6 item 5",
+                        spec_ref="Lemma 3.2 (arXiv v5)",
                     ),
                 )
                 if _tid == "paul2014.lemma3.2"
@@ -266,6 +355,12 @@ def hdv_row_norms_sq(V, D):
     return np.einsum("ij,ij->j", HDVt, HDVt)
 
 
+def row_norm_event(m, bound):
+    """C1a's event ``max_i ||(H D V)_(i)||^2 <= bound`` (exact up to rounding of the transform, ~1e-15
+    relative; the bounds are far from the values at that resolution)."""
+    return Outcome(bool(m <= bound), m, bound)
+
+
 def c1a_trial(params, rng):
     """``max_i ||(H D V)_(i)||^2`` for one draw of the signs D (H the normalised Hadamard matrix)."""
     d, rho, delta = params["d"], params["rho"], params["delta"]
@@ -274,8 +369,14 @@ def c1a_trial(params, rng):
     m = float(np.max(hdv_row_norms_sq(V, D)))
     b_gen = c1a_row_norm_bound(rho, d, delta)
     b_pr = c1a_row_norm_bound_as_printed(rho, d)
+    # control: the same event with the bound rho/(2d): the d squared row norms of H D V sum to
+    # ||H D V||_F^2 = rho, so their maximum is >= rho/d > rho/(2d) for every draw (certain failure).
     return TrialRecord(
-        outcomes={"general_delta": Outcome(m <= b_gen, m, b_gen), "as_printed": Outcome(m <= b_pr, m, b_pr)},
+        outcomes={
+            "general_delta": row_norm_event(m, b_gen),
+            "as_printed": row_norm_event(m, b_pr),
+            "bound_control": row_norm_event(m, rho / (2.0 * d)),
+        },
         diagnostics={"max_row_norm_sq": m, "coherence_HDV": m * d / rho},
     )
 
@@ -314,6 +415,14 @@ THEOREMS["paul2014.c1a"] = register(
                 promised_failure=_delta,
                 note="Proved only at delta = 1/20; not refuted empirically (Hoeffding + union bound is loose).",
             ),
+            Variant(
+                "bound_control",
+                "max_i ||(HDV)_(i)||^2 <= rho/(2d) (negative control)",
+                expected=Verdict.VIOLATED,
+                role="control",
+                note="The squared row norms of the d x rho orthonormal H D V sum to rho, so the maximum is >= "
+                "rho/d > rho/(2d): every draw is a certified failure of the same event function.",
+            ),
         ),
         profiles={
             "quick": Profile(_c1a_cells([10], [1024], [0.05]), trials=200),
@@ -322,6 +431,8 @@ THEOREMS["paul2014.c1a"] = register(
             "full": Profile(_c1a_cells([5, 10, 40, 100], [1024, 8192, 65536], [0.05, 0.01, 0.001]), trials=5000),
         },
         trial=c1a_trial,
+        parameters={k: P[k] for k in ("coherence", "rho", "d", "delta")},
+        constraints=(rho_le("d"),),
         findings=(
             Finding(
                 "c1a-delta",
@@ -330,7 +441,7 @@ THEOREMS["paul2014.c1a"] = register(
                 "but the constant 40 is delta = 1/20; the general bound 2 rho ln(2 d rho/delta)/d holds at "
                 "level 1 - delta (confirmed). The printed form is a proof gap, not refuted empirically.",
                 evidence_variant="general_delta",
-                spec_ref="Sec. 6 item 4; C1a",
+                spec_ref="proof of Lemma 3.1",
             ),
         ),
     )
@@ -375,6 +486,7 @@ THEOREMS["paul2014.c2"] = register(
                 note="ci: rho = 20, r = 800 (Gaussian eq. 10 with c = 1.7 at delta = 0.05); CountSketch's "
                 "exact collision probability there is 0.21 > delta.",
             ),
+            _CONTROL_VARIANT,
         ),
         profiles={
             "quick": Profile(_c2_cells(["gaussian", "countsketch", "sparse"], 800, 20, 512, 0.5, 0.05), trials=200),
@@ -390,13 +502,15 @@ THEOREMS["paul2014.c2"] = register(
         },
         trial=embedding_trial,
         vacuous=_r_below_rho,
+        parameters=_embedding_parameters(),
+        constraints=_EMBED_CONSTRAINTS,
         findings=(
             Finding(
                 "coherence",
                 "The guarantees are per fixed V: on coherent row spaces (few active features) CountSketch "
                 "(collisions give e >= 1) and Li-sparse fail at an r where Gaussian, SRHT and signs embed.",
                 evidence_variant="stated",
-                spec_ref="C2",
+                spec_ref="Lemma 3.3, eq. (8); Sec. 2",
             ),
         ),
     )
@@ -405,6 +519,22 @@ THEOREMS["paul2014.c2"] = register(
 
 def _cs_exact_p(params):
     return countsketch_coherent_failure(params["rho"], params["r"])
+
+
+def _expect_cs_exact(params):
+    # HOLDS in mode "exact" needs the equivalence test (99% CP bounds at the Holm level inside
+    # [p/1.25, 1.25 p], and the same for 1 - p). Its power, computed exactly with scipy.stats.binom at the
+    # Bonferroni level 0.01/500 for p = 1 - prod_{k<rho}(1 - k/r):
+    #   (rho, r) = (5, 50), p = 0.186: n = 300 -> 0.000, 2000 -> 0.49, 5000 -> 0.998, 10000 -> 1.000
+    #   (10, 320), p = 0.132: 300 -> 0.000, 2000 -> 0.000, 8000 -> 0.999, 10000 -> 1.000
+    #   (20, 1000), p = 0.174: 300 -> 0.000, 2000 -> 0.35, 5000 -> 0.996, 10000 -> 1.000
+    #   (40, 4000), p = 0.178: 2000 -> 0.39, 10000 -> 1.000;  (10, 4000), p = 0.011: 10000 -> 0.000
+    # So HOLDS is expected only in the full profile (10,000 trials; its cells have d = 4096) with p >= 0.1;
+    # elsewhere the row is reported (None): a VIOLATED would still refute the collision law. (About 8,000
+    # trials per cell would be needed at ci, roughly 70 s: not cheap enough for CI.)
+    if int(params["d"]) == 4096 and _cs_exact_p(params) >= 0.1:
+        return Verdict.HOLDS
+    return None
 
 
 THEOREMS["paul2014.c2.countsketch_exact"] = register(
@@ -421,9 +551,10 @@ THEOREMS["paul2014.c2.countsketch_exact"] = register(
                 "stated",
                 "failures (e > eps) ~ Bin(trials, 1 - prod_{k<rho}(1 - k/r))  (the collision law)",
                 mode="exact",
-                expected=Verdict.HOLDS,
+                expected=_expect_cs_exact,
                 promised_failure=_cs_exact_p,
             ),
+            _CONTROL_VARIANT,
         ),
         profiles={
             "quick": Profile(
@@ -457,13 +588,15 @@ THEOREMS["paul2014.c2.countsketch_exact"] = register(
         },
         trial=embedding_trial,
         vacuous=_r_below_rho,
+        parameters=_embedding_parameters(),
+        constraints=_EMBED_CONSTRAINTS,
         findings=(
             Finding(
                 "countsketch-collisions",
                 "CountSketch on sparse data with rho active features is all-or-nothing: e in {0} U [1, inf), "
                 "failing with the exact collision probability ~ rho^2/(2r).",
                 evidence_variant="stated",
-                spec_ref="C2",
+                spec_ref="Lemma 3.3, eq. (8); Sec. 2",
             ),
         ),
     )

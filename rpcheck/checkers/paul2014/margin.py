@@ -5,7 +5,7 @@ Statement (arXiv v5 Theorem 3.5 = TKDD Theorem 3.9; eqs. (3), (5), proof eqs. (1
     gamma~* be the margins of (3) and (5). Then gamma~*^2 >= (1 - eps) gamma*^2", with
     gamma = 1/||w||_2 "where ||w*||^2 = sum_i alpha*_i".
 
-Deterministic given the measured ``e = ||E||_2`` of each draw (spec Sec. 1.6). Per trial (one data set,
+Deterministic given the measured ``e = ||E||_2`` of each draw (the quantity of Lemmas 3.1-3.4). Per trial (one data set,
 one R, two certified dual solves) the events are, as separate variants:
 
 ========================= ========================================================== =================
@@ -18,13 +18,18 @@ variant                   per-trial event (e measured; gamma = 1/||w*||)        
 ``eq16``                  Z_opt >= Z~(a~) - e/2 ||X^T Y a~||^2, eq. (16)             HOLDS / HOLDS
 ``paux``                  | ||R^T u||^2 - ||u||^2 | <= e ||u||^2, u = X^T Y a~       HOLDS / HOLDS
 ``eq17``                  Z_opt >= Z~_opt - e/(2(1-e)) ||w~*||^2, eq. (17)           HOLDS / HOLDS
-``obj_upper``             Z~_opt <= ((1 - e)/(1 - 2e)) Z_opt (derived, spec C4)      HOLDS / HOLDS
-``obj_lower``             Z~_opt >= (1 - e) Z_opt (derived, spec C4)                 HOLDS / HOLDS
+``obj_upper``             Z~_opt <= ((1 - e)/(1 - 2e)) Z_opt (derived, not in the paper)      HOLDS / HOLDS
+``obj_lower``             Z~_opt >= (1 - e) Z_opt (derived, not in the paper)                 HOLDS / HOLDS
+``*_control``             negative controls: the same event functions with constants VIOLATED
+                          the certified statistic exceeds by a factor 2 (evaluate_margin)
 ========================= ========================================================== =================
 
+A projected hard-margin problem that is not separable is a failure of the claims that need its margin
+(:func:`not_separable_outcomes`); a straddling certified interval is ``undetermined``.
+
 "hard" = separable data and C = inf (zero slack, where the stated bound is true by the primal argument
-of spec Sec. 3); "soft" = label noise and a finite C (the proof's step (18)-(19) ``Z = 1/2||w||^2`` fails,
-spec Sec. 6 item 2; the stated bound is an open question, searched adversarially by
+of paul2014.c5 / the module docstring); "soft" = label noise and a finite C (the proof's step (18)-(19) ``Z = 1/2||w||^2`` fails:
+the identity of eq. (18) needs zero slack; the stated bound is an open question, searched adversarially by
 ``paul2014.thm3.5.search`` in :mod:`.margin_search`, which also exhibits violations of ``upper``).
 
 Promised probability: none (deterministic); VIOLATED on any certified exception.
@@ -35,7 +40,7 @@ ratio gamma~^2/gamma^2), so ``slack = bound - statistic``.
 Vacuity: ``e >= 1`` makes ``stated``, ``stated_sum_alpha``, ``eq17`` and ``obj_lower`` uninformative;
 ``e >= 1/2`` makes ``proof`` and ``obj_upper`` uninformative. ``eq16``, ``paux`` and ``upper`` are
 informative for every e. Degenerate instances (``||w||^2 < 1e-8`` or a certified relative error of
-``||w||`` above 5%) are vacuous and counted in the diagnostic ``degenerate`` (spec C6 pitfall).
+``||w||`` above 5%) are vacuous and counted in the diagnostic ``degenerate`` (seen in development at ||w||^2 ~ 1e-9).
 
 Tolerance: every comparison uses certified intervals built from the solver point (duality gap, strong
 convexity of the primal in w; :mod:`._common`), plus a 1e-10 relative floating-point allowance.
@@ -54,16 +59,18 @@ from ...bounds.paul2014 import (
     objective_lower_derived,
     objective_upper_derived,
 )
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...errors import NotSeparableError
 from ...sketches import make_sketch
-from ._common import FP_REL, cite, distortion, svc_bounds, violation_artifacts
+from ._common import FP_REL, Interval, P, certified_ge, cite, distortion, rho_le, svc_bounds, violation_artifacts
 from ._data import classification_instance
 
 __all__ = ["THEOREM", "trial", "evaluate_margin"]
 
 THEOREM_ID = "paul2014.thm3.5"
 SOFT_C = 1.0
+
+CONTROLS = ("lower_control", "upper_control", "objective_control", "paux_control")
 
 VARIANTS_ORDER = (
     "stated",
@@ -112,59 +119,130 @@ def evaluate_margin(e, orig, proj, q_u, q_Ru):
     degenerate = orig["degenerate"] or proj["degenerate"]
     ratio = (1.0 / proj["w_norm_sq"]) / (1.0 / orig["w_norm_sq"]) if not degenerate else math.nan
     ratio_sa = orig["alpha_sum"] / proj["alpha_sum"] if proj["alpha_sum"] > 0 else math.nan
-    fp = FP_REL
     out = {}
 
-    # gamma~^2 >= k gamma^2  <=>  ||w*||^2 >= k ||w~*||^2 ; certified violation: W.hi < k Wt.lo
-    # every Outcome reads ``statistic <= bound`` (slack = bound - statistic): for the lower bounds the
+    # Every comparison is three-valued (certified_ge): certified to hold, certified to fail, or
+    # undetermined when the certified intervals straddle the inequality (counted against the verdict).
+    # Every Outcome reads ``statistic <= bound`` (slack = bound - statistic): for the lower bounds the
     # statistic is the factor k and the bound the measured ratio gamma~^2/gamma^2.
-    def lower(k, Wi, Wti, ratio_, vac):
-        if vac:
-            return Outcome(True, k, ratio_, vacuous=True)
-        return Outcome(bool(Wi.hi * (1 + fp) >= k * Wti.lo), k, ratio_)
-
-    k = margin_lower_stated(e)
-    out["stated"] = lower(k, W, Wt, ratio, e >= 1 or degenerate)
-    out["stated_sum_alpha"] = lower(k, S, St, ratio_sa, e >= 1 or degenerate)
-    kp = margin_lower_proof(e)
-    out["proof"] = lower(kp, W, Wt, ratio, e >= 0.5 or degenerate)
-    ku = margin_upper(e)
-    # gamma~^2 <= (1+e) gamma^2 <=> ||w*||^2 <= (1+e)||w~*||^2 ; certified violation: W.lo > ku Wt.hi
-    out["upper"] = (
-        Outcome(True, ratio, ku, vacuous=True)
-        if degenerate
-        else Outcome(bool(W.lo <= ku * Wt.hi * (1 + fp)), ratio, ku)
-    )
+    out["stated"] = margin_lower_event(margin_lower_stated(e), W, Wt, ratio, e >= 1 or degenerate)
+    out["stated_sum_alpha"] = margin_lower_event(margin_lower_stated(e), S, St, ratio_sa, e >= 1 or degenerate)
+    out["proof"] = margin_lower_event(margin_lower_proof(e), W, Wt, ratio, e >= 0.5 or degenerate)
+    out["upper"] = margin_upper_event(margin_upper(e), W, Wt, ratio, degenerate)
     # (16) at the returned feasible a~ : Z_opt >= Z~(a~) - e/2 ||X^T Y a~||^2 ; Zt.lo = Z~(a~) - fp
     rhs16 = Zt.lo - 0.5 * e * q_u
-    out["eq16"] = Outcome(bool(Z.hi + fp * (abs(Z.hi) + e * q_u) >= rhs16), rhs16, Z.hi)
-    # P-aux
-    dev = abs(q_Ru - q_u)
-    out["paux"] = Outcome(bool(dev <= e * q_u + fp * (q_u + q_Ru + 1e-300)), dev, e * q_u)
+    out["eq16"] = _ge_outcome(Z, Interval(rhs16, rhs16), rhs16, Z.hi, extra=FP_REL * (abs(Z.hi) + e * q_u))
+    # P-aux: q_u, q_Ru are computed directly (no solver interval), rounding allowance only
+    out["paux"] = paux_event(e, q_u, q_Ru)
     # (17)
     if e >= 1:
         out["eq17"] = Outcome(True, math.nan, Z.hi, vacuous=True)
     else:
-        rhs17 = Zt.lo - 0.5 * e / (1 - e) * Wt.hi
-        out["eq17"] = Outcome(bool(Z.hi * (1 + fp) >= rhs17), rhs17, Z.hi)
+        lo17 = Zt.lo - 0.5 * e / (1 - e) * Wt.hi
+        hi17 = Zt.hi - 0.5 * e / (1 - e) * Wt.lo
+        out["eq17"] = _ge_outcome(Z, Interval(lo17, hi17), lo17, Z.hi)
     # Z~ <= ((1-e)/(1-2e)) Z
     if e >= 0.5:
         out["obj_upper"] = Outcome(True, Zt.lo, math.nan, vacuous=True)
     else:
-        b = objective_upper_derived(e) * Z.hi
-        out["obj_upper"] = Outcome(bool(Zt.lo <= b * (1 + fp)), Zt.lo, b)
+        k = objective_upper_derived(e)
+        out["obj_upper"] = _ge_outcome(Z.scale(k), Zt, Zt.lo, k * Z.hi)
     # Z~ >= (1-e) Z
     if e >= 1:
         out["obj_lower"] = Outcome(True, math.nan, Zt.hi, vacuous=True)
     else:
-        b = objective_lower_derived(e) * Z.lo
-        out["obj_lower"] = Outcome(bool(Zt.hi * (1 + fp) >= b), b, Zt.hi)
+        k = objective_lower_derived(e)
+        out["obj_lower"] = _ge_outcome(Zt, Z.scale(k), k * Z.lo, Zt.hi)
+    # Negative controls (role "control", expected VIOLATED; mode "deterministic": one certified failure
+    # suffices). Each runs the SAME event function as the variants it controls, with the constant tightened
+    # to a value the certified statistic provably exceeds by a factor 2 (or more):
+    #   lower_control: gamma~^2 >= k_c gamma^2 with k_c = 2 upper(||w||^2)/lower(||w~||^2): k_c ||w~||^2 >=
+    #     2 ||w||^2 > ||w||^2 (controls stated, stated_sum_alpha, proof);
+    #   upper_control: gamma~^2 <= k_c gamma^2 with k_c = lower(||w||^2)/(2 upper(||w~||^2)) (controls upper);
+    #   objective_control: Z~ >= k_c Z with k_c = 2 upper(Z~)/lower(Z) (Z > 0 always: Z_opt >= 1/2||w*||^2
+    #     > 0) through _ge_outcome (controls eq16, eq17, obj_upper, obj_lower);
+    #   paux_control: P-aux with e replaced by dev/(2 ||u||^2) (fails whenever dev > 0; controls paux).
+    if degenerate or not (Wt.lo > 0 and Wt.hi > 0 and Z.lo > 0):
+        for name in ("lower_control", "upper_control", "objective_control"):
+            out[name] = Outcome(True, math.nan, math.nan, vacuous=True)
+    else:
+        out["lower_control"] = margin_lower_event(2.0 * W.hi / Wt.lo, W, Wt, ratio, False)
+        out["upper_control"] = margin_upper_event(W.lo / (2.0 * Wt.hi), W, Wt, ratio, False)
+        k_c = 2.0 * Zt.hi / Z.lo
+        out["objective_control"] = _ge_outcome(Zt, Z.scale(k_c), k_c * Z.lo, Zt.hi)
+    dev = abs(q_Ru - q_u)
+    out["paux_control"] = (
+        paux_event(0.5 * dev / q_u, q_u, q_Ru) if q_u > 0 and dev > 0 else Outcome(True, dev, 0.0, vacuous=True)
+    )
     return out
+
+
+def paux_event(e, q_u, q_Ru):
+    """P-aux: ``| ||R^T u||^2 - ||u||^2 | <= e ||u||^2`` (exact arithmetic on computed norms; rounding
+    allowance ``FP_REL``). Shared by ``paux`` and ``paux_control``."""
+    dev = abs(q_Ru - q_u)
+    return Outcome(bool(dev <= e * q_u + FP_REL * (q_u + q_Ru + 1e-300)), dev, e * q_u)
+
+
+def _ge_outcome(lhs, rhs, statistic, bound, extra=0.0):
+    """Outcome of the certified comparison ``lhs >= rhs`` (Intervals), ``extra`` an absolute rounding
+    allowance added to ``lhs``."""
+    holds, und = certified_ge(Interval(lhs.lo + extra, lhs.hi + extra), rhs)
+    return Outcome(holds, statistic, bound, undetermined=und)
+
+
+def margin_lower_event(k, W, Wt, ratio, vacuous):
+    """``gamma~^2 >= k gamma^2``, i.e. ``||w*||^2 >= k ||w~*||^2``, on certified intervals ``W``, ``Wt``.
+
+    Shared by ``stated``, ``stated_sum_alpha``, ``proof`` and their control ``lower_control``."""
+    if vacuous:
+        return Outcome(True, k, ratio, vacuous=True)
+    holds, und = certified_ge(W, Wt.scale(k))
+    return Outcome(holds, k, ratio, undetermined=und)
+
+
+def margin_upper_event(k, W, Wt, ratio, vacuous):
+    """``gamma~^2 <= k gamma^2``, i.e. ``k ||w~*||^2 >= ||w*||^2`` (shared by ``upper`` and its control)."""
+    if vacuous:
+        return Outcome(True, ratio, k, vacuous=True)
+    holds, und = certified_ge(Wt.scale(k), W)
+    return Outcome(holds, ratio, k, undetermined=und)
+
+
+def not_separable_outcomes(e):
+    """Outcomes when the projected hard-margin problem is infeasible (gamma~* = 0, Z~_opt = +inf).
+
+    The lower bounds on gamma~ (``stated``, ``stated_sum_alpha``, ``proof``), (17) and the upper bound
+    on Z~ fail wherever they are informative (e < 1, resp. e < 1/2); ``upper`` (gamma~ <= ...) and
+    ``obj_lower`` (Z~ >= ...) hold trivially; (16) and P-aux concern the returned a~, which does not exist
+    (vacuous).
+    """
+    nan = math.nan
+
+    def fail_if(informative):
+        return Outcome(False, nan, 0.0) if informative else Outcome(True, nan, nan, vacuous=True)
+
+    return {
+        "stated": fail_if(e < 1),
+        "stated_sum_alpha": fail_if(e < 1),
+        "proof": fail_if(e < 0.5),
+        "upper": Outcome(True, 0.0, margin_upper(e)),
+        "eq16": Outcome(True, nan, nan, vacuous=True),
+        "paux": Outcome(True, nan, nan, vacuous=True),
+        "eq17": fail_if(e < 1),
+        "obj_upper": fail_if(e < 0.5),
+        "obj_lower": Outcome(True, nan, nan) if e < 1 else Outcome(True, nan, nan, vacuous=True),
+        # gamma~ = 0 < k_c gamma for any k_c > 0: the lower control fails; the others have no solve
+        "lower_control": Outcome(False, nan, 0.0),
+        "upper_control": Outcome(True, nan, nan, vacuous=True),
+        "objective_control": Outcome(True, nan, nan, vacuous=True),
+        "paux_control": Outcome(True, nan, nan, vacuous=True),
+    }
 
 
 def _vacuous_all(reason_diag):
     return TrialRecord(
-        outcomes={v: Outcome(True, math.nan, math.nan, vacuous=True) for v in VARIANTS_ORDER},
+        outcomes={v: Outcome(True, math.nan, math.nan, vacuous=True) for v in VARIANTS_ORDER + CONTROLS},
         diagnostics=reason_diag,
     )
 
@@ -184,9 +262,13 @@ def trial(params, rng):
     try:
         res_t = solve_svc(XR, y, C)
     except NotSeparableError:
-        # Only possible with e >= 1 (for e < 1, V^T R has full row rank and XR keeps the column space
-        # of X): the projected hard-margin problem has no solution, every variant is uninformative.
-        return _vacuous_all({"e": e, "proj_not_separable": 1.0, "degenerate": 0.0})
+        # The projected hard-margin problem is infeasible (decided by the solver's LP): gamma~* = 0 and
+        # Z~_opt = +inf. Expected only with e >= 1 (for e < 1, V^T R has full row rank and X R keeps the
+        # separating direction); whenever a claim needs the projected margin this is a FAILURE of its
+        # event, not a vacuous draw (:func:`not_separable_outcomes`).
+        out = not_separable_outcomes(e)
+        diags = {"e": e, "proj_not_separable": 1.0, "degenerate": 0.0}
+        return TrialRecord(outcomes=out, diagnostics=diags, artifacts=violation_artifacts(out, X=X, y=y, sketch=sk))
     orig = svc_bounds(Z, y, C, res.alpha, res.b)
     proj = svc_bounds(XR, y, C, res_t.alpha, res_t.b)
     u_coef = y * proj["a"]
@@ -245,7 +327,7 @@ THEOREM = register(
                 "stated",
                 "gamma~^2 >= (1 - e) gamma^2, gamma = 1/||w||",
                 expected=_hard_or_open,
-                note="Soft margin: open (spec C6); searched in paul2014.thm3.5.search. " + _HARD_NOTE,
+                note="Soft margin: open (the proof needs eqs. 18-19); searched in paul2014.thm3.5.search. " + _HARD_NOTE,
             ),
             Variant(
                 "stated_sum_alpha",
@@ -281,13 +363,45 @@ THEOREM = register(
             ),
             Variant(
                 "obj_upper",
-                "Z~_opt <= ((1-e)/(1-2e)) Z_opt  (derived from 17, e < 1/2; spec C4)",
+                "Z~_opt <= ((1-e)/(1-2e)) Z_opt  (derived from 17, e < 1/2; not in the paper)",
                 expected=Verdict.HOLDS,
             ),
-            Variant("obj_lower", "Z~_opt >= (1-e) Z_opt  (derived, spec C4)", expected=Verdict.HOLDS),
+            Variant("obj_lower", "Z~_opt >= (1-e) Z_opt  (derived, not in the paper)", expected=Verdict.HOLDS),
+            Variant(
+                "lower_control",
+                "gamma~^2 >= k_c gamma^2, k_c = 2 upper(||w||^2)/lower(||w~||^2) (negative control)",
+                expected=Verdict.VIOLATED,
+                role="control",
+                note="Same event function as stated/stated_sum_alpha/proof; provably fails (factor 2).",
+            ),
+            Variant(
+                "upper_control",
+                "gamma~^2 <= k_c gamma^2, k_c = lower(||w||^2)/(2 upper(||w~||^2)) (negative control)",
+                expected=Verdict.VIOLATED,
+                role="control",
+                note="Same event function as upper; provably fails (factor 2).",
+            ),
+            Variant(
+                "objective_control",
+                "Z~_opt >= k_c Z_opt, k_c = 2 upper(Z~)/lower(Z) (negative control)",
+                expected=Verdict.VIOLATED,
+                role="control",
+                note="Same certified comparison as eq16, eq17, obj_upper, obj_lower; provably fails (factor 2).",
+            ),
+            Variant(
+                "paux_control",
+                "| ||R^T u||^2 - ||u||^2 | <= (dev/2) (negative control)",
+                expected=Verdict.VIOLATED,
+                role="control",
+                note="Same event function as paux with e replaced by half the measured relative deviation.",
+            ),
         ),
         profiles=PROFILES,
         trial=trial,
+        parameters={k: P[k] for k in ("n", "d", "rho", "r")}
+        | {"kind": Param("choice", choices=("gaussian", "srht", "sign", "countsketch"), doc="projection"),
+           "regime": Param("choice", choices=("hard", "soft"), doc="hard: separable, C = inf; soft: flips, C = 1")},
+        constraints=(rho_le("n", "d"),),
         tolerance=FP_REL,
         tolerance_note=(
             "Certified intervals from each solver point: Z_opt in [D(a), P(w,b,xi)] at exactly feasible "
@@ -300,21 +414,21 @@ THEOREM = register(
                 "The proof reaches only gamma~^2 >= ((1-2e)/(1-e)) gamma^2 (eq. 21), weaker than the stated "
                 "(1-e) and vacuous for e >= 1/2; the stated bound holds in the zero-slack regime.",
                 evidence_variant="stated",
-                spec_ref="Sec. 6 item 1",
+                spec_ref="Theorem 3.5, eqs. (20)-(21)",
             ),
             Finding(
                 "eq17-general",
                 "(16), (17) and the derived objective bounds Z~ <= ((1-e)/(1-2e))Z, Z~ >= (1-e)Z hold in "
                 "the soft-margin regime too (only the step Z = ||w||^2/2 needs zero slack).",
                 evidence_variant="eq17",
-                spec_ref="C4; Sec. 6 item 2",
+                spec_ref="Theorem 3.5, eqs. (16)-(19)",
             ),
             Finding(
                 "margin-definitions",
                 "gamma = 1/||w|| and gamma = 1/sqrt(sum alpha) coincide only with zero slack; both are "
                 "tested (stated vs stated_sum_alpha).",
                 evidence_variant="stated_sum_alpha",
-                spec_ref="Sec. 6 items 2, 14",
+                spec_ref="Sec. 2, eq. (3); eqs. (18)-(19)",
             ),
         ),
         notes=(

@@ -5,7 +5,7 @@ Statement (arXiv v5 Theorem 3.7 = TKDD Theorem 3.14; duals (2), (4), (6))
     margins of SVR problems (4) and (6). Then gamma~*^2 >= (1 - eps) gamma*^2", gamma = 1/||w||,
     w = X^T alpha. The proof is "identical to Thm 3.5".
 
-Findings encoded (spec Sec. 1.3, Sec. 6 item 3): (4)/(6) print ``eps_svr 1^T alpha``, which vanishes on
+Findings encoded (eqs. (2), (4), (6)): (4)/(6) print ``eps_svr 1^T alpha``, which vanishes on
 the feasible set ``1^T alpha = 0``: (4) is the eps_svr = 0 SVR, not (2) (which has ``eps_svr ||alpha||_1``).
 The "identical proof" needs ``Z = ||w||^2/2``, true only when every point is inside the tube.
 
@@ -39,9 +39,9 @@ import math
 import numpy as np
 
 from ...bounds.paul2014 import margin_lower_proof, margin_lower_stated
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...sketches import make_sketch
-from ._common import FP_REL, cite, distortion, svr_bounds, violation_artifacts
+from ._common import FP_REL, P, certified_ge, cite, distortion, rho_le, svr_bounds, violation_artifacts
 from ._data import regression_instance
 from .embedding import sketch_kwargs
 
@@ -52,9 +52,11 @@ REGIMES = {"tube": 1000.0, "soft": 1.0}
 
 
 def _lower(k, W, Wt, ratio, vac):
+    """``gamma~^2 >= k gamma^2`` (``||w*||^2 >= k ||w~*||^2``) on certified intervals, three-valued."""
     if vac:
         return Outcome(True, k, ratio, vacuous=True)
-    return Outcome(bool(W.hi * (1 + FP_REL) >= k * Wt.lo), k, ratio)
+    holds, und = certified_ge(W, Wt.scale(k))
+    return Outcome(holds, k, ratio, undetermined=und)
 
 
 def _same_w(b1, b2):
@@ -102,6 +104,18 @@ def trial(params, rng):
     out["printed_eps_vanishes"] = Outcome(bool(dist <= rad), dist, rad)
     dist2, rad2 = _same_w(bp, bc)
     out["printed_equals_eq2"] = Outcome(bool(dist2 <= rad2), dist2, rad2)
+    # Negative controls (role "control", mode "deterministic", expected VIOLATED):
+    #   lower_control: _lower with k_c = 2 upper(||w||^2)/lower(||w~||^2) on dual (2): k_c ||w~||^2 >=
+    #     2 ||w||^2 > ||w||^2, a certified failure (controls correct_stated, correct_proof);
+    #   same_w_control: _same_w of (4)'s w against -w of (2) at eps_svr = 0: ||w + w'|| ~ 2 ||w|| exceeds the
+    #     certified radius whenever ||w|| does (controls printed_eps_vanishes).
+    if deg_c or not bct["wsq"].lo > 0:
+        out["lower_control"] = Outcome(True, vacuous=True)
+    else:
+        out["lower_control"] = _lower(2.0 * bc["wsq"].hi / bct["wsq"].lo, bc["wsq"], bct["wsq"], ratio_c, False)
+    flipped = dict(bc0, w=-bc0["w"])
+    dist3, rad3 = _same_w(bp, flipped)
+    out["same_w_control"] = Outcome(bool(dist3 <= rad3), dist3, rad3)
     s_c = res["c"][0]
     diags = {
         "e": e,
@@ -118,7 +132,12 @@ def trial(params, rng):
     return TrialRecord(
         outcomes=out,
         diagnostics=diags,
-        artifacts=violation_artifacts({k: v for k, v in out.items() if k != "printed_equals_eq2"}, X=X, y=y, sketch=sk),
+        artifacts=violation_artifacts(
+            {k: v for k, v in out.items() if k in ("correct_stated", "correct_proof", "printed_eps_vanishes")},
+            X=X,
+            y=y,
+            sketch=sk,
+        ),
     )
 
 
@@ -128,6 +147,8 @@ def _tube_or_open(params):
 
 PROFILES = {
     "quick": Profile(grid(regime=["tube", "soft"], kind="gaussian", n=30, d=256, rho=5, r=128), trials=4),
+    # ci: 10 trials: a deterministic HOLDS (>= 90 evaluated draws) is not attainable here within the time
+    # budget (90 trials measured 56 s wall on the loaded CI machine); the engine reconciles such rows.
     "ci": Profile(
         grid(regime=["tube", "soft"], kind=["gaussian", "srht"], n=40, d=256, rho=5, r=[64, 128]), trials=10
     ),  # fmt: skip
@@ -183,9 +204,27 @@ THEOREM = register(
                 expected=Verdict.VIOLATED,
                 note="Expected VIOLATED: the printed eps term vanishes.",
             ),
+            Variant(
+                "lower_control",
+                "gamma~^2 >= k_c gamma^2 on dual (2), k_c = 2 upper(||w||^2)/lower(||w~||^2) (negative control)",
+                expected=Verdict.VIOLATED,
+                role="control",
+                note="Same event function as correct_stated/correct_proof; provably fails by a factor 2.",
+            ),
+            Variant(
+                "same_w_control",
+                "w of (4) equals -w of (2) at eps_svr = 0 (negative control)",
+                expected=Verdict.VIOLATED,
+                role="control",
+                note="Same certified equality test as printed_eps_vanishes, against the negated vector.",
+            ),
         ),
         profiles=PROFILES,
         trial=trial,
+        parameters={k: P[k] for k in ("n", "d", "rho", "r")}
+        | {"kind": Param("choice", choices=("gaussian", "srht", "sign", "countsketch"), doc="projection"),
+           "regime": Param("choice", choices=tuple(REGIMES), doc="tube: in-tube data, C = 1000; soft: C = 1")},
+        constraints=(rho_le("n", "d"),),
         tolerance=FP_REL,
         tolerance_note="Certified SVR intervals (duality gap + strong convexity in w); equality of w via "
         "||w1 - w2|| <= sqrt(2 g1) + sqrt(2 g2).",
@@ -195,14 +234,14 @@ THEOREM = register(
                 "Eqs. (4)/(6) print eps_svr 1^T alpha, which is 0 under 1^T alpha = 0: the printed dual is the "
                 "eps = 0 SVR (printed_eps_vanishes HOLDS) and differs from (2) (printed_equals_eq2 VIOLATED).",
                 evidence_variant="printed_equals_eq2",
-                spec_ref="Sec. 6 item 3; C9",
+                spec_ref="Theorem 3.7; eqs. (2), (4), (6)",
             ),
             Finding(
                 "svr-proof-regime",
                 "The 'identical proof' needs Z = ||w||^2/2, true only when all points are inside the tube; "
                 "the bound is checked in that regime (HOLDS) and reported otherwise (diag Z_over_half_wsq).",
                 evidence_variant="correct_stated",
-                spec_ref="Sec. 6 item 3; C9",
+                spec_ref="Theorem 3.7; eqs. (2), (4), (6)",
             ),
         ),
     )
