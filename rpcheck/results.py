@@ -109,7 +109,9 @@ class RunResult:
     cells : pandas.DataFrame
         One row per (theorem, variant, cell); schema in ``ARCHITECTURE.md`` ("Result tables").
     trials : pandas.DataFrame
-        One row per (theorem, cell, trial).
+        One row per (theorem, cell, trial) for the first ``rpcheck.engine.runner.TRIAL_SAMPLE`` (2,000)
+        trials of each cell: a bounded sample, so memory does not grow with the number of trials. Every
+        trial of a saved run is in its ``checkpoints/``: :func:`rpcheck.engine.load_trials` loads them.
     provenance : dict
         Versions, solver, root seed, profile, git commit, start/end UTC, alpha, backend, jobs.
     counterexamples : mapping relative path -> (arrays dict, metadata dict)

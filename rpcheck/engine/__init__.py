@@ -31,6 +31,7 @@ _LAZY = {
     "canonical_json": ("runner", "canonical_json"),
     "TrialError": ("runner", "TrialError"),
     "load_results": ("loading", "load_results"),
+    "load_trials": ("loading", "load_trials"),
     "replay": ("counterexample", "replay"),
     "load_counterexample": ("counterexample", "load_counterexample"),
     "ReplayResult": ("counterexample", "ReplayResult"),

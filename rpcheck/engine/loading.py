@@ -10,7 +10,7 @@ import pandas as pd
 from ..errors import RpcheckError
 from .store import read_json, read_table
 
-__all__ = ["load_results"]
+__all__ = ["load_results", "load_trials"]
 
 
 def load_results(path):
@@ -44,3 +44,35 @@ def load_results(path):
     if len(trials) and "error" in trials:
         trials["error"] = [("" if pd.isna(v) else str(v)) for v in trials["error"]]
     return RunResult(cells, trials, prov, {}, path)
+
+
+def load_trials(path):
+    """Every trial of a results directory, read from its checkpoint files (``checkpoints/``), as a frame with
+    the columns of ``RunResult.trials``.
+
+    ``RunResult.trials`` and ``trials.parquet`` hold only the first
+    :data:`rpcheck.engine.runner.TRIAL_SAMPLE` trials of each cell (the parent's memory stays flat in the
+    number of trials); this function loads all of them (the trials ``< trials`` of each cell row, so a
+    sequential cell that stopped early gets exactly the trials its verdict used), in memory.
+    """
+    from .runner import _concat_trial_frames, _records_frame
+    from .store import CheckpointStore
+
+    res = load_results(path)
+    if not (Path(path) / "checkpoints").is_dir():
+        raise RpcheckError(f"`path` ({str(path)!r}) has no checkpoints/ folder: its trials were not kept.")
+    seed = int(res.provenance["seed"])
+    store = CheckpointStore(path)
+    frames = []
+    cells = res.cells
+    for (tid, cell), rows in cells.groupby(["theorem", "cell"], sort=True):
+        names = list(dict.fromkeys(rows["variant"]))
+        canonical = str(rows["params"].iloc[0])
+        stop = int(rows["trials"].iloc[0])
+        found = {}
+        for _, _, recs in store.iter_chunks(tid, canonical, seed, names):
+            for r in recs:
+                if r.i < stop:
+                    found[r.i] = r
+        frames.append(_records_frame(tid, int(cell), names, [found[i] for i in sorted(found)]))
+    return _concat_trial_frames(frames)
