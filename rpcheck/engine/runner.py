@@ -74,10 +74,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
-from .. import results as _results
 from .. import stats as _stats
+from . import loading as _results
 from .._validation import check_choice, check_int, check_interval
 from ..errors import RpcheckError
 from . import registry
@@ -742,7 +741,9 @@ def _jsonable_info(info):
 
 
 def _cells_frame(rows, seed):
-    from ..results import CELL_COLUMNS, CELL_EXTRA_COLUMNS
+    import pandas as pd
+
+    from .loading import CELL_COLUMNS, CELL_EXTRA_COLUMNS
 
     df = pd.DataFrame([r.public(seed) for r in rows])
     if df.empty:
@@ -761,61 +762,14 @@ def _cells_frame(rows, seed):
     return df
 
 
-def _bool_array(outs, j):
-    """Nullable boolean column (missing for solver errors) from the outcome rows."""
-    mask = np.fromiter((o is None for o in outs), bool, len(outs))
-    vals = np.fromiter((o is not None and bool(o[j]) for o in outs), bool, len(outs))
-    return pd.arrays.BooleanArray(vals, mask)
-
-
-def _records_frame(theorem_id, cell_index, variant_names, recs):
-    """One cell's records (TrialResults, by index) as rows of ``RunResult.trials``."""
-    data = {
-        "theorem": [theorem_id] * len(recs),
-        "cell": [cell_index] * len(recs),
-        "trial": [r.i for r in recs],
-        "status": [r.status for r in recs],
-        "error": [r.error for r in recs],
-        "seconds": [float(r.seconds) for r in recs],
-    }
-    for j, name in enumerate(variant_names):
-        outs = [r.outcomes[j] if r.ok else None for r in recs]
-        data[f"{name}.holds"] = _bool_array(outs, 0)
-        data[f"{name}.statistic"] = [math.nan if o is None else o.statistic for o in outs]
-        data[f"{name}.bound"] = [math.nan if o is None else o.bound for o in outs]
-        data[f"{name}.vacuous"] = _bool_array(outs, 3)
-        data[f"{name}.undetermined"] = _bool_array(outs, 4)
-    dnames = sorted({k for r in recs for k in r.diagnostics})
-    for k in dnames:
-        data[f"diag.{k}"] = [float(r.diagnostics.get(k, math.nan)) for r in recs]
-    return pd.DataFrame(data)
-
-
-def _concat_trial_frames(frames):
-    from ..results import TRIAL_COLUMNS
-
-    frames = [f for f in frames if len(f)]
-    if not frames:
-        return pd.DataFrame(columns=list(TRIAL_COLUMNS))
-    df = pd.concat(frames, ignore_index=True, sort=False)
-    lead = list(TRIAL_COLUMNS)
-    outc = [c for c in df.columns if c not in lead and not c.startswith("diag.")]
-    diag = sorted(c for c in df.columns if c.startswith("diag."))
-    df = df[lead + outc + diag]
-    for c in outc:
-        if c.endswith(".holds") or c.endswith(".vacuous") or c.endswith(".undetermined"):
-            df[c] = df[c].astype("boolean")
-    return df.sort_values(["theorem", "cell", "trial"], kind="stable").reset_index(drop=True)
-
-
 def _trials_frame(cells):
     """The sampled trials (the first TRIAL_SAMPLE of each cell) as ``RunResult.trials``."""
     frames = []
     for cell in cells:
         th = cell.theorem
         names = [v.name for v in th.variants]
-        frames.append(_records_frame(th.id, cell.index, names, cell.agg.sample_records(cell.target)))
-    return _concat_trial_frames(frames)
+        frames.append(_results._records_frame(th.id, cell.index, names, cell.agg.sample_records(cell.target)))
+    return _results._concat_trial_frames(frames)
 
 
 # ------------------------------------------------------------------------------------------ public API

@@ -33,7 +33,6 @@ from pathlib import Path
 import zipfile
 
 import numpy as np
-import pandas as pd
 
 from ..errors import RpcheckError
 
@@ -105,6 +104,8 @@ def _parquet_safe(df):
     """Make object columns storable: a column mixing types (e.g. a parameter that is an int in one theorem
     and a string in another) is stored as strings (JSON for non-strings); ``params`` (canonical JSON)
     keeps the exact values, and :func:`rpcheck.engine.load_results` rebuilds the ``p_`` columns from it."""
+    import pandas as pd
+
     out = df.copy()
     for col in out.columns:
         if out[col].dtype != object:
@@ -133,26 +134,31 @@ def write_table(df, directory, name, *, fmt=None):
 # pandas < 3.1: read_csv's default C float parser is not round-trip exact (measured on pandas 2.1.4 and
 # 3.0.6: a 1-ulp error on ~36% of random doubles written by to_csv); "round_trip" is. pandas 3.1 made the
 # exact parser the default and deprecated ``float_precision``.
-_CSV_FLOAT_EXACT = (
-    {} if tuple(int(p) for p in pd.__version__.split(".")[:2]) >= (3, 1) else {"float_precision": "round_trip"}
-)
+def _csv_float_exact():
+    import pandas as pd
+
+    return {} if tuple(int(p) for p in pd.__version__.split(".")[:2]) >= (3, 1) else {"float_precision": "round_trip"}
 
 
 def read_csv_exact(path):
     """``pandas.read_csv`` that reads back every double written by ``to_csv`` exactly, on every supported
-    pandas version (see ``_CSV_FLOAT_EXACT``)."""
-    return pd.read_csv(path, **_CSV_FLOAT_EXACT)
+    pandas version (see ``_csv_float_exact``)."""
+    import pandas as pd
+
+    return pd.read_csv(path, **_csv_float_exact())
 
 
 def read_table(directory, name):
     """Read ``directory/name.parquet`` or ``directory/name.csv`` (whichever exists, Parquet first)."""
+    import pandas as pd
+
     directory = Path(directory)
     pq = directory / f"{name}.parquet"
     if pq.exists():
         return pd.read_parquet(pq)
     csv = directory / f"{name}.csv"
     if csv.exists():
-        return pd.read_csv(csv, keep_default_na=False, na_values=["", "NaN", "nan"], **_CSV_FLOAT_EXACT)
+        return pd.read_csv(csv, keep_default_na=False, na_values=["", "NaN", "nan"], **_csv_float_exact())
     raise FileNotFoundError(f"no {name}.parquet or {name}.csv in {directory}")
 
 
