@@ -43,6 +43,69 @@ def pytest_configure(config):
             testing.DEFAULTS[key] = value
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session, config, items):
+    """Plan the suite-level error control (weighted Bonferroni over the selected theorem tests; see
+    :mod:`rpcheck.testing`, "Error control over a pytest run"). Runs after deselection by -k/-m."""
+    from . import testing
+
+    marked = []
+    for item in items:
+        marker = item.get_closest_marker("theorem")
+        if marker is not None:
+            marked.append((item, marker.kwargs.get("id")))
+    if not marked:
+        testing.FAMILY = None
+        return
+    d = testing.DEFAULTS
+    testing.FAMILY = fam = testing.plan_family(
+        [(item.nodeid, tid) for item, tid in marked], alpha=d["alpha"], profile=d["profile"], overrides=d.get("overrides")
+    )
+    outside = set(fam.outside)
+    for item, tid in marked:
+        if item.nodeid in outside:
+            why = "has no id on its theorem marker" if not tid else f"marks the unregistered id {tid!r}"
+            item.warn(pytest.PytestWarning(
+                f"theorem test {item.nodeid} {why}: it runs at the per-test alpha = {fam.alpha:g}, outside the "
+                "suite-level error control (give @pytest.mark.theorem(id=...) a registered theorem id)."
+            ))  # fmt: skip
+    old = config.pluginmanager.get_plugin("rpcheck-family-summary")
+    if old is not None:
+        config.pluginmanager.unregister(old)
+    config.pluginmanager.register(_FamilySummary(fam), "rpcheck-family-summary")
+
+
+class _FamilySummary:
+    """Prints the suite-level error control line in the terminal summary."""
+
+    def __init__(self, family):
+        self.family = family
+
+    def pytest_terminal_summary(self, terminalreporter):
+        terminalreporter.write_line(self.family.summary())
+
+
+@pytest.fixture
+def theorem_result(request):
+    """Run the theorem named by the test's ``@pytest.mark.theorem(id=...)`` with
+    :func:`rpcheck.testing.verify_theorem` (session settings, suite-level alpha share) and return its
+    RunResult; an unexpected verdict fails the fixture (reported as an error at setup) with the offending rows.
+
+    >>> @pytest.mark.theorem(id="paul2014.lemma3.1")   # doctest: +SKIP
+    ... def test_lemma_3_1(theorem_result):
+    ...     assert theorem_result.unexpected().empty
+    """
+    from . import testing
+
+    marker = request.node.get_closest_marker("theorem")
+    tid = None if marker is None else marker.kwargs.get("id")
+    if not tid:
+        raise pytest.UsageError(
+            f"the theorem_result fixture needs @pytest.mark.theorem(id=...) on {request.node.nodeid}"
+        )
+    return testing.verify_theorem(tid)
+
+
 def pytest_runtest_setup(item):
     for marker in item.iter_markers(name="theorem"):
         bad = set(marker.kwargs) - _MARKER_KWARGS

@@ -9,15 +9,36 @@ plugin fills from its ``--rpcheck-*`` options) and asserts that every (cell, var
 variant's expected verdict; cells whose expected verdict is None (open questions) are only reported.
 Every RunResult is appended to :data:`COLLECTED` so the plugin can summarise or report them.
 
-The false-alarm probability of such a test is the run's: with the default family-wise ``alpha = 0.01``,
-P(some true "bound"/"exact" claim is called VIOLATED) <= 0.01 and P(some false "bound" claim is called
-HOLDS) <= 0.01 (Holm over the theorem's cells; see :mod:`rpcheck.engine.runner`). Deterministic
-claims have no sampling error.
+Error control over a pytest run
+-------------------------------
+Under pytest the plugin plans one family for the whole session (:data:`FAMILY`, :func:`plan_family`): at
+collection it reads the theorem ids of the selected tests' ``@pytest.mark.theorem(id=...)`` markers, takes
+each id's Holm family size ``m_i`` (:func:`rpcheck.engine.family_size`, session profile and overrides) and
+their sum ``M``, and :func:`verify_theorem` then runs theorem ``i`` at level ``alpha * m_i / M`` (weighted
+Bonferroni over the theorem runs, Holm inside each run). Since the levels sum to ``alpha``,
+P(any false VIOLATED among the statistical rows of the whole pytest run) <= alpha, and likewise for false
+HOLDS. The weights only affect power: the bound holds whatever the actual family sizes, provided each
+collected (test, id) runs once. A theorem test without an id on its marker (or with an id the registry does
+not know, e.g. a theorem built in the test with ``theorem_check``) runs at the per-test ``alpha`` and the
+plugin warns, naming the test; such runs are outside the suite-level bound. Outside pytest, or with an
+explicit ``alpha=`` keyword, the run's own ``alpha`` applies: P(some true "bound"/"exact" claim is called
+VIOLATED) <= alpha and P(some false claim is called HOLDS) <= alpha over that run (Holm; see
+:mod:`rpcheck.stats`). Deterministic VIOLATED verdicts are concrete counterexamples.
 """
 
 from __future__ import annotations
 
-__all__ = ["DEFAULTS", "COLLECTED", "verify_theorem", "assert_expected", "format_rows", "load_hypothesis_profile"]
+__all__ = [
+    "DEFAULTS",
+    "COLLECTED",
+    "FAMILY",
+    "Family",
+    "plan_family",
+    "verify_theorem",
+    "assert_expected",
+    "format_rows",
+    "load_hypothesis_profile",
+]
 
 #: Session defaults of :func:`verify_theorem` (the pytest plugin overwrites them from --rpcheck-* options).
 DEFAULTS = {
@@ -35,6 +56,113 @@ DEFAULTS = {
 
 #: Every RunResult produced by :func:`verify_theorem` in this process, in order.
 COLLECTED: list = []
+
+#: The suite-level family planned by the pytest plugin at collection (None outside pytest).
+FAMILY = None
+
+
+class Family:
+    """The weighted Bonferroni split of a pytest session's ``alpha`` over its theorem runs.
+
+    Attributes
+    ----------
+    alpha : float
+        The session's family-wise level.
+    sizes : dict theorem id -> int
+        Holm family size ``m_i`` of each collected id (``rpcheck.engine.family_size``).
+    tests : dict theorem id -> int
+        Number of collected tests marked with each id (each is one run: ``M`` counts it that often).
+    outside : list of str
+        Node ids of theorem tests outside the family (no id on the marker, or an unknown id).
+    """
+
+    def __init__(self, alpha, sizes, tests, outside):
+        self.alpha = float(alpha)
+        self.sizes = dict(sizes)
+        self.tests = dict(tests)
+        self.outside = list(outside)
+        self.calls = {}
+        self.extra = []
+
+    @property
+    def rows(self):
+        """``M``: the sum of the family sizes over the collected theorem runs."""
+        return sum(self.sizes[k] * self.tests[k] for k in self.sizes)
+
+    @property
+    def runs(self):
+        """``N``: the number of collected theorem runs in the family."""
+        return sum(self.tests.values())
+
+    def alpha_for(self, theorem_id):
+        """Level of one run of ``theorem_id``: ``alpha * m_i / M`` (None when the id is not in the family or
+        has no statistical row, so the run keeps the per-test alpha, which then does not matter for Holm)."""
+        m = self.sizes.get(theorem_id)
+        if m is None:
+            return None
+        self.calls[theorem_id] = self.calls.get(theorem_id, 0) + 1
+        if self.calls[theorem_id] > self.tests[theorem_id]:
+            import warnings
+
+            from .errors import RpcheckWarning
+
+            self.extra.append(theorem_id)
+            warnings.warn(
+                f"theorem {theorem_id!r} ran {self.calls[theorem_id]} times but only {self.tests[theorem_id]} "
+                "collected test(s) are marked with it: the suite-level error bound does not cover the extra run.",
+                RpcheckWarning,
+                stacklevel=3,
+            )
+        if m == 0 or self.rows == 0:
+            return None
+        return self.alpha * m / self.rows
+
+    def summary(self):
+        """The line the plugin prints in its terminal summary."""
+        line = (
+            f"error control: P(any false VIOLATED) <= {self.alpha:g} over {self.rows} statistical rows in "
+            f"{self.runs} theorem runs (weighted Bonferroni)"
+        )
+        if self.outside:
+            line += f"; {len(self.outside)} theorem test(s) outside the family ran at alpha = {self.alpha:g} each"
+        if self.extra:
+            line += f"; {len(self.extra)} extra run(s) not covered"
+        return line
+
+
+def plan_family(marked, *, alpha, profile, overrides=None):
+    """Plan the suite-level family of a pytest session (module docstring).
+
+    Parameters
+    ----------
+    marked : list of (node id, theorem id or None)
+        The selected theorem tests and the id on their marker.
+    alpha : float
+    profile : str
+    overrides : dict, optional
+
+    Returns
+    -------
+    Family
+    """
+    from .engine import registry
+    from .engine.runner import family_size
+    from .errors import RpcheckError
+
+    sizes, tests, outside = {}, {}, []
+    for nodeid, tid in marked:
+        if not tid:
+            outside.append(nodeid)
+            continue
+        if tid not in sizes:
+            try:
+                # a theorem registered already (e.g. by a conftest) is used as is, without loading every paper
+                sizes[tid] = family_size([registry._REGISTRY.get(tid) or tid], profile, overrides)
+            except RpcheckError:
+                outside.append(nodeid)
+                continue
+        tests[tid] = tests.get(tid, 0) + 1
+    return Family(alpha, sizes, tests, outside)
 
 _SHOWN = (
     "theorem", "variant", "cell", "params", "trials", "failures", "evaluated", "solver_errors",
@@ -79,6 +207,9 @@ def verify_theorem(theorem_id, *, profile=None, **kwargs):
     """Run one theorem with :data:`DEFAULTS` (updated by ``profile`` and ``kwargs``, which are
     :func:`rpcheck.engine.run` keywords) and assert the expected verdicts.
 
+    Under pytest the run's ``alpha`` is the theorem's weighted Bonferroni share of the session's alpha
+    (module docstring), unless ``alpha`` is passed explicitly.
+
     Returns
     -------
     RunResult
@@ -90,6 +221,10 @@ def verify_theorem(theorem_id, *, profile=None, **kwargs):
     if profile is not None:
         opts["profile"] = profile
     opts.update(kwargs)
+    if FAMILY is not None and "alpha" not in kwargs and isinstance(theorem_id, str):
+        split = FAMILY.alpha_for(theorem_id)  # weighted Bonferroni share of the session's alpha
+        if split is not None:
+            opts["alpha"] = split
     result = run([theorem_id], **opts)
     COLLECTED.append(result)
     return assert_expected(result)

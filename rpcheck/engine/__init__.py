@@ -1,11 +1,22 @@
-"""The verification engine: theorem specs, registry, seeded runner, verdicts.
+"""The verification engine: theorem specs, registry, seeded runner, verdicts, result files.
 
-The theorem contract (:mod:`rpcheck.engine.theorem`) and the registry are imported eagerly; the runner,
-the result store and the counterexample tools are loaded on first access (PEP 562), which keeps
-``import rpcheck.engine`` light and free of import cycles with :mod:`rpcheck.stats`.
+Plain imports (no lazy loading): the engine sits above :mod:`rpcheck.stats` and below the checkers, and
+no module of the engine imports a layer above it (``tests/test_layers.py``), so there is no cycle to break.
 """
 
+from .counterexample import Counterexample, ReplayResult, load_counterexample, replay
+from .loading import CellOutcome, RunResult, load_results, load_trials
 from .registry import all_theorems, get, register, undeclared_parameters
+from .runner import (
+    TrialError,
+    canonical_json,
+    family_size,
+    replay_trial,
+    run,
+    run_cell,
+    trial_rng,
+    trial_seed_sequence,
+)
 from .theorem import (
     PROFILES,
     Citation,
@@ -20,24 +31,6 @@ from .theorem import (
     Verdict,
     grid,
 )
-
-_LAZY = {
-    "run": ("runner", "run"),
-    "family_size": ("runner", "family_size"),
-    "run_cell": ("runner", "run_cell"),
-    "replay_trial": ("runner", "replay_trial"),
-    "trial_seed_sequence": ("runner", "trial_seed_sequence"),
-    "trial_rng": ("runner", "trial_rng"),
-    "canonical_json": ("runner", "canonical_json"),
-    "TrialError": ("runner", "TrialError"),
-    "load_results": ("loading", "load_results"),
-    "replay": ("counterexample", "replay"),
-    "load_counterexample": ("counterexample", "load_counterexample"),
-    "ReplayResult": ("counterexample", "ReplayResult"),
-    "Counterexample": ("counterexample", "Counterexample"),
-    "RunResult": ("..results", "RunResult"),
-    "CellOutcome": ("..results", "CellOutcome"),
-}
 
 __all__ = [
     "PROFILES",
@@ -56,22 +49,20 @@ __all__ = [
     "register",
     "get",
     "all_theorems",
-    *_LAZY,
+    "run",
+    "family_size",
+    "run_cell",
+    "replay_trial",
+    "trial_seed_sequence",
+    "trial_rng",
+    "canonical_json",
+    "TrialError",
+    "load_results",
+    "load_trials",
+    "replay",
+    "load_counterexample",
+    "ReplayResult",
+    "Counterexample",
+    "RunResult",
+    "CellOutcome",
 ]
-
-
-def __getattr__(name):
-    if name in _LAZY:
-        import importlib
-
-        mod, attr = _LAZY[name]
-        full = "rpcheck." + mod[2:] if mod.startswith("..") else f"{__name__}.{mod}"
-        module = importlib.import_module(full)
-        value = getattr(module, attr)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))

@@ -1,16 +1,239 @@
-"""Reading a results directory back into a :class:`rpcheck.results.RunResult`."""
+"""Run results and their files: :class:`RunResult` (what :func:`rpcheck.engine.run` returns, with
+:meth:`RunResult.save`), :class:`CellOutcome` / :class:`VariantCount` (what :func:`rpcheck.engine.run_cell`
+returns), the table schemas, and reading a results directory back (:func:`load_results`,
+:func:`load_trials`). Frozen result types with methods, in the style of ``scipy.stats._result_classes``.
+
+``rpcheck.results`` re-exports this module's public names (compatibility).
+"""
 
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-import pandas as pd
+import numpy as np
 
 from ..errors import RpcheckError
+from ..stats import BinomialCount, ConfidenceInterval
 from .store import read_json, read_table
 
-__all__ = ["load_results"]
+__all__ = [
+    "RunResult",
+    "CellOutcome",
+    "VariantCount",
+    "ConfidenceInterval",
+    "BinomialCount",
+    "CELL_COLUMNS",
+    "CELL_EXTRA_COLUMNS",
+    "TRIAL_COLUMNS",
+    "load_results",
+    "load_trials",
+]
+
+#: Columns of ``RunResult.cells`` in order (ARCHITECTURE.md; the ``p_<name>`` parameter columns follow
+#: ``params``). Extra columns added by the engine come after these.
+CELL_COLUMNS = (
+    "theorem", "paper", "variant", "mode", "cell", "params",
+    "trials", "evaluated", "failures", "vacuous_trials", "solver_errors", "failure_rate",
+    "ci_low", "ci_high", "confidence_level", "promised", "pvalue", "alpha_adjusted",
+    "verdict", "expected", "as_expected", "vacuous_reason",
+    "stat_q05", "stat_q50", "stat_q95", "stat_max", "bound_q50", "slack_min",
+    "seconds", "counterexample", "assumed",
+)  # fmt: skip
+#: Extra cell columns (extensions of the schema).
+CELL_EXTRA_COLUMNS = (
+    "pvalue_holds", "alpha_adjusted_holds", "stopped_early", "seed", "decide_info", "role", "claim", "undetermined",
+    "expected_declared",
+)  # fmt: skip
+#: Leading columns of ``RunResult.trials``; then ``<variant>.holds|statistic|bound|vacuous|undetermined``
+#: per variant and ``diag.<name>`` per diagnostic.
+TRIAL_COLUMNS = ("theorem", "cell", "trial", "status", "error", "seconds")
+
+
+@dataclass(frozen=True)
+class VariantCount:
+    """Counts of one variant in one cell: ``failures`` among ``evaluated`` trials (neither vacuous nor
+    solver errors), ``vacuous_trials``, and the statistic / bound / holds arrays of the ok trials."""
+
+    failures: int
+    evaluated: int
+    vacuous_trials: int
+    undetermined: int = 0
+
+    def count(self):
+        """The :class:`~rpcheck.stats.BinomialCount` (requires ``evaluated >= 1``)."""
+        return BinomialCount(self.failures, self.evaluated)
+
+    def proportion_ci(self, confidence_level=0.95, *, alternative="two-sided"):
+        return self.count().proportion_ci(confidence_level, alternative=alternative)
+
+
+@dataclass(frozen=True)
+class CellOutcome:
+    """All trials of one (theorem, parameters) cell, from :func:`rpcheck.engine.run_cell`.
+
+    Attributes
+    ----------
+    theorem : str
+    params : dict
+        The parameters as the trials received them (decoded canonical JSON).
+    canonical : str
+        Canonical JSON of ``params`` (the seed-defining key).
+    seed : int
+        Root seed.
+    trials : int
+        Trials attempted.
+    solver_errors : int
+    variants : mapping variant name -> VariantCount
+    table : pandas.DataFrame
+        One row per trial, columns as ``RunResult.trials``.
+    seconds : float
+        Sum of the trials' wall times.
+    """
+
+    theorem: str
+    params: Mapping[str, Any]
+    canonical: str
+    seed: int
+    trials: int
+    solver_errors: int
+    variants: Mapping[str, VariantCount]
+    table: pd.DataFrame = field(repr=False)
+    seconds: float = 0.0
+
+    def count(self, variant):
+        return self.variants[variant].count()
+
+    def proportion_ci(self, variant, confidence_level=0.95, *, alternative="two-sided"):
+        """Exact Clopper--Pearson interval of the failure rate of ``variant`` in this cell."""
+        return self.variants[variant].proportion_ci(confidence_level, alternative=alternative)
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """The result of :func:`rpcheck.engine.run`.
+
+    Attributes
+    ----------
+    cells : pandas.DataFrame
+        One row per (theorem, variant, cell); schema in ``ARCHITECTURE.md`` ("Result tables").
+    trials : pandas.DataFrame
+        One row per (theorem, cell, trial) for the first ``rpcheck.engine.runner.TRIAL_SAMPLE`` (2,000)
+        trials of each cell: a bounded sample, so memory does not grow with the number of trials. Every
+        trial of a saved run is in its ``checkpoints/``: :func:`rpcheck.engine.load_trials` loads them.
+    provenance : dict
+        Versions, solver, root seed, profile, git commit, start/end UTC, alpha, backend, jobs.
+    counterexamples : mapping relative path -> (arrays dict, metadata dict)
+        Counterexamples of VIOLATED deterministic/search cells, written under ``counterexamples/`` by
+        :meth:`save` (the ``counterexample`` column holds these relative paths).
+    path : pathlib.Path or None
+        The results directory, when the run was saved or loaded.
+    """
+
+    cells: pd.DataFrame
+    trials: pd.DataFrame
+    provenance: Mapping[str, Any]
+    counterexamples: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    path: Path | None = None
+
+    def unexpected(self):
+        """Rows of ``cells`` whose verdict differs from a stated expected verdict."""
+        if self.cells.empty:
+            return self.cells
+        return self.cells[~self.cells["as_expected"].astype(bool)]
+
+    def verdict_counts(self):
+        """``{verdict: number of (theorem, variant, cell) rows}``."""
+        if self.cells.empty:
+            return {}
+        return {str(k): int(v) for k, v in self.cells["verdict"].value_counts().sort_index().items()}
+
+    def theorem_ids(self):
+        return sorted(set(self.cells["theorem"])) if not self.cells.empty else []
+
+    def save(self, out):
+        """Write ``cells``, ``trials`` (Parquet, or CSV without pyarrow), ``provenance.json`` and the
+        counterexamples into the directory ``out``, every file atomically. Returns a RunResult whose
+        ``path`` is ``out``."""
+        from .counterexample import write_counterexample
+        from .store import atomic_write_text, ensure_results_dir, write_table
+
+        prov = dict(self.provenance)
+        key = {"theorems": sorted(prov.get("theorems") or []), "seed": prov.get("seed"),
+               "profile": prov.get("profile"), "alpha": prov.get("alpha")}  # fmt: skip
+        out = ensure_results_dir(out, key)
+        for rel, (arrays, meta) in self.counterexamples.items():
+            write_counterexample(out / rel, arrays, meta)
+        write_table(self.trials, out, "trials")
+        write_table(self.cells, out, "cells")
+        atomic_write_text(out / "provenance.json", json.dumps(dict(self.provenance), indent=2, default=str))
+        return RunResult(self.cells, self.trials, self.provenance, self.counterexamples, out)
+
+    def __repr__(self):
+        counts = ", ".join(f"{k}={v}" for k, v in self.verdict_counts().items())
+        return (
+            f"RunResult(theorems={len(self.theorem_ids())}, rows={len(self.cells)}, "
+            f"trials={len(self.trials)}, verdicts: {counts or 'none'}, unexpected={len(self.unexpected())})"
+        )
+
+
+# ------------------------------------------------------------------------------------------ trial frames
+
+
+def _bool_array(outs, j):
+    """Nullable boolean column (missing for solver errors) from the outcome rows."""
+    import pandas as pd
+
+    mask = np.fromiter((o is None for o in outs), bool, len(outs))
+    vals = np.fromiter((o is not None and bool(o[j]) for o in outs), bool, len(outs))
+    return pd.arrays.BooleanArray(vals, mask)
+
+
+def _records_frame(theorem_id, cell_index, variant_names, recs):
+    """One cell's records (TrialResults, by index) as rows of ``RunResult.trials``."""
+    import pandas as pd
+
+    data = {
+        "theorem": [theorem_id] * len(recs),
+        "cell": [cell_index] * len(recs),
+        "trial": [r.i for r in recs],
+        "status": [r.status for r in recs],
+        "error": [r.error for r in recs],
+        "seconds": [float(r.seconds) for r in recs],
+    }
+    for j, name in enumerate(variant_names):
+        outs = [r.outcomes[j] if r.ok else None for r in recs]
+        data[f"{name}.holds"] = _bool_array(outs, 0)
+        data[f"{name}.statistic"] = [math.nan if o is None else o.statistic for o in outs]
+        data[f"{name}.bound"] = [math.nan if o is None else o.bound for o in outs]
+        data[f"{name}.vacuous"] = _bool_array(outs, 3)
+        data[f"{name}.undetermined"] = _bool_array(outs, 4)
+    dnames = sorted({k for r in recs for k in r.diagnostics})
+    for k in dnames:
+        data[f"diag.{k}"] = [float(r.diagnostics.get(k, math.nan)) for r in recs]
+    return pd.DataFrame(data)
+
+
+def _concat_trial_frames(frames):
+    import pandas as pd
+
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        return pd.DataFrame(columns=list(TRIAL_COLUMNS))
+    df = pd.concat(frames, ignore_index=True, sort=False)
+    lead = list(TRIAL_COLUMNS)
+    outc = [c for c in df.columns if c not in lead and not c.startswith("diag.")]
+    diag = sorted(c for c in df.columns if c.startswith("diag."))
+    df = df[lead + outc + diag]
+    for c in outc:
+        if c.endswith(".holds") or c.endswith(".vacuous") or c.endswith(".undetermined"):
+            df[c] = df[c].astype("boolean")
+    return df.sort_values(["theorem", "cell", "trial"], kind="stable").reset_index(drop=True)
+
 
 
 def load_results(path):
@@ -21,7 +244,7 @@ def load_results(path):
     Counterexamples stay on disk (the ``counterexample`` column holds paths relative to ``path``; use
     :func:`rpcheck.engine.load_counterexample` or :func:`rpcheck.engine.replay`).
     """
-    from ..results import RunResult
+    import pandas as pd
 
     path = Path(path)
     if not path.is_dir():
@@ -44,3 +267,34 @@ def load_results(path):
     if len(trials) and "error" in trials:
         trials["error"] = [("" if pd.isna(v) else str(v)) for v in trials["error"]]
     return RunResult(cells, trials, prov, {}, path)
+
+
+def load_trials(path):
+    """Every trial of a results directory, read from its checkpoint files (``checkpoints/``), as a frame with
+    the columns of ``RunResult.trials``.
+
+    ``RunResult.trials`` and ``trials.parquet`` hold only the first
+    :data:`rpcheck.engine.runner.TRIAL_SAMPLE` trials of each cell (the parent's memory stays flat in the
+    number of trials); this function loads all of them (the trials ``< trials`` of each cell row, so a
+    sequential cell that stopped early gets exactly the trials its verdict used), in memory.
+    """
+    from .store import CheckpointStore
+
+    res = load_results(path)
+    if not (Path(path) / "checkpoints").is_dir():
+        raise RpcheckError(f"`path` ({str(path)!r}) has no checkpoints/ folder: its trials were not kept.")
+    seed = int(res.provenance["seed"])
+    store = CheckpointStore(path)
+    frames = []
+    cells = res.cells
+    for (tid, cell), rows in cells.groupby(["theorem", "cell"], sort=True):
+        names = list(dict.fromkeys(rows["variant"]))
+        canonical = str(rows["params"].iloc[0])
+        stop = int(rows["trials"].iloc[0])
+        found = {}
+        for _, _, recs in store.iter_chunks(tid, canonical, seed, names):
+            for r in recs:
+                if r.i < stop:
+                    found[r.i] = r
+        frames.append(_records_frame(tid, int(cell), names, [found[i] for i in sorted(found)]))
+    return _concat_trial_frames(frames)

@@ -39,6 +39,21 @@ Per (cell, variant), with the rules of :mod:`rpcheck.stats`:
   concrete replayable trial). Their ``ci_low``/``ci_high`` are descriptive two-sided Clopper--Pearson
   bounds at confidence ``1 - alpha``.
 
+Memory
+------
+The parent's memory is flat in the number of trials. Each finished chunk is folded into its cell's
+aggregate (:class:`_CellAggregate`: counts per variant and look segment, the largest statistic, the
+smallest slack, the worst certified failure with its record, and the records of the first
+:data:`TRIAL_SAMPLE` trials) and written to a columnar checkpoint file (:class:`rpcheck.engine.store.
+CheckpointStore`; without ``out`` in a temporary directory removed at the end), then dropped. The parent
+thus holds O(cells x TRIAL_SAMPLE) records, independently of the trials per cell. The exceptions are the
+``decide`` hooks of report-mode variants, which receive every record of their cell: those are read back
+from the chunk files one cell at a time during tabulation (report-mode theorems have few trials: at most
+50,000 per cell in the registered profiles, shi2012.thm5 "full"). ``RunResult.trials`` holds the sampled
+trials; :func:`rpcheck.engine.load_trials` loads every trial of a results directory. Measured with
+``tests/bench/memory_trials.py`` (300,000 trials of ``engine_test.cheap``, serial, no ``out``): parent RSS
++0.4 MB retained and peak over the warm baseline, against +96 MB / +252 MB when every record was kept.
+
 Sequential stopping (``sequential=True``)
 -----------------------------------------
 Each cell is looked at after ``ceil(k N / K)`` trials, ``k = 1..K`` (``K = SEQUENTIAL_LOOKS``). At every
@@ -52,16 +67,16 @@ whatever the stopping times. Holm is not applied in this mode (its levels depend
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
-from .. import results as _results
 from .. import stats as _stats
+from . import loading as _results
 from .._validation import check_choice, check_int, check_interval
 from ..errors import RpcheckError
 from . import registry
@@ -100,6 +115,11 @@ MAX_TRIALS = 10**9
 MAX_JOBS = 4096
 #: Upper limit on trials per chunk (checkpoint and progress granularity).
 MAX_CHUNK = 256
+#: Trials per cell whose records the parent keeps (the first ones, by index): the quantile columns
+#: (stat_q05/q50/q95, bound_q50), the plots and ``RunResult.trials`` use them. Every other trial is
+#: aggregated (counts, maximum, smallest slack, worst failure) and streamed to the checkpoint files
+#: (:func:`rpcheck.engine.load_trials` reads them all back).
+TRIAL_SAMPLE = 2000
 
 
 # ------------------------------------------------------------------------------------------ cell specs
@@ -131,7 +151,7 @@ class _Cell:
     looks: tuple
     vacuous_reason: str | None
     specs: tuple = ()
-    records: dict = field(default_factory=dict)  # trial index -> TrialResult
+    sample_size: int = 0  # the first `sample_size` trials (by index) are kept as records
     look: int = 0
     pending: int = 0
     finished: bool = False
@@ -144,10 +164,151 @@ class _Cell:
             delta = _variant_delta(th, v, self.params)
             specs.append(_VariantSpec(j, v, delta, _row_vacuous_reason(self, v, delta), v.expected_for(self.params)))
         self.specs = tuple(specs)
+        if not self.sample_size:
+            self.sample_size = TRIAL_SAMPLE
+        self.agg = _CellAggregate(self.looks, len(th.variants), self.n, self.sample_size)
 
     @property
     def target(self):
         return self.looks[self.look]
+
+
+_NAN = math.nan
+
+
+class _CellAggregate:
+    """What the parent keeps of one cell's trials: memory independent of the number of trials.
+
+    - ``bins[b, j]``: the counts (failures, evaluated, undetermined, solver errors, vacuous) of variant ``j``
+      over the trials of look segment ``b`` (``looks[b-1] <= i < looks[b]``), so the counts up to any look
+      are exact sums (sequential stopping and the final tabulation both use them);
+    - per segment and variant: the largest statistic, the smallest slack ``bound - statistic`` (NaN
+      ignored) and the worst certified failure (smallest slack, ties and all-NaN slacks broken by the
+      smallest trial index) with its record, for counterexamples;
+    - ``sample``: the records of the trials ``i < sample_size`` (quantiles, plots, ``RunResult.trials``);
+    - ``intervals``: the trial indices already ingested, as merged half-open ranges.
+
+    Every field is a function of the set of ingested trials, not of their arrival order, so results are
+    bit-identical across backends, chunkings and resumes.
+    """
+
+    def __init__(self, looks, n_variants, n, sample_size):
+        self.looks, self.n, self.sample_size = tuple(looks), n, sample_size
+        nb = len(self.looks)
+        self.bins = np.zeros((nb, n_variants, 5), np.int64)
+        self.attempted = np.zeros(nb, np.int64)
+        self.seconds = [0.0] * nb
+        self.stat_max = [[_NAN] * n_variants for _ in range(nb)]
+        self.slack_min = [[_NAN] * n_variants for _ in range(nb)]
+        self.worst = [[None] * n_variants for _ in range(nb)]  # (slack, i, record), slack not NaN
+        self.first_fail = [[None] * n_variants for _ in range(nb)]  # (i, record)
+        self.sample = {}
+        self.intervals = []
+        self.ingested = 0
+
+    # -- ingested trial indices
+    def covered(self, i):
+        j = bisect.bisect_right(self.intervals, (i, math.inf)) - 1
+        return j >= 0 and self.intervals[j][0] <= i < self.intervals[j][1]
+
+    def _overlaps(self, a, b):
+        return any(x < b and a < y for x, y in self.intervals)
+
+    def _cover(self, a, b):
+        iv = sorted(self.intervals + [(a, b)])
+        merged = []
+        for x, y in iv:
+            if merged and x <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], y))
+            else:
+                merged.append((x, y))
+        self.intervals = merged
+
+    def missing(self, stop):
+        """Half-open ranges of trial indices ``< stop`` not ingested yet."""
+        out, pos = [], 0
+        for x, y in self.intervals:
+            if x >= stop:
+                break
+            if x > pos:
+                out.append((pos, x))
+            pos = max(pos, y)
+        if pos < stop:
+            out.append((pos, stop))
+        return out
+
+    # -- ingestion
+    def ingest(self, start, stop, recs):
+        """Add the records of trials ``start .. stop-1`` (those already ingested or ``>= n`` are skipped)."""
+        check = self._overlaps(start, stop)
+        runs = []
+        for r in recs:
+            i = r.i
+            if i >= self.n or (check and self.covered(i)):
+                continue
+            self._add(r)
+            if runs and runs[-1][1] == i:
+                runs[-1][1] = i + 1
+            else:
+                runs.append([i, i + 1])
+        for a, b in runs:
+            self._cover(a, b)
+
+    def _add(self, r):
+        i = r.i
+        b = bisect.bisect_right(self.looks, i)
+        self.ingested += 1
+        self.attempted[b] += 1
+        self.seconds[b] += r.seconds
+        if i < self.sample_size:
+            self.sample[i] = r
+        bins = self.bins[b]
+        if r.status != "ok":
+            bins[:, 3] += 1
+            return
+        smax, smin, worst, first = self.stat_max[b], self.slack_min[b], self.worst[b], self.first_fail[b]
+        for j, o in enumerate(r.outcomes):
+            if o.vacuous:
+                bins[j, 4] += 1
+                continue
+            bins[j, 1] += 1
+            stat = o.statistic
+            slack = o.bound - stat
+            if stat == stat and not (stat <= smax[j]):  # NaN statistics are ignored
+                smax[j] = stat
+            slack_ok = slack == slack
+            if slack_ok and not (slack >= smin[j]):
+                smin[j] = slack
+            if o.undetermined:
+                bins[j, 2] += 1
+            elif not o.holds:
+                bins[j, 0] += 1
+                if first[j] is None or i < first[j][0]:
+                    first[j] = (i, r)
+                if slack_ok and (worst[j] is None or (slack, i) < worst[j][:2]):
+                    worst[j] = (slack, i, r)
+
+    # -- queries over the segments 0 .. nb-1
+    def counts(self, j, nb):
+        f, e, u, se, vac = (int(x) for x in self.bins[:nb, j].sum(axis=0))
+        return _stats.Counts(f, e, u, se, vac)
+
+    def extreme(self, table, j, nb, pick):
+        vals = [table[b][j] for b in range(nb) if table[b][j] == table[b][j]]
+        return pick(vals) if vals else _NAN
+
+    def worst_failure(self, j, nb):
+        """``(trial index, TrialResult)`` of the worst certified failure of variant ``j``, or None."""
+        cands = [self.worst[b][j] for b in range(nb) if self.worst[b][j] is not None]
+        if cands:
+            _, i, r = min(cands, key=lambda t: (t[0], t[1]))
+            return i, r
+        firsts = [self.first_fail[b][j] for b in range(nb) if self.first_fail[b][j] is not None]
+        return min(firsts, key=lambda t: t[0]) if firsts else None
+
+    def sample_records(self, stop):
+        """The sampled records with index ``< stop``, by index."""
+        return [self.sample[i] for i in sorted(self.sample) if i < stop]
 
 
 def _check_shippable(ths, backend):
@@ -266,39 +427,13 @@ def _chunk_size(n_missing, jobs):
 
 
 def _missing_ranges(cell, stop):
-    ranges, start = [], None
-    for i in range(stop):
-        if i in cell.records:
-            if start is not None:
-                ranges.append((start, i))
-                start = None
-        elif start is None:
-            start = i
-    if start is not None:
-        ranges.append((start, stop))
-    return ranges
+    return cell.agg.missing(stop)
 
 
-def _counts(cell, j, upto=None):
-    """:class:`rpcheck.stats.Counts` of variant ``j`` over the trials ``< upto`` of the cell."""
-    upto = cell.n if upto is None else upto
-    f = e = u = vac = se = 0
-    for i, r in cell.records.items():
-        if i >= upto:
-            continue
-        if r.status != "ok":
-            se += 1
-            continue
-        o = r.outcomes[j]
-        if o.vacuous:
-            vac += 1
-            continue
-        e += 1
-        if o.undetermined:
-            u += 1
-        elif not o.holds:
-            f += 1
-    return _stats.Counts(f, e, u, se, vac)
+def _counts(cell, j, nb=None):
+    """:class:`rpcheck.stats.Counts` of variant ``j`` over the look segments ``0 .. nb-1`` of the cell
+    (default: up to the current look), i.e. over the trials ``< looks[nb-1]``."""
+    return cell.agg.counts(j, cell.look + 1 if nb is None else nb)
 
 
 def _settled(cell, levels):
@@ -306,7 +441,6 @@ def _settled(cell, levels):
     decision (:func:`rpcheck.stats.decide`, the same function as the final tabulation) says ``stops``."""
     if cell.vacuous_reason:
         return True
-    upto = cell.target
     for spec in cell.specs:
         if spec.vacuous_reason:
             continue
@@ -314,7 +448,7 @@ def _settled(cell, levels):
             return False
         d = _stats.decide(
             spec.variant.mode,
-            _counts(cell, spec.index, upto),
+            _counts(cell, spec.index),
             spec.delta,
             alpha_violated=levels["v"],
             alpha_holds=levels["h"],
@@ -324,18 +458,17 @@ def _settled(cell, levels):
     return True
 
 
-def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_levels, progress):
+def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_levels, progress, resume=False):
     from .backends import open_backend
 
     total = sum(c.n for c in cells)
     done = 0
-    if store is not None:
+    if store is not None and resume:
         for c in cells:
             names = [v.name for v in c.theorem.variants]
-            for i, rec in store.load_cell(c.theorem.id, c.canonical, seed, names).items():
-                if i < c.n:
-                    c.records[i] = rec
-    done = sum(len(c.records) for c in cells)
+            for s, e, recs in store.iter_chunks(c.theorem.id, c.canonical, seed, names):
+                c.agg.ingest(s, e, recs)  # one chunk in memory at a time
+    done = sum(c.agg.ingested for c in cells)
     if progress is not None:
         progress(done, total, {"event": "start", "resumed": done})
 
@@ -376,8 +509,7 @@ def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_level
                 for h in be.wait_any(handles):
                     cell, s, e = handles.pop(h)
                     recs = h.result()
-                    for rec in recs:
-                        cell.records[rec.i] = rec
+                    cell.agg.ingest(s, e, recs)
                     if store is not None:
                         names = [v.name for v in cell.theorem.variants]
                         store.save_chunk(cell.theorem.id, cell.canonical, seed, s, e, recs, names)
@@ -391,12 +523,11 @@ def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_level
             for h in handles:
                 h.cancel()
             raise
-    for c in cells:
-        # a sequential cell that stopped early ignores checkpointed trials beyond its last look
-        c.records = {i: r for i, r in c.records.items() if i < c.target}
+    # a sequential cell that stopped early ignores checkpointed trials beyond its last look: every query
+    # below uses the look segments 0 .. cell.look only
     if progress is not None:
         # the end event reports the trials actually run (fewer than planned when cells stopped early)
-        ran = sum(len(c.records) for c in cells)
+        ran = sum(int(c.agg.attempted[: c.look + 1].sum()) for c in cells)
         progress(ran, ran, {"event": "end", "planned": total})
     return workers
 
@@ -411,16 +542,30 @@ def _quantiles(x, qs):
     return [float(v) for v in np.quantile(x, qs)]
 
 
-def _decide_hook(th, cell, upto, vname):
+def _hook_records(cell, store, seed):
+    """Every ok trial of a report cell (index ``< target``, by index) as :class:`TrialRecord`, read back from
+    the chunk files: the parent holds one report cell's records at a time, only while its hook runs."""
+    th = cell.theorem
+    names = [v.name for v in th.variants]
+    found = {}
+    if store is not None:
+        for _, _, recs in store.iter_chunks(th.id, cell.canonical, seed, names):
+            for r in recs:
+                if r.i < cell.target and r.ok:
+                    found[r.i] = r
+    else:
+        found = {r.i: r for r in cell.agg.sample_records(cell.target) if r.ok}
+    out = []
+    for i in sorted(found):
+        r = found[i]
+        outs = {k: Outcome(o.holds, o.statistic, o.bound, o.vacuous, o.undetermined) for k, o in zip(names, r.outcomes)}
+        out.append(TrialRecord(outcomes=outs, diagnostics=dict(r.diagnostics)))
+    return out
+
+
+def _decide_hook(th, cell, recs, vname):
     if th.decide is None:
         return Verdict.INCONCLUSIVE, {}
-    names = [v.name for v in th.variants]
-    recs = []
-    for i in range(upto):
-        r = cell.records.get(i)
-        if r is not None and r.ok:
-            outs = {k: Outcome(o.holds, o.statistic, o.bound, o.vacuous, o.undetermined) for k, o in zip(names, r.outcomes)}
-            recs.append(TrialRecord(outcomes=outs, diagnostics=dict(r.diagnostics)))
     verdict, info = th.decide(recs, dict(cell.params))
     if isinstance(verdict, Mapping):
         verdict = verdict.get(vname, Verdict.INCONCLUSIVE)
@@ -439,6 +584,7 @@ class _Row:
     seconds: float
     describe: dict
     worst: int | None  # trial index of the worst certified failure (deterministic/search), for a counterexample
+    worst_record: object = None  # its TrialResult
     alpha_v: float = math.nan
     alpha_h: float = math.nan
     pvalue: float = math.nan
@@ -497,47 +643,36 @@ class _Row:
         }
 
 
-def _describe(cell, j, upto, mode):
-    """Quantiles of the statistic, worst slack and the worst certified failure of variant ``j``."""
-    stat, bound, bad, idx = [], [], [], []
-    for i in range(upto):
-        r = cell.records.get(i)
-        if r is None or not r.ok:
-            continue
-        o = r.outcomes[j]
-        if o.vacuous:
-            continue
-        stat.append(o.statistic)
-        bound.append(o.bound)
-        bad.append(not o.holds and not o.undetermined)
-        idx.append(i)
-    stat, bound, bad, idx = np.asarray(stat, float), np.asarray(bound, float), np.asarray(bad, bool), np.asarray(idx)
-    slack = bound - stat
-    q05, q50, q95 = _quantiles(stat, [0.05, 0.5, 0.95])
-    (b50,) = _quantiles(bound, [0.5])
-    smax = float(np.nanmax(stat)) if stat.size and not np.all(np.isnan(stat)) else math.nan
-    smin = float(np.nanmin(slack)) if slack.size and not np.all(np.isnan(slack)) else math.nan
-    worst = None
-    if mode in ("deterministic", "search") and bad.any():
-        fail_idx = np.flatnonzero(bad)
-        sl = slack[fail_idx]
-        pick = fail_idx[int(np.nanargmin(sl))] if not np.all(np.isnan(sl)) else fail_idx[0]
-        worst = int(idx[pick])
+def _describe(cell, j, mode):
+    """Quantiles of the statistic (over the sampled trials: the first TRIAL_SAMPLE of the cell), its
+    maximum and the smallest slack (over all trials), and the worst certified failure of variant ``j``."""
+    agg, nb = cell.agg, cell.look + 1
+    stat, bound = [], []
+    for r in agg.sample_records(cell.target):
+        if r.ok and not r.outcomes[j].vacuous:
+            stat.append(r.outcomes[j].statistic)
+            bound.append(r.outcomes[j].bound)
+    q05, q50, q95 = _quantiles(np.asarray(stat, float), [0.05, 0.5, 0.95])
+    (b50,) = _quantiles(np.asarray(bound, float), [0.5])
+    smax = float(agg.extreme(agg.stat_max, j, nb, max))
+    smin = float(agg.extreme(agg.slack_min, j, nb, min))
+    worst = agg.worst_failure(j, nb) if mode in ("deterministic", "search") else None
     desc = {"stat_q05": q05, "stat_q50": q50, "stat_q95": q95, "stat_max": smax, "bound_q50": b50, "slack_min": smin}
     return desc, worst
 
 
-def _tabulate(cells, alpha, sequential, seq_levels):
+def _tabulate(cells, alpha, sequential, seq_levels, store=None, seed=0):
     """Build every row once, run the Holm procedures over the families, then decide each row with the
     decision function of its mode (:func:`rpcheck.stats.decide`)."""
     rows = []
     for cell in cells:
-        upto = max([i + 1 for i in cell.records] + [0])
-        attempted = len(cell.records)
-        seconds = float(sum(r.seconds for r in cell.records.values()))
+        nb = cell.look + 1
+        attempted = int(cell.agg.attempted[:nb].sum())
+        seconds = float(sum(cell.agg.seconds[:nb]))
         for spec in cell.specs:
-            desc, worst = _describe(cell, spec.index, upto, spec.variant.mode)
-            rows.append(_Row(cell, spec, _counts(cell, spec.index, upto), attempted, seconds, desc, worst))
+            desc, worst = _describe(cell, spec.index, spec.variant.mode)
+            w_i, w_rec = worst if worst is not None else (None, None)
+            rows.append(_Row(cell, spec, _counts(cell, spec.index), attempted, seconds, desc, w_i, w_rec))
 
     fam = [r for r in rows if r.in_family]
     for r in fam:
@@ -552,13 +687,15 @@ def _tabulate(cells, alpha, sequential, seq_levels):
         for r, a, b in zip(fam, lv, lh):
             r.alpha_v, r.alpha_h = float(a), float(b)
 
+    hook_cell, hook_recs = None, None
     for r in rows:
         v = r.spec.variant
         if r.spec.vacuous_reason:
             r.decision = _stats.Decision(Verdict.VACUOUS, f"vacuous: {r.spec.vacuous_reason}")
         elif v.mode == "report":
-            upto = max([i + 1 for i in r.cell.records] + [0])
-            verdict, info = _decide_hook(r.cell.theorem, r.cell, upto, v.name)
+            if r.cell is not hook_cell and r.cell.theorem.decide is not None:
+                hook_cell, hook_recs = r.cell, _hook_records(r.cell, store, seed)  # one report cell at a time
+            verdict, info = _decide_hook(r.cell.theorem, r.cell, hook_recs, v.name)
             r.decision = _stats.decide_report(verdict, info, role=v.role)
             r.decide_info = json.dumps(_jsonable_info(info), sort_keys=True)
         elif r.in_family:
@@ -604,7 +741,9 @@ def _jsonable_info(info):
 
 
 def _cells_frame(rows, seed):
-    from ..results import CELL_COLUMNS, CELL_EXTRA_COLUMNS
+    import pandas as pd
+
+    from .loading import CELL_COLUMNS, CELL_EXTRA_COLUMNS
 
     df = pd.DataFrame([r.public(seed) for r in rows])
     if df.empty:
@@ -623,51 +762,14 @@ def _cells_frame(rows, seed):
     return df
 
 
-def _bool_array(outs, j):
-    """Nullable boolean column (missing for solver errors) from the outcome rows."""
-    mask = np.fromiter((o is None for o in outs), bool, len(outs))
-    vals = np.fromiter((o is not None and bool(o[j]) for o in outs), bool, len(outs))
-    return pd.arrays.BooleanArray(vals, mask)
-
-
 def _trials_frame(cells):
-    from ..results import TRIAL_COLUMNS
-
+    """The sampled trials (the first TRIAL_SAMPLE of each cell) as ``RunResult.trials``."""
     frames = []
     for cell in cells:
         th = cell.theorem
-        recs = [cell.records[i] for i in sorted(cell.records)]
-        data = {
-            "theorem": [th.id] * len(recs),
-            "cell": [cell.index] * len(recs),
-            "trial": [r.i for r in recs],
-            "status": [r.status for r in recs],
-            "error": [r.error for r in recs],
-            "seconds": [float(r.seconds) for r in recs],
-        }
-        for j, v in enumerate(th.variants):
-            outs = [r.outcomes[j] if r.ok else None for r in recs]
-            data[f"{v.name}.holds"] = _bool_array(outs, 0)
-            data[f"{v.name}.statistic"] = [math.nan if o is None else o.statistic for o in outs]
-            data[f"{v.name}.bound"] = [math.nan if o is None else o.bound for o in outs]
-            data[f"{v.name}.vacuous"] = _bool_array(outs, 3)
-            data[f"{v.name}.undetermined"] = _bool_array(outs, 4)
-        dnames = sorted({k for r in recs for k in r.diagnostics})
-        for k in dnames:
-            data[f"diag.{k}"] = [float(r.diagnostics.get(k, math.nan)) for r in recs]
-        frames.append(pd.DataFrame(data))
-    frames = [f for f in frames if len(f)]
-    if not frames:
-        return pd.DataFrame(columns=list(TRIAL_COLUMNS))
-    df = pd.concat(frames, ignore_index=True, sort=False)
-    lead = list(TRIAL_COLUMNS)
-    outc = [c for c in df.columns if c not in lead and not c.startswith("diag.")]
-    diag = sorted(c for c in df.columns if c.startswith("diag."))
-    df = df[lead + outc + diag]
-    for c in outc:
-        if c.endswith(".holds") or c.endswith(".vacuous") or c.endswith(".undetermined"):
-            df[c] = df[c].astype("boolean")
-    return df.sort_values(["theorem", "cell", "trial"], kind="stable").reset_index(drop=True)
+        names = [v.name for v in th.variants]
+        frames.append(_results._records_frame(th.id, cell.index, names, cell.agg.sample_records(cell.target)))
+    return _results._concat_trial_frames(frames)
 
 
 # ------------------------------------------------------------------------------------------ public API
@@ -737,6 +839,8 @@ def run(
     Returns
     -------
     RunResult
+        ``cells`` over all trials; ``trials`` holds the first :data:`TRIAL_SAMPLE` trials of each cell (all
+        trials are in ``out``'s checkpoints: :func:`rpcheck.engine.load_trials`).
 
     Raises
     ------
@@ -766,15 +870,36 @@ def run(
         "h": alpha / (max(m_h, 1) * SEQUENTIAL_LOOKS),
     }
 
-    store = None
+    spill = None
     if out is not None:
         from .store import prepare_results_dir
 
         key = _results_key(ths, seed, profile, alpha)
         store = CheckpointStore(prepare_results_dir(out, resume=resume, key=key))
         store.check_code_version(resume)
-    workers = _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_levels, progress)
-    rows = _tabulate(cells, alpha, sequential, seq_levels)
+    else:  # trials are spilled to a temporary directory, removed at the end
+        import tempfile
+
+        spill = tempfile.mkdtemp(prefix="rpcheck-run-")
+        store = CheckpointStore(spill, durable=False)
+    try:
+        return _run_stored(
+            ths, cells, seed, backend, jobs, scheduler, store, sequential, seq_levels, progress, resume, alpha,
+            m_v, m_h, started, profile, overrides, trials, out,
+        )  # fmt: skip
+    finally:
+        if spill is not None:
+            import shutil
+
+            shutil.rmtree(spill, ignore_errors=True)
+
+
+def _run_stored(ths, cells, seed, backend, jobs, scheduler, store, sequential, seq_levels, progress, resume, alpha,
+                m_v, m_h, started, profile, overrides, trials, out):  # fmt: skip
+    from .provenance import collect_provenance, utc_now
+
+    workers = _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_levels, progress, resume)
+    rows = _tabulate(cells, alpha, sequential, seq_levels, store, seed)
 
     from .counterexample import build_counterexample
 
@@ -789,7 +914,7 @@ def run(
             replayed[key] = run_trial(cell.theorem, cell.canonical, r.worst, seed)
         rel, payload = build_counterexample(
             cell.theorem, r.spec.variant.name, cell.index, cell.canonical, r.worst, seed,
-            cell.records[r.worst], replayed[key],
+            r.worst_record, replayed[key],
         )  # fmt: skip
         counterexamples[rel] = payload
         r.counterexample = rel
@@ -870,9 +995,10 @@ def run_cell(theorem, params, *, trials, seed, backend="serial", jobs=None, sche
     _check_shippable([th], backend)
     canonical = canonical_json(params)
     decoded = json.loads(canonical)
-    cell = _Cell(th, 0, canonical, decoded, trials, (trials,), th.vacuous_reason(decoded))
+    cell = _Cell(th, 0, canonical, decoded, trials, (trials,), th.vacuous_reason(decoded), sample_size=trials)
     _execute([cell], seed, backend, jobs, scheduler, None, False, None, None)
     counts = {}
+    recs = cell.agg.sample_records(cell.target)  # sample_size = trials: every trial
     for spec in cell.specs:
         c = _counts(cell, spec.index)
         counts[spec.variant.name] = _results.VariantCount(c.failures, c.evaluated, c.vacuous, c.undetermined)
@@ -881,9 +1007,9 @@ def run_cell(theorem, params, *, trials, seed, backend="serial", jobs=None, sche
         params=decoded,
         canonical=canonical,
         seed=seed,
-        trials=len(cell.records),
-        solver_errors=sum(not r.ok for r in cell.records.values()),
+        trials=len(recs),
+        solver_errors=sum(not r.ok for r in recs),
         variants=counts,
         table=_trials_frame([cell]),
-        seconds=float(sum(r.seconds for r in cell.records.values())),
+        seconds=float(sum(r.seconds for r in recs)),
     )

@@ -7,13 +7,15 @@ Layout of a results directory (``ARCHITECTURE.md``, "Result tables")::
       trials.parquet       (trials.csv)
       provenance.json
       counterexamples/*.npz
-      checkpoints/<theorem id>/<crc32 of params>-s<root seed>/<start>-<stop>.json
+      checkpoints/<theorem id>/<crc32 of params>-s<root seed>/<start>-<stop>.npz
 
 Every file is written atomically: the bytes go to a temporary file in the same directory, which is
 flushed, fsync'ed and moved over the target with :func:`os.replace` (atomic on POSIX and Windows), so
 a crash or SIGKILL mid-write leaves either the old file or the new one, never a torn file.
-Checkpoint chunks are JSON: Python's ``repr``-based float formatting round-trips every float64
-exactly (including NaN and infinities), so a resumed run is bit-identical to an uninterrupted one.
+Checkpoint chunks are columnar ``.npz`` files without pickled objects (:class:`CheckpointStore`): floats
+are stored as binary float64 (NaN and infinities included), so a resumed run is bit-identical to an
+uninterrupted one. ``trials.parquet`` holds the first :data:`rpcheck.engine.runner.TRIAL_SAMPLE` trials of
+each cell; every trial stays in ``checkpoints/`` (:func:`rpcheck.engine.load_trials` reads them all).
 """
 
 from __future__ import annotations
@@ -28,7 +30,9 @@ import tempfile
 import zlib
 from pathlib import Path
 
-import pandas as pd
+import zipfile
+
+import numpy as np
 
 from ..errors import RpcheckError
 
@@ -53,11 +57,12 @@ def _umask():
     return mask
 
 
-def atomic_write_bytes(path, data):
+def atomic_write_bytes(path, data, *, fsync=True):
     """Write ``data`` to ``path`` atomically (temporary file in the same directory + ``os.replace``).
 
     The file gets the permissions of an ordinary new file (``0o666`` minus the umask), not the ``0o600``
-    of :func:`tempfile.mkstemp`."""
+    of :func:`tempfile.mkstemp`. ``fsync=False`` skips the fsync (the rename stays atomic, but the data may
+    not survive a power loss; for temporary files)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -66,7 +71,8 @@ def atomic_write_bytes(path, data):
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if fsync:
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -98,6 +104,8 @@ def _parquet_safe(df):
     """Make object columns storable: a column mixing types (e.g. a parameter that is an int in one theorem
     and a string in another) is stored as strings (JSON for non-strings); ``params`` (canonical JSON)
     keeps the exact values, and :func:`rpcheck.engine.load_results` rebuilds the ``p_`` columns from it."""
+    import pandas as pd
+
     out = df.copy()
     for col in out.columns:
         if out[col].dtype != object:
@@ -126,45 +134,106 @@ def write_table(df, directory, name, *, fmt=None):
 # pandas < 3.1: read_csv's default C float parser is not round-trip exact (measured on pandas 2.1.4 and
 # 3.0.6: a 1-ulp error on ~36% of random doubles written by to_csv); "round_trip" is. pandas 3.1 made the
 # exact parser the default and deprecated ``float_precision``.
-_CSV_FLOAT_EXACT = (
-    {} if tuple(int(p) for p in pd.__version__.split(".")[:2]) >= (3, 1) else {"float_precision": "round_trip"}
-)
+def _csv_float_exact():
+    import pandas as pd
+
+    return {} if tuple(int(p) for p in pd.__version__.split(".")[:2]) >= (3, 1) else {"float_precision": "round_trip"}
 
 
 def read_csv_exact(path):
     """``pandas.read_csv`` that reads back every double written by ``to_csv`` exactly, on every supported
-    pandas version (see ``_CSV_FLOAT_EXACT``)."""
-    return pd.read_csv(path, **_CSV_FLOAT_EXACT)
+    pandas version (see ``_csv_float_exact``)."""
+    import pandas as pd
+
+    return pd.read_csv(path, **_csv_float_exact())
 
 
 def read_table(directory, name):
     """Read ``directory/name.parquet`` or ``directory/name.csv`` (whichever exists, Parquet first)."""
+    import pandas as pd
+
     directory = Path(directory)
     pq = directory / f"{name}.parquet"
     if pq.exists():
         return pd.read_parquet(pq)
     csv = directory / f"{name}.csv"
     if csv.exists():
-        return pd.read_csv(csv, keep_default_na=False, na_values=["", "NaN", "nan"], **_CSV_FLOAT_EXACT)
+        return pd.read_csv(csv, keep_default_na=False, na_values=["", "NaN", "nan"], **_csv_float_exact())
     raise FileNotFoundError(f"no {name}.parquet or {name}.csv in {directory}")
 
 
-_CHUNK_RE = re.compile(r"^(\d+)-(\d+)\.json$")
-#: Version of the checkpoint chunk layout (2: typed TrialResult lists with the variant names).
-CHUNK_FORMAT = 2
+_CHUNK_RE = re.compile(r"^(\d+)-(\d+)\.npz$")
+#: Version of the checkpoint chunk layout (3: columnar .npz, no pickle; 2 was JSON lists, now recomputed).
+CHUNK_FORMAT = 3
+_STATUS = ("ok", "solver_error")
+
+
+def _chunk_arrays(meta, records, variants):
+    """The columns of one chunk (plain NumPy arrays: numbers, booleans and unicode strings)."""
+    n = len(records)
+    arrays = {
+        "meta": np.array(json.dumps(meta, allow_nan=True)),
+        "i": np.fromiter((r.i for r in records), np.int64, n),
+        "status": np.fromiter((_STATUS.index(r.status) for r in records), np.uint8, n),
+        "error": np.array([r.error for r in records], dtype=str) if n else np.zeros(0, dtype="<U1"),
+        "seconds": np.fromiter((r.seconds for r in records), np.float64, n),
+    }
+    for j in range(len(variants)):
+        outs = [r.outcomes[j] if r.status == "ok" else None for r in records]
+        for f, dt in (("holds", bool), ("statistic", np.float64), ("bound", np.float64), ("vacuous", bool),
+                      ("undetermined", bool)):  # fmt: skip
+            k = ("holds", "statistic", "bound", "vacuous", "undetermined").index(f)
+            fill = np.nan if dt is np.float64 else False
+            arrays[f"v{j}.{f}"] = np.fromiter((fill if o is None else o[k] for o in outs), dt, n)
+    names = sorted({k for r in records for k in r.diagnostics})
+    arrays["diag_names"] = np.array(names, dtype=str) if names else np.zeros(0, dtype="<U1")
+    for m, k in enumerate(names):
+        arrays[f"d{m}.value"] = np.fromiter((r.diagnostics.get(k, np.nan) for r in records), np.float64, n)
+        arrays[f"d{m}.present"] = np.fromiter((k in r.diagnostics for r in records), bool, n)
+    return arrays
+
+
+def _chunk_records(z, n_variants):
+    """TrialResults back from the columns of a chunk (the inverse of :func:`_chunk_arrays`)."""
+    from ._worker import OutcomeRow, TrialResult
+
+    idx = z["i"].tolist()
+    status = z["status"].tolist()
+    error = z["error"].tolist()
+    seconds = z["seconds"].tolist()
+    cols = [[z[f"v{j}.{f}"].tolist() for f in ("holds", "statistic", "bound", "vacuous", "undetermined")]
+            for j in range(n_variants)]  # fmt: skip
+    names = [str(x) for x in z["diag_names"].tolist()]
+    dv = [z[f"d{m}.value"].tolist() for m in range(len(names))]
+    dp = [z[f"d{m}.present"].tolist() for m in range(len(names))]
+    out = []
+    for t, i in enumerate(idx):
+        st = _STATUS[status[t]]
+        outs = () if st != "ok" else tuple(OutcomeRow(c[0][t], c[1][t], c[2][t], c[3][t], c[4][t]) for c in cols)
+        diag = {k: dv[m][t] for m, k in enumerate(names) if dp[m][t]}
+        out.append(TrialResult(int(i), st, str(error[t]), float(seconds[t]), outs, diag))
+    return out
 
 
 class CheckpointStore:
-    """Completed trial chunks of a results directory, one JSON file per chunk.
+    """Completed trial chunks of a results directory, one columnar ``.npz`` file per chunk.
 
-    A chunk file holds the theorem id, the canonical parameters, the root seed and the records of trials
-    ``start .. stop-1``. A trial record is a pure function of (theorem id, parameters, trial index, root
+    A chunk file holds, as plain NumPy arrays (read with ``allow_pickle=False``), the metadata (theorem id,
+    canonical parameters, root seed, trial range, variant names) and one column per field of the trials
+    ``start .. stop-1``: trial index, status, solver error message, seconds, for every variant ``j`` the
+    columns ``v<j>.holds|statistic|bound|vacuous|undetermined``, and for every diagnostic ``m`` (names in
+    ``diag_names``) its values and a presence mask. Floats are stored as binary float64, so they
+    round-trip exactly. A trial record is a pure function of (theorem id, parameters, trial index, root
     seed), so chunks are reusable by any later run with the same root seed, whatever its profile,
     chunking or backend.
+
+    ``durable=False`` (the temporary spill directory of a run without ``out``) skips the fsync of each
+    chunk: a crash loses that directory anyway.
     """
 
-    def __init__(self, root):
+    def __init__(self, root, *, durable=True):
         self.root = Path(root) / "checkpoints"
+        self.durable = durable
 
     def check_code_version(self, resume):
         """Record the code version (rpcheck version and git commit) in ``checkpoints/manifest.json``; when
@@ -195,7 +264,7 @@ class CheckpointStore:
 
     def save_chunk(self, theorem_id, canonical, seed, start, stop, records, variants=()):
         """Write the TrialResults of trials ``start .. stop-1`` (``variants``: the variant names, in order)."""
-        payload = {
+        meta = {
             "format": CHUNK_FORMAT,
             "theorem": theorem_id,
             "params": canonical,
@@ -203,44 +272,60 @@ class CheckpointStore:
             "start": start,
             "stop": stop,
             "variants": list(variants),
-            "records": [r.to_json() for r in records],
         }
-        path = self.cell_dir(theorem_id, canonical, seed) / f"{start:09d}-{stop:09d}.json"
-        atomic_write_text(path, json.dumps(payload, allow_nan=True))
+        buf = io.BytesIO()
+        np.savez(buf, **_chunk_arrays(meta, records, list(variants)))
+        path = self.cell_dir(theorem_id, canonical, seed) / f"{start:09d}-{stop:09d}.npz"
+        atomic_write_bytes(path, buf.getvalue(), fsync=self.durable)
         return path
 
-    def load_cell(self, theorem_id, canonical, seed, variants=None):
-        """``{trial index: TrialResult}`` of every checkpointed trial of this cell (empty when none).
+    def iter_chunks(self, theorem_id, canonical, seed, variants=None):
+        """Yield ``(start, stop, [TrialResult, ...])`` per checkpointed chunk of this cell, in file order,
+        one chunk in memory at a time.
 
         ``variants`` (the theorem's variant names in order) must match the names the chunk was written
         with; a chunk written for other variants is not reused."""
-        from ._worker import TrialResult
-
         d = self.cell_dir(theorem_id, canonical, seed)
-        out = {}
         if not d.is_dir():
-            return out
+            return
         for p in sorted(d.iterdir()):
             if not _CHUNK_RE.match(p.name):
-                continue  # temporary files of an interrupted write
-            payload = read_json(p, "checkpoint chunk")
-            if not isinstance(payload, dict) or not {"params", "theorem", "seed", "records"} <= set(payload):
-                raise RpcheckError(f"the checkpoint chunk {str(p)!r} is corrupted (missing keys); delete it to recompute its trials.")
-            if payload["params"] != canonical or payload["theorem"] != theorem_id or payload["seed"] != seed:
-                continue  # crc32 collision: not this cell
-            if payload.get("format") != CHUNK_FORMAT:
-                continue  # written by an older engine (untyped records): recomputed
-            if variants is not None and list(payload.get("variants", [])) != list(variants):
-                continue  # the theorem's variants changed since: recomputed
+                continue  # temporary files of an interrupted write, chunks of an older format
             try:
-                recs = [TrialResult.from_json(rec) for rec in payload["records"]]
-            except (TypeError, ValueError, AttributeError) as exc:
+                with np.load(p, allow_pickle=False) as z:
+                    meta = json.loads(str(z["meta"][()]))
+                    if not isinstance(meta, dict) or not {"params", "theorem", "seed", "variants"} <= set(meta):
+                        raise ValueError("missing keys")
+                    if meta["params"] != canonical or meta["theorem"] != theorem_id or meta["seed"] != seed:
+                        continue  # crc32 collision: not this cell
+                    if meta.get("format") != CHUNK_FORMAT:
+                        continue
+                    if variants is not None and list(meta["variants"]) != list(variants):
+                        continue  # the theorem's variants changed since: recomputed
+                    recs = _chunk_records(z, len(meta["variants"]))
+            except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile, EOFError) as exc:
                 raise RpcheckError(
                     f"the checkpoint chunk {str(p)!r} is corrupted ({exc}); delete it to recompute its trials."
                 ) from None
+            yield int(meta["start"]), int(meta["stop"]), recs
+
+    def load_cell(self, theorem_id, canonical, seed, variants=None):
+        """``{trial index: TrialResult}`` of every checkpointed trial of this cell (empty when none); holds
+        the whole cell in memory (the runner uses :meth:`iter_chunks`)."""
+        out = {}
+        for _, _, recs in self.iter_chunks(theorem_id, canonical, seed, variants):
             for r in recs:
                 out[r.i] = r
         return out
+
+    def n_trials(self):
+        """Number of checkpointed trials (all cells), from the file names."""
+        total = 0
+        for p in self.root.rglob("*.npz"):
+            m = _CHUNK_RE.match(p.name)
+            if m:
+                total += int(m.group(2)) - int(m.group(1))
+        return total
 
 
 # ------------------------------------------------------------------------------------ results directory

@@ -1,0 +1,102 @@
+"""The parent's memory is flat in the number of trials: counts and extremes are aggregated, only the first
+TRIAL_SAMPLE trials of a cell are kept, every trial is streamed to the checkpoint files (a temporary
+directory when there is no ``out``), and report-mode hooks read their cell back from those files.
+
+Oracle: the same run with a sample larger than every cell (the whole cell kept, as before streaming)."""
+
+import _engine_claims  # noqa: F401  (the engine_test.* theorems; conftest.py registers them)
+import numpy as np
+import pandas as pd
+import pytest
+
+from rpcheck.engine import load_trials, run
+from rpcheck.engine import runner
+
+SEED = 77
+
+
+@pytest.fixture(scope="module")
+def full_and_sampled(tmp_path_factory):
+    out = tmp_path_factory.mktemp("streaming") / "res"
+    ths = ["engine_test.bernoulli", "engine_test.det", "engine_test.report"]
+    mp = pytest.MonkeyPatch()
+    try:
+        mp.setattr(runner, "TRIAL_SAMPLE", 10**6)
+        full = run(ths, backend="serial", seed=SEED)
+        mp.setattr(runner, "TRIAL_SAMPLE", 30)
+        sampled = run(ths, backend="serial", seed=SEED, out=out)
+    finally:
+        mp.undo()
+    return full, sampled, out
+
+
+def test_counts_extremes_and_verdicts_do_not_depend_on_the_sample(full_and_sampled):
+    full, sampled, _ = full_and_sampled
+    same = [c for c in full.cells.columns if c not in ("seconds", "stat_q05", "stat_q50", "stat_q95", "bound_q50")]
+    pd.testing.assert_frame_equal(sampled.cells[same], full.cells[same], check_exact=True)
+    # the report hook saw all 50 trials of its cells although only 30 were kept in memory
+    assert set(sampled.cells.loc[sampled.cells["theorem"] == "engine_test.report", "decide_info"].map(
+        lambda s: __import__("json").loads(s)["n"])) == {50}  # fmt: skip
+    # a counterexample (worst failure over all trials) is found whatever the sample
+    assert (sampled.cells["counterexample"] == full.cells["counterexample"]).all()
+
+
+def test_trials_is_the_first_sample_and_load_trials_reads_all(full_and_sampled):
+    full, sampled, out = full_and_sampled
+    t = sampled.trials
+    assert (t.groupby(["theorem", "cell"])["trial"].max() == 29).all() and len(t) == 8 * 30
+    ref = full.trials.drop(columns=["seconds"])
+    head = ref[ref["trial"] < 30].reset_index(drop=True)
+    pd.testing.assert_frame_equal(t.drop(columns=["seconds"]), head, check_exact=True)
+    everything = load_trials(out).drop(columns=["seconds"])
+    pd.testing.assert_frame_equal(everything, ref, check_exact=True)
+
+
+def test_quantiles_come_from_the_sample(full_and_sampled):
+    full, sampled, _ = full_and_sampled
+    row = sampled.cells[(sampled.cells["theorem"] == "engine_test.bernoulli") & (sampled.cells["cell"] == 1)].iloc[0]
+    t = full.trials
+    u = t[(t["theorem"] == "engine_test.bernoulli") & (t["cell"] == 1) & (t["trial"] < 30)]["bound.statistic"]
+    assert row["stat_q50"] == float(np.quantile(u.to_numpy(), 0.5))
+    assert row["stat_max"] == float(t[(t["theorem"] == "engine_test.bernoulli") & (t["cell"] == 1)]["bound.statistic"].max())
+
+
+def test_spill_directory_is_removed(monkeypatch):
+    import tempfile
+
+    made = []
+    real = tempfile.mkdtemp
+
+    def spy(*a, **k):
+        made.append(real(*a, **k))
+        return made[-1]
+
+    monkeypatch.setattr(tempfile, "mkdtemp", spy)
+    run("engine_test.det", backend="serial", trials=5, seed=SEED)
+    assert len(made) == 1 and made[0].split("/")[-1].startswith("rpcheck-run-")
+    assert not __import__("os").path.exists(made[0])
+
+
+def test_aggregate_is_order_independent():
+    """Ingesting the chunks of a cell in any order (as parallel backends do) gives the same aggregate."""
+    from rpcheck.engine._worker import _run_chunk
+
+    th = _engine_claims.DET
+    canonical = '{"fail_p":0.3,"solver_p":0.1,"vac_p":0.2}'
+    chunks = [(s, s + 7, _run_chunk(th, None, canonical, s, s + 7, 3)) for s in range(0, 63, 7)]
+
+    def agg(order):
+        a = runner._CellAggregate((21, 42, 63), 2, 63, 10)
+        for k in order:
+            a.ingest(*chunks[k])
+        a.ingest(*chunks[0])  # a duplicate chunk is ignored
+        return a
+
+    a, b = agg(range(9)), agg([8, 3, 0, 5, 1, 7, 2, 6, 4])
+    assert np.array_equal(a.bins, b.bins) and a.intervals == b.intervals == [(0, 63)]
+    for nb in (1, 2, 3):
+        for j in (0, 1):
+            assert a.counts(j, nb) == b.counts(j, nb)
+            wa, wb = a.worst_failure(j, nb), b.worst_failure(j, nb)
+            assert (wa is None and wb is None) or wa[0] == wb[0]
+    assert a.missing(70) == [(63, 70)] and sorted(a.sample) == list(range(10))

@@ -1,0 +1,223 @@
+"""Import layering of the rpcheck package (ARCHITECTURE.md, "Layers").
+
+An AST scan of every module under ``rpcheck/`` (module-level AND function-local imports) fails on
+
+- an *upward* import: a module importing a module of a higher layer in :data:`LAYERS`;
+- a *circular* import: a cycle in the graph of imports between rpcheck modules (a package's own
+  ``__init__`` importing its submodules is not a cycle with them: Python runs the parent package first);
+- a *private* import across units: a module importing a ``_private`` module or name of another unit
+  (a unit is a top-level module or package of rpcheck; each paper package under ``rpcheck.checkers`` is
+  its own unit, so one paper's checkers do not reach into another paper's private helpers).
+
+Existing violations in code whose owner has not fixed them yet are listed in :data:`ALLOWLIST`, each with
+its owner; nothing else may be added without a reason.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent / "rpcheck"
+
+#: Layer of each top-level unit of rpcheck; imports may only go to the same or a lower layer.
+#: The same table is in ARCHITECTURE.md ("Layers").
+LAYERS = {
+    # 0: foundations
+    "rpcheck": 0, "errors": 0, "_rng": 0, "_validation": 0, "_threads": 0,
+    # 1: numerical kernels
+    "sketches": 1, "linalg": 1,
+    # 2: solvers
+    "svm": 2,
+    # 3: statistics and verdict rules
+    "stats": 3,
+    # 4: engine and the libraries the checkers use
+    "engine": 4, "bounds": 4, "strategies": 4, "generators": 4, "datasets": 4, "compare": 4,
+    # 5: the checkers of the papers
+    "checkers": 5,
+    # 6: interfaces
+    "results": 6, "report": 6, "cli": 6, "pytest_plugin": 6, "testing": 6, "options": 6,
+}  # fmt: skip
+
+#: Known violations, (importing module, imported module or name, kind) -> owner who should fix it.
+ALLOWLIST = {
+    # alpcan2016's X_aR checker reuses paul2014's private helpers (tolerance, bounds, data); they should
+    # move to a shared public module (e.g. rpcheck.checkers._shared or generators). Owner: checkers.
+    ("rpcheck.checkers.alpcan2016.xar", "rpcheck.checkers.paul2014._common", "private"): "checkers",
+    ("rpcheck.checkers.alpcan2016.xar", "rpcheck.checkers.paul2014._data", "private"): "checkers",
+    # compare.py builds datasets with datasets' private _make; it should be public. Owner: datasets/compare.
+    ("rpcheck.compare", "rpcheck.datasets._make", "private"): "datasets",
+    # options (layer 6) is imported by nothing below; engine.theorem import is downward: no entry needed.
+}
+
+
+def _unit(module):
+    parts = module.split(".")
+    if len(parts) == 1:
+        return "rpcheck"
+    if parts[1] == "checkers" and len(parts) > 2:
+        return ".".join(parts[:3])
+    return parts[1]
+
+
+def _layer(module):
+    top = module.split(".")[1] if "." in module else "rpcheck"
+    if top not in LAYERS:
+        raise AssertionError(f"module {module} is in no layer: add its top-level unit {top!r} to LAYERS")
+    return LAYERS[top]
+
+
+def scan_modules(root=ROOT):
+    """``{module name: (source, is_package)}`` of every .py file under ``root``."""
+    out = {}
+    for p in sorted(root.rglob("*.py")):
+        parts = list(p.relative_to(root.parent).with_suffix("").parts)
+        pkg = parts[-1] == "__init__"
+        if pkg:
+            parts = parts[:-1]
+        out[".".join(parts)] = (p.read_text(encoding="utf-8"), pkg)
+    return out
+
+
+def imports(modules):
+    """Every import between the given modules: ``(source, target, name, lineno, local)``; ``target`` is a
+    module in ``modules`` (the most specific one), ``name`` the imported dotted name."""
+    found = []
+    for mod, (src, pkg) in modules.items():
+        tree = ast.parse(src)
+        local_nodes = set()
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                local_nodes.update(id(n) for n in ast.walk(fn) if n is not fn)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = mod.split(".") if pkg else mod.split(".")[:-1]
+                    base = base[: len(base) - (node.level - 1)]
+                    b = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    b = node.module or ""
+                names = [f"{b}.{a.name}" for a in node.names]
+            else:
+                continue
+            for name in names:
+                if name.split(".")[0] != "rpcheck":
+                    continue
+                target = name
+                while target not in modules and "." in target:
+                    target = target.rsplit(".", 1)[0]
+                if target in modules:
+                    found.append((mod, target, name, node.lineno, id(node) in local_nodes))
+    return found
+
+
+def violations(modules):
+    """``{(source, target or name, kind): description}`` for kind in {"upward", "private", "cycle"}."""
+    out = {}
+    edges = {}
+    for src, tgt, name, line, local in imports(modules):
+        where = f"{src} line {line} ({'function-local' if local else 'module-level'})"
+        if src.startswith(tgt + ".") or src == tgt:
+            continue  # a submodule importing its own package (already running) or itself
+        edges.setdefault(src, set()).add(tgt)
+        if _layer(tgt) > _layer(src):
+            out[(src, tgt, "upward")] = f"{where} imports {name} (layer {_layer(tgt)} > {_layer(src)})"
+        if _unit(src) != _unit(tgt):
+            unit = _unit(tgt) if _unit(tgt).startswith("rpcheck") else "rpcheck." + _unit(tgt)
+            rest = name[len(unit) :] if name.startswith(unit) else name
+            if any(p.startswith("_") and not p.startswith("__") for p in rest.split(".") if p):
+                key = tgt if tgt != unit and tgt[len(unit) :].lstrip(".").startswith("_") else name
+                out[(src, key, "private")] = f"{where} imports the private {name} of another unit"
+    # cycles: strongly connected components of the import graph (Tarjan)
+    index, low, stack, on, comps, counter = {}, {}, [], set(), [], [0]
+
+    def strong(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in edges.get(v, ()):
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                comps.append(sorted(comp))
+
+    for v in sorted(edges):
+        if v not in index:
+            strong(v)
+    for comp in comps:
+        out[(comp[0], comp[-1], "cycle")] = f"import cycle between {', '.join(comp)}"
+    return out
+
+
+def test_rpcheck_imports_follow_the_layers():
+    found = violations(scan_modules())
+    new = {k: v for k, v in found.items() if k not in ALLOWLIST}
+    assert not new, "import layering violated (tests/test_layers.py, ARCHITECTURE.md 'Layers'):\n" + "\n".join(
+        sorted(new.values())
+    )
+
+
+def test_every_unit_has_a_layer():
+    for mod in scan_modules():
+        _layer(mod)
+
+
+def _planted(extra):
+    base = {
+        "rpcheck": ("", True),
+        "rpcheck.errors": ("", False),
+        "rpcheck.stats": ("from .errors import RpcheckError\n", False),
+        "rpcheck.engine": ("from .runner import run\n", True),
+        "rpcheck.engine.runner": ("from ..stats import decide\nfrom . import _worker\n", False),
+        "rpcheck.engine._worker": ("import numpy\n", False),
+        "rpcheck.checkers": ("", True),
+        "rpcheck.checkers.a": ("", True),
+        "rpcheck.checkers.a._common": ("", False),
+        "rpcheck.checkers.b": ("", True),
+        "rpcheck.checkers.b.thm": ("from ...engine import run\n", False),
+        "rpcheck.cli": ("import rpcheck.engine\n", False),
+    }
+    base.update(extra)
+    return base
+
+
+def test_the_checker_accepts_a_clean_tree():
+    assert violations(_planted({})) == {}
+
+
+@pytest.mark.parametrize(
+    "module,source,kind",
+    [
+        ("rpcheck.stats", "from .engine.runner import run\n", "upward"),  # module-level, upward
+        ("rpcheck.stats", "def f():\n    from rpcheck.cli import main\n", "upward"),  # function-local
+        ("rpcheck.engine._worker", "def f():\n    import rpcheck.checkers.b.thm\n", "upward"),
+        ("rpcheck.checkers.b.thm", "from ..a._common import X\n", "private"),  # another paper's private module
+        ("rpcheck.cli", "from rpcheck.engine._worker import _run_chunk\n", "private"),
+        ("rpcheck.engine._worker", "def f():\n    from . import runner\n", "cycle"),  # runner -> _worker -> runner
+    ],
+)
+def test_the_checker_finds_a_planted_violation(module, source, kind):
+    mods = _planted({module: (source, module in ("rpcheck.engine",))})
+    found = violations(mods)
+    assert any(k[2] == kind and (k[0] == module or module in k) for k in found), found
+
+
+def test_the_scan_sees_module_level_and_function_local_imports():
+    found = imports(scan_modules())
+    assert len(found) > 100
+    assert any(s == "rpcheck.engine.runner" and t == "rpcheck.stats" and not local for s, t, _, _, local in found)
+    assert any(s == "rpcheck.engine.loading" and t == "rpcheck.engine.store" and local for s, t, _, _, local in found)
