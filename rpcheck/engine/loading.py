@@ -173,6 +173,78 @@ class RunResult:
         atomic_write_text(out / "provenance.json", json.dumps(dict(self.provenance), indent=2, default=str))
         return RunResult(self.cells, self.trials, self.provenance, self.counterexamples, out)
 
+    def overview(self):
+        """One row per theorem: verdict counts of its claim rows, self-checks and controls counted apart,
+        measured rows, unexpected rows (a pandas DataFrame; what ``_repr_html_`` shows in a notebook)."""
+        import pandas as pd
+
+        cols = ["theorem", "HOLDS", "VIOLATED", "INCONCLUSIVE", "VACUOUS", "measured", "self-checks",
+                "controls", "unexpected"]  # fmt: skip
+        if self.cells.empty:
+            return pd.DataFrame(columns=cols)
+        c = self.cells
+        role = c["role"].astype(str) if "role" in c.columns else pd.Series("claim", index=c.index)
+        rows = []
+        for tid, idx in c.groupby("theorem", sort=True).groups.items():
+            sub, r = c.loc[idx], role.loc[idx]
+            claim = sub[r == "claim"]
+            row = {"theorem": tid}
+            for v in ("HOLDS", "VIOLATED", "INCONCLUSIVE", "VACUOUS"):
+                row[v] = int((claim["verdict"] == v).sum())
+            row["measured"] = int((r == "measurement").sum())
+            row["self-checks"] = int((r == "self-check").sum())
+            row["controls"] = int((r == "control").sum())
+            row["unexpected"] = int((~sub["as_expected"].astype(bool)).sum())
+            rows.append(row)
+        return pd.DataFrame(rows, columns=cols)
+
+    def to_frame(self):
+        """The cells table (a copy), one row per (theorem, variant, cell), with the parameters of the
+        ``params`` JSON in their own types (integers stay integers) as ``p_<name>`` columns."""
+        df = self.cells.copy()
+        if df.empty or "params" not in df.columns:
+            return df
+        decoded = [json.loads(p) for p in df["params"]]
+        for name in sorted({k for d in decoded for k in d}):
+            col = f"p_{name}"
+            if col in df.columns:
+                df[col] = [d.get(name) for d in decoded]
+        return df
+
+    def to_parquet(self, path, *, overwrite=False):
+        """Write :meth:`to_frame` to the Parquet file ``path`` atomically. An existing file is refused
+        unless ``overwrite=True`` (rpcheck never replaces a file the user owns without being asked)."""
+        from .store import atomic_write_bytes
+
+        if not isinstance(path, str | Path) or str(path) == "":
+            raise RpcheckError(f"`path` ({path!r}) must be a non-empty str or pathlib.Path.")
+        path = Path(path)
+        if path.exists() and not overwrite:
+            raise RpcheckError(f"`path` ({str(path)!r}) exists; pass overwrite=True to replace it.")
+        import io
+
+        df = self.to_frame()
+        for col in df.columns:  # mixed-type parameter columns (e.g. int and str across theorems) as text
+            if df[col].dtype == object and len({type(v) for v in df[col] if v is not None}) > 1:
+                df[col] = df[col].map(lambda v: None if v is None else json.dumps(v))
+        buf = io.BytesIO()
+        df.to_parquet(buf, index=False)
+        atomic_write_bytes(path, buf.getvalue())
+        return path
+
+    def _repr_html_(self):
+        import html as _html
+
+        counts = ", ".join(f"{k} {v}" for k, v in self.verdict_counts().items())
+        prov = dict(self.provenance or {})
+        head = (
+            f"<p><b>rpcheck RunResult</b>: {len(self.theorem_ids())} theorems, {len(self.cells)} rows "
+            f"({_html.escape(counts or 'none')}); unexpected {len(self.unexpected())}; profile "
+            f"{_html.escape(str(prov.get('profile', '?')))}, seed {_html.escape(str(prov.get('seed', '?')))}, "
+            f"alpha {_html.escape(str(prov.get('alpha', '?')))}</p>"
+        )
+        return head + self.overview().to_html(index=False, escape=True)
+
     def __repr__(self):
         counts = ", ".join(f"{k}={v}" for k, v in self.verdict_counts().items())
         return (

@@ -327,3 +327,34 @@ def test_unattainable_expected_becomes_inconclusive():
     # with the profile's 100 trials the declared HOLDS is attainable and kept
     assert (serial_run_expected := run("engine_test.det", backend="serial", seed=SEED).cells)["expected"].tolist() == \
         serial_run_expected["expected_declared"].tolist()
+
+
+def test_runresult_notebook_api(tmp_path):
+    # RunResult in a notebook: overview table, typed frame, atomic Parquet that never replaces a user's file
+    import json
+
+    import pytest
+
+    from rpcheck.engine import run
+    from rpcheck.errors import RpcheckError
+
+    res = run(["engine_test.cheap"], profile="quick", backend="serial", trials=5)
+    ov = res.overview()
+    assert list(ov["theorem"]) == ["engine_test.cheap"]
+    assert int(ov[["HOLDS", "VIOLATED", "INCONCLUSIVE", "VACUOUS"]].to_numpy().sum()) + int(
+        ov[["measured", "self-checks", "controls"]].to_numpy().sum()) == len(res.cells)
+    html = res._repr_html_()
+    assert "<table" in html and "engine_test.cheap" in html and "<script" not in html
+    fr = res.to_frame()
+    for p, row in zip(fr["params"], fr.itertuples()):
+        for k, v in json.loads(p).items():
+            assert getattr(row, f"p_{k}") == v and type(getattr(row, f"p_{k}")) is type(v)
+    out = tmp_path / "cells.parquet"
+    res.to_parquet(out)
+    import pandas as pd
+
+    assert len(pd.read_parquet(out)) == len(res.cells)
+    with pytest.raises(RpcheckError, match="exists"):
+        res.to_parquet(out)
+    with pytest.raises(RpcheckError, match="`path`"):
+        res.to_parquet("")
