@@ -642,7 +642,7 @@ def _descriptive(c, level=DETERMINISTIC_CONFIDENCE):
     return dict(ci_low=lo, ci_high=hi, confidence_level=level)
 
 
-def decide_deterministic(counts):
+def decide_deterministic(counts, *, exhaustive=False):
     """Decision of a ``"deterministic"`` row (module docstring): any certified failure is VIOLATED; HOLDS
     needs no failure, no ambiguous trial and at least :data:`DETERMINISTIC_MIN_DRAWS` evaluated draws.
 
@@ -657,6 +657,12 @@ def decide_deterministic(counts):
     <Verdict.INCONCLUSIVE: 'INCONCLUSIVE'>
     >>> decide_deterministic(Counts(0, 0, vacuous=5)).verdict
     <Verdict.VACUOUS: 'VACUOUS'>
+
+    With ``exhaustive=True`` (a claim on fixed inputs, no randomness: one evaluation is a proof) HOLDS needs
+    one clean evaluation:
+
+    >>> decide_deterministic(Counts(0, 1), exhaustive=True).claim
+    'exhaustive: holds on its fixed inputs (1 evaluation; no randomness involved)'
     """
     c = _as_counts(counts)
     if c.failures > 0:
@@ -666,6 +672,10 @@ def decide_deterministic(counts):
     if empty is not None:
         return empty
     conf = _pct(1 - DETERMINISTIC_CONFIDENCE)
+    if exhaustive and not c.ambiguous:
+        claim = f"exhaustive: holds on its fixed inputs ({c.evaluated} evaluation{'s' * (c.evaluated != 1)}; " \
+            "no randomness involved)"
+        return Decision(Verdict.HOLDS, claim, **_descriptive(c))
     if c.ambiguous:
         claim = (
             f"no certified counterexample in {c.evaluated} draws, but {c.undetermined} undetermined and "
@@ -733,7 +743,8 @@ def pvalues(mode, counts, promised):
     return bound_pvalues(counts, promised) if mode == "bound" else exact_pvalues(counts, promised)
 
 
-def decide(mode, counts, promised=None, *, alpha_violated=None, alpha_holds=None, worst_slack=math.nan):
+def decide(mode, counts, promised=None, *, alpha_violated=None, alpha_holds=None, worst_slack=math.nan,
+           exhaustive=False):
     """The decision function of ``mode`` (one per mode; used by sequential stopping and tabulation).
 
     >>> decide("search", Counts(0, 5)).verdict
@@ -747,7 +758,7 @@ def decide(mode, counts, promised=None, *, alpha_violated=None, alpha_holds=None
     if mode == "exact":
         return decide_exact(counts, promised, alpha_violated=alpha_violated, alpha_holds=alpha_holds)
     if mode == "deterministic":
-        return decide_deterministic(counts)
+        return decide_deterministic(counts, exhaustive=exhaustive)
     return decide_search(counts, worst_slack)
 
 def sequential_looks(trials, looks):
@@ -791,7 +802,7 @@ def _equivalence_best(n, p):
     return float(ph[j]), j
 
 
-def unattainable(mode, expected, draws, promised=None, *, level):
+def unattainable(mode, expected, draws, promised=None, *, level, exhaustive=False):
     """Why the verdict ``expected`` cannot come out of a row of ``mode`` with ``draws`` draws, whatever the
     outcomes (module docstring, "Attainability"); None when it is attainable.
 
@@ -837,7 +848,7 @@ def unattainable(mode, expected, draws, promised=None, *, level):
         return "HOLDS unattainable: a search never gives HOLDS" if expected is Verdict.HOLDS else (
             None if draws else "VIOLATED unattainable: no draw")
     if mode == "deterministic":
-        if expected is Verdict.HOLDS and draws < DETERMINISTIC_MIN_DRAWS:
+        if expected is Verdict.HOLDS and draws < (1 if exhaustive else DETERMINISTIC_MIN_DRAWS):
             return f"HOLDS unattainable: {draws} draws, the rule needs {DETERMINISTIC_MIN_DRAWS}"
         if expected is Verdict.VIOLATED and draws == 0:
             return "VIOLATED unattainable: no draw"

@@ -363,3 +363,22 @@ def test_power_error_rates():
         holds_power("report", 10, 0.1, 0.1, 0.01)
     with pytest.raises(RpcheckError, match="level"):
         violated_power("bound", 10, 0.1, 0.1, 1.5)
+
+
+def test_exhaustive_deterministic_rows():
+    # A claim on fixed inputs (no randomness) is decided by one clean evaluation; ambiguity still blocks HOLDS
+    # and a failure is still VIOLATED. Random-draw rows keep the 90-draw rule.
+    import pytest
+
+    from rpcheck.engine import Variant
+    from rpcheck.errors import RpcheckError
+    from rpcheck.stats import Counts, Verdict, decide, unattainable
+
+    assert decide("deterministic", Counts(0, 1), exhaustive=True).verdict is Verdict.HOLDS
+    assert decide("deterministic", Counts(0, 1)).verdict is Verdict.INCONCLUSIVE
+    assert decide("deterministic", Counts(0, 1, undetermined=1), exhaustive=True).verdict is Verdict.INCONCLUSIVE
+    assert decide("deterministic", Counts(1, 1), exhaustive=True).verdict is Verdict.VIOLATED
+    assert unattainable("deterministic", "HOLDS", 1, level=0.01, exhaustive=True) is None
+    assert unattainable("deterministic", "HOLDS", 1, level=0.01) is not None
+    with pytest.raises(RpcheckError, match="exhaustive"):
+        Variant("x", "s", mode="bound", promised_failure=0.1, exhaustive=True)

@@ -452,6 +452,7 @@ def _settled(cell, levels):
             spec.delta,
             alpha_violated=levels["v"],
             alpha_holds=levels["h"],
+            exhaustive=spec.variant.exhaustive,
         )
         if not d.stops:
             return False
@@ -707,7 +708,7 @@ def _tabulate(cells, alpha, sequential, seq_levels, store=None, seed=0):
             # INCONCLUSIVE whatever the levels)
             r.decision = _stats.decide(
                 v.mode, r.counts, r.spec.delta, alpha_violated=alpha, alpha_holds=alpha,
-                worst_slack=r.describe["slack_min"],
+                worst_slack=r.describe["slack_min"], exhaustive=v.exhaustive,
             )  # fmt: skip
         _attainability(r, alpha, sequential, seq_levels)
     return rows
@@ -727,7 +728,7 @@ def _attainability(r, alpha, sequential, seq_levels):
     else:
         level = alpha
     draws = r.counts.evaluated if v.mode == "deterministic" else r.counts.draws
-    why = _stats.unattainable(v.mode, exp, draws, r.spec.delta, level=level)
+    why = _stats.unattainable(v.mode, exp, draws, r.spec.delta, level=level, exhaustive=v.exhaustive)
     if why:
         r.expected = Verdict.INCONCLUSIVE
         r.unattainable = why

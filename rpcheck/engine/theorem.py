@@ -295,6 +295,10 @@ class Variant:
     role : {"claim", "self-check", "control", "measurement"}, default="claim"
         "control": a negative control, must be expected VIOLATED. "self-check": a check of the tool.
         "measurement": a report-mode row with no rule of stated error rate (no verdict).
+    exhaustive : bool, default=False
+        Mode "deterministic" only: the trial evaluates the claim on fixed inputs with no randomness (e.g.
+        arithmetic on a paper's printed table), so one evaluation decides it and the 90-draw rule for random
+        draws does not apply (:func:`rpcheck.stats.decide_deterministic`).
     """
 
     name: str
@@ -305,6 +309,7 @@ class Variant:
     assumed: tuple = ()
     note: str = ""
     role: str = "claim"
+    exhaustive: bool = False
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
@@ -332,6 +337,13 @@ class Variant:
             )
         if isinstance(self.assumed, str):
             object.__setattr__(self, "assumed", (self.assumed,))
+        if not isinstance(self.exhaustive, bool):
+            raise RpcheckError(f"Variant `exhaustive` ({self.exhaustive!r}) must be True or False.")
+        if self.exhaustive and self.mode != "deterministic":
+            raise RpcheckError(
+                f"Variant {self.name!r}: `exhaustive=True` (fixed inputs, one evaluation decides) is for mode "
+                f"'deterministic'; got mode {self.mode!r}."
+            )
 
     def expected_for(self, params: Mapping) -> Verdict | None:
         exp = self.expected(params) if callable(self.expected) else self.expected
