@@ -1,14 +1,24 @@
 """The ``rpcheck`` command line: a thin presentation layer over ``rpcheck.engine``.
 
 Exit codes: 0 every verdict is as expected; 1 some verdict is unexpected (or a replayed counterexample does
-not reproduce); 2 usage error (bad option, unknown theorem id, unreadable file); 3 internal error (a bug:
-rerun with ``--debug`` for the traceback).
+not reproduce); 2 usage, input or environment error (bad option, unknown theorem id, unreadable or corrupted
+file, unwritable output, full disk, unreachable scheduler, dead worker process): one line on stderr naming
+the argument, and whatever was completed stays checkpointed for ``--resume``; 3 internal error (a bug: rerun
+with ``--debug`` for the traceback); 130 interrupted (SIGINT); 141 the reader closed stdout (``| head``).
+
+Import cost: this module imports only the standard library, ``rpcheck.errors``, ``rpcheck.options`` and the
+theorem dataclasses; numpy, pandas, scipy, cvxpy, numba, scikit-learn and rich are imported by the commands
+that need them. ``rpcheck list`` and ``rpcheck show`` read the theorems' metadata from a catalog cached in the
+user's cache directory (``$RPCHECK_CACHE_DIR``, else ``$XDG_CACHE_HOME/rpcheck``, else ``~/.cache/rpcheck``),
+keyed by the size and modification time of every source file of the package, so a changed checker is never
+described from a stale catalog; building it imports every checker module (about 3 s of CPU, once).
+
+``--json`` output of ``check``/``verify`` follows ``docs/json-schema.md`` (field ``schema_version``).
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
 import os
 import sys
@@ -18,9 +28,21 @@ from pathlib import Path
 from . import __version__
 from .engine.theorem import PROFILES
 from .errors import RpcheckError
-from .options import add_run_options, parse_assignment, parse_label, positive_int, probability
+from .options import (
+    MAX_SEED,
+    add_run_options,
+    jobs_int,
+    parse_assignment,
+    parse_label,
+    probability,
+    seed_int,
+    trials_int,
+)
 
-EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 1, 2, 3, 130, 141
+#: Version of the ``--json`` document of ``check``/``verify`` (docs/json-schema.md).
+JSON_SCHEMA_VERSION = 1
+_VERDICTS = ("HOLDS", "VIOLATED", "INCONCLUSIVE", "VACUOUS")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -34,21 +56,21 @@ def build_parser():
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    p = sub.add_parser("list", help="list the registered theorems")
+    p = sub.add_parser("list", help="list the registered theorems (built-in and from installed plugins)")
     p.add_argument("--paper", default=None, help="only this paper (e.g. paul2014)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
-    p = sub.add_parser("show", help="statement, citation, variants, parameters and profiles of one theorem")
-    p.add_argument("id")
+    p = sub.add_parser("show", help="statement, citation, variants, parameters, profiles and command lines")
+    p.add_argument("id", help="theorem id, or module:ATTRIBUTE of your own Theorem")
     p.add_argument("--json", action="store_true")
 
     for name, helptext, profile in (
-        ("check", "run one theorem and print a table per cell", "ci"),
+        ("check", "run one theorem and print one line per theorem (--details: a table per cell)", "ci"),
         ("verify", "run every registered theorem and write the HTML report (the main job)", "quick"),
     ):
         p = sub.add_parser(name, help=helptext)
         if name == "check":
-            p.add_argument("id")
+            p.add_argument("id", help="theorem id, or module:ATTRIBUTE of your own Theorem (docs/tutorial.md)")
         add_run_options(p.add_argument, profile_default=profile)
         p.add_argument(
             "--set",
@@ -61,8 +83,9 @@ def build_parser():
         )
         p.add_argument("--out", default=None, metavar="DIR", help="results directory")
         p.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
-        p.add_argument("--quiet", action="store_true", help="no progress bar and no tables")
-        p.add_argument("--json", action="store_true", help="print the cell table as JSON")
+        p.add_argument("--quiet", action="store_true", help="no progress bar and no per-theorem lines")
+        p.add_argument("--details", action="store_true", help="also print a table per (theorem, variant)")
+        p.add_argument("--json", action="store_true", help="print the results as JSON (docs/json-schema.md)")
         if name == "verify":
             p.add_argument("--no-report", action="store_true", help="do not write report.html")
 
@@ -73,11 +96,11 @@ def build_parser():
     p.add_argument("id")
     p.add_argument("--profile", choices=PROFILES, default="ci", help="whose cells to search. Default: %(default)r")
     p.add_argument("--cell", type=int, action="append", default=None, metavar="K", help="only cell K (repeatable)")
-    p.add_argument("--trials", type=positive_int, default=200, metavar="N", help="trials per evaluated value")
-    p.add_argument("--seed", type=int, default=0, metavar="S")
+    p.add_argument("--trials", type=trials_int, default=200, metavar="N", help="trials per evaluated value")
+    p.add_argument("--seed", type=seed_int, default=0, metavar="S", help="root seed in [0, 2**63)")
     p.add_argument("--confidence", type=probability, default=0.95, help="family-wise confidence of each search")
     p.add_argument("--backend", choices=("serial", "processes"), default="processes")
-    p.add_argument("--jobs", type=positive_int, default=None, metavar="N")
+    p.add_argument("--jobs", type=jobs_int, default=None, metavar="N")
     p.add_argument(
         "--out",
         default=None,
@@ -109,6 +132,183 @@ def build_parser():
     return parser
 
 
+# --------------------------------------------------------------------------------------------- catalog
+
+
+def _jsonable(obj):
+    """JSON round trip with ``str`` for anything else (tuples become lists)."""
+    return json.loads(json.dumps(obj, default=str))
+
+
+def _expected_summary(v, theorem, budget=0.05):
+    """The expected verdict of a variant as text: a verdict, None, or what it is per profile cell.
+
+    A callable rule is evaluated on the profiles' cells (ci first) for at most ``budget`` seconds (some
+    rules compute exact probabilities); the text says when cells were left out."""
+    import time
+
+    if not callable(v.expected):
+        return None if v.expected is None else str(getattr(v.expected, "value", v.expected))
+    counts, left, t0 = {}, 0, time.perf_counter()
+    for name in ("ci", "quick", "standard", "full"):
+        for cell in theorem.profiles[name].cells:
+            if time.perf_counter() - t0 > budget:
+                left += 1
+                continue
+            try:
+                e = v.expected(cell)
+                e = "none" if e is None else str(getattr(e, "value", e))
+            except Exception:  # a rule that needs parameters this profile lacks: say so, do not guess
+                e = "?"
+            counts[e] = counts.get(e, 0) + 1
+    text = "per cell: " + ", ".join(f"{k} ({n} cells)" for k, n in sorted(counts.items()))
+    return text + (f", {left} cells not evaluated here" if left else "")
+
+
+def _param_info(param):
+    import dataclasses
+
+    if dataclasses.is_dataclass(param):
+        return {k: v for k, v in _jsonable(dataclasses.asdict(param)).items() if v not in (None, "", [])}
+    return {"domain": str(param)}
+
+
+def _example_assignment(theorem):
+    cells = theorem.profiles["ci"].cells
+    if cells and cells[0]:
+        k, v = next(iter(cells[0].items()))
+        return f"{k}={json.dumps(v) if not isinstance(v, str) else v}"
+    return "NAME=VALUE"
+
+
+def _theorem_info(t, source="built-in"):
+    """Everything ``rpcheck show`` prints (and the catalog caches): JSON-serialisable."""
+    c = t.citation
+    params = getattr(t, "parameters", None) or {}
+    constraints = getattr(t, "constraints", None) or ()
+    tid = t.id
+    commands = [
+        f"rpcheck check {tid}",
+        f"rpcheck check {tid} --profile standard --jobs 2 --out runs/{tid}",
+        f"rpcheck check {tid} --out runs/{tid} --resume",
+        f"rpcheck check {tid} --set {_example_assignment(t)} --details",
+    ]
+    if t.constant_search:
+        commands.append(f"rpcheck constant {tid}")
+    commands.append(f'python -c "from rpcheck.testing import verify_theorem; verify_theorem({tid!r})"')
+    return {
+        "id": tid,
+        "paper": t.paper,
+        "title": t.title,
+        "kind": t.kind,
+        "source": source,
+        "citation": _jsonable(c.__dict__),
+        "cite": f"{c.authors} ({c.year}), {c.title}. {c.venue}. {c.location}".strip(),
+        "statement": t.statement,
+        "variants": [
+            {
+                "name": v.name,
+                "mode": v.mode,
+                "role": getattr(v, "role", "claim"),
+                "expected": _expected_summary(v, t),
+                "promised_failure": ("per cell" if callable(v.promised_failure) else _jsonable(v.promised_failure)),
+                "statement": v.statement,
+                "assumed": list(v.assumed),
+                "note": v.note,
+            }
+            for v in t.variants
+        ],
+        "parameters": {name: _param_info(p) for name, p in params.items()},
+        "constraints": [getattr(k, "description", str(k)) for k in constraints],
+        "profiles": {
+            name: {
+                "trials": p.trials,
+                "parameters": sorted({k for cell in p.cells for k in cell}),
+                "cells": _jsonable(list(p.cells)),
+            }
+            for name, p in t.profiles.items()
+        },
+        "tolerance": t.tolerance,
+        "tolerance_note": t.tolerance_note,
+        "findings": _jsonable([f.__dict__ for f in t.findings]),
+        "constant_search": bool(t.constant_search),
+        "commands": commands,
+    }
+
+
+def _cache_dir():
+    env = os.environ.get("RPCHECK_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "rpcheck"
+
+
+def _source_key():
+    """crc32 of (path, size, mtime) of every .py file of the package: changes whenever any source changes."""
+    import zlib
+
+    root = Path(__file__).resolve().parent
+    parts = [__version__]
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for f in sorted(filenames):
+            if f.endswith(".py"):
+                st = os.stat(os.path.join(dirpath, f))
+                parts.append(f"{os.path.relpath(os.path.join(dirpath, f), root)}:{st.st_size}:{st.st_mtime_ns}")
+    return f"{zlib.crc32(chr(10).join(parts).encode()):08x}"
+
+
+def _builtin_catalog():
+    """``{id: info}`` of the built-in theorems, from the cache or (once) by importing every checker."""
+    path = _cache_dir() / f"catalog-{_source_key()}.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    from .engine import registry
+
+    registry._load()
+    infos = {
+        t.id: _theorem_info(t)
+        for t in registry.all_theorems()
+        if getattr(t.trial, "__module__", "").startswith("rpcheck.checkers.")
+    }
+    try:  # best effort: a read-only home only makes the next call slow again
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(infos), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return infos
+
+
+def _plugin_infos():
+    from .engine import plugins
+
+    return {t.id: _theorem_info(t, source="plugin") for t in plugins.load_entry_points()}
+
+
+def _unknown_id(theorem_id, known):
+    import difflib
+
+    close = difflib.get_close_matches(theorem_id, list(known), n=5, cutoff=0.3)
+    hint = f" Closest known ids: {', '.join(close)}." if close else ""
+    return RpcheckError(f"unknown theorem id {theorem_id!r}.{hint} `rpcheck list` shows all ids.")
+
+
+def _resolve_theorem(ref):
+    """The Theorem for a command-line reference: an id (built-in or plugin) or ``module:ATTRIBUTE``."""
+    from .engine import plugins
+
+    if not ref:
+        raise RpcheckError("theorem id ('') must be a non-empty id or module:ATTRIBUTE; `rpcheck list` shows ids.")
+    if ":" in ref:
+        return plugins.load_reference(ref)
+    return plugins.resolve(ref)
+
+
 # --------------------------------------------------------------------------------------------- output
 
 
@@ -121,42 +321,236 @@ def _console():
     return Console(highlight=False, soft_wrap=False, width=width)
 
 
+def _fmt_value(v):
+    """A parameter value as the user wrote it: ints as ints, floats compactly, lists as JSON."""
+    if isinstance(v, bool) or v is None or isinstance(v, str):
+        return str(v)
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return json.dumps(v)
+
+
+def _row_params(row):
+    """The row's parameters with their own types, decoded from the canonical ``params`` JSON."""
+    p = row.get("params")
+    if isinstance(p, dict):
+        return p
+    try:
+        return json.loads(p)
+    except (TypeError, ValueError):
+        return {c[2:]: row[c] for c in row.index if str(c).startswith("p_")}
+
+
+def _num(v):
+    try:
+        v = float(v)
+    except (TypeError, ValueError):
+        return None
+    return None if v != v else v
+
+
+def _text(v):
+    return "" if v is None or (isinstance(v, float) and v != v) else str(v)
+
+
+def _role(row):
+    r = _text(row.get("role")) or "claim"
+    return r
+
+
+def _label(row):
+    """What a row shows: ``measured`` for role "measurement", else its verdict."""
+    return "measured" if _role(row) == "measurement" else str(row["verdict"])
+
+
+def _bucket(row):
+    role = _role(row)
+    if role == "self-check":
+        return "self-checks"
+    if role == "control":
+        return "controls"
+    if role == "measurement":
+        return "measured"
+    return str(row["mode"])
+
+
+def _count_text(counts):
+    order = {v: i for i, v in enumerate(_VERDICTS)}
+    return ", ".join(f"{n} {k}" for k, n in sorted(counts.items(), key=lambda kv: order.get(kv[0], 9)))
+
+
+def _theorem_summaries(cells):
+    """Per theorem: counts by mode (claims) and by role (self-checks, controls, measured), unexpected, time."""
+    out = {}
+    for _, row in cells.iterrows():
+        s = out.setdefault(
+            row["theorem"], {"id": row["theorem"], "counts": {}, "unexpected": 0, "seconds": 0.0, "_cells": set()}
+        )
+        b = _bucket(row)
+        lab = _label(row)
+        if b == "measured":
+            s["counts"].setdefault("measured", 0)
+            s["counts"]["measured"] += 1
+        else:
+            d = s["counts"].setdefault(b, {})
+            d[lab] = d.get(lab, 0) + 1
+        s["unexpected"] += not bool(row["as_expected"])
+        if row["cell"] not in s["_cells"]:  # `seconds` is the cell's total trial time, repeated per variant
+            s["_cells"].add(row["cell"])
+            s["seconds"] += _num(row.get("seconds")) or 0.0
+    for s in out.values():
+        del s["_cells"]
+    return list(out.values())
+
+
+def _theorem_line(s, width):
+    parts = []
+    for b, c in s["counts"].items():
+        parts.append(f"measured {c}" if b == "measured" else f"{b}: {_count_text(c)}")
+    return f"{s['id']:<{width}}  " + " · ".join(parts) + f" · unexpected {s['unexpected']} · {s['seconds']:.1f} s"
+
+
+def _error_rate_statement(prov):
+    """The run's family-wise error-rate statement, from its provenance (alpha and the family's size)."""
+    alpha = prov.get("alpha")
+    fam = prov.get("family_size")
+    if alpha is None:
+        return "error rate: alpha not recorded in the provenance"
+    if isinstance(fam, dict) and set(fam) >= {"violated", "holds"}:
+        fam_txt = f"{fam['violated']} statistical rows tested for VIOLATED, {fam['holds']} for HOLDS"
+    elif isinstance(fam, dict):
+        fam_txt = ", ".join(f"{k} {v}" for k, v in fam.items())
+    else:
+        fam_txt = "size not recorded" if fam is None else f"{fam} rows"
+    return (
+        f"error rate: P(any false VIOLATED) <= {alpha} and P(any false HOLDS) <= {alpha} in this run (one family, "
+        f"Holm: {fam_txt}); a deterministic VIOLATED is a concrete, replayable counterexample"
+    )
+
+
+def _summary_counts(cells):
+    claims, self_checks, controls, measured = {}, {}, {}, 0
+    for _, row in cells.iterrows():
+        b = _bucket(row)
+        if b == "measured":
+            measured += 1
+            continue
+        d = self_checks if b == "self-checks" else controls if b == "controls" else claims
+        lab = _label(row)
+        d[lab] = d.get(lab, 0) + 1
+    order = {v: i for i, v in enumerate(_VERDICTS)}
+
+    def ordered(d):
+        return dict(sorted(d.items(), key=lambda kv: order.get(kv[0], 9)))
+
+    return {
+        "theorems": int(cells["theorem"].nunique()) if len(cells) else 0,
+        "rows": int(len(cells)),
+        "claims": ordered(claims),
+        "self_checks": ordered(self_checks),
+        "controls": ordered(controls),
+        "measured": measured,
+        "unexpected": int((~cells["as_expected"].astype(bool)).sum()) if len(cells) else 0,
+    }
+
+
+def _unexpected_block(row):
+    """Every informative column of an unexpected row, as a few lines."""
+    params = " ".join(f"{k}={_fmt_value(v)}" for k, v in _row_params(row).items())
+    head = f"UNEXPECTED {row['theorem']} · {row['variant']} ({row['mode']}, {_role(row)}) cell {row['cell']}: {params}"
+    lines = [head]
+    ci = ""
+    if _num(row.get("ci_low")) is not None:
+        ci = (
+            f"CI [{row['ci_low']:.4g}, {row['ci_high']:.4g}] at {_num(row.get('confidence_level')) or float('nan'):.4g}"
+        )
+    prom = _num(row.get("promised"))
+    lines.append(
+        f"  failures {row['failures']}/{row['evaluated']} evaluated of {row['trials']} trials"
+        + (f", {int(row['solver_errors'])} solver errors" if int(row.get("solver_errors", 0) or 0) else "")
+        + (f", {int(row['undetermined'])} undetermined" if int(_num(row.get("undetermined")) or 0) else "")
+        + (f", {int(row['vacuous_trials'])} vacuous" if int(row.get("vacuous_trials", 0) or 0) else "")
+        + (f"; {ci}" if ci else "")
+        + (f"; promised {prom:.4g}" if prom is not None else "")
+    )
+    lines.append(f"  verdict {_label(row)}, expected {_text(row.get('expected')) or '(none)'}")
+    for col in ("claim", "vacuous_reason", "counterexample", "assumed", "decide_info"):
+        t = _text(row.get(col))
+        if t:
+            lines.append(f"  {col}: {t}")
+    return lines
+
+
 def _print_cells(console, cells):
     from rich.table import Table
 
     colors = {"HOLDS": "green", "VIOLATED": "red", "INCONCLUSIVE": "yellow", "VACUOUS": "bright_black"}
+    has_role = "role" in cells.columns
+    has_claim = "claim" in cells.columns
     for (tid, variant), g in cells.groupby(["theorem", "variant"], sort=False):
-        pcols = [c for c in g.columns if c.startswith("p_") and g[c].notna().any()]
-        t = Table(title=f"{tid} · {variant} ({g['mode'].iloc[0]})", title_justify="left", show_lines=False)
-        for c in pcols:
-            t.add_column(c[2:])
-        for c in ("fail/eval", "CI", "promised", "verdict", "expected"):
+        first = g.iloc[0]
+        role = f", {_role(first)}" if has_role else ""
+        t = Table(title=f"{tid} · {variant} ({first['mode']}{role})", title_justify="left", show_lines=False)
+        rows_params = [_row_params(row) for _, row in g.iterrows()]
+        pnames = list(dict.fromkeys(k for p in rows_params for k in p))
+        for c in pnames:
             t.add_column(c)
-        for _, row in g.iterrows():
-            ci = "" if row.get("ci_low") != row.get("ci_low") else f"[{row['ci_low']:.3g}, {row['ci_high']:.3g}]"
-            prom = row.get("promised")
-            prom = "" if prom is None or prom != prom else f"{prom:.3g}"
-            v = str(row["verdict"])
-            exp = row.get("expected")
-            exp = "" if exp is None or exp != exp else str(exp)
+        cols = ["fail/eval", "CI", "promised", "verdict", "expected"] + (["claim"] if has_claim else [])
+        for c in cols:
+            t.add_column(c)
+        for (_, row), params in zip(g.iterrows(), rows_params):
+            ci = "" if _num(row.get("ci_low")) is None else f"[{row['ci_low']:.3g}, {row['ci_high']:.3g}]"
+            prom = _num(row.get("promised"))
+            v = _label(row)
             mark = "" if row.get("as_expected", True) else " ✗"
-            t.add_row(
-                *[str(row[c]) for c in pcols],
+            cells_txt = [
                 f"{row['failures']}/{row['evaluated']}",
                 ci,
-                prom,
+                "" if prom is None else f"{prom:.3g}",
                 f"[{colors.get(v, 'white')}]{v}[/]{mark}",
-                exp,
-            )
+                _text(row.get("expected")),
+            ] + ([_text(row.get("claim"))] if has_claim else [])
+            t.add_row(*[_fmt_value(params.get(c, "")) for c in pnames], *cells_txt)
         console.print(t)
 
 
-def _summary(console, cells):
-    counts = cells["verdict"].astype(str).value_counts().to_dict()
-    unexpected = int((~cells["as_expected"].astype(bool)).sum())
-    line = "  ".join(f"{k}: {counts.get(k, 0)}" for k in ("HOLDS", "VIOLATED", "INCONCLUSIVE", "VACUOUS"))
-    console.print(f"cells by verdict — {line}; unexpected: {unexpected}")
-    return unexpected
+def _cell_records(cells):
+    """JSON records of the cells table with every parameter in its own type (from ``params``)."""
+    import math
+
+    out = []
+    for _, row in cells.iterrows():
+        rec = {}
+        for col, v in row.items():
+            col = str(col)
+            if col.startswith("p_"):
+                continue
+            if hasattr(v, "item"):  # numpy scalar -> Python
+                v = v.item()
+            if isinstance(v, float) and not math.isfinite(v):
+                v = None if v != v else ("inf" if v > 0 else "-inf")
+            rec[col] = v
+        params = _row_params(row)
+        rec["params"] = params
+        for k, v in params.items():
+            rec[f"p_{k}"] = v
+        out.append(rec)
+    return out
+
+
+def _json_document(args, result, out, report_path, summaries, counts):
+    return {
+        "schema_version": JSON_SCHEMA_VERSION,
+        "command": args.command,
+        "results": None if out is None else str(out),
+        "report": None if report_path is None else str(report_path),
+        "summary": {**counts, "error_rate": _error_rate_statement(dict(result.provenance or {}))},
+        "theorems": summaries,
+        "cells": _cell_records(result.cells),
+        "provenance": _jsonable(dict(result.provenance or {})),
+    }
 
 
 def _progress_runner(quiet):
@@ -186,84 +580,199 @@ def _progress_runner(quiet):
     return progress, callback
 
 
+# --------------------------------------------------------------------------------------------- validation
+
+
+def _check_out_dir(path, flag="--out"):
+    """``path`` is (or is created as) a writable directory; RpcheckError naming ``flag`` otherwise."""
+    if not str(path).strip():
+        raise RpcheckError(f"`{flag}` ({str(path)!r}) must be a directory path.")
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise RpcheckError(f"`{flag}` ({str(path)!r}) exists and is not a directory.")
+    import tempfile
+
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=p, prefix=".rpcheck-write-test.")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise RpcheckError(f"`{flag}` ({str(path)!r}) is not a writable directory: {exc.strerror or exc}.") from None
+    return p
+
+
+def _check_out_file(path, flag):
+    if not str(path).strip():
+        raise RpcheckError(f"`{flag}` ({str(path)!r}) must be a file path.")
+    p = Path(path)
+    if p.is_dir():
+        raise RpcheckError(f"`{flag}` ({str(path)!r}) is a directory; give a file path.")
+    for parent in p.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise RpcheckError(f"`{flag}` ({str(path)!r}): {str(parent)!r} is not a directory.")
+            break
+    return p
+
+
+def _check_scheduler(args):
+    if args.scheduler is None:
+        return
+    if args.backend != "dask":
+        raise RpcheckError(f"`--scheduler` ({args.scheduler!r}) is only used with `--backend dask`.")
+    import re
+    import socket
+
+    m = re.fullmatch(r"(?:(tcp|tls)://)?(\[[0-9A-Fa-f:]+\]|[A-Za-z0-9.-]+):(\d{1,5})", args.scheduler.strip())
+    if not m or not 0 < int(m.group(3)) < 65536:
+        raise RpcheckError(
+            f"`--scheduler` ({args.scheduler!r}) must be a Dask scheduler address like 'tcp://HOST:8786'."
+        )
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise RpcheckError("`--backend dask` needs dask.distributed: pip install 'rpcheck[dask]'.") from None
+    host, port = m.group(2).strip("[]"), int(m.group(3))
+    try:
+        socket.create_connection((host, port), timeout=5).close()
+    except OSError as exc:
+        raise RpcheckError(
+            f"`--scheduler` ({args.scheduler!r}): cannot connect ({exc.strerror or type(exc).__name__}); "
+            "is the scheduler running at that address?"
+        ) from None
+
+
+def _kind(v):
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int"
+    if isinstance(v, float):
+        return "float"
+    if isinstance(v, str):
+        return "str"
+    if isinstance(v, list | tuple):
+        return "list"
+    return "none" if v is None else type(v).__name__
+
+
+def _check_override_types(theorems, overrides, profile):
+    """``--set`` values must have the type of the parameter in the theorem's own cells, unless the theorem
+    declares the parameter's domain (then the engine validates it before any trial)."""
+    for name, value in overrides:
+        for th in theorems:
+            declared = getattr(th, "parameters", None) or {}
+            if name in declared:
+                continue
+            seen = [c[name] for p in th.profiles.values() for c in p.cells if name in c]
+            if not seen:
+                continue
+            kinds = {_kind(v) for v in seen}
+            k = _kind(value)
+            ok = k in kinds or (k == "int" and "float" in kinds and "bool" not in kinds)
+            if not ok:
+                want = " or ".join(sorted(kinds))
+                raise RpcheckError(
+                    f"`--set {name}` ({value!r}, a {k}) must be a {want} like in the cells of {th.id} "
+                    f"(e.g. {name}={_fmt_value(seen[0])})."
+                )
+
+
+def _check_run_args(args, theorems):
+    if args.resume and args.out is None:
+        raise RpcheckError("`--resume` needs `--out DIR` (the directory of the interrupted run).")
+    _check_scheduler(args)
+    if args.out is not None:
+        _check_out_dir(args.out)
+        # a corrupted checkpoint on --resume is named by the engine (rpcheck.engine.store) before any trial
+    if args.overrides and theorems is not None:
+        _check_override_types(theorems, args.overrides, args.profile)
+
+
 # --------------------------------------------------------------------------------------------- commands
 
 
 def _cmd_list(args):
-    from .engine import all_theorems
-
-    rows = [t for t in all_theorems() if args.paper in (None, t.paper)]
+    infos = {**_builtin_catalog(), **_plugin_infos()}
+    if args.paper is not None:
+        papers = sorted({i["paper"] for i in infos.values()})
+        if args.paper not in papers:
+            raise RpcheckError(f"`--paper` ({args.paper!r}) must be one of {', '.join(papers)}.")
+    rows = [infos[k] for k in sorted(infos) if args.paper in (None, infos[k]["paper"])]
     if args.json:
-        print(json.dumps([{"id": t.id, "paper": t.paper, "kind": t.kind, "title": t.title} for t in rows], indent=1))
+        keys = ("id", "paper", "kind", "title", "source")
+        print(json.dumps([{k: i[k] for k in keys} for i in rows], indent=1))
         return EXIT_OK
     from rich.table import Table
 
     table = Table(show_lines=False)
     for c in ("id", "paper", "kind", "statement"):
         table.add_column(c)
-    for t in rows:
-        table.add_row(t.id, t.paper, t.kind, t.title)
+    for i in rows:
+        table.add_row(i["id"], i["paper"], i["kind"], i["title"])
     _console().print(table)
     return EXIT_OK
 
 
-def _cmd_show(args):
-    from .engine import get
+def _show_info(ref):
+    if ":" in ref or not ref:
+        return _theorem_info(_resolve_theorem(ref), source="module")
+    catalog = _builtin_catalog()
+    if ref in catalog:
+        return catalog[ref]
+    from .engine import plugins
 
-    t = get(args.id)
-    info = {
-        "id": t.id,
-        "paper": t.paper,
-        "title": t.title,
-        "kind": t.kind,
-        "citation": t.citation.__dict__,
-        "statement": t.statement,
-        "variants": [
-            {
-                "name": v.name,
-                "mode": v.mode,
-                "statement": v.statement,
-                "assumed": list(v.assumed),
-                "note": v.note,
-            }
-            for v in t.variants
-        ],
-        "profiles": {name: {"trials": p.trials, "cells": list(p.cells)} for name, p in t.profiles.items()},
-        "tolerance": t.tolerance,
-        "tolerance_note": t.tolerance_note,
-        "findings": [f.__dict__ for f in t.findings],
-    }
+    try:
+        return _theorem_info(plugins.resolve(ref, builtins=False), source="plugin")
+    except RpcheckError:
+        from .engine import registry
+
+        raise _unknown_id(ref, set(catalog) | set(registry._REGISTRY)) from None
+
+
+def _cmd_show(args):
+    info = _show_info(args.id)
     if args.json:
-        print(json.dumps(info, indent=1, default=str))
+        print(json.dumps(info, indent=1))
         return EXIT_OK
-    c = t.citation
+    c = info["citation"]
     out = [
-        f"{t.id} — {t.title}",
-        f"{c.authors} ({c.year}), {c.title}. {c.venue}.",
-        f"Location: {c.location}"
-        + (f" (other numbering: {c.alt_location})" if c.alt_location else "")
-        + (f"; {c.equations}" if c.equations else ""),
-        f"Kind: {t.kind}",
+        f"{info['id']} — {info['title']}",
+        f"Cite: {c['authors']} ({c['year']}), {c['title']}. {c['venue']}.",
+        f"Location: {c['location']}"
+        + (f" (other numbering: {c['alt_location']})" if c.get("alt_location") else "")
+        + (f"; {c['equations']}" if c.get("equations") else ""),
+        f"Kind: {info['kind']}" + ("" if info["source"] == "built-in" else f" (from {info['source']})"),
         "",
         "Statement as printed:",
-        textwrap.indent(t.statement, "  "),
+        textwrap.indent(info["statement"] or "(none)", "  "),
         "",
-        "Variants:",
+        "Variants (mode, role, expected verdict):",
     ]
-    for v in t.variants:
-        out.append(f"  - {v.name} [{v.mode}]: {v.statement}")
-        if v.assumed:
-            out.append(f"      assumed: {'; '.join(v.assumed)}")
-    out.append("")
-    out.append("Profiles:")
-    for name, p in t.profiles.items():
-        keys = sorted({k for cell in p.cells for k in cell})
-        out.append(f"  {name}: {len(p.cells)} cells x {p.trials} trials; parameters: {', '.join(keys)}")
-    if t.findings:
-        out.append("")
-        out.append("Findings tested:")
-        for f in t.findings:
-            out.append(f"  - {f.key}: {f.summary}")
+    for v in info["variants"]:
+        exp = v["expected"] or "none (open question: only reported)"
+        out.append(f"  - {v['name']} [{v['mode']}, {v['role']}; expected {exp}]: {v['statement']}")
+        if v["assumed"]:
+            out.append(f"      assumed: {'; '.join(v['assumed'])}")
+        if v["note"]:
+            out.append(f"      note: {v['note']}")
+    if info["parameters"]:
+        out += ["", "Parameters (declared domains):"]
+        for name, p in info["parameters"].items():
+            out.append(f"  {name}: " + ", ".join(f"{k}={_fmt_value(v)}" for k, v in p.items()))
+    if info["constraints"]:
+        out += ["", "Constraints:"] + [f"  - {d}" for d in info["constraints"]]
+    out += ["", "Profiles:"]
+    for name, p in info["profiles"].items():
+        out.append(
+            f"  {name}: {len(p['cells'])} cells x {p['trials']} trials; parameters: {', '.join(p['parameters'])}"
+        )
+    if info["tolerance"]:
+        out += ["", f"Numerical tolerance: {info['tolerance']:g} ({info['tolerance_note'] or 'no note'})"]
+    if info["findings"]:
+        out += ["", "Findings tested:"] + [f"  - {f['key']}: {f['summary']}" for f in info["findings"]]
+    out += ["", "Run it:"] + [f"  {cmd}" for cmd in info["commands"]]
     print("\n".join(out))
     return EXIT_OK
 
@@ -273,10 +782,14 @@ def _run(args, theorems):
 
     out = args.out
     if out is None and args.command == "verify":
+        import datetime as _dt
+
         stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
         out = str(Path("reports") / stamp)
-    if args.resume and out is None:
-        raise RpcheckError("`--resume` needs `--out DIR` (the directory of the interrupted run).")
+        _check_out_dir(out, "--out (default reports/<timestamp>)")
+    args._out = out
+    if args.backend == "processes":
+        _start_workers_ignoring_sigint(args.jobs)
     ctx, callback = _progress_runner(args.quiet or args.json)
     with ctx:
         result = engine.run(
@@ -296,38 +809,95 @@ def _run(args, theorems):
     return result, out
 
 
-def _finish(args, result, out):
-    console = _console()
+def _start_workers_ignoring_sigint(jobs):
+    """Start the process pool's workers with SIGINT ignored, so Ctrl-C (sent to the whole process group)
+    interrupts only this process: it cancels the pending chunks and exits 130 with one line, while a worker
+    killed by the same SIGINT would break the pool, print its traceback and hang interpreter exit in
+    ``concurrent.futures`` (measured: Python 3.11, ``InvalidStateError: CANCELLED``). Spawned children keep an
+    ignored SIGINT ignored (POSIX exec semantics; Python installs its handler only over SIG_DFL).
+    The proper place is the engine's worker initializer; see the cli helper's report."""
+    import signal
+
+    from .engine import backends
+
+    n = jobs or backends.default_jobs()
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        pool = backends._process_pool(n)
+        for f in [pool.submit(int, 0) for _ in range(n)]:  # each submit with no idle worker spawns one
+            f.result()
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def render_summary(result, *, details=False, quiet=False, out=None, report_path=None, console=None):
+    """Lines of the terminal summary of a run (one per theorem, the unexpected rows in full, the summary).
+
+    With ``details`` the per-(theorem, variant) tables are printed first (through ``console``)."""
     cells = result.cells
-    if args.json:
-        print(cells.to_json(orient="records", default_handler=str))
-    elif not args.quiet:
+    lines = []
+    if details and console is not None:
         _print_cells(console, cells)
+    summaries = _theorem_summaries(cells)
+    if not quiet and summaries:
+        width = max(len(s["id"]) for s in summaries)
+        lines += [_theorem_line(s, width) for s in summaries]
+    if len(cells):
+        for _, row in cells[~cells["as_expected"].astype(bool)].iterrows():
+            lines += _unexpected_block(row)
+    counts = _summary_counts(cells)
+    parts = [f"claims: {_count_text(counts['claims']) or 'none'}"]
+    if counts["self_checks"]:
+        parts.append(f"self-checks: {_count_text(counts['self_checks'])}")
+    if counts["controls"]:
+        parts.append(f"controls: {_count_text(counts['controls'])}")
+    if counts["measured"]:
+        parts.append(f"measured: {counts['measured']}")
+    lines.append(
+        f"{counts['theorems']} theorems, {counts['rows']} rows; "
+        + "; ".join(parts)
+        + f"; unexpected: {counts['unexpected']}"
+    )
+    lines.append(_error_rate_statement(dict(result.provenance or {})))
+    if out is not None:
+        lines.append(f"results: {out}")
+    if report_path is not None:
+        lines.append(f"report: {report_path}")
+    return lines, summaries, counts
+
+
+def _finish(args, result, out):
     report_path = None
     if args.command == "verify" and not getattr(args, "no_report", False) and out is not None:
         from .report import write_report
 
         report_path = write_report(result, Path(out) / "report.html")
-    if not args.json:
-        unexpected = _summary(console, cells)
-        if out is not None:
-            console.print(f"results: {out}")
-        if report_path is not None:
-            console.print(f"report: {report_path}")
+    console = None if args.json else _console()
+    lines, summaries, counts = render_summary(
+        result, details=args.details and not args.json, quiet=args.quiet, out=out, report_path=report_path,
+        console=console,
+    )  # fmt: skip
+    if args.json:
+        print(json.dumps(_json_document(args, result, out, report_path, summaries, counts), indent=1))
     else:
-        unexpected = int((~cells["as_expected"].astype(bool)).sum())
-    return EXIT_UNEXPECTED if unexpected else EXIT_OK
+        for line in lines:
+            print(line)
+    return EXIT_UNEXPECTED if counts["unexpected"] else EXIT_OK
 
 
 def _cmd_check(args):
-    from .engine import get
-
-    theorem = get(args.id)  # unknown id -> RpcheckError with the closest ids
-    result, out = _run(args, [theorem.id])
+    theorem = _resolve_theorem(args.id)  # unknown id -> RpcheckError with the closest ids
+    _check_run_args(args, [theorem])
+    result, out = _run(args, [theorem])
     return _finish(args, result, out)
 
 
 def _cmd_verify(args):
+    from .engine import plugins, registry
+
+    plugins.load_entry_points()
+    registry._load()
+    _check_run_args(args, registry.all_theorems() if args.overrides else None)
     result, out = _run(args, None)
     return _finish(args, result, out)
 
@@ -335,24 +905,26 @@ def _cmd_verify(args):
 def _cmd_constant(args):
     import pandas as pd
 
-    from .engine import get
     from .engine.search import find_constant
     from .engine.store import read_csv_exact
 
-    theorem = get(args.id)
+    theorem = _resolve_theorem(args.id)
     if not theorem.constant_search:
         raise RpcheckError(
             f"theorem {theorem.id!r} declares no O(.) target dimension (constant_search); "
             "`rpcheck list` shows the probabilistic lemmas that do."
         )
+    if args.out is not None:
+        _check_out_file(args.out, "--out")
     cells = theorem.profiles[args.profile].cells
     indices = args.cell if args.cell is not None else range(len(cells))
-    rows = []
     for k in indices:
         if not 0 <= k < len(cells):
             raise RpcheckError(
                 f"`--cell` ({k}) must be in the range [0, {len(cells) - 1}] for profile {args.profile!r}."
             )
+    rows = []
+    for k in indices:
         params = cells[k]
         res = find_constant(
             theorem,
@@ -386,8 +958,14 @@ def _cmd_constant(args):
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
         if out.exists():  # merge: a new search of the same (theorem, cell) replaces the old row
-            old = read_csv_exact(out)
-            keep = ~(old["theorem"].eq(theorem.id) & old["cell"].isin(table["cell"]))
+            try:
+                old = read_csv_exact(out)
+                keep = ~(old["theorem"].eq(theorem.id) & old["cell"].isin(table["cell"]))
+            except (ValueError, KeyError, UnicodeDecodeError) as exc:
+                raise RpcheckError(
+                    f"`--out` ({args.out!r}) exists but is not a constants table written by `rpcheck constant` "
+                    f"({type(exc).__name__}: {exc})."
+                ) from None
             table_out = pd.concat([old[keep], table], ignore_index=True)
         else:
             table_out = table
@@ -405,22 +983,148 @@ def _cmd_constant(args):
     return EXIT_OK
 
 
-def _cmd_report(args):
+def _load_results_checked(path):
+    """``load_results`` with every way a results directory can be unreadable turned into one RpcheckError."""
     from .engine import load_results
+    from .results import CELL_COLUMNS, TRIAL_COLUMNS
+
+    p = Path(path)
+    if not p.exists():
+        raise RpcheckError(f"`RESULTS` ({str(path)!r}) does not exist.")
+    if not p.is_dir():
+        raise RpcheckError(f"`RESULTS` ({str(path)!r}) is not a results directory written by check/verify.")
+    if not (p / "provenance.json").is_file():
+        raise RpcheckError(f"`RESULTS` ({str(path)!r}) has no provenance.json: not a complete results directory.")
+    from .engine.store import read_table
+
+    def unreadable(exc):
+        msg = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        return RpcheckError(f"`RESULTS` ({str(path)!r}) holds unreadable result files ({msg}).")
+
+    for name, cols in (("cells", CELL_COLUMNS), ("trials", TRIAL_COLUMNS)):
+        try:
+            table = read_table(p, name)
+        except FileNotFoundError:
+            raise RpcheckError(
+                f"`RESULTS` ({str(path)!r}) has no {name} table: not a complete results directory."
+            ) from None
+        except PermissionError:
+            raise
+        except Exception as exc:  # parsing untrusted files: pyarrow, pandas and json raise many types
+            raise unreadable(exc) from None
+        missing = [c for c in cols if c not in table.columns]
+        if missing:
+            raise RpcheckError(
+                f"`RESULTS` ({str(path)!r}): the {name} table lacks the columns {missing} (corrupted, or written by "
+                "an incompatible rpcheck)."
+            )
+    try:
+        result = load_results(p)
+    except (RpcheckError, PermissionError):
+        raise
+    except Exception as exc:  # parsing untrusted files: pyarrow, pandas and json raise many types
+        raise unreadable(exc) from None
+    if not isinstance(result.provenance, dict):
+        raise RpcheckError(f"`RESULTS` ({str(path)!r}): provenance.json is not a JSON object.")
+    bad = sorted(set(map(str, result.cells["verdict"])) - set(_VERDICTS))
+    if bad:
+        raise RpcheckError(f"`RESULTS` ({str(path)!r}): unknown verdicts {bad} in the cells table.")
+    return result
+
+
+def _cmd_report(args):
     from .engine.store import read_csv_exact
     from .report import write_report
 
-    result = load_results(args.results)
+    result = _load_results_checked(args.results)
+    output = args.output if args.output is not None else str(Path(args.results) / "report.html")
+    _check_out_file(output, "-o/--output")
     constants_csv = Path(args.results) / "constants.csv"
-    constants = read_csv_exact(constants_csv) if constants_csv.exists() else None
-    path = write_report(result, args.output or Path(args.results) / "report.html", constants=constants)
+    constants = None
+    if constants_csv.exists():
+        try:
+            constants = read_csv_exact(constants_csv)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise RpcheckError(f"`RESULTS` ({args.results!r}): constants.csv is unreadable ({exc}).") from None
+    path = write_report(result, output, constants=constants)
     print(f"report: {path}")
     return EXIT_OK
+
+
+def _is_int(v, low=0, high=MAX_SEED):
+    return isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
+
+
+def _check_counterexample(path):
+    """Load a counterexample file and validate its metadata; resolve its theorem through the registry and
+    the installed entry points only (the ``module`` field of the file is never imported).
+
+    Returns the Theorem.
+    """
+    from .engine import load_counterexample, plugins
+
+    p = Path(path)
+    if not p.exists():
+        raise RpcheckError(f"`COUNTEREXAMPLE` ({str(path)!r}) does not exist.")
+    if not p.is_file():
+        raise RpcheckError(f"`COUNTEREXAMPLE` ({str(path)!r}) is not a file.")
+    what = f"`COUNTEREXAMPLE` ({str(path)!r})"
+    try:
+        ce = load_counterexample(p)
+        meta = ce.meta
+    except PermissionError:
+        raise
+    except Exception as exc:  # parsing an untrusted file: zipfile, numpy and json raise many types
+        msg = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        raise RpcheckError(f"{what} is not a counterexample file written by rpcheck ({msg}).") from None
+    if not isinstance(meta, dict):
+        raise RpcheckError(f"{what}: its metadata is not a JSON object.")
+    problems = []
+    if not isinstance(meta.get("theorem"), str) or not meta.get("theorem"):
+        problems.append("theorem (a theorem id)")
+    if not isinstance(meta.get("variant"), str):
+        problems.append("variant (a variant name)")
+    params = None
+    try:
+        params = json.loads(meta.get("params"))
+    except (TypeError, ValueError):
+        pass
+    if not isinstance(params, dict):
+        problems.append("params (canonical JSON of a dict)")
+    if not _is_int(meta.get("trial")):
+        problems.append("trial (an integer >= 0)")
+    if not _is_int(meta.get("seed")):
+        problems.append("seed (an integer in [0, 2**63))")
+    outcomes = meta.get("outcomes")
+    if not isinstance(outcomes, dict) or not all(
+        isinstance(o, dict) and {"holds", "statistic", "bound", "vacuous"} <= set(o) for o in outcomes.values()
+    ):
+        problems.append("outcomes ({variant: {holds, statistic, bound, vacuous}})")
+    diags = meta.get("diagnostics")
+    if not isinstance(diags, dict) or not all(isinstance(v, int | float) or v is None for v in diags.values()):
+        problems.append("diagnostics ({name: number})")
+    if problems:
+        raise RpcheckError(f"{what}: invalid or missing metadata fields: {'; '.join(problems)}.")
+    try:
+        th = plugins.resolve(meta["theorem"])
+    except RpcheckError as exc:
+        raise RpcheckError(
+            f"{what} names theorem {meta['theorem']!r}, which is neither built in nor provided by an installed "
+            f"plugin ({exc}); replay never imports modules named in the file."
+        ) from None
+    names = [v.name for v in th.variants]
+    if meta["variant"] not in names:
+        raise RpcheckError(f"{what}: variant {meta['variant']!r} is not one of {th.id}'s variants {names}.")
+    known = [set(c) for prof in th.profiles.values() for c in prof.cells]
+    if known and set(params) not in known:
+        raise RpcheckError(f"{what}: params {sorted(params)} are not the parameters of {th.id} ({sorted(known[0])}).")
+    return th
 
 
 def _cmd_replay(args):
     from .engine import replay
 
+    _check_counterexample(args.counterexample)  # registers the theorem: replay() then imports nothing
     rep = replay(args.counterexample).to_dict()
     if args.json:
         print(json.dumps(rep, indent=1, default=str))
@@ -441,7 +1145,16 @@ def _cmd_replay(args):
 def _cmd_data(args):
     from .datasets import describe, load_file
 
-    ds = load_file(args.file, fmt=args.fmt, task=args.task, positive=args.positive)
+    p = Path(args.file)
+    if not p.is_file():
+        raise RpcheckError(f"`FILE` ({args.file!r}) is not an existing file.")
+    try:
+        ds = load_file(args.file, fmt=args.fmt, task=args.task, positive=args.positive)
+    except (RpcheckError, OSError):
+        raise
+    except (ValueError, UnicodeDecodeError, EOFError) as exc:
+        msg = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        raise RpcheckError(f"`FILE` ({args.file!r}) could not be read as a data set ({msg}).") from None
     info = describe(ds)
     if args.json:
         print(json.dumps(info, indent=1, default=str))
@@ -463,31 +1176,59 @@ _COMMANDS = {
 }
 
 
+def _one_line(text):
+    return " ".join(str(text).split())
+
+
+def _resume_hint(args):
+    out = getattr(args, "_out", None) or getattr(args, "out", None)
+    if getattr(args, "command", None) in ("check", "verify") and out:
+        return f"; completed chunks are checkpointed in {out}: rerun with `--resume --out {out}`"
+    return ""
+
+
 def main(argv=None):
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return EXIT_USAGE
+    """Run the command line; returns the exit code (see the module docstring)."""
+    args = None
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return EXIT_USAGE
         return _COMMANDS[args.command](args)
-    except RpcheckError as exc:
-        print(f"rpcheck: error: {exc}", file=sys.stderr)
-        if args.debug:
-            raise
-        return EXIT_USAGE
-    except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
-        print(f"rpcheck: error: {exc}", file=sys.stderr)
-        if args.debug:
-            raise
-        return EXIT_USAGE
+    except BrokenPipeError:  # stdout closed by the reader (`rpcheck list | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except KeyboardInterrupt:
-        print("rpcheck: interrupted (rerun with --resume and the same --out to continue)", file=sys.stderr)
-        return 130
-    except Exception as exc:  # a bug: one line, traceback only with --debug
-        if args.debug:
+        print(f"rpcheck: interrupted{_resume_hint(args) if args else ''}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except RpcheckError as exc:
+        if args is not None and args.debug:
             raise
-        print(f"rpcheck: internal error: {type(exc).__name__}: {exc} (rerun with --debug)", file=sys.stderr)
+        print(f"rpcheck: error: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:  # environment: missing/unwritable file, read-only file system, full disk, network
+        if args is not None and args.debug:
+            raise
+        where = f": {exc.filename!r}" if getattr(exc, "filename", None) else ""
+        what = exc.strerror or _one_line(exc) or type(exc).__name__
+        print(f"rpcheck: error: {what}{where}{_resume_hint(args)}", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as exc:
+        from concurrent.futures.process import BrokenProcessPool
+
+        if args is not None and args.debug:
+            raise
+        if isinstance(exc, BrokenProcessPool):
+            print(
+                "rpcheck: error: a worker process died (killed by a signal, or out of memory?)"
+                f"{_resume_hint(args) or '; rerun with --out DIR to checkpoint completed chunks'}",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        print(f"rpcheck: internal error: {type(exc).__name__}: {first} (rerun with --debug)", file=sys.stderr)
         return EXIT_INTERNAL
 
 

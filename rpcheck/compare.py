@@ -4,11 +4,11 @@ For a data set, target dimensions ``r``, a C grid chosen by cross-validation and
 (the paper uses 15), each repetition
 
 1. draws a stratified train/test split (``test_size``, default 0.3: the paper's "70% / 30%"),
-2. scales the features to [-1, 1] with the TRAINING fold's ranges (spec §4.2; max-abs scaling for sparse
+2. scales the features to [-1, 1] with the TRAINING fold's ranges (Sec. 4; max-abs scaling for sparse
    input, which keeps zeros and also maps into [-1, 1]),
 3. for every method: chooses C from ``C_grid`` by ``cv_folds``-fold stratified cross-validation INSIDE the
    training set, fitting every data-dependent selection (nps, top-r, supervised, PCA) on the CV-training
-   part of each fold only -- no label or test leakage (spec §6 item 13) -- then refits the projection on the
+   part of each fold only -- no label or test leakage () -- then refits the projection on the
    whole training set, trains the SVM with the chosen C and records the test accuracy and the wall time
    (projection + CV + final training + prediction; the paper does not say what its times include).
 
@@ -21,7 +21,7 @@ The SVM is the exact L1-loss dual (3) with an unregularised bias (constraint y^T
   bias, squared hinge by default); this is reported as a deviation, not replicated.
 - ``solver="cvxpy"``: ``rpcheck.svm.solve_svc`` (KKT-certified), for small problems.
 
-Methods (spec §4.5): "all" (all features), "pca" (randomized SVD to r components, centred), "gaussian"
+Methods (Sec. 4): "all" (all features), "pca" (randomized SVD to r components, centred), "gaussian"
 (N(0, 1/r), the JL-correct variance, not the printed 1/d), "achlioptas" (sqrt(3/r){+1, 0, -1} w.p. 1/6, 2/3,
 1/6), "countsketch" (sparse embedding), "srht" (uniform r-subset WITHOUT replacement, eq. 2),
 "srht-nps", "srht-topr", "srht-supervised" (smallest b, a = 1), "srht-supervised-largest" (the printed rule).
@@ -73,7 +73,7 @@ METHODS = (
 )
 #: The paper's seven "random projection" methods (plus the printed-rule variant).
 RP_METHODS = ("gaussian", "achlioptas", "countsketch", "srht", "srht-nps", "srht-topr", "srht-supervised")
-#: The paper's C grid {2^-5, ..., 2^5} (spec §4.2).
+#: The paper's C grid {2^-5, ..., 2^5} (Sec. 4).
 DEFAULT_C_GRID = tuple(2.0**k for k in range(-5, 6))
 
 _SKETCH = {
@@ -482,7 +482,7 @@ def _better(summary, r, a, b, alpha=0.05):
 
 
 def assess_claims(summary, *, alpha=0.05):
-    """Which of the paper's comparative sentences (spec §5 claims 17-23) the summary supports.
+    """Which of the paper's comparative sentences (Sec. 4, text around Table 2) the summary supports.
 
     Returns a DataFrame with ``claim, r, sentence, supported`` (True / False / None = not decidable, e.g. a
     method not run or fewer than 2 repetitions) and ``evidence``. "Significantly" (claim 17) means a

@@ -48,9 +48,9 @@ def row_space_basis(X, *, rtol=None):
     >>> row_space_basis(X).shape
     (3, 2)
     """
+    X = check_matrix("X", X)  # validates a sparse structure before anything compiled reads it
     if sp.issparse(X):
         X = X.toarray()
-    X = check_matrix("X", X)
     X = np.asarray(X, dtype=np.float64)
     n, d = X.shape
     if rtol is None:
@@ -103,20 +103,22 @@ def embedding_distortion(V, R=None, *, VtR=None):
     if (R is None) == (VtR is None):
         raise RpcheckError("give exactly one of `R` and `VtR` to embedding_distortion().")
     V = check_matrix("V", V, allow_sparse=False)
+    names = "`V` and `R`"
     if VtR is None:
-        if sp.issparse(R):
-            R = check_matrix("R", R)
-            if R.shape[0] != V.shape[0]:
-                raise RpcheckError(f"`R` has {R.shape[0]} rows but `V` has {V.shape[0]}; they must match.")
-            M = np.asarray((R.T @ V).T)
-        else:
-            R = check_matrix("R", R, allow_sparse=False)
-            if R.shape[0] != V.shape[0]:
-                raise RpcheckError(f"`R` has {R.shape[0]} rows but `V` has {V.shape[0]}; they must match.")
-            M = V.T @ R
+        R = check_matrix("R", R, allow_sparse=True)
+        if R.shape[0] != V.shape[0]:
+            raise RpcheckError(f"`R` has {R.shape[0]} rows but `V` has {V.shape[0]}; they must match.")
+        with np.errstate(over="ignore", invalid="ignore"):
+            M = _vtr(V, R)
+        if not np.all(np.isfinite(M)):  # V^T R overflowed: form it from V / 2**a and R / 2**b (exact)
+            a, b = _exp2(V), _exp2(R)
+            Rs = R.multiply(2.0**-b).tocsr() if sp.issparse(R) else np.ldexp(R, -b)
+            with np.errstate(over="ignore", invalid="ignore"):
+                M = np.ldexp(np.asarray(_vtr(np.ldexp(V, -a), Rs), dtype=np.float64), a + b)
     else:
+        names = "`VtR`"
         if sp.issparse(VtR):
-            VtR = VtR.toarray()
+            VtR = check_matrix("VtR", VtR).toarray()
         M = check_matrix("VtR", VtR, allow_sparse=False)
         if M.shape[0] != V.shape[1]:
             raise RpcheckError(
@@ -126,7 +128,33 @@ def embedding_distortion(V, R=None, *, VtR=None):
     rho, r = M.shape
     if rho == 0:
         return 0.0
+    if not np.all(np.isfinite(M)):
+        raise RpcheckError(
+            f"{names} give V^T R with entries beyond the float64 range, so the distortion is not representable; "
+            "`V` must have orthonormal columns (e.g. from row_space_basis)."
+        )
     s = sla.svdvals(M) if r > 0 else np.zeros(0)
     sq = np.zeros(rho)
-    sq[: s.size] = s[:rho] ** 2
-    return float(np.max(np.abs(1.0 - sq)))
+    with np.errstate(over="ignore"):
+        sq[: s.size] = s[:rho] ** 2
+    e = float(np.max(np.abs(1.0 - sq)))
+    if not np.isfinite(e):
+        raise RpcheckError(
+            f"{names} give sigma_max(V^T R) = {s[0]:.3g}, so the distortion 1 - sigma^2 exceeds the float64 "
+            "range; `V` must have orthonormal columns (e.g. from row_space_basis)."
+        )
+    return e
+
+
+def _vtr(V, R):
+    """``V^T R`` as a dense ndarray, for dense or scipy.sparse ``R``."""
+    if sp.issparse(R):
+        return np.asarray((R.T @ V).T)
+    return V.T @ R
+
+
+def _exp2(A):
+    """Exponent ``e`` with ``max|A| / 2**e`` in [0.5, 1) (0 for a zero or empty ``A``)."""
+    data = A.data if sp.issparse(A) else A
+    m = float(np.max(np.abs(data))) if data.size else 0.0
+    return int(np.frexp(m)[1]) if m > 0 else 0

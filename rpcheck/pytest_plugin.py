@@ -108,17 +108,23 @@ def theorem_check():
     Theorem, runs it with the session's ``--rpcheck-*`` settings, asserts every cell's expected verdict, and
     adds the result to the session summary and report. ``trial(params, rng) -> TrialRecord``. The serial
     backend is the default because a trial defined inside a test module cannot be shipped to workers.
+
+    ``check(theorem, **run_kwargs)`` runs an existing theorem instead: a ``Theorem`` object, a registered id,
+    an id provided by an installed ``rpcheck.theorems`` entry point, or ``"module:ATTRIBUTE"``
+    (``docs/tutorial.md``).
     """
     from . import testing
     from .engine import Citation, Profile, Theorem
 
     def check(
+        theorem=None,
+        /,
         *,
-        id,
-        trial,
-        variants,
-        cells,
-        trials,
+        id=None,
+        trial=None,
+        variants=None,
+        cells=None,
+        trials=None,
         statement="",
         kind="probabilistic",
         title="",
@@ -127,6 +133,16 @@ def theorem_check():
         backend="serial",
         **run_kwargs,
     ):
+        if theorem is not None:
+            if isinstance(theorem, str):
+                from .engine import plugins
+
+                theorem = plugins.load_reference(theorem) if ":" in theorem else plugins.resolve(theorem)
+            return testing.verify_theorem(theorem, backend=backend, **run_kwargs)
+        missing = [k for k, v in (("id", id), ("trial", trial), ("variants", variants), ("cells", cells),
+                                  ("trials", trials)) if v is None]  # fmt: skip
+        if missing:
+            raise TypeError(f"theorem_check() needs a theorem, or the keyword arguments {missing}.")
         profile = Profile(cells=tuple(cells), trials=trials)
         theorem = Theorem(
             id=id,

@@ -85,3 +85,92 @@ def test_embedding_distortion_exact_values_and_errors():
         embedding_distortion(V, np.ones((4, 2)))
     with pytest.raises(RpcheckError, match=r"`VtR` has 2 rows but `V` has 3 columns \(rho\)"):
         embedding_distortion(V, VtR=np.ones((2, 2)))
+
+
+# --- invariance properties (hypothesis) ---------------------------------------------------------------------
+# The row space of X, its rank and the distortion of a projection on it do not change when X is rescaled
+# (by 1e-6 or 1e6, or extreme powers of ten), its rows are permuted or duplicated, or the coordinates are
+# rotated/permuted together with R (V -> Q^T V, R -> Q^T R leaves V^T R unchanged).
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+def _projector(V):
+    return V @ V.T
+
+
+@st.composite
+def _data(draw):
+    n = draw(st.integers(1, 12))
+    d = draw(st.integers(1, 10))
+    rho = draw(st.integers(0, min(n, d)))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, rho)) @ rng.standard_normal((rho, d)) if rho else np.zeros((n, d))
+    return X, rho, rng
+
+
+_SCALES = [1e-6, 1e6, 1e-150, 1e150, 1e-300, 1e300]
+
+
+@given(_data(), st.sampled_from(_SCALES))
+@settings(max_examples=60, derandomize=True, deadline=None, database=None)
+def test_rank_and_row_space_invariant_under_rescaling(data, c):
+    """Before: no test fed badly scaled data to the helpers (the fix needed: none for the SVD path, whose
+    rank threshold is relative to sigma_1; embedding_distortion with huge R now forms V^T R safely)."""
+    X, rho, _ = data
+    V = row_space_basis(X)
+    Vc = row_space_basis(X * c)
+    assert V.shape == Vc.shape == (X.shape[1], rho)
+    np.testing.assert_allclose(_projector(Vc), _projector(V), atol=1e-8)
+
+
+@given(_data())
+@settings(max_examples=60, derandomize=True, deadline=None, database=None)
+def test_row_space_invariant_under_row_permutation_duplication_and_rotation(data):
+    X, rho, rng = data
+    n, d = X.shape
+    P = _projector(row_space_basis(X))
+    perm = rng.permutation(n)
+    np.testing.assert_allclose(_projector(row_space_basis(X[perm])), P, atol=1e-8)
+    dup = np.vstack([X, X[rng.integers(0, n, size=n)]])
+    Vd = row_space_basis(dup)
+    assert Vd.shape[1] == rho
+    np.testing.assert_allclose(_projector(Vd), P, atol=1e-8)
+    Q = np.linalg.qr(rng.standard_normal((d, d)))[0]  # rotation of the coordinates: rowspace(XQ) = Q^T rowspace
+    Vq = row_space_basis(X @ Q)
+    assert Vq.shape[1] == rho
+    np.testing.assert_allclose(_projector(Vq), Q.T @ P @ Q, atol=1e-8)
+    cp = rng.permutation(d)
+    np.testing.assert_allclose(_projector(row_space_basis(X[:, cp])), P[np.ix_(cp, cp)], atol=1e-8)
+
+
+@given(_data(), st.integers(1, 12), st.sampled_from(_SCALES + [1.0]))
+@settings(max_examples=60, derandomize=True, deadline=None, database=None)
+def test_distortion_invariant(data, r, c):
+    """e(V, R) depends on X only through its row space and on R only through V^T R."""
+    X, rho, rng = data
+    n, d = X.shape
+    R = rng.standard_normal((d, r)) / np.sqrt(r)
+    V = row_space_basis(X)
+    e = embedding_distortion(V, R)
+    assert np.isfinite(e)
+    # rescaled and duplicated data: same row space, same distortion
+    assert embedding_distortion(row_space_basis(np.vstack([X, X]) * c), R) == pytest.approx(e, abs=1e-8 * max(1, e))
+    # rotate coordinates: X -> X Q, R -> Q^T R
+    Q = np.linalg.qr(rng.standard_normal((d, d)))[0]
+    assert embedding_distortion(row_space_basis(X @ Q), Q.T @ R) == pytest.approx(e, abs=1e-8 * max(1, e))
+    # permute coordinates and the rows of R together, and the columns of R
+    cp = rng.permutation(d)
+    assert embedding_distortion(row_space_basis(X[:, cp]), R[cp][:, rng.permutation(r)]) == pytest.approx(
+        e, abs=1e-8 * max(1, e))
+    # scaling R by 2**k (exact) changes V^T R by 2**k: the distortion is computed without overflow or is
+    # refused by name, never inf
+    for k in (500, 1000):
+        try:
+            ek = embedding_distortion(V, np.ldexp(R, k))
+        except RpcheckError as exc:
+            assert "`V` and `R`" in str(exc)
+        else:
+            assert np.isfinite(ek)

@@ -6,7 +6,7 @@ Statement
     faster than PCA; ISRHT only slightly slower than SRHT. Fig. 2 (24): the gain over SRHT shrinks with r.
     Fig. 3 (25): ISRHT >= SRHT on most of the (C, r) grid.
 Source
-    Lei & Lan, AAAI 2020, Sec. 4, Table 2, Figs. 2-3; spec lei2020.md §4, §5 claims 17-25.
+    Lei & Lan, AAAI 2020, Sec. 4, Table 2, Figs. 2-3.
 Event
     Per repetition: accuracy differences; per cell, ``decide`` aggregates (Welch tests vs SRHT, mean gaps,
     grid fractions) into HOLDS (supported) / VIOLATED (contradicted) / INCONCLUSIVE.
@@ -47,6 +47,6 @@ def test_lei2020_stability():
 @pytest.mark.theorem(id="lei2020.table2")
 def test_lei2020_table2():
     """Claims 17-23 evaluated on the paper's OWN Table 2 (deterministic arithmetic; Welch with n = 15 from the
-    published mean/std). Expected verdicts from spec §5: contradicted on real-sim (18), gisette and news20
+    published mean/std). Expected verdicts from the paper's Table 2: contradicted on real-sim (18), gisette and news20
     (19), mushrooms and usps-b (20, 22 PCA), real-sim/rcv1/usps-b (23 time)."""
     verify_theorem("lei2020.table2")

@@ -3,10 +3,10 @@
 Statement
     X_r = X D H (H = H_d/sqrt d, d padded to a power of two) has X_r X_r^T = X X^T and sum_j c_j = ||X||_F^2;
     SRHT R = sqrt(d/r) D H S is "a random orthonormal matrix" (as printed; truly R^T R = (d/r) I).
-    E_D c_j = ||X||_F^2/d, Var_D c_j = (2/d^2) sum_{k!=l}(X^T X)_kl^2 (DERIVED, spec D3).
-    max_j c_j <= 2 ln(2nd/delta) ||X||_F^2/d with probability >= 1 - delta over D (DERIVED, spec D4).
+    E_D c_j = ||X||_F^2/d, Var_D c_j = (2/d^2) sum_{k!=l}(X^T X)_kl^2 (DERIVED, rpcheck.bounds.lei2020.rotated_energy_moments).
+    max_j c_j <= 2 ln(2nd/delta) ||X||_F^2/d with probability >= 1 - delta over D (DERIVED, rpcheck.bounds.lei2020.flattening_bound).
 Source
-    Lei & Lan, AAAI 2020, Sec. 3, eq. (2), Alg. 1 steps 1-2; spec lei2020.md §1.2, §3b D0, D3, D4.
+    Lei & Lan, AAAI 2020, Sec. 3, eq. (2), Alg. 1 steps 1-2.2, §3b D0, D3, D4.
 Event
     rotation: exact identities within round-off RTOL_EXACT x ||X||_F^2 x log2 d' (library vs scipy hadamard);
     energy: enumeration over all 2^d sign vectors equals the closed forms; flattening: max_j c_j / ||X||_F^2

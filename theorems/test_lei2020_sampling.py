@@ -4,11 +4,11 @@ Statement
     F1: E[K~] = K for i.i.d. sampling with any p > 0 on nonzero columns (eq. 5) and for SRHT (eq. 2).
     Prop. 1 (as printed): nps p_j = c_j / sum c minimizes E||K~ - K||_F (unsquared) -- FALSE; corrected:
     it minimizes E||K~ - K||_F^2 = (1/r)(sum c_j^2/p_j - ||K||_F^2) (DKM 2006 Lemma 4).
-    Claim 5: nps beats SRHT -- only against uniform WITH replacement (spec D5).
+    Claim 5: nps beats SRHT -- only against uniform WITH replacement (rpcheck.bounds.lei2020.uniform_without_replacement_sq_error).
     DKM 2006 Thm 1 (IMPORTED): ||K~-K||_F <= (1 + sqrt((8/beta) ln(1/delta)))/sqrt(beta r) ||X||_F^2 w.p. 1-delta.
     nps trace: every sampled column has ||.||^2 = ||X||_F^2/r.
 Source
-    Lei & Lan, AAAI 2020, Sec. 3.1, eqs. (5)-(6), Proposition 1; spec lei2020.md §3a F1, P1, §3b D5, I2.
+    Lei & Lan, AAAI 2020, Sec. 3.1, eqs. (5)-(6), Proposition 1.
 Event
     Exact enumeration of all multisets / r-subsets vs closed forms (tolerance RTOL_EXACT x scale); a search
     (Dirichlet draws, p ~ c^2, Nelder-Mead) for p beating nps on the unsquared objective; DKM bound exceeded.

@@ -8,7 +8,7 @@ Statement
     Toy (Fig. 1): uniform SRHT with r = 1 picks the useless rotated coordinate w.p. 1/2; the printed
     covariance [[1, 1.75], [1.75, 1]] is not PSD.
 Source
-    Lei & Lan, AAAI 2020, Proposition 2, eq. (7), Sec. 3.3 eqs. (8)-(10), Fig. 1; spec lei2020.md §3a P2, S1, T1.
+    Lei & Lan, AAAI 2020, Proposition 2, eq. (7), Sec. 3.3 eqs. (8)-(10), Fig. 1.
 Event
     Exact inequalities/identities within RTOL_EXACT x scale; brute force over all r-subsets; the toy's
     coordinate choice (exact binomial test against p = 1/2 for SRHT).

@@ -1,11 +1,11 @@
 """Lei & Lan (2020): SVM dual under projection (claims 9, 10), through the certified solver.
 
 Statement
-    (DERIVED, spec D2) For a no-rescale 0/1 selection (top-r, supervised): 0 <= OPT(4) - OPT(3) <=
+    (DERIVED, rpcheck.bounds.lei2020.selection_dual_gap_bound) For a no-rescale 0/1 selection (top-r, supervised): 0 <= OPT(4) - OPT(3) <=
     (n C^2/2) lambda_max(K - K~) <= (n C^2/2) sum_unselected c_j, and the hard margin shrinks.
-    (DERIVED, spec D1) For every construction: |OPT(3) - OPT(4)| <= (n C^2/2) ||K - K~||_2.
+    (DERIVED, rpcheck.bounds.lei2020.dual_perturbation_bound) For every construction: |OPT(3) - OPT(4)| <= (n C^2/2) ||K - K~||_2.
 Source
-    Lei & Lan, AAAI 2020, eqs. (3)-(4) and the heuristic "alpha~* close to alpha*"; spec lei2020.md §3b D1, D2.
+    Lei & Lan, AAAI 2020, eqs. (3)-(4) and the heuristic "alpha~* close to alpha*".
 Event
     The inequality fails by more than the two solves' certificates (|primal - dual| + n max(C,1) x
     feasibility residuals of rpcheck.svm.solve_svc).

@@ -1,12 +1,12 @@
 r"""Bounds and closed forms for Lei & Lan 2020, "Improved Subsampled Randomized Hadamard Transform for
-Linear SVM" (spec ``lei2020.md`` §3a-§3b).
+Linear SVM" (AAAI 2020).
 
 The paper itself gives no failure probability and no constant. Every function below is therefore marked
 
-- **DERIVED**: proved in the spec from the paper's definitions (the derivation is in the Notes), or
+- **DERIVED**: proved here from the paper's definitions (the derivation is in the Notes), or
 - **IMPORTED**: taken from the cited literature, with the source named.
 
-Notation (spec §1): ``X_r = X D H`` is the rotated data, ``c_j = ||X_r(:, j)||^2`` its column energies
+Notation (Sec. 3): ``X_r = X D H`` is the rotated data, ``c_j = ||X_r(:, j)||^2`` its column energies
 (``sum_j c_j = ||X||_F^2``), ``K = X X^T = X_r X_r^T`` and ``K~`` the Gram matrix of the sketched data.
 """
 
@@ -46,7 +46,7 @@ def sampled_sq_error(c, K_fro_sq, p, r):
     r"""Exact E||K~ - K||_F^2 for i.i.d. sampling with replacement with probabilities ``p`` (eq. 5).
 
     IMPORTED: Drineas, Kannan & Mahoney (2006), "Fast Monte Carlo algorithms for matrices I", Lemma 4
-    (the tool of Lei & Lan's Prop. 1 proof), instantiated with A = X_r, B = X_r^T (spec §3a P1):
+    (the tool of Lei & Lan's Prop. 1 proof), instantiated with A = X_r, B = X_r^T (Proposition 1):
 
     .. math:: E||K~ - K||_F^2 = \frac{1}{r}\Big(\sum_j \frac{c_j^2}{p_j} - ||K||_F^2\Big).
 
@@ -66,7 +66,7 @@ def sampled_sq_error(c, K_fro_sq, p, r):
 
     Examples
     --------
-    The spec's d=2 example X_r = diag(1, sqrt 2), r = 1, K = diag(1, 2):
+    The d=2 example X_r = diag(1, sqrt 2), r = 1, K = diag(1, 2):
 
     >>> round(sampled_sq_error([1, 2], 5.0, [1/3, 2/3], 1), 12)  # nps
     4.0
@@ -90,7 +90,7 @@ def sampled_sq_error(c, K_fro_sq, p, r):
 def nps_sq_error(fro_sq_X, K_fro_sq, r):
     r"""Minimum over p of E||K~ - K||_F^2, attained by nps p_j = c_j / sum c (corrected Prop. 1).
 
-    DERIVED (spec §3a P1): Cauchy-Schwarz on :func:`sampled_sq_error` gives the minimiser p ~ c and
+    DERIVED (Proposition 1): Cauchy-Schwarz on :func:`sampled_sq_error` gives the minimiser p ~ c and
 
     .. math:: E^* = \frac{1}{r}\big(||X||_F^4 - ||X X^T||_F^2\big) \ge 0.
 
@@ -104,7 +104,7 @@ def nps_sq_error(fro_sq_X, K_fro_sq, r):
 def uniform_without_replacement_sq_error(c, K_fro_sq, r):
     r"""Exact E||K~ - K||_F^2 for uniform SRHT sampling WITHOUT replacement, scale d/r (eq. 2).
 
-    DERIVED (spec §3b D5): the finite-population correction of the with-replacement value,
+    DERIVED (derivation below): the finite-population correction of the with-replacement value,
 
     .. math:: E||K~ - K||_F^2 = \frac{d-r}{d-1}\,\frac{1}{r}\Big(d\sum_j c_j^2 - ||K||_F^2\Big),
 
@@ -130,7 +130,7 @@ def sampled_entry_variance(Xr, p, r):
     IMPORTED: Drineas, Kannan & Mahoney (2006), Lemma 3:
     Var[K~_ij] = (1/r) ( sum_k X_r[i,k]^2 X_r[j,k]^2 / p_k - K_ij^2 ).
 
-    >>> float(sampled_entry_variance(np.diag([1.0, 10.0]), [1/101, 100/101], 1)[0, 0])  # nps, spec D6
+    >>> float(sampled_entry_variance(np.diag([1.0, 10.0]), [1/101, 100/101], 1)[0, 0])  # nps
     100.0
     """
     Xr = np.asarray(Xr, dtype=np.float64)
@@ -146,7 +146,7 @@ def prop2_bound(c, selected):
     r"""Right-hand side of Prop. 2 (eq. 7): sum of the energies of the UNSELECTED columns.
 
     Stated in the paper (Lei & Lan 2020, Prop. 2, eq. 7) for any 0/1 diagonal P:
-    ||X_r P X_r^T - X X^T||_F <= sum_{j: P_jj = 0} c_j. Proof: triangle inequality (spec §3a P2); the
+    ||X_r P X_r^T - X X^T||_F <= sum_{j: P_jj = 0} c_j. Proof: triangle inequality (Proposition 2); the
     sharper DERIVED chain is ||K - K~||_2 <= ||K - K~||_F <= trace(K - K~) = this value.
 
     >>> prop2_bound([1.0, 0.81, 0.81], [True, False, False])
@@ -160,7 +160,7 @@ def prop2_bound(c, selected):
 
 
 def rotated_energy_moments(X):
-    r"""Mean and variance over the Rademacher diagonal D of each rotated column energy c_j (spec §3b D3).
+    r"""Mean and variance over the Rademacher diagonal D of each rotated column energy c_j (derivation below).
 
     DERIVED (exact; verified by enumerating all 2^d sign vectors):
 
@@ -184,7 +184,7 @@ def rotated_energy_moments(X):
 def flattening_bound(n, d, delta):
     r"""Upper bound on max_j c_j / ||X||_F^2 holding with probability >= 1 - delta over D.
 
-    DERIVED (spec §3b D4; Hoeffding for each entry of x_i^T D H, then a union bound over the n d entries):
+    DERIVED (Hoeffding for each entry of x_i^T D H, then a union bound over the n d entries):
     P(|(x_i^T D H)_j| >= tau ||x_i||) <= 2 exp(-tau^2 d / 2), so with probability >= 1 - delta every
     (x_i^T D H)_j^2 <= 2 ln(2nd/delta) ||x_i||^2 / d, and summing over i,
 
@@ -200,7 +200,7 @@ def flattening_bound(n, d, delta):
 
 
 def dkm_beta(c):
-    r"""beta of DKM Theorem 1 for UNIFORM sampling p_j = 1/d: beta = ||X||_F^2 / (d max_j c_j) (spec §3b I2).
+    r"""beta of DKM Theorem 1 for UNIFORM sampling p_j = 1/d: beta = ||X||_F^2 / (d max_j c_j) (derivation below).
 
     ``beta <= 1`` exactly (``sum c <= d max c``); the floating-point sum can exceed ``d max c`` by an ulp
     when the energies are equal (e.g. seven energies 0.7 give 1.0000000000000002), so the quotient is
@@ -216,7 +216,7 @@ def dkm_beta(c):
 
 
 def dkm_frobenius_bound(fro_sq_X, r, delta, *, beta=1.0):
-    r"""High-probability bound on ||K~ - K||_F for i.i.d. sampling (spec §3b I2).
+    r"""High-probability bound on ||K~ - K||_F for i.i.d. sampling (derivation below).
 
     IMPORTED: Drineas, Kannan & Mahoney (2006), "Fast Monte Carlo algorithms for matrices I: approximating
     matrix multiplication", SIAM J. Comput. 36(1), Theorem 1. If p_k >= beta |A^(k)| |B_(k)| / sum_k'
@@ -238,7 +238,7 @@ def dkm_frobenius_bound(fro_sq_X, r, delta, *, beta=1.0):
 
 
 def dual_perturbation_bound(n, C, spectral_norm):
-    r"""Bound on |OPT(K) - OPT(K~)| for the SVM dual (3)/(4) (spec §3b D1).
+    r"""Bound on |OPT(K) - OPT(K~)| for the SVM dual (3)/(4) (derivation below).
 
     DERIVED: the feasible sets of (3) and (4) coincide, so the optimal values differ by at most
     sup_{alpha in F} 1/2 |alpha^T Y (K - K~) Y alpha| <= (n C^2 / 2) ||K - K~||_2 (||alpha||^2 <= n C^2).
@@ -254,7 +254,7 @@ def dual_perturbation_bound(n, C, spectral_norm):
 def selection_dual_gap_bound(n, C, lambda_max):
     r"""Bound on OPT(K~) - OPT(K) >= 0 for a no-rescale 0/1 column selection (top-r, supervised).
 
-    DERIVED (spec §3b D2): K - K~ is PSD, so f_{K~}(alpha) >= f_K(alpha) for every alpha, whence
+    DERIVED (derivation below): K - K~ is PSD, so f_{K~}(alpha) >= f_K(alpha) for every alpha, whence
     0 <= OPT~ - OPT <= sup_F 1/2 alpha^T Y (K - K~) Y alpha <= (n C^2 / 2) lambda_max(K - K~).
 
     >>> selection_dual_gap_bound(4, 1.0, 0.25)
@@ -266,7 +266,7 @@ def selection_dual_gap_bound(n, C, lambda_max):
 
 
 def jl_min_dim(n, eps, delta):
-    r"""Target dimension for the all-pairs JL event with failure probability <= delta (spec §3b I1).
+    r"""Target dimension for the all-pairs JL event with failure probability <= delta (derivation below).
 
     IMPORTED: Dasgupta & Gupta (2003), "An elementary proof of a theorem of Johnson and Lindenstrauss",
     Lemma 2.2: for R with i.i.d. N(0, 1/r) entries (or a scaled random orthonormal subspace) and any u,

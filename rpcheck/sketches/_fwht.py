@@ -95,6 +95,12 @@ def _fwht_numpy_inplace(X, scale):
         X *= scale
 
 
+def rotate_inplace(X, scale):
+    """Unchecked in-place ``scale * FWHT`` of each row of the C-contiguous 2-D ``X`` (for the sketches,
+    whose input is already validated: overflow gives inf, which ``Sketch.apply`` detects and handles)."""
+    _transform_inplace(X, scale, numba_enabled())
+
+
 def _transform_inplace(X, scale, use_numba):
     if X.shape[0] == 0 or X.shape[1] == 1:
         if scale != 1.0:
@@ -131,15 +137,20 @@ def fwht(x, *, normalized=True, inplace=False):
     ------
     RpcheckError
         If ``d`` is not a power of two, ``x`` is not 1- or 2-dimensional or not real, or ``inplace=True`` on
-        something that cannot be overwritten.
+        something that cannot be overwritten; if ``x`` holds NaN or inf, or its transform exceeds the float
+        range.
 
     Notes
     -----
     Sylvester's construction :math:`H_1 = [1]`, :math:`H_{2m} = [[H_m, H_m], [H_m, -H_m]]` (Paul et al.
     2014, Sec. 2.1; Lei & Lan 2020, Sec. 1.2) factors into :math:`\log_2 d` sparse butterfly levels, so the
-    cost is :math:`O(n d \log d)` operations instead of :math:`O(n d^2)`. The compiled path fuses two levels
-    per sweep over each row (and, with ``RPCHECK_PARALLEL=1``, parallelises over rows). No finiteness check
-    is made (NaN and inf propagate as in IEEE arithmetic); the sketches validate their input first.
+    cost is :math:`O(n d \log d)` operations instead of :math:`O(n d^2)`. The compiled path does three levels
+    in its first sweep over each row and two per later sweep, with unit-stride inner loops (and, with
+    ``RPCHECK_PARALLEL=1``, parallelises over rows). NaN or infinite entries raise
+    :class:`~rpcheck.errors.RpcheckError`. Rows whose entries could overflow in a butterfly sum
+    (:math:`\max|x| > \mathrm{max\_float}/d`) are transformed as :math:`x / 2^e` (exact) and scaled back;
+    only a result beyond the float range is refused (with ``inplace=True`` the contents of ``x`` are then
+    unspecified).
 
     Examples
     --------
@@ -175,21 +186,73 @@ def fwht(x, *, normalized=True, inplace=False):
             f"to {next_pow2(max(d, 1))} first."
         )
     scale = 1.0 / np.sqrt(d) if normalized else 1.0
-    use_numba = numba_enabled()
-    if inplace and A.flags.c_contiguous:
-        _transform_inplace(A.reshape(-1, d), scale, use_numba)
-        return A
-    if not inplace and use_numba and A.ndim == 2 and A.size and d > 1:
+    # every butterfly sum is bounded by d max|x|: below this bound no overflow is possible
+    big = float(np.finfo(A.dtype).max) / d
+    use_numba = numba_enabled() and A.size > 0 and d > 1
+    if not inplace and use_numba and A.ndim == 2:
         out = np.empty(A.shape, dtype=A.dtype)
+        status = np.zeros(A.shape[0], dtype=np.int8)
         with parallel_slot(A.size) as par:
-            (_kernels.fwht_rows_copy if par else _kernels.fwht_rows_copy_serial)(A, out, scale)
+            (_kernels.fwht_rows_copy if par else _kernels.fwht_rows_copy_serial)(A, out, scale, big, status)
+        _raise_on_status(status, A)
         return out
-    work = np.array(A, dtype=A.dtype, order="C", copy=True).reshape(-1, d)
-    _transform_inplace(work, scale, use_numba)
-    if inplace:  # non-contiguous view: transform a copy and write it back
-        A[...] = work.reshape(A.shape)
-        return A
-    return work.reshape(A.shape)
+    if inplace and A.flags.c_contiguous:
+        work = A.reshape(-1, d)
+    else:
+        work = np.array(A, dtype=A.dtype, order="C", copy=True).reshape(-1, d)
+    if use_numba:
+        status = np.zeros(work.shape[0], dtype=np.int8)
+        with parallel_slot(work.size) as par:
+            (_kernels.fwht_rows_guarded if par else _kernels.fwht_rows_guarded_serial)(work, scale, big, status)
+        _raise_on_status(status, A)
+    else:
+        _fwht_numpy_guarded(work, scale, big, A)
+    if inplace and not A.flags.c_contiguous:
+        A[...] = work.reshape(A.shape)  # non-contiguous view: transform a copy and write it back
+    return A if inplace else work.reshape(A.shape)
+
+
+def _nonfinite_error(A):
+    bad = np.argwhere(~np.isfinite(A))[0]
+    return RpcheckError(
+        f"`x` contains NaN or infinite entries (first at index {tuple(int(i) for i in bad)}); all entries must "
+        "be finite."
+    )
+
+
+def _overflow_error(A):
+    m = float(np.max(np.abs(A)))
+    size = f"has entries up to {m:.3g}" if np.isfinite(m) else "is so large that"
+    return RpcheckError(
+        f"`x` {size}: its Walsh-Hadamard transform exceeds the {A.dtype.name} range (largest "
+        f"finite value {np.finfo(A.dtype).max:.3g}); rescale `x`."
+    )
+
+
+def _raise_on_status(status, A):
+    """Raise for the row codes of the guarded kernels (1: NaN/inf input, 2: overflow of the result)."""
+    worst = int(status.max()) if status.size else 0
+    if worst == 1 or (worst and 1 in status):
+        raise _nonfinite_error(A)
+    if worst == 2:
+        raise _overflow_error(A)
+
+
+def _fwht_numpy_guarded(work, scale, big, A):
+    """The numpy fallback with the checks of the compiled ``_guarded_row``, for the whole array at once."""
+    if not np.all(np.isfinite(work)):
+        raise _nonfinite_error(A)
+    m = float(np.max(np.abs(work))) if work.size else 0.0
+    if m <= big:
+        _transform_inplace(work, scale, False)
+        return
+    e = int(np.frexp(m)[1])
+    np.ldexp(work, -e, out=work)  # exact
+    _transform_inplace(work, scale, False)
+    with np.errstate(over="ignore"):
+        np.ldexp(work, e, out=work)
+    if not np.all(np.isfinite(work)):
+        raise _overflow_error(A)
 
 
 def warmup_kernels(*, parallel=None):
@@ -214,17 +277,20 @@ def warmup_kernels(*, parallel=None):
         vals2 = np.ones((4, 1), dtype=dtype)
         o2 = np.empty((2, 2), dtype=dtype)
         signs = np.ones(4, dtype=dtype)
-        drivers = [(k.fwht_rows_inplace_serial, k.fwht_rows_copy_serial, k.srht_rows_serial,
-                    k.sparse_embed_dense_serial)]
+        status = np.zeros(2, dtype=np.int8)
+        drivers = [(k.fwht_rows_inplace_serial, k.fwht_rows_copy_serial, k.fwht_rows_guarded_serial,
+                    k.srht_rows_serial, k.sparse_embed_dense_serial)]
         if parallel:
-            drivers.append((k.fwht_rows_inplace, k.fwht_rows_copy, k.srht_rows, k.sparse_embed_dense))
-        for inplace, copy, srht, embed in drivers:
+            drivers.append((k.fwht_rows_inplace, k.fwht_rows_copy, k.fwht_rows_guarded, k.srht_rows,
+                            k.sparse_embed_dense))
+        for inplace, copy, guarded, srht, embed in drivers:
             inplace(X, 1.0)
-            copy(X, out, 1.0)
-            copy(X[:, ::2], np.empty((2, 2), dtype=dtype), 1.0)  # strided input layout
+            copy(X, out, 1.0, 1.0, status)
+            copy(X[:, ::2], np.empty((2, 2), dtype=dtype), 1.0, 1.0, status)  # strided input layout
+            guarded(X, 1.0, 1.0, status)
             srht(X, signs, 4, cols, 1.0, o2)
             embed(X, cols2, vals2, o2)
-            count += 5
+            count += 6
         for itype in (np.int32, np.int64):
             indptr = np.zeros(3, dtype=itype)
             empty = np.zeros(0, dtype=itype)

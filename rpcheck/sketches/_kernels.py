@@ -6,57 +6,154 @@ cached on disk (``cache=True``) so later processes skip the JIT.
 
 Walsh-Hadamard butterflies: the transform of a row of length ``d = 2**q`` is ``q`` levels of butterflies
 ``(u, v) -> (u + v, u - v)`` at strides ``h = 1, 2, 4, ..., d/2`` (Sylvester ordering, the ordering of
-``scipy.linalg.hadamard``). The kernel fuses two levels per sweep (radix 4: strides ``h`` and ``2h`` on the
-quadruple ``x[j], x[j+h], x[j+2h], x[j+3h]``), so a row is swept ``ceil(q/2)`` times instead of ``q``. Rows
-are transformed one at a time (a row of 2^14 float64 is 128 KiB, resident in L2), so the array itself is
-read and written once from main memory. Each row driver exists twice, serial (the default) and with rows
+``scipy.linalg.hadamard``). The kernel does levels 1, 2, 4 in one sweep on blocks of 8 entries (radix 8),
+then two levels per sweep (radix 4) as unit-stride loops over four contiguous blocks, which compile to
+packed SIMD additions. Rows are transformed one at a time (a row of 2^14 float64 is 128 KiB, resident in
+L2), so the array itself is read and written once from main memory. Each row driver exists twice, serial (the default) and with rows
 distributed over threads by ``prange`` (opt-in, ``RPCHECK_PARALLEL=1``); both do the same arithmetic in the
 same order, so their results are bitwise identical.
 """
 
+import math
+
 import numpy as np
-from numba import njit, prange, uint64
+from numba import njit, prange
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _bfly4(x0, x1, x2, x3):
+    """Two fused butterfly levels on four contiguous blocks of equal length (strides h and 2h)."""
+    for j in range(x0.shape[0]):
+        a0 = x0[j]
+        a1 = x1[j]
+        a2 = x2[j]
+        a3 = x3[j]
+        b0 = a0 + a1
+        b1 = a0 - a1
+        b2 = a2 + a3
+        b3 = a2 - a3
+        x0[j] = b0 + b2
+        x1[j] = b1 + b3
+        x2[j] = b0 - b2
+        x3[j] = b1 - b3
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _bfly2(x0, x1):
+    """One butterfly level on two contiguous blocks of equal length."""
+    for j in range(x0.shape[0]):
+        a0 = x0[j]
+        a1 = x1[j]
+        x0[j] = a0 + a1
+        x1[j] = a0 - a1
 
 
 @njit(cache=True, nogil=True, fastmath=False)
 def _fwht_row(x):
     """Unnormalised in-place FWHT of the 1-D contiguous array ``x`` (length a power of two).
 
-    Indices are unsigned (``uint64``): numba then emits no negative-index wraparound code, which made the
-    butterfly loops about 1.4x faster (measured on 2048 x 4096 float64; the results are bitwise identical).
+    Levels ``h = 1, 2, 4`` are done together on each block of 8 entries (radix 8, unrolled: the entries of
+    a block are loaded once into registers). The remaining levels go two at a time (radix 4; one radix-2
+    level when an odd number remains) as loops over four contiguous blocks of length ``h >= 8``: each
+    block is a separate unit-stride view, so the compiler emits packed SIMD additions for them. Measured
+    on 2048 x 4096 float64: 31 ms against 44 ms for the earlier radix-4 loop over one index set.
     """
-    d = uint64(x.shape[0])
-    one = uint64(1)
-    q = uint64(0)
-    while (one << q) < d:
-        q += one
-    h = one
-    if q % uint64(2) == one:  # one radix-2 level first, then radix-4 sweeps
-        for i in range(uint64(0), d, uint64(2)):
-            a = x[i]
-            b = x[i + one]
-            x[i] = a + b
-            x[i + one] = a - b
-        h = uint64(2)
+    d = x.shape[0]
+    h = 1
+    if d >= 8:
+        for i in range(0, d, 8):
+            a0 = x[i]
+            a1 = x[i + 1]
+            a2 = x[i + 2]
+            a3 = x[i + 3]
+            a4 = x[i + 4]
+            a5 = x[i + 5]
+            a6 = x[i + 6]
+            a7 = x[i + 7]
+            b0 = a0 + a1
+            b1 = a0 - a1
+            b2 = a2 + a3
+            b3 = a2 - a3
+            b4 = a4 + a5
+            b5 = a4 - a5
+            b6 = a6 + a7
+            b7 = a6 - a7
+            c0 = b0 + b2
+            c2 = b0 - b2
+            c1 = b1 + b3
+            c3 = b1 - b3
+            c4 = b4 + b6
+            c6 = b4 - b6
+            c5 = b5 + b7
+            c7 = b5 - b7
+            x[i] = c0 + c4
+            x[i + 4] = c0 - c4
+            x[i + 1] = c1 + c5
+            x[i + 5] = c1 - c5
+            x[i + 2] = c2 + c6
+            x[i + 6] = c2 - c6
+            x[i + 3] = c3 + c7
+            x[i + 7] = c3 - c7
+        h = 8
+    else:
+        while h < d:
+            for i in range(0, d, 2 * h):
+                for j in range(i, i + h):
+                    a = x[j]
+                    b = x[j + h]
+                    x[j] = a + b
+                    x[j + h] = a - b
+            h *= 2
     while h < d:
-        step = uint64(4) * h
-        h2 = h + h
-        h3 = h2 + h
-        for i in range(uint64(0), d, step):
-            for j in range(i, i + h):
-                a0 = x[j]
-                a1 = x[j + h]
-                a2 = x[j + h2]
-                a3 = x[j + h3]
-                b0 = a0 + a1
-                b1 = a0 - a1
-                b2 = a2 + a3
-                b3 = a2 - a3
-                x[j] = b0 + b2
-                x[j + h] = b1 + b3
-                x[j + h2] = b0 - b2
-                x[j + h3] = b1 - b3
-        h = step
+        if 4 * h <= d:
+            for i in range(0, d, 4 * h):
+                _bfly4(x[i:i + h], x[i + h:i + 2 * h], x[i + 2 * h:i + 3 * h], x[i + 3 * h:i + 4 * h])
+            h *= 4
+        else:
+            for i in range(0, d, 2 * h):
+                _bfly2(x[i:i + h], x[i + h:i + 2 * h])
+            h *= 2
+
+
+@njit(cache=True, nogil=True)
+def _guarded_row(row, scale, big):
+    m = 0.0
+    nan = False
+    for j in range(row.shape[0]):
+        v = row[j]
+        a = abs(v)
+        if a > m:
+            m = a
+        nan |= v != v
+    return _guarded_row_m(row, scale, big, m, nan)
+
+
+@njit(cache=True, nogil=True)
+def _guarded_row_m(row, scale, big, m, nan):
+    """Transform ``row`` in place (times ``scale``) unless that cannot be done in floating point.
+
+    Returns 0 on success, 1 if ``row`` holds NaN or inf, 2 if the result exceeds the float range. Every
+    butterfly sum has magnitude <= d max|row|, so rows with max|row| <= ``big`` (= largest float / d) are
+    transformed as they are (bitwise the plain transform). Larger rows are transformed as ``row / 2**e``
+    (exact) and scaled back by ``scale * 2**e``; only if that product overflows is the row refused (its
+    contents are then unspecified). ``m`` is max|row| and ``nan`` whether it holds a NaN, computed by the
+    caller (in the copy loop for the out-of-place transform).
+    """
+    if nan or m == np.inf:
+        return 1
+    if m <= big:
+        _fwht_row(row)
+        _scale_row(row, scale)
+        return 0
+    e = math.frexp(m)[1]
+    for j in range(row.shape[0]):
+        row[j] = math.ldexp(row[j], -e)
+    _fwht_row(row)
+    bad = False
+    for j in range(row.shape[0]):
+        row[j] = math.ldexp(row[j] * scale, e)
+        bad |= abs(row[j]) == np.inf  # checked after rounding to the row's dtype (float32 overflows first)
+    return 2 if bad else 0
 
 
 #: Arrays with fewer entries than this are transformed by the serial kernels: waking the thread pool
@@ -94,27 +191,48 @@ def fwht_rows_inplace_serial(X, scale):
 
 
 @njit(cache=True, nogil=True)
-def _copy_fwht_row(X, i, out, scale):
+def _copy_fwht_row(X, i, out, scale, big):
     row = out[i]
+    m = 0.0
+    nan = False
     for j in range(X.shape[1]):
-        row[j] = X[i, j]
-    _fwht_row(row)
-    _scale_row(row, scale)
+        v = X[i, j]
+        row[j] = v
+        a = abs(v)
+        if a > m:
+            m = a
+        nan |= v != v
+    return _guarded_row_m(row, scale, big, m, nan)
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def fwht_rows_copy(X, out, scale):
+def fwht_rows_copy(X, out, scale, big, status):
     """Out-of-place FWHT: ``out[i] = scale * FWHT(X[i])``; each row is copied and transformed while it is
-    in cache, so the array is read once and written once (no separate copy pass). ``X`` may be strided."""
+    in cache, so the array is read once and written once (no separate copy pass). ``X`` may be strided.
+    ``status[i]`` receives the code of :func:`_guarded_row`."""
     for i in prange(X.shape[0]):
-        _copy_fwht_row(X, i, out, scale)
+        status[i] = _copy_fwht_row(X, i, out, scale, big)
 
 
 @njit(cache=True, nogil=True)
-def fwht_rows_copy_serial(X, out, scale):
+def fwht_rows_copy_serial(X, out, scale, big, status):
     """Single-threaded :func:`fwht_rows_copy`."""
     for i in range(X.shape[0]):
-        _copy_fwht_row(X, i, out, scale)
+        status[i] = _copy_fwht_row(X, i, out, scale, big)
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def fwht_rows_guarded(X, scale, big, status):
+    """In-place FWHT of every row of the C-contiguous ``X`` with the checks of :func:`_guarded_row`."""
+    for i in prange(X.shape[0]):
+        status[i] = _guarded_row(X[i], scale, big)
+
+
+@njit(cache=True, nogil=True)
+def fwht_rows_guarded_serial(X, scale, big, status):
+    """Single-threaded :func:`fwht_rows_guarded`."""
+    for i in range(X.shape[0]):
+        status[i] = _guarded_row(X[i], scale, big)
 
 
 @njit(cache=True, nogil=True)

@@ -26,7 +26,7 @@ own sparse products; call ``.sort_indices()`` if needed). Dense X gives a dense 
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_int
+from .._validation import check_int, check_memory
 from ..errors import RpcheckError
 from . import _fwht
 from ._base import Sketch
@@ -64,6 +64,7 @@ class CWSketch(Sketch):
     """
 
     kind = "cw"
+    sparse_output = True
 
     def __init__(self, d, r, *, q=1, v=None, a=1, rng=None):
         super().__init__(d, r, rng=rng)
@@ -84,6 +85,11 @@ class CWSketch(Sketch):
             )
         self.q, self.v, self.a = q, v, a
         self.params = {"q": q, "v": v, "a": a}
+        # buckets (int64), g and the columns (int64, d a each, plus a temporary), signs (int8 and float64)
+        # and the values: < 8 d + 50 d a bytes
+        names = {"d": self.d, "a": a} if type(self) is CWSketch else {"d": self.d}
+        check_memory(8 * self.d + 50 * self.d * a,
+                     f"a sparse embedding with a={a} nonzeros per row of R for sketch kind {self.kind!r}", **names)
         self._draw()
 
     def _draw(self):
@@ -100,6 +106,19 @@ class CWSketch(Sketch):
         a = self.a
         indptr = np.arange(0, self.d * a + 1, a, dtype=np.int64)
         return sp.csr_array((self.vals_.ravel(), self.cols_.ravel(), indptr), shape=(self.d, self.r))
+
+    def _matrix_entries(self):
+        return self.d * self.a
+
+    def _matrix_bytes(self):
+        return 16 * self.d * self.a + 8 * (self.d + 1)
+
+    def _apply_bytes(self, X, is_sparse):
+        item = np.dtype(X.dtype).itemsize
+        if not is_sparse:
+            return X.shape[0] * self.r * item + self.d * self.a * (item + 16)
+        # output CSR (a nnz entries of an index and a value), accumulator and marker of length r, packed codes
+        return self.a * X.nnz * (8 + item) + 8 * (X.shape[0] + 1) + 16 * self.r + 8 * self.d * self.a
 
     def _apply_dense(self, X):
         vals = self.vals_.astype(X.dtype)

@@ -7,6 +7,7 @@ by :math:`\sqrt{r}` here (spec paul2014.md Sec. 2).
 
 import numpy as np
 
+from .._validation import check_memory
 from ._base import Sketch
 
 __all__ = ["GaussianSketch", "SignSketch"]
@@ -23,6 +24,14 @@ class _DenseSketch(Sketch):
 
     def _matrix(self):
         return self.R_.copy()
+
+    def _matrix_bytes(self):
+        return 8 * self.d * self.r
+
+    def _check_build_memory(self):
+        # the draw and the scaled copy (gaussian), or int8 bits, the float64 +-1 and the scaled copy (sign)
+        check_memory(17 * self.d * self.r, f"a dense (d, r) float64 matrix for sketch kind {self.kind!r}",
+                     d=self.d, r=self.r)
 
 
 class GaussianSketch(_DenseSketch):
@@ -47,6 +56,7 @@ class GaussianSketch(_DenseSketch):
 
     def __init__(self, d, r, *, rng=None):
         super().__init__(d, r, rng=rng)
+        self._check_build_memory()
         self.R_ = self._rng.standard_normal((self.d, self.r)) / np.sqrt(self.r)
 
 
@@ -66,5 +76,6 @@ class SignSketch(_DenseSketch):
 
     def __init__(self, d, r, *, rng=None):
         super().__init__(d, r, rng=rng)
+        self._check_build_memory()
         bits = self._rng.integers(0, 2, size=(self.d, self.r), dtype=np.int8)
         self.R_ = (2.0 * bits - 1.0) / np.sqrt(self.r)

@@ -25,10 +25,10 @@ nonzero per column) and ``apply(X) = X D H \tilde S`` for any (training or test)
 
 import numpy as np
 
-from .._validation import check_choice, check_interval
+from .._validation import check_choice, check_interval, check_memory
 from ..errors import RpcheckError
 from . import _fwht
-from ._base import Sketch, check_input
+from ._base import Sketch, _ldexp, check_input, max_abs, pow2_exponent
 from .srht import RotationMixin
 
 __all__ = ["NPSSketch", "TopRSketch", "SupervisedSketch", "supervised_scores"]
@@ -81,6 +81,7 @@ class _ImprovedSRHT(RotationMixin, Sketch):
     def __init__(self, d, r, *, rng=None):
         super().__init__(d, r, rng=rng)
         self.d_pad = _fwht.next_pow2(self.d)
+        self._check_build_memory()
         if self._max_r_is_dpad and self.r > self.d_pad:
             raise RpcheckError(
                 f"`r` ({self.r}) must be <= the padded dimension d'={self.d_pad} (d={self.d}) for "
@@ -93,9 +94,29 @@ class _ImprovedSRHT(RotationMixin, Sketch):
     def fit(self, X, y=None):
         """Rotate ``X`` (n, d), compute the column energies and select the columns; returns ``self``."""
         X, is_sparse = check_input(X, self.d)
-        Xr = self._rotate_checked(X, is_sparse).astype(np.float64, copy=False)
+        n = X.shape[0]
+        item = np.dtype(X.dtype).itemsize
+        check_memory(n * self.d_pad * (item + 16) + 32 * self.d_pad,
+                     f"the rotated (n, d') matrix X D H (d'={self.d_pad}) of sketch kind {self.kind!r}",
+                     n=n, d=self.d)
+        # The selection depends on X only up to a positive factor (energies and scores are quadratic in X,
+        # the nps probabilities are ratios), so badly scaled X is rotated as X / 2**e, which is exact, keeping
+        # every intermediate (the FWHT sums, the squares) far from overflow and underflow. Data within
+        # [2**(emin/4), 2**(emax/4)] of the dtype (float64: 1e-77..1e77) is not rescaled at all.
+        m = max_abs(X)
+        fi = np.finfo(X.dtype)
+        e = pow2_exponent(m) if (m > 2.0 ** (fi.maxexp // 4) or 0 < m < 2.0 ** (fi.minexp // 4)) else 0
+        Xr = self._rotate_checked(_ldexp(X, -e) if e else X, is_sparse).astype(np.float64, copy=False)
         self.column_energies_ = np.einsum("ij,ij->j", Xr, Xr)
-        self._select(Xr, y)
+        self._select(Xr, y, e)
+        with np.errstate(over="ignore"):
+            energies = np.ldexp(self.column_energies_, 2 * e)
+        if not np.all(np.isfinite(energies)):
+            raise RpcheckError(
+                f"`X` has entries up to {m:.3g}: the column energies ||X D H e_j||^2 exceed the float64 range; "
+                "rescale `X`."
+            )
+        self.column_energies_ = energies
         self.indices_ = np.asarray(self.indices_, dtype=np.int64)
         self.fitted_ = True
         return self
@@ -139,7 +160,7 @@ class NPSSketch(_ImprovedSRHT):
     kind = "srht-nps"
     _max_r_is_dpad = False
 
-    def _select(self, Xr, y):
+    def _select(self, Xr, y, e):
         total = self.column_energies_.sum()
         if not total > 0:
             raise RpcheckError(
@@ -161,7 +182,7 @@ class TopRSketch(_ImprovedSRHT):
 
     kind = "srht-topr"
 
-    def _select(self, Xr, y):
+    def _select(self, Xr, y, e):
         self.indices_ = _top(self.column_energies_, self.r)
         self.weights_ = np.ones(self.r)
 
@@ -187,7 +208,7 @@ class SupervisedSketch(_ImprovedSRHT):
 
     def __init__(self, d, r, *, rule="smallest", a=1.0, rng=None):
         self.rule = check_choice("rule", rule, ("smallest", "largest"))
-        self.a = check_interval("a", a, 0, None)
+        self.a = check_interval("a", a, 0, None, finite=True)
         super().__init__(d, r, rng=rng)
         self.params = {"rule": self.rule, "a": self.a}
 
@@ -213,9 +234,16 @@ class SupervisedSketch(_ImprovedSRHT):
         self._y = yy
         return super().fit(X, y)
 
-    def _select(self, Xr, y):
-        self.scores_ = supervised_scores(Xr, self._y, self.a)
+    def _select(self, Xr, y, e):
+        scores = supervised_scores(Xr, self._y, self.a)  # of X / 2**e: the true scores times 2**(-2e)
         del self._y
-        key = -self.scores_ if self.rule == "smallest" else self.scores_
+        with np.errstate(over="ignore"):
+            self.scores_ = np.ldexp(scores, 2 * e)
+        if not np.all(np.isfinite(self.scores_)):
+            raise RpcheckError(
+                f"`a` ({self.a:g}) and the scale of `X` make the scores b_k (Lei & Lan 2020, eq. 9) exceed the "
+                "float64 range; use a smaller `a` or rescale `X`."
+            )
+        key = -scores if self.rule == "smallest" else scores
         self.indices_ = _top(key, self.r)
         self.weights_ = np.ones(self.r)

@@ -17,7 +17,7 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_interval
+from .._validation import check_interval, check_memory
 from ..errors import RpcheckError
 from ._base import Sketch
 
@@ -89,6 +89,14 @@ class SparseSketch(Sketch):
     def __init__(self, d, r, *, density="achlioptas", rng=None):
         super().__init__(d, r, rng=rng)
         s = resolve_density(density, self.d)
+        # Peak of the construction: row/col indices drawn (int64) and concatenated, signs and values, and the
+        # CSR arrays (indptr of d + 1 int64): <= 8 (d + 1) + 64 nnz bytes; nnz ~ Binomial(d r, s), so its
+        # mean plus 6 standard deviations is exceeded with probability < 1e-9.
+        mean = s * self.d * self.r
+        nnz_hi = mean + 6.0 * np.sqrt(mean) + 1
+        check_memory(8 * (self.d + 1) + 64 * nnz_hi,
+                     f"a sparse (d, r) matrix of density {s:.3g} (about {mean:.3g} nonzeros)",
+                     d=self.d, r=self.r)
         self.density = s
         self.params = {"density": s}
         rows, cols = _bernoulli_pattern(self.d, self.r, s, self._rng)
@@ -107,3 +115,9 @@ class SparseSketch(Sketch):
 
     def _matrix(self):
         return self.R_.copy()
+
+    def _matrix_entries(self):
+        return self.R_.nnz + self.d + 1
+
+    def _matrix_bytes(self):
+        return 16 * self.R_.nnz + 8 * (self.d + 1)

@@ -16,7 +16,7 @@ from the closed form of the Hadamard entries (O(d r) memory; for oracles).
 
 import numpy as np
 
-from .._validation import check_choice
+from .._validation import check_choice, check_memory
 from ..errors import RpcheckError
 from . import _fwht
 from ._base import Sketch
@@ -54,7 +54,8 @@ class RotationMixin:
                 out[lo:hi, : self.d] = X[lo:hi].toarray() * signs
         else:
             np.multiply(X, signs, out=out[:, : self.d])
-        return _fwht.fwht(out, normalized=True, inplace=True)
+        _fwht.rotate_inplace(out, 1.0 / np.sqrt(self.d_pad))
+        return out
 
     def _rotate_select(self, X, is_sparse, cols, col_scale):
         """``rotate(X)[:, cols] * col_scale`` without storing the (n, d') rotation for dense input."""
@@ -78,6 +79,21 @@ class RotationMixin:
                 out = self._rotate_checked(X, False)[:, cols]
         out *= np.asarray(col_scale, dtype=out.dtype)
         return out
+
+    def _matrix_bytes(self):
+        return 24 * self.d * self.r  # int64 parities, float64 signs and the result, each (d, r)
+
+    def _apply_bytes(self, X, is_sparse):
+        item = np.dtype(X.dtype).itemsize
+        work = (2 * max(_CHUNK_ENTRIES, self.d_pad) if is_sparse else 2 * self.d_pad) * item
+        return X.shape[0] * self.r * item + self.d * item + work
+
+    def _check_build_memory(self):
+        # signs (int8, then float64), the r column indices, and the permutation of the d' columns that
+        # sampling without replacement may use
+        check_memory(9 * self.d + 8 * self.r + 8 * self.d_pad,
+                     f"the signs and column indices of sketch kind {self.kind!r} (d'={self.d_pad})",
+                     d=self.d, r=self.r)
 
     def _rotation_columns(self, cols):
         r"""Columns ``cols`` of the first ``d`` rows of ``D H``, a dense (d, len(cols)) float64 array.
@@ -138,6 +154,7 @@ class SRHTSketch(RotationMixin, Sketch):
                 "`replace=False`: an r-subset of the d' columns of H cannot have more than d' elements."
             )
         self.params = {"replace": self.replace}
+        self._check_build_memory()
         self.signs_ = 2.0 * self._rng.integers(0, 2, size=self.d, dtype=np.int8) - 1.0
         if self.replace:
             self.indices_ = self._rng.integers(0, self.d_pad, size=self.r)

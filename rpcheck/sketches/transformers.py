@@ -31,6 +31,7 @@ except ImportError:  # scikit-learn 1.4-1.5 (the oldest supported versions)
     def validate_data(estimator, X, **kwargs):
         return estimator._validate_data(X, **kwargs)
 
+from ..errors import RpcheckError
 from . import make_sketch
 
 __all__ = [
@@ -47,6 +48,9 @@ class _SketchRandomProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     """Base class: subclasses set ``_kind`` and implement ``_sketch_params()``."""
 
     _kind = None
+    #: True when the construction selects distinct columns of the rotated (n, d') matrix, so at most
+    #: d' = 2**ceil(log2 n_features) components exist.
+    _at_most_dpad = False
     _parameter_constraints: dict = {
         "n_components": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
         "eps": [Interval(Real, 0, None, closed="neither")],
@@ -57,6 +61,28 @@ class _SketchRandomProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         return {}
 
     def _resolve_n_components(self, n_samples, n_features):
+        k = self._requested_n_components(n_samples, n_features)
+        if self._max_components(n_features) is not None and k > self._max_components(n_features):
+            # scikit-learn's convention when more components are asked for than exist (FastICA; see
+            # sklearn/decomposition/_fastica.py): warn and use the largest possible number.
+            kmax = self._max_components(n_features)
+            warnings.warn(
+                f"n_components is too large: it will be set to {kmax}. {type(self).__name__} selects distinct "
+                f"columns of the rotated data, of which there are d' = 2**ceil(log2 n_features) = {kmax} for "
+                f"n_features={n_features} (n_components={self.n_components}).",
+                DataDimensionalityWarning,
+                stacklevel=4,
+            )
+            k = kmax
+        return k
+
+    def _max_components(self, n_features):
+        """Largest possible n_components_ for ``n_features`` features, or None when unbounded."""
+        if not self._at_most_dpad:
+            return None
+        return 1 << max(int(n_features) - 1, 0).bit_length()
+
+    def _requested_n_components(self, n_samples, n_features):
         if self.n_components == "auto":
             k = int(johnson_lindenstrauss_min_dim(n_samples=n_samples, eps=self.eps))
             if k > n_features:
@@ -71,7 +97,7 @@ class _SketchRandomProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
                 f"n_components ({n_features} < {self.n_components}). The dimensionality of the problem will "
                 "not be reduced.",
                 DataDimensionalityWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
         return int(self.n_components)
 
@@ -81,10 +107,14 @@ class _SketchRandomProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         n_samples, n_features = X.shape
         self.n_components_ = self._resolve_n_components(n_samples, n_features)
         seed = check_random_state(self.random_state).randint(0, 2**31 - 1, size=4)
-        self.sketch_ = make_sketch(
-            self._kind, n_features, self.n_components_, rng=np.random.SeedSequence(seed.tolist()),
-            **self._sketch_params(),
-        )
+        try:
+            self.sketch_ = make_sketch(
+                self._kind, n_features, self.n_components_, rng=np.random.SeedSequence(seed.tolist()),
+                **self._sketch_params(),
+            )
+        except RpcheckError as exc:  # the sketch's target dimension r is this estimator's n_components
+            msg = str(exc).replace("`r` (", "`n_components` (").replace("`d` (", "`n_features` (")
+            raise RpcheckError(msg) from None
         if self.sketch_.data_dependent:
             self.sketch_.fit(X, y)
         self._n_features_out = self.n_components_
@@ -162,6 +192,10 @@ class SRHTRandomProjection(_SketchRandomProjection):
 
     def _sketch_params(self):
         return {"replace": bool(self.replace)}
+
+    @property
+    def _at_most_dpad(self):
+        return not self.replace
 
 
 class CountSketchRandomProjection(_SketchRandomProjection):
@@ -255,6 +289,7 @@ class TopRRandomProjection(_SketchRandomProjection):
     """
 
     _kind = "srht-topr"
+    _at_most_dpad = True
 
     def __init__(self, n_components="auto", *, eps=0.1, random_state=None):
         self.n_components = n_components
@@ -280,6 +315,7 @@ class SupervisedSRHTRandomProjection(_SketchRandomProjection):
     """
 
     _kind = "srht-supervised"
+    _at_most_dpad = True
     _parameter_constraints: dict = {
         **_SketchRandomProjection._parameter_constraints,
         "rule": [StrOptions({"smallest", "largest"})],

@@ -10,12 +10,22 @@ import scipy.sparse as sp
 from .._validation import check_choice, check_interval, check_matrix
 from ..errors import RpcheckError, SolverError
 
-__all__ = ["SOLVERS", "solver_options", "run_problem", "validate_X", "validate_labels", "factor_rows"]
+__all__ = ["SOLVERS", "DEFAULT_SOLVER", "solver_options", "run_problem", "validate_X", "validate_labels", "factor_rows"]
 
 #: Solvers the exact layer supports (all installed with rpcheck's dependencies). "IPM" is rpcheck's own
-#: dense interior-point method for the SVC dual (``rpcheck.svm._ipm``; solve_svc / SVCProblem only).
-SOLVERS = ("CLARABEL", "OSQP", "SCS", "IPM")
+#: dense interior-point method (``rpcheck.svm._ipm``) for every dual of the package; "AUTO" (the default)
+#: runs the IPM and, only when its point fails the KKT certificate, Clarabel through cvxpy. Whatever
+#: solver produced it, a returned result has passed the same certificate. CLARABEL, OSQP and SCS stay
+#: selectable as independent cross-checks.
+SOLVERS = ("AUTO", "CLARABEL", "OSQP", "SCS", "IPM")
 CVXPY_SOLVERS = ("CLARABEL", "OSQP", "SCS")
+DEFAULT_SOLVER = "AUTO"
+#: The fallback of "AUTO" when the IPM's point is not certified.
+FALLBACK_SOLVER = "CLARABEL"
+#: Data scales (largest row norm of X, |y| for the SVR, C times the squared row norm) must lie in
+#: [1/LIMIT, LIMIT]: the dual variables scale like 1/||x||^2 and C, the objective like C ||x||^2 n, so
+#: beyond 1e+-150 they (or their products in the certificate) leave float64's range (1e+-308).
+SCALE_LIMIT = 1e150
 
 # Tolerances per solver. Clarabel (interior point) runs at tightened tolerances; the float64 KKT polish
 # (svc.py, meb.py) brings well-conditioned problems to ~1e-12. OSQP and SCS are first-order methods
@@ -42,13 +52,26 @@ _OPTIONS = {
     },
     "SCS": {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iters": 400_000},
     "IPM": {},
+    "AUTO": {},
 }
+#: Options the IPM accepts (``rpcheck.svm._ipm.box_qp_ipm``).
+IPM_OPTIONS = ("tol", "max_iter")
 
 _OK = ("optimal", "optimal_inaccurate")
 
 
 def solver_options(solver, extra=None):
-    """Default options for ``solver`` updated with the user's ``extra`` dict."""
+    """Default options for ``solver`` updated with the user's ``extra`` dict (validated: a dict, and for
+    "IPM"/"AUTO", whose options go to the IPM, only the keys of ``IPM_OPTIONS``)."""
+    if extra is not None and not isinstance(extra, dict):
+        raise RpcheckError(f"`solver_options` ({extra!r}) must be a dict or None.")
+    if extra and solver in ("IPM", "AUTO"):
+        unknown = sorted(set(extra) - set(IPM_OPTIONS))
+        if unknown:
+            raise RpcheckError(
+                f"`solver_options` has keys {unknown} that the IPM does not accept; allowed keys for "
+                f"solver={solver!r}: {', '.join(IPM_OPTIONS)}."
+            )
     opts = dict(_OPTIONS[solver])
     if extra:
         opts.update(extra)
@@ -79,6 +102,8 @@ def run_problem(prob, solver, options):
 
 
 def validate_X(X, name="X"):
+    """A finite 2-d float64 array (or CSR matrix) with >= 1 row and column whose largest row norm is 0
+    or lies in ``[1/SCALE_LIMIT, SCALE_LIMIT]``."""
     X = check_matrix(name, X)
     if X.shape[0] < 1:
         raise RpcheckError(f"`{name}` must have at least one row; got shape {X.shape}.")
@@ -88,7 +113,61 @@ def validate_X(X, name="X"):
         X = sp.csr_matrix(X, dtype=np.float64)
     else:
         X = np.ascontiguousarray(X, dtype=np.float64)
+    rmax = max_row_norm(X)
+    if rmax > SCALE_LIMIT or 0 < rmax < 1.0 / SCALE_LIMIT:
+        raise RpcheckError(
+            f"`{name}` has largest row norm {rmax:.3g}; it must be 0 (all-zero X) or in "
+            f"[{1 / SCALE_LIMIT:g}, {SCALE_LIMIT:g}] (the dual variables scale like 1/||x||^2 and would "
+            "leave float64's range): rescale X."
+        )
     return X
+
+
+def max_row_norm(X):
+    """``max_i ||x_i||`` computed without overflow (rows scaled by their largest entry)."""
+    if sp.issparse(X):
+        amax = float(np.max(np.abs(X.data), initial=0.0))
+        if amax == 0:
+            return 0.0
+        Y = X / amax
+        return amax * float(np.sqrt(np.max(np.asarray(Y.multiply(Y).sum(axis=1)).ravel(), initial=0.0)))
+    amax = float(np.max(np.abs(X), initial=0.0))
+    if amax == 0:
+        return 0.0
+    Y = X / amax
+    return amax * float(np.sqrt(np.max(np.einsum("ij,ij->i", Y, Y), initial=0.0)))
+
+
+def validate_C_scale(C, X):
+    """Refuse a finite ``C`` whose scale-free size ``C max_i ||x_i||^2`` (``C`` for an all-zero X) is
+    outside ``[1/SCALE_LIMIT, SCALE_LIMIT]``; ``C = inf`` always passes."""
+    if np.isinf(C):
+        return C
+    r = max_row_norm(X)
+    eff = C * r * r if r > 0 else C  # all-zero X: alpha ~ C itself
+    if not (1.0 / SCALE_LIMIT <= eff <= SCALE_LIMIT):
+        raise RpcheckError(
+            f"`C` ({C:g}) times the squared largest row norm of X ({r:.3g}^2, or 1 for an all-zero X) is "
+            f"{eff:.3g}; it must be in "
+            f"[{1 / SCALE_LIMIT:g}, {SCALE_LIMIT:g}] (or C = inf for the hard margin): beyond that the dual "
+            "variables or the objective leave float64's range."
+        )
+    return C
+
+
+def check_finite_outputs(where, inputs, **values):
+    """Raise RpcheckError naming the first output in ``values`` that is not finite (NaN or +-inf).
+
+    ``inputs`` is a short description of the arguments (e.g. ``"C=1e+300, max row norm 1"``).
+    """
+    for name, v in values.items():
+        a = np.asarray(v, dtype=np.float64)
+        if not np.all(np.isfinite(a)):
+            raise RpcheckError(
+                f"{where}: the output `{name}` is not finite ({'contains ' if a.ndim else ''}"
+                f"{a.ravel()[~np.isfinite(a.ravel())][0]!r}) for the inputs {inputs}; outputs must be finite "
+                "float64 numbers: rescale X (and C) towards unit size."
+            )
 
 
 def validate_labels(y, n, *, both_classes=True, name="y"):
@@ -98,9 +177,19 @@ def validate_labels(y, n, *, both_classes=True, name="y"):
         raise RpcheckError(f"`{name}` must be 1-dimensional; got shape {yy.shape}.")
     if yy.shape[0] != n:
         raise RpcheckError(f"`{name}` has length {yy.shape[0]} but X has {n} rows; they must match.")
-    if yy.dtype.kind not in "biuf" or not np.all(np.isin(yy, (-1, 1))):
-        vals = (np.unique(yy)[:5] if yy.dtype.kind in "biuf" else yy[:5]).tolist()
-        raise RpcheckError(f"`{name}` must contain only the labels -1 and +1; found values {vals}.")
+    if yy.dtype.kind not in "biuf":
+        raise RpcheckError(
+            f"`{name}` must contain only the labels -1 and +1; got dtype {yy.dtype} (values "
+            f"{yy[:5].tolist()})."
+        )
+    bad = ~np.isin(yy, (-1, 1))
+    if np.any(bad):
+        vals = np.unique(yy).tolist()
+        offending = np.unique(yy[bad])[:5].tolist()
+        raise RpcheckError(
+            f"`{name}` must contain only the labels -1 and +1; found values {vals[:5]} "
+            f"(not allowed: {offending}, first at index {int(np.flatnonzero(bad)[0])})."
+        )
     if both_classes and np.all(yy == yy[0]):
         raise RpcheckError(
             f"`{name}` must contain both classes -1 and +1 (with bias=True the constraint y^T alpha = 0 "

@@ -1,126 +1,172 @@
-r"""A dense primal-dual interior-point method for the factored SVM dual (solver ``"IPM"``).
+r"""A dense primal-dual interior-point method for the factored box-QPs of this package (solver ``"IPM"``).
 
 Solves
 
 .. math::
 
-    \min_\alpha\ \tfrac12\|A^T\alpha\|^2 - 1^T\alpha \quad\text{s.t.}\quad y^T\alpha = 0\ (\text{bias}),
-    \ 0 \le \alpha \le C,
+    \min_x\ \tfrac12\|A^T x\|^2 + q^T x \quad\text{s.t.}\quad e^T x = r\ (\text{optional}),
+    \ 0 \le x \le u\ (u \text{ may be } \infty)
 
-with ``A = diag(y) G`` (n x k, ``G G^T = X X^T``) by Mehrotra's predictor-corrector method. Each Newton
-system :math:`(AA^T + D)\Delta\alpha + y\Delta\nu = h` is solved with the Sherman-Morrison-Woodbury
-identity through the k x k matrix :math:`I + A^T D^{-1} A` (Cholesky), so an iteration costs
-:math:`O(n k^2)` dense BLAS work and the n x n Gram matrix is never formed (the approach of Ferris and
-Munson, "Interior-point methods for massive support vector machines", SIAM J. Optim. 13, 2002).
+with a dense n x k factor ``A`` by Mehrotra's predictor-corrector method. The three duals of the
+package are of this form:
 
-It returns a point and a status string like a cvxpy solve; the caller (``svc._finalize``) polishes it
-and certifies it by the KKT conditions exactly as for Clarabel, so this solver is trusted no more than
-any other.
+- SVC (Paul et al. 2014, eq. 3): ``A = diag(y) G``, ``q = -1``, ``e = y``, ``r = 0``, ``u = C``;
+- SVR (Paul et al. 2014, eq. 2) with ``x = (a^+, a^-)``: ``A = [G; -G]``, ``q = (eps - y, eps + y)``,
+  ``e = (1, -1)``, ``r = 0``, ``u = C``;
+- minimum enclosing ball: ``A = sqrt(2) G`` (centred), ``q = -diag(G G^T)``, ``e = 1``, ``r = 1``,
+  ``u = inf``;
+
+where ``G G^T = X X^T``. Each Newton system :math:`(AA^T + D)\Delta x + e\Delta\nu = h` is solved with
+the Sherman-Morrison-Woodbury identity through the k x k matrix :math:`I + A^T D^{-1} A` (Cholesky), so
+an iteration costs :math:`O(n k^2)` dense BLAS work and the n x n Gram matrix is never formed (the
+approach of Ferris and Munson, "Interior-point methods for massive support vector machines", SIAM J.
+Optim. 13, 2002). LAPACK is called directly (``potrf``/``potrs``): at n = 60 the scipy wrappers'
+argument checking cost more than the arithmetic.
+
+It returns a point and a status string like a cvxpy solve; the callers polish it and certify it by the
+KKT conditions exactly as for Clarabel, so this solver is trusted no more than any other.
 """
 
 from __future__ import annotations
 
 import numpy as np
-import scipy.linalg as sla
+from scipy.linalg import get_lapack_funcs
 
 from .._threads import single_thread_blas
 
-__all__ = ["svm_dual_ipm"]
+__all__ = ["svm_dual_ipm", "box_qp_ipm"]
+
+_POTRF, _POTRS = get_lapack_funcs(("potrf", "potrs"), (np.empty((1, 1)),))
 
 
 def _max_step(v, dv):
-    neg = dv < 0
-    if not np.any(neg):
-        return 1.0
-    return float(min(1.0, np.min(-v[neg] / dv[neg])))
+    """Largest ``t <= 1`` with ``v + t dv >= 0`` for ``v > 0``: ``1 / max(1, max_i -dv_i / v_i)``."""
+    m = float((dv / v).min())
+    return 1.0 if m >= -1.0 else -1.0 / m
 
 
-def _minv(sysm, v):
-    """``(A A^T + D)^{-1} v`` by Sherman-Morrison-Woodbury through the Cholesky factor of I + A^T D^-1 A."""
-    A, Dinv, DA, cf = sysm
-    t = Dinv * v
-    return t - DA @ sla.cho_solve(cf, A.T @ t, check_finite=False)
+class _System:
+    """``M = A A^T + diag(D)`` with ``M^{-1} v`` by Sherman-Morrison-Woodbury."""
+
+    __slots__ = ("A", "Dinv", "DA", "L")
+
+    def __init__(self, A, Dinv, Ik):
+        self.A = A
+        self.Dinv = Dinv
+        self.DA = Dinv[:, None] * A
+        S = Ik + A.T @ self.DA
+        L, info = _POTRF(S, lower=1, clean=0, overwrite_a=1)
+        if info != 0:  # S is SPD in exact arithmetic; regularise rounding damage
+            S = Ik + A.T @ self.DA
+            S[np.diag_indices_from(S)] += 1e-12 * float(np.trace(S)) / S.shape[0]
+            L, info = _POTRF(S, lower=1, clean=0, overwrite_a=1)
+            if info != 0:
+                raise np.linalg.LinAlgError("IPM: Woodbury matrix is not positive definite")
+        self.L = L
+
+    def solve(self, v):
+        t = self.Dinv * v
+        c, _ = _POTRS(self.L, self.A.T @ t, lower=1)
+        return t - self.DA @ c
 
 
-def _newton(sysm, st, rhs_l, rhs_u):
-    """Newton direction for complementarity right-hand sides ``rhs_l`` (lower) and ``rhs_u`` (upper)."""
-    alpha, z, s, u, r_d, r_p, My, yMy, hard, bias, y = st
-    h = -r_d + rhs_l / alpha - (0.0 if hard else rhs_u / s)
-    Mh = _minv(sysm, h)
-    if bias:
-        dnu = (float(y @ Mh) + r_p) / yMy
-        da = Mh - dnu * My
+def _newton(st, rl, ru):
+    """Newton direction for complementarity right-hand sides ``rl`` (lower) and ``ru`` (upper, or None
+    without upper bound)."""
+    sysm, x, z, s, v, r_d, r_p, Me, eMe, e = st
+    h = rl / x - r_d
+    if ru is not None:
+        h -= ru / s
+    Mh = sysm.solve(h)
+    if e is not None:
+        dnu = (float(e @ Mh) + r_p) / eMe
+        dx = Mh - dnu * Me
     else:
-        dnu, da = 0.0, Mh
-    dz = (rhs_l - z * da) / alpha
-    du = None if hard else (rhs_u + u * da) / s
-    return da, dnu, dz, du
+        dnu, dx = 0.0, Mh
+    dz = (rl - z * dx) / x
+    dv = None if ru is None else (ru + v * dx) / s
+    return dx, dnu, dz, dv
 
 
-def _steps(st, da, dz, du):
-    alpha, z, s, u = st[0], st[1], st[2], st[3]
-    hard = st[8]
-    tp = _max_step(alpha, da)
+def _steps(st, dx, dz, dv):
+    x, z, s, v = st[1], st[2], st[3], st[4]
+    tp = _max_step(x, dx)
     td = _max_step(z, dz)
-    if not hard:
-        tp = min(tp, _max_step(s, -da))
-        td = min(td, _max_step(u, du))
+    if s is not None:
+        tp = min(tp, _max_step(s, -dx))
+        td = min(td, _max_step(v, dv))
     return tp, td
 
 
 def svm_dual_ipm(A, y, C, *, bias=True, tol=1e-10, max_iter=100):
+    """The SVC dual: :func:`box_qp_ipm` with ``q = -1``, ``e = y``, ``r = 0``, ``u = C``."""
+    return box_qp_ipm(A, -np.ones(A.shape[0]), C, e=y if bias else None, r=0.0, tol=tol, max_iter=max_iter)
+
+
+def box_qp_ipm(A, q, u, *, e=None, r=0.0, x0=None, tol=1e-10, max_iter=100):
     """Run :func:`_ipm` with BLAS limited to one thread (see the note there)."""
     with single_thread_blas():
-        return _ipm(A, y, C, bias=bias, tol=tol, max_iter=max_iter)
+        return _ipm(np.ascontiguousarray(A, dtype=np.float64), np.asarray(q, dtype=np.float64), float(u),
+                    e=None if e is None else np.asarray(e, dtype=np.float64), r=float(r), x0=x0, tol=tol,
+                    max_iter=max_iter)
 
 
-def _ipm(A, y, C, *, bias=True, tol=1e-10, max_iter=100):
-    """Return ``(alpha, status, iterations)``; status is "optimal", "optimal_inaccurate", "user_limit"
-    or "unbounded".
+def _ipm(A, q, u, *, e=None, r=0.0, x0=None, tol=1e-10, max_iter=100):
+    """Return ``(x, status, iterations)``; status is "optimal", "optimal_inaccurate", "user_limit",
+    "unbounded" or "numerical_error".
 
-    ``A`` is the dense n x k factor ``diag(y) G``; ``C`` may be ``inf`` (no upper bound). The Woodbury
-    solve loses accuracy once the free multipliers' barrier terms vanish (typically below ~1e-9
-    relative), so the best iterate (by the largest scaled residual) is kept and the method stops when
-    it has not improved for 4 iterations; the float64 KKT polish of the caller finishes the job.
+    ``A`` is the dense n x k factor; ``u`` may be ``inf`` (no upper bound). The Woodbury solve loses
+    accuracy once the free variables' barrier terms vanish (typically below ~1e-9 relative), so the best
+    iterate (by the largest scaled residual) is kept and the method stops when it has not improved for
+    4 iterations; the float64 KKT polish of the caller finishes the job.
 
     BLAS runs single-threaded: the k x k products gain little from threads, and on an oversubscribed
     machine (parallel trial workers, shared CPUs) multithreaded OpenBLAS spun so badly that one solve at
     n=2000, k=200 took 5-7 s instead of 0.1 s.
     """
     n, k = A.shape
-    hard = np.isinf(C)
-    # starting point: the centre of the box (or 1 for the hard margin), unit multipliers
-    alpha = np.full(n, 1.0 if hard else 0.5 * C)
+    hard = np.isinf(u)
+    eq = e is not None
+    # starting point: the centre of the box (or 1 for no upper bound), unit multipliers
+    if x0 is not None:
+        x = np.array(x0, dtype=np.float64)
+    else:
+        x = np.full(n, 1.0 if hard else 0.5 * u)
     z = np.ones(n)
-    u = None if hard else np.ones(n)
+    v = None if hard else np.ones(n)
     nu = 0.0
     m = n if hard else 2 * n
     Ik = np.eye(k)
     status = "user_limit"
     it = 0
-    scale_obj = 1.0
-    best, best_merit, stall = alpha.copy(), np.inf, 0
+    best, best_merit, stall = x.copy(), np.inf, 0
     for it in range(1, max_iter + 1):  # noqa: B007 (it is returned)
-        s = None if hard else C - alpha
-        Aw = A.T @ alpha
-        grad = A @ Aw - 1.0
-        r_d = grad + (nu * y if bias else 0.0) - z + (0.0 if hard else u)
-        r_p = float(y @ alpha) if bias else 0.0
-        comp = float(alpha @ z) + (0.0 if hard else float(s @ u))
+        s = None if hard else u - x
+        Ax = A.T @ x
+        grad = A @ Ax + q
+        r_d = grad - z
+        if eq:
+            r_d += nu * e
+        if not hard:
+            r_d += v
+        r_p = float(e @ x) - r if eq else 0.0
+        comp = float(x @ z) + (0.0 if hard else float(s @ v))
         mu = comp / m
-        obj = 0.5 * float(Aw @ Aw) - float(alpha.sum())
-        scale_obj = max(1.0, abs(obj))
-        amax = float(np.max(alpha))
-        if amax > 1e14:
+        obj = 0.5 * float(Ax @ Ax) + float(q @ x)
+        xmax = float(x.max())
+        if not np.isfinite(obj) or not np.isfinite(comp):
+            status = "numerical_error"
+            break
+        if xmax > 1e14:
             status = "unbounded"
             break
         merit = max(
-            float(np.max(np.abs(r_d))) / (1.0 + float(np.max(np.abs(grad)))),
-            abs(r_p) / (1.0 + amax),
-            comp / scale_obj,
+            float(np.abs(r_d).max()) / (1.0 + float(np.abs(grad).max())),
+            abs(r_p) / (1.0 + xmax + abs(r)),
+            comp / max(1.0, abs(obj)),
         )
         if merit < best_merit:
-            best, best_merit, stall = alpha.copy(), merit, 0
+            best, best_merit, stall = x.copy(), merit, 0
         else:
             stall += 1
         if merit <= tol:
@@ -129,44 +175,47 @@ def _ipm(A, y, C, *, bias=True, tol=1e-10, max_iter=100):
         if stall >= 4:
             status = "optimal" if best_merit <= 1e-8 else "optimal_inaccurate"
             break
-        D = z / alpha + (0.0 if hard else u / s)
+        D = z / x if hard else z / x + v / s
         Dinv = 1.0 / D
-        # multipliers pinned at a bound have Dinv ~ 0; flush them to exactly 0 so that no subnormal
+        # variables pinned at a bound have Dinv ~ 0; flush them to exactly 0 so that no subnormal
         # numbers reach BLAS (subnormal arithmetic made one 200 x 200 Cholesky take 0.16 s)
-        Dinv[Dinv < 1e-30 * float(np.max(Dinv))] = 0.0
-        DA = Dinv[:, None] * A
-        S = Ik + A.T @ DA
+        Dinv[Dinv < 1e-30 * float(Dinv.max())] = 0.0
         try:
-            cf = sla.cho_factor(S, lower=True, check_finite=False)
+            sysm = _System(A, Dinv, Ik)
         except np.linalg.LinAlgError:
-            S[np.diag_indices_from(S)] += 1e-12 * np.trace(S) / k
-            cf = sla.cho_factor(S, lower=True, check_finite=False)
-        sysm = (A, Dinv, DA, cf)
-        My = _minv(sysm, y) if bias else None
-        yMy = float(y @ My) if bias else 1.0
-        it_state = (alpha, z, s, u, r_d, r_p, My, yMy, hard, bias, y)
+            status = "numerical_error" if not np.isfinite(best_merit) else "optimal_inaccurate"
+            break
+        if eq:
+            Me = sysm.solve(e)
+            eMe = float(e @ Me)
+            if not (eMe > 0 and np.isfinite(eMe)):  # M is SPD, so e^T M^-1 e > 0 unless rounding broke it
+                status = "numerical_error"
+                break
 
+        st = (sysm, x, z, s, v, r_d, r_p, Me if eq else None, eMe if eq else 1.0, e if eq else None)
         # predictor (affine scaling)
-        da, dnu, dz, du = _newton(sysm, it_state, -alpha * z, None if hard else -s * u)
-        tp, td = _steps(it_state, da, dz, du)
-        comp_aff = float((alpha + tp * da) @ (z + td * dz))
+        xz = x * z
+        sv = None if hard else s * v
+        dx, dnu, dz, dv = _newton(st, -xz, None if hard else -sv)
+        tp, td = _steps(st, dx, dz, dv)
+        comp_aff = float((x + tp * dx) @ (z + td * dz))
         if not hard:
-            comp_aff += float((s - tp * da) @ (u + td * du))
+            comp_aff += float((s - tp * dx) @ (v + td * dv))
         sigma = (max(comp_aff, 0.0) / max(comp, 1e-300)) ** 3
         # corrector
-        rl = sigma * mu - alpha * z - da * dz
-        ru = None if hard else sigma * mu - s * u + da * du  # ds = -da
-        da, dnu, dz, du = _newton(sysm, it_state, rl, ru)
-        tp, td = _steps(it_state, da, dz, du)
+        rl = sigma * mu - xz - dx * dz
+        ru = None if hard else sigma * mu - sv + dx * dv  # ds = -dx
+        dx, dnu, dz, dv = _newton(st, rl, ru)
+        tp, td = _steps(st, dx, dz, dv)
         tp, td = 0.99 * tp, 0.99 * td
-        alpha = alpha + tp * da
+        x = x + tp * dx
         nu = nu + td * dnu
         z = z + td * dz
         if not hard:
-            u = u + td * du
-        alpha = np.maximum(alpha, 1e-300)
+            v = v + td * dv
+        np.maximum(x, 1e-300, out=x)
         if not hard:
-            alpha = np.minimum(alpha, C * (1 - 1e-16))
-    if status == "unbounded":
-        return alpha, status, it
+            np.minimum(x, u * (1 - 1e-16), out=x)
+    if status in ("unbounded", "numerical_error"):
+        return x, status, it
     return best, status, it

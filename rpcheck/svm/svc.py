@@ -25,11 +25,16 @@ from scipy.optimize import linprog
 
 from ..errors import NotSeparableError, SolverError
 from ._common import (
+    DEFAULT_SOLVER,
+    FALLBACK_SOLVER,
+    check_finite_outputs,
     check_solver,
     factor_rows,
+    max_row_norm,
     run_problem,
     validate_bool,
     validate_C,
+    validate_C_scale,
     validate_labels,
     validate_X,
 )
@@ -46,6 +51,9 @@ _SET_TOL = 1e-6
 _ZERO_SLACK_ALPHA = 1e-6
 # Polishing forms the |F| x |F| Gram of the free set; above this size it is skipped (reported).
 _MAX_POLISH_FREE = 4000
+# The polish tries a second guess of the free set only while the best point is above this level
+# (float64 rounding of the residuals themselves is ~1e-15..1e-13).
+_GOOD_ENOUGH = 1e-12
 # A point whose relative KKT residual is above this is not a certified optimum: SolverError.
 _ACCEPT_REL = 1e-5
 
@@ -122,7 +130,7 @@ def _solve_free(X, y, F, U, C, bias, z0):
     else:
         M, r = Q, rhs
     try:
-        return z0 + sla.lstsq(M, r - M @ z0, lapack_driver="gelsd")[0]
+        return z0 + sla.lstsq(M, r - M @ z0, lapack_driver="gelsy")[0]
     except (np.linalg.LinAlgError, ValueError):
         return None
 
@@ -220,7 +228,7 @@ def _finalize(X, y, alpha_raw, C, bias, polish, solver, status, iterations, t0):
         free_m = (np.abs(yf - 1.0) <= 1e-6 * max(1.0, float(np.max(np.abs(yf))))) & ~at_upper
         tried = []
         for free in (free_a, free_m):
-            if any(np.array_equal(free, t) for t in tried):
+            if any(np.array_equal(free, t) for t in tried) or best[4].max_relative <= _GOOD_ENOUGH:
                 continue
             tried.append(free)
             out = _polish(X, y, alpha, b, C, bias, free)
@@ -249,6 +257,10 @@ def _finalize(X, y, alpha_raw, C, bias, polish, solver, status, iterations, t0):
             status=status, solver=solver,
         )
     w_norm_sq = float(np.dot(w, w))
+    check_finite_outputs(
+        "solve_svc", f"n={X.shape[0]}, d={X.shape[1]}, C={C:g}, bias={bias}",
+        alpha=alpha, w=w, b=b, objective=D, primal_objective=P, w_norm_sq=w_norm_sq,
+    )
     free, at_upper = _sets(alpha, C)
     p_scale = max(1.0, float(np.max(np.abs(y * decision_values(X, w, b)), initial=0.0)))
     slack_tol = p_scale * max(1e-8, kkt.max_relative)
@@ -365,13 +377,42 @@ def _validate(X, y, C, bias, solver, polish):
     X = validate_X(X)
     bias = validate_bool("bias", bias)
     y = validate_labels(y, X.shape[0], both_classes=bias)
-    C = validate_C(C)
+    C = validate_C_scale(validate_C(C), X)
     solver = check_solver(solver)
     polish = validate_bool("polish", polish)
     return X, y, C, bias, solver, polish
 
 
-def solve_svc(X, y, C, *, bias=True, solver="CLARABEL", polish=True, solver_options=None):
+def _with_context(exc, ctx):
+    """The same exception type (SolverError or NotSeparableError) with the arguments appended."""
+    new = type(exc)(f"{exc} [{ctx}]", status=exc.status, solver=exc.solver)
+    return new
+
+
+def _auto(run_ipm, run_fallback, ctx):
+    """The "AUTO" policy: the IPM's result if certified; else the fallback solver's (Clarabel).
+
+    NotSeparableError (an LP-certified property of the data) is never retried. When both fail, the
+    SolverError names both solvers and the arguments.
+    """
+    try:
+        return run_ipm()
+    except NotSeparableError as exc:
+        raise _with_context(exc, ctx) from None
+    except SolverError as exc:
+        first = exc
+    try:
+        return run_fallback()
+    except NotSeparableError as exc:
+        raise _with_context(exc, ctx) from None
+    except SolverError as exc:
+        raise SolverError(
+            f"solver='AUTO': IPM failed ({first}); {FALLBACK_SOLVER} failed too ({exc}) [{ctx}]",
+            status=exc.status, solver="AUTO",
+        ) from None
+
+
+def solve_svc(X, y, C, *, bias=True, solver=DEFAULT_SOLVER, polish=True, solver_options=None):
     r"""Solve the linear SVM dual (Paul et al. 2014, eq. 3) exactly and certify it by its KKT conditions.
 
     Parameters
@@ -384,15 +425,17 @@ def solve_svc(X, y, C, *, bias=True, solver="CLARABEL", polish=True, solver_opti
         Box bound, ``C > 0``; ``np.inf`` is the hard margin (no upper bound on alpha).
     bias : bool, default=True
         Include the unregularised bias (the constraint ``y^T alpha = 0``).
-    solver : {"CLARABEL", "OSQP", "SCS", "IPM"}, default="CLARABEL"
-        A cvxpy solver, or "IPM": rpcheck's dense interior-point method (Woodbury, ``O(n k^2)`` per
-        iteration, ``k = min(n, d)``), several times faster than Clarabel for n in the thousands and
-        certified the same way.
+    solver : {"AUTO", "CLARABEL", "OSQP", "SCS", "IPM"}, default="AUTO"
+        "IPM": rpcheck's dense interior-point method (Woodbury, ``O(n k^2)`` per iteration,
+        ``k = min(n, d)``), 3-30x faster than Clarabel through cvxpy (BENCHMARKS.md, "## Solvers") and
+        certified the same way. "AUTO" runs the IPM and falls back to Clarabel only when the IPM's point
+        fails the certificate (``result.solver`` says which one was certified). CLARABEL, OSQP and SCS
+        (through cvxpy) are independent cross-checks.
     polish : bool, default=True
         Polish the interior-point solution by solving the KKT system on the free set (float64).
     solver_options : dict, optional
         Extra keyword arguments for ``cvxpy.Problem.solve`` (override the defaults of
-        ``rpcheck.svm._common``).
+        ``rpcheck.svm._common``); for "IPM" and "AUTO" the IPM's ``tol`` and ``max_iter``.
 
     Returns
     -------
@@ -404,7 +447,9 @@ def solve_svc(X, y, C, *, bias=True, solver="CLARABEL", polish=True, solver_opti
     Raises
     ------
     RpcheckError
-        Bad input (labels, shapes, non-finite entries, ``C <= 0``, unknown solver).
+        Bad input (labels, shapes, non-finite entries, ``C <= 0``, unknown solver), a data scale outside
+        float64's safe range (largest row norm of X, or ``C`` times its square, outside
+        ``[1e-150, 1e150]``), or an output that is not finite (named).
     NotSeparableError
         ``C = inf`` on data that are not separable (with the bias, or through the origin without it);
         detected from an unbounded dual or, when the solver is inconclusive, by an exact LP.
@@ -434,8 +479,23 @@ def solve_svc(X, y, C, *, bias=True, solver="CLARABEL", polish=True, solver_opti
     """
     t0 = time.perf_counter()
     X, y, C, bias, solver, polish = _validate(X, y, C, bias, solver, polish)
-    if solver == "IPM":
-        return _solve_ipm(X, y, C, bias, polish, solver_options, t0)
+    options = _solver_options(solver, solver_options)
+    ctx = f"solve_svc: n={X.shape[0]}, d={X.shape[1]}, C={C:g}, bias={bias}, solver={solver!r}"
+    if solver == "AUTO":
+        return _auto(
+            lambda: _solve_ipm(X, y, C, bias, polish, options, t0),
+            lambda: _solve_cvxpy(X, y, C, bias, polish, FALLBACK_SOLVER, _solver_options(FALLBACK_SOLVER), t0),
+            ctx,
+        )
+    try:
+        if solver == "IPM":
+            return _solve_ipm(X, y, C, bias, polish, options, t0)
+        return _solve_cvxpy(X, y, C, bias, polish, solver, options, t0)
+    except SolverError as exc:
+        raise _with_context(exc, ctx) from None
+
+
+def _solve_cvxpy(X, y, C, bias, polish, solver, options, t0):
     import cvxpy as cp
 
     n = X.shape[0]
@@ -450,7 +510,7 @@ def solve_svc(X, y, C, *, bias=True, solver="CLARABEL", polish=True, solver_opti
     if bias:
         cons.append(y @ a == 0)
     prob = cp.Problem(cp.Maximize(cp.sum(a) - 0.5 * cp.sum_squares(A @ a)), cons)
-    status, iters = run_problem(prob, solver, _solver_options(solver, solver_options))
+    status, iters = run_problem(prob, solver, options)
     _check_status(status, solver, C, bias, X, y, a.value)
     return _finalize(X, y, a.value * sc**2, C, bias, polish, solver, status, iters, t0)
 
@@ -463,11 +523,7 @@ def _data_scale(X, C=np.inf):
     the factor ``1/s^2`` with ``w' = w / s``), so the solvers work on data of unit scale, where their
     absolute tolerances are meaningful, and ``alpha`` is mapped back exactly afterwards.
     """
-    if sp.issparse(X):
-        r2 = np.asarray(X.multiply(X).sum(axis=1)).ravel()
-    else:
-        r2 = np.einsum("ij,ij->i", X, X)
-    m = float(np.sqrt(np.max(r2, initial=0.0)))
+    m = max_row_norm(X)
     s = 1.0 / m if m > 0 and np.isfinite(1.0 / m) else 1.0
     if np.isfinite(C):  # keep the scaled box C / s^2 <= 1e6: interior-point methods dislike huge bounds
         s = max(s, float(np.sqrt(C / 1e6)))
@@ -488,12 +544,16 @@ def _dense_factor(X):
 
 
 def _solve_ipm(X, y, C, bias, polish, options, t0):
-    from ._ipm import single_thread_blas, svm_dual_ipm
+    from ._ipm import _ipm, single_thread_blas
 
     sc = _data_scale(X, C)
-    A = _dense_factor(X) * (sc * y)[:, None]
+    A = np.ascontiguousarray(_dense_factor(X) * (sc * y)[:, None])
     with single_thread_blas():
-        alpha, status, iters = svm_dual_ipm(A, y, C / sc**2, bias=bias, **(options or {}))
+        alpha, status, iters = _ipm(A, -np.ones(A.shape[0]), C / sc**2, e=y if bias else None, r=0.0,
+                                    **(options or {}))
+        if status == "numerical_error":
+            raise SolverError("IPM: non-finite iterates or a singular Newton system", status=status,
+                              solver="IPM")
         alpha = alpha * sc**2
         if np.isinf(C) and status in ("unbounded", "user_limit", "optimal_inaccurate"):
             if not _separable_lp(X, y, bias):
@@ -518,15 +578,17 @@ class SVCProblem:
     C : float
         Box bound (``np.inf`` for hard margin).
     bias : bool, default=True
-    solver : {"CLARABEL", "OSQP", "SCS", "IPM"}, default="CLARABEL"
+    solver : {"AUTO", "CLARABEL", "OSQP", "SCS", "IPM"}, default="AUTO"
+        As in :func:`solve_svc`.
     polish : bool, default=True
     solver_options : dict, optional
 
     Notes
     -----
     Sparse X is densified (the parameter is dense). Results are identical to :func:`solve_svc` up to
-    solver tolerance and are certified the same way. With ``solver="IPM"`` there is nothing to
-    canonicalise and ``solve`` calls the IPM directly.
+    solver tolerance and are certified the same way. With ``solver="IPM"`` or ``"AUTO"`` there is
+    nothing to canonicalise (``problem`` is None) and ``solve`` calls the IPM directly ("AUTO" falls
+    back to a fresh Clarabel solve when the IPM's point is not certified).
 
     Measured (BENCHMARKS.md, "## Solvers"): at n=200, r=50 the reuse removes cvxpy's ~10 ms of
     canonicalisation per solve but the Clarabel solve itself (~10 ms) remains, so the per-solve gain
@@ -548,7 +610,7 @@ class SVCProblem:
     1.0
     """
 
-    def __init__(self, n, d, *, C, bias=True, solver="CLARABEL", polish=True, solver_options=None):
+    def __init__(self, n, d, *, C, bias=True, solver=DEFAULT_SOLVER, polish=True, solver_options=None):
         from .._validation import check_int
 
         self.n = check_int("n", n, 1)
@@ -559,7 +621,7 @@ class SVCProblem:
         self.polish = validate_bool("polish", polish)
         self._options = _solver_options(self.solver, solver_options)
         self.problem = None
-        if self.solver == "IPM":  # nothing to canonicalise: the IPM works on the data directly
+        if self.solver in ("IPM", "AUTO"):  # nothing to canonicalise: the IPM works on the data directly
             return
         import cvxpy as cp
 
@@ -587,8 +649,22 @@ class SVCProblem:
             raise RpcheckError(
                 f"`X` has shape {X.shape} but this SVCProblem was built for {(self.n, self.d)}."
             )
-        if solver == "IPM":
-            return _solve_ipm(X, y, C, bias, polish, self._options, t0)
+        ctx = f"SVCProblem.solve: n={self.n}, d={self.d}, C={C:g}, bias={bias}, solver={solver!r}"
+        if solver == "AUTO":
+            return _auto(
+                lambda: _solve_ipm(X, y, C, bias, polish, self._options, t0),
+                lambda: _solve_cvxpy(X, y, C, bias, polish, FALLBACK_SOLVER,
+                                     _solver_options(FALLBACK_SOLVER), t0),
+                ctx,
+            )
+        try:
+            if solver == "IPM":
+                return _solve_ipm(X, y, C, bias, polish, self._options, t0)
+            return self._solve_dpp(X, y, C, bias, solver, polish, t0)
+        except SolverError as exc:
+            raise _with_context(exc, ctx) from None
+
+    def _solve_dpp(self, X, y, C, bias, solver, polish, t0):
         Xd = X.toarray() if sp.issparse(X) else X
         sc = _data_scale(Xd, C)
         self._A.value = Xd.T * (sc * y)[None, :]

@@ -23,7 +23,19 @@ import scipy.sparse as sp
 
 from .._validation import check_choice, check_interval, check_matrix
 from ..errors import RpcheckError, SolverError
-from ._common import CVXPY_SOLVERS, check_solver, factor_rows, run_problem, validate_bool, validate_C, validate_X
+from ._common import (
+    DEFAULT_SOLVER,
+    FALLBACK_SOLVER,
+    SCALE_LIMIT,
+    check_finite_outputs,
+    check_solver,
+    factor_rows,
+    max_row_norm,
+    run_problem,
+    validate_bool,
+    validate_C,
+    validate_X,
+)
 from ._common import solver_options as _solver_options
 from ._results import SVRResult
 from .kkt import decision_values, svr_kkt_residuals
@@ -83,7 +95,60 @@ def _polish_svr(X, y, alpha, b, C, eps):
     return out, float(z[m])
 
 
-def solve_svr(X, y, C, epsilon, *, form="correct", solver="CLARABEL", polish=True, solver_options=None):
+def _svr_scales(X, yv, eps_eff):
+    """``(s_x, s_y)``: 1 / largest row norm of X and 1 / max(|y|, eps) (1 where that is 0); see
+    :func:`_svr_ipm` for the scaled problem and the map back."""
+    rx = max_row_norm(X)
+    ry = max(float(np.max(np.abs(yv), initial=0.0)), eps_eff)
+    return (1.0 / rx if rx > 0 else 1.0), (1.0 / ry if ry > 0 else 1.0)
+
+
+def _svr_cvxpy(X, yv, C, epsilon, eps_eff, form, solver, options):
+    """The dual through cvxpy on the unit-scale problem of :func:`_svr_ipm` (solvers' absolute
+    tolerances then mean the same at every data scale: unscaled, Clarabel's point failed the
+    certificate at X, y ~ 1e-6)."""
+    import cvxpy as cp
+
+    n = X.shape[0]
+    sx, sy = _svr_scales(X, yv, eps_eff)
+    G = factor_rows(X * sx)
+    Gt = sp.csr_matrix(G).T.tocsr() if sp.issparse(G) else np.ascontiguousarray(G.T)
+    a = cp.Variable(n)
+    eps_term = cp.norm1(a) if form == "correct" else cp.sum(a)
+    Cs = C * sy / sx**2
+    obj = cp.Maximize((yv * sy) @ a - epsilon * sy * eps_term - 0.5 * cp.sum_squares(Gt @ a))
+    prob = cp.Problem(obj, [cp.sum(a) == 0, a >= -Cs, a <= Cs])
+    status, iters = run_problem(prob, solver, options)
+    if status not in ("optimal", "optimal_inaccurate") or a.value is None:
+        raise SolverError(
+            f"{solver} returned status {status!r} for the SVR dual.", status=status, solver=solver
+        )
+    return np.asarray(a.value, dtype=np.float64).ravel() * (sx**2 / sy), status, iters
+
+
+def _svr_ipm(X, yv, C, eps_eff, options):
+    r"""The SVR dual on ``x = (a^+, a^-)`` in ``[0, C]^{2n}`` (rpcheck.svm._ipm): minimise
+    :math:`	frac12\|G^T(a^+ - a^-)\|^2 - y^T(a^+ - a^-) + \epsilon 1^T(a^+ + a^-)` subject to
+    :math:`1^T a^+ - 1^T a^- = 0`, on data scaled to unit size: ``X' = s_x X``, ``y' = s_y y``,
+    ``eps' = s_y eps``, ``C' = C s_y / s_x^2`` has the solution ``alpha' = alpha s_y / s_x^2``
+    (substitute ``w' = w s_y / s_x``, ``b' = b s_y``, ``xi' = xi s_y`` in the primal)."""
+    from ._ipm import box_qp_ipm
+
+    Xd = X.toarray() if sp.issparse(X) else X
+    sx, sy = _svr_scales(Xd, yv, eps_eff)
+    G = factor_rows(Xd * sx)
+    n = G.shape[0]
+    ys, es, Cs = yv * sy, eps_eff * sy, C * sy / sx**2
+    A = np.vstack([G, -G])
+    q = np.concatenate([es - ys, es + ys])
+    e = np.concatenate([np.ones(n), -np.ones(n)])
+    x, status, iters = box_qp_ipm(A, q, Cs, e=e, r=0.0, **(options or {}))
+    if status not in ("optimal", "optimal_inaccurate", "user_limit"):
+        raise SolverError(f"IPM returned status {status!r} for the SVR dual.", status=status, solver="IPM")
+    return (x[:n] - x[n:]) * (sx**2 / sy), status, iters
+
+
+def solve_svr(X, y, C, epsilon, *, form="correct", solver=DEFAULT_SOLVER, polish=True, solver_options=None):
     r"""Solve the linear SVR dual, in the correct form (Paul eq. 2) or as printed (Paul eq. 4).
 
     Parameters
@@ -96,7 +161,9 @@ def solve_svr(X, y, C, epsilon, *, form="correct", solver="CLARABEL", polish=Tru
     epsilon : float
         Width of the insensitive tube, ``epsilon >= 0``.
     form : {"correct", "as_printed"}, default="correct"
-    solver : {"CLARABEL", "OSQP", "SCS"}, default="CLARABEL"
+    solver : {"AUTO", "CLARABEL", "OSQP", "SCS", "IPM"}, default="AUTO"
+        As in :func:`rpcheck.svm.solve_svc` ("AUTO": rpcheck's IPM, Clarabel only when the IPM's point
+        fails the certificate).
     polish : bool, default=True
         Solve the KKT system on the free set in float64 after the interior-point solve; kept only when
         the signs and the box are preserved and the residuals are no worse.
@@ -112,7 +179,8 @@ def solve_svr(X, y, C, epsilon, *, form="correct", solver="CLARABEL", polish=Tru
     ------
     RpcheckError
         Bad input (shapes, non-finite entries, ``C <= 0`` or infinite, ``epsilon < 0``, unknown
-        form or solver).
+        form or solver), a data scale outside ``[1e-150, 1e150]`` (largest row norm of X, ``max |y|``,
+        ``epsilon``, ``C`` times the squared row norm times ``max |y|``), or an output that is not finite.
     SolverError
         The solver failed or its point does not pass the KKT certificate at relative level 1e-5.
 
@@ -129,30 +197,57 @@ def solve_svr(X, y, C, epsilon, *, form="correct", solver="CLARABEL", polish=Tru
     if yv.shape[0] != n:
         raise RpcheckError(f"`y` has length {yv.shape[0]} but X has {n} rows; they must match.")
     yv = np.asarray(yv, dtype=np.float64)
+    ymax = float(np.max(np.abs(yv), initial=0.0))
+    if ymax > SCALE_LIMIT:
+        raise RpcheckError(f"`y` has an entry of magnitude {ymax:.3g}; entries must be at most "
+                           f"{SCALE_LIMIT:g} in magnitude (rescale y).")
     C = validate_C(C)
     if np.isinf(C):
         raise RpcheckError("`C` (inf) must be finite for the SVR (the epsilon-tube may be infeasible).")
     epsilon = check_interval("epsilon", epsilon, 0, None, closed="left")
-    if np.isinf(epsilon):
-        raise RpcheckError("`epsilon` (inf) must be finite.")
+    if epsilon > SCALE_LIMIT:
+        raise RpcheckError(f"`epsilon` ({epsilon:g}) must be finite and at most {SCALE_LIMIT:g}.")
     form = check_choice("form", form, SVR_FORMS)
     polish = validate_bool("polish", polish)
-    solver = check_solver(solver, CVXPY_SOLVERS)
-    import cvxpy as cp
-
-    G = factor_rows(X)
-    Gt = sp.csr_matrix(G).T.tocsr() if sp.issparse(G) else np.ascontiguousarray(G.T)
-    a = cp.Variable(n)
-    eps_term = cp.norm1(a) if form == "correct" else cp.sum(a)
-    obj = cp.Maximize(yv @ a - epsilon * eps_term - 0.5 * cp.sum_squares(Gt @ a))
-    prob = cp.Problem(obj, [cp.sum(a) == 0, a >= -C, a <= C])
-    status, iters = run_problem(prob, solver, _solver_options(solver, solver_options))
-    if status not in ("optimal", "optimal_inaccurate"):
-        raise SolverError(
-            f"{solver} returned status {status!r} for the SVR dual.", status=status, solver=solver
-        )
-    alpha = np.clip(np.asarray(a.value, dtype=np.float64).ravel(), -C, C)
+    solver = check_solver(solver)
+    options = _solver_options(solver, solver_options)
     eps_eff = epsilon if form == "correct" else 0.0
+    rx = max_row_norm(X)
+    cx = C * rx * rx if rx > 0 else C  # all-zero X: alpha ~ C itself
+    eff = cx * max(ymax, eps_eff)
+    ok = 1.0 / SCALE_LIMIT <= cx <= SCALE_LIMIT and eff <= SCALE_LIMIT
+    if max(ymax, eps_eff) > 0 and not ok:
+        raise RpcheckError(
+            f"`C` ({C:g}) with X of largest row norm {rx:.3g} and max(|y|, epsilon) = {max(ymax, eps_eff):.3g}: "
+            f"C ||x||^2 must be in [{1 / SCALE_LIMIT:g}, {SCALE_LIMIT:g}] and C ||x||^2 max(|y|, eps) at most "
+            f"{SCALE_LIMIT:g} (the dual variables and the objective scale like these): rescale."
+        )
+    ctx = f"solve_svr: n={n}, d={X.shape[1]}, C={C:g}, epsilon={epsilon:g}, form={form!r}, solver={solver!r}"
+
+    def run(which, opts):
+        if which == "IPM":
+            a, st, it = _svr_ipm(X, yv, C, eps_eff, opts)
+        else:
+            a, st, it = _svr_cvxpy(X, yv, C, epsilon, eps_eff, form, which, opts)
+        return _svr_certify(X, yv, a, C, epsilon, eps_eff, form, polish, which, st, it, t0, ctx)
+
+    try:
+        if solver != "AUTO":
+            return run(solver, options)
+        try:
+            return run("IPM", options)
+        except SolverError as first:
+            try:
+                return run(FALLBACK_SOLVER, _solver_options(FALLBACK_SOLVER))
+            except SolverError as exc:
+                raise SolverError(f"solver='AUTO': IPM failed ({first}); {FALLBACK_SOLVER} failed too "
+                                  f"({exc})", status=exc.status, solver="AUTO") from None
+    except SolverError as exc:
+        raise type(exc)(f"{exc} [{ctx}]", status=exc.status, solver=exc.solver) from None
+
+
+def _svr_certify(X, yv, alpha, C, epsilon, eps_eff, form, polish, solver, status, iters, t0, ctx):
+    alpha = np.clip(alpha, -C, C)
     w = np.asarray(X.T @ alpha, dtype=np.float64).ravel()
     g = decision_values(X, w, 0.0)
     b, _ = _svr_bias(g, yv, alpha, C, eps_eff)
@@ -185,6 +280,8 @@ def solve_svr(X, y, C, epsilon, *, form="correct", solver="CLARABEL", polish=Tru
         objective = D
     else:  # eq. (4) as printed: the epsilon term multiplies 1^T alpha (~0 on the feasible set)
         objective = float(np.dot(yv, alpha)) - epsilon * float(np.sum(alpha)) - 0.5 * w_norm_sq
+    check_finite_outputs(ctx, "see the arguments", alpha=alpha, w=w, b=b, objective=objective,
+                         primal_objective=P, w_norm_sq=w_norm_sq)
     r_scale = max(1.0, float(np.max(np.abs(yv), initial=0.0)))
     slack_tol = r_scale * max(1e-8, kkt.max_relative)
     return SVRResult(

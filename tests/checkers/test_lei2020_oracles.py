@@ -1,5 +1,5 @@
 """Unit tests of the Lei & Lan (2020) oracles (rpcheck.checkers.lei2020._common) and bounds
-(rpcheck.bounds.lei2020): exact enumeration vs closed forms, the spec's printed numbers, bad input.
+(rpcheck.bounds.lei2020): exact enumeration vs closed forms, the paper's printed numbers, bad input.
 
 Everything here is deterministic (exact enumeration or fixed seeds with exact identities): no false alarm."""
 
@@ -75,7 +75,7 @@ def test_closed_forms_equal_enumeration(seed, n, logd, r):
 
 
 def test_printed_prop1_counterexample_numbers():
-    """Spec §3a P1: X_r = diag(1, sqrt 2), r = 1: E||.||_F = 1.8856 (nps) vs 1.7889 (p = (0.2, 0.8))."""
+    """Proposition 1: X_r = diag(1, sqrt 2), r = 1: E||.||_F = 1.8856 (nps) vs 1.7889 (p = (0.2, 0.8))."""
     Xr = np.diag([1.0, math.sqrt(2.0)])
     K = Xr @ Xr.T
     assert _unsq(Xr, K, np.array([1 / 3, 2 / 3]), 1) == pytest.approx(2 * math.sqrt(8 / 9), rel=1e-12)

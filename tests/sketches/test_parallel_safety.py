@@ -96,8 +96,8 @@ def test_warmup_kernels_touches_every_kernel(monkeypatch):
     """After warmup_kernels(), typical calls on both dtypes need no new numba specialisation."""
     from rpcheck.sketches import _kernels, warmup_kernels
 
-    assert warmup_kernels(parallel=False) == 2 * (5 + 2)
-    assert warmup_kernels(parallel=True) == 2 * (10 + 2)
+    assert warmup_kernels(parallel=False) == 2 * (6 + 2)  # 6 row kernels (with the guarded fwht) + 2 csr
+    assert warmup_kernels(parallel=True) == 2 * (12 + 2)
     names = [n for n in dir(_kernels) if hasattr(getattr(_kernels, n), "signatures")]
     before = {n: len(getattr(_kernels, n).signatures) for n in names}
     for parallel in ("0", "1"):

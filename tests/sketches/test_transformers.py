@@ -85,3 +85,47 @@ def test_auto_n_components_and_errors():
         _ = SRHTRandomProjection(4).components_
     with pytest.raises(ValueError, match="requires y to be passed"):
         SupervisedSRHTRandomProjection(4).fit(X, None)
+
+
+SELECTING = [
+    lambda k: TopRRandomProjection(k, random_state=0),
+    lambda k: SupervisedSRHTRandomProjection(k, random_state=0),
+    lambda k: SRHTRandomProjection(k, replace=False, random_state=0),
+]
+
+
+@pytest.mark.skipif(
+    tuple(int(v) for v in sklearn.__version__.split(".")[:2]) < (1, 6),
+    reason="check_estimator(on_fail=None) needs scikit-learn >= 1.6",
+)
+@pytest.mark.parametrize("n_components", [2, 3, 5])
+@pytest.mark.parametrize("make", SELECTING + [
+    lambda k: SRHTRandomProjection(k, random_state=0),
+    lambda k: CountSketchRandomProjection(k, random_state=0),
+    lambda k: NPSRandomProjection(k, random_state=0),
+    lambda k: CWRandomProjection(k, random_state=0),
+], ids=["topr", "supervised", "srht-noreplace", "srht", "countsketch", "nps", "cw"])
+def test_check_estimator_with_more_components_than_features(make, n_components):
+    """sklearn's checks fit on data with 1-2 features. The selecting variants (at most d' = 2**ceil(log2
+    n_features) distinct columns exist) follow sklearn's FastICA convention: warn "n_components is too
+    large" and use d'. Before, n_components >= 3 failed 6 checks with "`r` (3) must be <= ...". """
+    results = check_estimator(make(n_components), on_fail=None)
+    failed = [(r["check_name"], str(r["exception"])) for r in results if r["status"] == "failed"]
+    assert not failed and len(results) > 40
+
+
+@pytest.mark.parametrize("make", SELECTING, ids=["topr", "supervised", "srht-noreplace"])
+def test_n_components_clipped_to_padded_dimension(make):
+    X = np.random.default_rng(0).standard_normal((12, 5))
+    y = np.where(np.arange(12) % 2, 1, -1)
+    with pytest.warns(Warning, match=r"n_components is too large: it will be set to 8\..*n_features=5 "
+                                     r"\(n_components=9\)"):
+        est = make(9).fit(X, y)
+    assert est.n_components_ == 8 and est.transform(X).shape == (12, 8)
+    assert est.get_feature_names_out().shape == (8,)
+
+
+def test_messages_name_n_components_not_r():
+    X = np.random.default_rng(0).standard_normal((6, 10))
+    with pytest.raises(ValueError, match=r"`n_components` \(5\) must be divisible by q\*a = 2\*1 = 2"):
+        CWRandomProjection(5, q=2).fit(X)

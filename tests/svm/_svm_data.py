@@ -84,5 +84,5 @@ def w_distance_bound(gap1, gap2, fp=0.0):
     (``rounding(n, scale)`` of the objective values).
     """
     return float(np.sqrt(2 * (max(gap1, 0.0) + fp)) + np.sqrt(2 * (max(gap2, 0.0) + fp)))
-#: The SVR and enclosing-ball solvers are cvxpy-only; under the "IPM" factor they run on Clarabel.
-SOLVER_QP = "CLARABEL" if SOLVER == "IPM" else SOLVER
+#: Every solver (IPM included) serves the SVC, SVR and enclosing-ball duals alike.
+SOLVER_QP = SOLVER

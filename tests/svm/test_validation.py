@@ -23,7 +23,7 @@ Y = np.array([1, 1, -1, -1])
         ({"C": -1}, r"`C` \(-1\) must be in the interval \(0, inf\)"),
         ({"C": float("nan")}, r"`C` \(nan\) must be in the interval"),
         ({"C": "big"}, r"`C` \('big'\) must be a real number"),
-        ({"solver": "ECOS_BB"}, r"`solver` \('ECOS_BB'\) must be one of 'CLARABEL', 'OSQP', 'SCS', 'IPM'"),
+        ({"solver": "ECOS_BB"}, r"`solver` \('ECOS_BB'\) must be one of 'AUTO', 'CLARABEL', 'OSQP', 'SCS', 'IPM'"),
         ({"bias": "yes"}, r"`bias` \('yes'\) must be True or False"),
     ],
 )

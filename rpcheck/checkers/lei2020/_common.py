@@ -1,7 +1,7 @@
 r"""Shared pieces of the Lei & Lan (2020) checkers: citation, data instances, exact enumeration of the
 sampled Gram matrix, the supervised score in its three forms and the toy data of Fig. 1.
 
-Everything here is an *oracle*: dense, closed-form or enumerated, written from the spec (``lei2020.md``)
+Everything here is an *oracle*: dense, closed-form or enumerated, written from the paper
 independently of the fast paths in ``rpcheck.sketches`` that the checkers test against it.
 """
 
@@ -15,7 +15,7 @@ import scipy.linalg
 
 from ..._rng import as_generator
 from ..._validation import check_int
-from ...engine import Citation
+from ...engine import Citation, Constraint, Param
 from ...errors import RpcheckError
 
 CITATION = Citation(
@@ -37,7 +37,7 @@ def citation(location, equations=""):
 
 
 def pad_pow2(X):
-    """Zero-pad the columns of X to the next power of two (spec §1.1)."""
+    """Zero-pad the columns of X to the next power of two (Sec. 3: H_d needs d = 2^k; Alg. 1 step 1)."""
     d = X.shape[1]
     dp = 1 << (d - 1).bit_length()
     if dp == d:
@@ -52,6 +52,36 @@ def rotate_dense(X, signs):
     s = np.ones(d)
     s[: len(signs)] = signs
     return (Xp * s) @ scipy.linalg.hadamard(d) / math.sqrt(d)
+
+
+def dpad(d):
+    """The padded dimension d' = 2**ceil(log2 d) on which the Hadamard rotation acts."""
+    return 1 << (int(d) - 1).bit_length()
+
+
+# --------------------------------------------------------------------------------------------------------
+# parameter domains shared by the checkers (Theorem.parameters / constraints)
+# --------------------------------------------------------------------------------------------------------
+DATA_KINDS = ("gaussian", "scaled", "lowrank", "spiky")
+
+
+def p_int(low=1, doc=""):
+    return Param("int", low=low, doc=doc)
+
+
+def p_prob(doc):
+    """A probability strictly inside (0, 1) (delta, eps)."""
+    return Param("float", low=0.0, high=1.0, closed="neither", doc=doc)
+
+
+P_N = Param("int", low=1, doc="number of points n")
+P_D = Param("int", low=1, doc="input dimension d (padded to d' = 2**ceil(log2 d) for the rotation)")
+P_R = Param("int", low=1, doc="target dimension r")
+P_DATA = Param("choice", choices=DATA_KINDS, doc="data family of make_data")
+
+#: r <= d': SRHT without replacement and top-r/supervised selections pick r distinct rotated columns.
+R_LE_DPAD = Constraint("r <= d' (r distinct columns of the padded rotation, d' = 2**ceil(log2 d))",
+                       lambda p: p["r"] <= dpad(p["d"]))
 
 
 def make_data(kind, n, d, rng):
@@ -157,7 +187,7 @@ def scores_laplacian(Xr, y, a):
 
 
 def scores_class_stats(Xr, y, a):
-    r"""b_k = n+^2 s+^2 + n-^2 s-^2 - a n+ n- (s+^2 + s-^2 + (m+ - m-)^2) (spec A3, DERIVED)."""
+    r"""b_k = n+^2 s+^2 + n-^2 s-^2 - a n+ n- (s+^2 + s-^2 + (m+ - m-)^2) (eqs. (8)-(9), DERIVED)."""
     P, N = Xr[y > 0], Xr[y < 0]
     npos, nneg = len(P), len(N)
     mp, mn = P.mean(axis=0), N.mean(axis=0)
@@ -189,7 +219,7 @@ def labels(n, rng, *, balanced=False):
 # --------------------------------------------------------------------------------------------------------
 #: The covariance printed in the paper's toy example; NOT positive semidefinite (eigenvalues -0.75, 2.75).
 PAPER_TOY_COV = ((1.0, 1.75), (1.75, 1.0))
-#: The valid substitute used by the checkers (spec §3a T1): eigenvalues 0.25 and 1.75.
+#: The valid substitute used by the checkers (Fig. 1): eigenvalues 0.25 and 1.75.
 VALID_TOY_COV = ((1.0, 0.75), (0.75, 1.0))
 TOY_MEANS = ((3.0, 3.0), (-3.0, -3.0))
 
@@ -202,7 +232,7 @@ def toy_data(n_per_class, cov=VALID_TOY_COV, *, rng=None):
     RpcheckError
         ``cov`` not symmetric positive semidefinite. The paper's [[1, 1.75], [1.75, 1]] has eigenvalue
         -0.75 and is rejected; it is never silently repaired (numpy's multivariate_normal only warns and
-        samples from a different matrix, spec §6 item 7).
+        samples from a different matrix).
     """
     rng = as_generator(rng)
     n_per_class = check_int("n_per_class", n_per_class, 1)

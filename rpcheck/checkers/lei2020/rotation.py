@@ -13,7 +13,7 @@ import itertools
 import numpy as np
 
 from ...bounds import lei2020 as B
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...sketches import make_sketch
 from . import _common as c
 
@@ -41,6 +41,19 @@ def _rotation_trial(params, rng):
     dev_scaled = float(np.abs(RtR - dp / r * np.eye(r)).max())
     dev_orth = float(np.abs(RtR - np.eye(r)).max())
     stol = c.RTOL_EXACT * dp / r * max(1.0, np.log2(dp))
+    # negative control (planted bugs; the same three events must fail):
+    # (a) H_d without its 1/sqrt(d') (X_r' = sqrt(d') X_r): X_r' X_r'^T = d' K, so the Gram deviation is
+    #     (d' - 1) max|K| > tol whenever X != 0 (d' >= 32 here; tol is 1e-9 ||X||_F^2 log2 d' << max|K|);
+    # (b) the oracle with the columns of H_d in bit-reversed order (a different Hadamard ordering): the
+    #     rotated rows differ for d' >= 4 unless X's rows are fixed by the permutation (probability 0 for
+    #     Gaussian rows; spiky rows x = s e_k give s D_kk h_k, permuted entrywise);
+    # (c) R^T R = (d'/(r+1)) I: off by d'/(r(r+1)) >= 1/72 on the diagonal, > stol.
+    # The control holds only if one of the planted events holds, so VIOLATED shows all three can fail.
+    dev_bug_g = float(np.abs(dp * (Xr @ Xr.T) - K).max())
+    br = np.array([int(f"{j:0{dp.bit_length() - 1}b}"[::-1], 2) for j in range(dp)])
+    dev_bug_h = float(np.abs(Xr - oracle[:, br]).max())
+    dev_bug_s = float(np.abs(RtR - dp / (r + 1) * np.eye(r)).max())
+    ctrl = dev_bug_g <= tol or dev_bug_h <= tol or dev_bug_s <= stol
     return TrialRecord(
         outcomes={
             "gram": Outcome(holds=dev_g <= tol, statistic=dev_g, bound=tol),
@@ -51,6 +64,7 @@ def _rotation_trial(params, rng):
                 holds=dev_scaled <= stol, statistic=dev_scaled, bound=stol, vacuous=dp != d
             ),
             "as_printed_orthonormal": Outcome(holds=dev_orth <= stol, statistic=dev_orth, bound=stol),
+            "control_planted": Outcome(holds=bool(ctrl), statistic=min(dev_bug_g, dev_bug_h), bound=tol),
         },
         diagnostics={"d_pad": float(dp)},
     )
@@ -73,6 +87,7 @@ ROTATION = register(
                 "hadamard_ordering",
                 "library X_r equals pad(X) D H_d/sqrt(d) with scipy.linalg.hadamard",
                 expected=H,
+                role="self-check",
             ),
             Variant(
                 "srht_scaled_orthonormal",
@@ -85,6 +100,13 @@ ROTATION = register(
                 "R^T R = I_r ('random orthonormal matrix', JL lemma text)",
                 expected=V,
             ),
+            Variant(
+                "control_planted",
+                "negative control: one of the planted bugs passes (H_d unnormalised in the Gram identity; "
+                "bit-reversed Hadamard columns; R^T R = (d'/(r+1)) I)",
+                expected=V,
+                role="control",
+            ),
         ),
         profiles={
             "quick": Profile(cells=grid(n=20, d=[30, 64], r=8, data="gaussian"), trials=5),
@@ -94,11 +116,20 @@ ROTATION = register(
                 trials=50,
             ),
             "full": Profile(
-                cells=grid(n=100, d=[30, 64, 100, 1000, 5000], r=[8, 64], data=["gaussian", "spiky", "scaled"]),
+                # r = 64 > d' = 32 at d = 30 is outside the domain (SRHT samples r distinct columns of the
+                # padded rotation): the second r is min(64, d'/2)
+                cells=tuple(
+                    dict(n=100, d=d, r=r, data=k)
+                    for d in (30, 64, 100, 1000, 5000)
+                    for r in (8, min(64, c.dpad(d) // 2))
+                    for k in ("gaussian", "spiky", "scaled")
+                ),
                 trials=200,
             ),
         },
         trial=_rotation_trial,
+        parameters={"n": c.P_N, "d": c.P_D, "r": c.P_R, "data": c.P_DATA},
+        constraints=(c.R_LE_DPAD,),
         tolerance=c.RTOL_EXACT,
         tolerance_note="FWHT round-off: RTOL_EXACT x ||X||_F^2 x log2(d')",
         findings=(
@@ -132,11 +163,20 @@ def _energy_trial(params, rng):
     dv = float(np.abs(var - v_th).max())
     P = C / C.sum(axis=1, keepdims=True)
     dpn = float(np.abs(P.mean(axis=0) - 1.0 / d).max())
+    # negative control (planted bugs): variance without the factor 2, mean ||X||_F^2/(2d) and E p_j = 1/(2d);
+    # each is off by a factor 2 of a positive quantity (v_th > 0 unless X^T X is diagonal, probability 0
+    # for these data families; m_th > 0; 1/d) far above the tolerances: the control must fail every draw
+    ctrl = (
+        float(np.abs(var - v_th / 2).max()) <= tol_v
+        or float(np.abs(mean - m_th / 2).max()) <= tol_m
+        or float(np.abs(P.mean(axis=0) - 0.5 / d).max()) <= 1e-12
+    )
     return TrialRecord(
         outcomes={
             "mean": Outcome(holds=dm <= tol_m, statistic=dm, bound=tol_m),
             "variance": Outcome(holds=dv <= tol_v, statistic=dv, bound=tol_v),
             "nps_mean_uniform": Outcome(holds=dpn <= 1e-12, statistic=dpn, bound=1e-12),
+            "control_planted": Outcome(holds=bool(ctrl)),
         },
         diagnostics={"cv_energy": float(np.sqrt(v_th) / m_th)},
     )
@@ -149,7 +189,7 @@ ENERGY = register(
         title="E_D c_j = ||X||_F^2/d and Var_D c_j = (2/d^2) sum_{k!=l}(X^T X)_kl^2, exactly (all 2^d "
             "sign vectors)",
         citation=c.citation("Sec. 3.1 ('the Hadamard transform tends to equalize column norms')"),
-        statement="(DERIVED, spec D3) E_D[c_j] = ||X||_F^2/d, Var_D[c_j] = (2/d^2) sum_{k != l}(X^T "
+        statement="(DERIVED, rpcheck.bounds.lei2020.rotated_energy_moments) E_D[c_j] = ||X||_F^2/d, Var_D[c_j] = (2/d^2) sum_{k != l}(X^T "
         "X)_{kl}^2; "
         "hence E_D[p_j^nps] = 1/d.",
         kind="deterministic",
@@ -157,14 +197,25 @@ ENERGY = register(
             Variant("mean", "max_j |E_D c_j - ||X||_F^2/d| <= tol (enumeration of 2^d sign vectors)", expected=H),
             Variant("variance", "max_j |Var_D c_j - (2/d^2) sum_{k!=l}(X^TX)_kl^2| <= tol", expected=H),
             Variant("nps_mean_uniform", "max_j |E_D p_j^nps - 1/d| <= 1e-12", expected=H),
+            Variant(
+                "control_planted",
+                "negative control: one of Var = (1/d^2) sum, E c_j = ||X||_F^2/(2d), E p_j = 1/(2d) passes",
+                expected=V,
+                role="control",
+            ),
         ),
         profiles={
             "quick": Profile(cells=grid(n=4, d=4, data="scaled"), trials=5),
-            "ci": Profile(cells=grid(n=5, d=[4, 8], data=["scaled", "lowrank"]), trials=10),
-            "standard": Profile(cells=grid(n=6, d=[2, 4, 8], data=["scaled", "lowrank", "spiky"]), trials=40),
+            # 90 draws: the v2 deterministic HOLDS needs >= 90 evaluated draws (99% CP bound <= 0.05)
+            "ci": Profile(cells=grid(n=5, d=[4, 8], data=["scaled", "lowrank"]), trials=90),
+            "standard": Profile(cells=grid(n=6, d=[2, 4, 8], data=["scaled", "lowrank", "spiky"]), trials=90),
             "full": Profile(cells=grid(n=8, d=[2, 4, 8], data=["scaled", "lowrank", "spiky", "gaussian"]), trials=200),
         },
         trial=_energy_trial,
+        parameters={"n": c.P_N, "d": Param("int", low=1, high=12, doc="d (2^d sign vectors are enumerated)"),
+                    "data": c.P_DATA},
+        constraints=(Constraint("d is a power of two (the moments are stated for H_d, d = d')",
+                                lambda p: c.dpad(p["d"]) == p["d"]),),
         tolerance=c.RTOL_EXACT,
         tolerance_note="exact enumeration in float64; RTOL_EXACT x ||X||_F^2 (mean) and x ||X||_F^4 "
             "(variance)",
@@ -183,8 +234,17 @@ def _flattening_trial(params, rng):
     fro2 = float(en.sum())
     ratio = float(en.max() / fro2)
     bnd = B.flattening_bound(n, sk.d_pad, delta)
+    # negative control: the same event with the bound tightened to just below the perfectly flat value 1/d'.
+    # max_j c_j >= mean_j c_j = ||X||_F^2/d' for EVERY X != 0 (spiky rows attain equality: H flattens a basis
+    # vector exactly), so max_j c_j/||X||_F^2 <= (1 - 1e-9)/d' fails in every trial (round-off is ~1e-15):
+    # 100 failures of 100 vs delta = 0.1 give P(Bin(100, 0.1) >= 100) = 1e-100, far below the Bonferroni
+    # level 0.01/500 = 2e-5, so P(VIOLATED) = 1 (>= 0.999).
+    flat = (1.0 - 1e-9) / sk.d_pad
     return TrialRecord(
-        outcomes={"bound": Outcome(holds=ratio <= bnd, statistic=ratio, bound=bnd)},
+        outcomes={
+            "bound": Outcome(holds=ratio <= bnd, statistic=ratio, bound=bnd),
+            "control_flat": Outcome(holds=ratio <= flat, statistic=ratio, bound=flat),
+        },
         diagnostics={"max_over_mean": ratio * sk.d_pad},
     )
 
@@ -195,8 +255,8 @@ FLATTENING = register(
         paper="lei2020",
         title="Flattening (DERIVED): max_j c_j <= 2 ln(2nd/delta)/d ||X||_F^2 with probability >= 1 - "
             "delta over D",
-        citation=c.citation("Sec. 3.1 ('tends to equalize column norms'; no bound given, DERIVED spec D4)"),
-        statement="(DERIVED, Hoeffding + union bound, spec §3b D4) P_D(max_j c_j > 2 ln(2nd/delta) "
+        citation=c.citation("Sec. 3.1 ('tends to equalize column norms'; no bound given, DERIVED rpcheck.bounds.lei2020.flattening_bound)"),
+        statement="(DERIVED, Hoeffding + union bound, rpcheck.bounds.lei2020.flattening_bound) P_D(max_j c_j > 2 ln(2nd/delta) "
         "||X||_F^2 / d) "
         "<= delta.",
         kind="probabilistic",
@@ -207,6 +267,14 @@ FLATTENING = register(
                 mode="bound",
                 expected=H,
                 promised_failure=lambda p: p["delta"],
+            ),
+            Variant(
+                "control_flat",
+                "negative control: max_j c_j / ||X||_F^2 <= (1 - 1e-9)/d' (below perfect flattening) w.p. >= 1 - delta",
+                mode="bound",
+                expected=V,
+                promised_failure=lambda p: p["delta"],
+                role="control",
             ),
         ),
         profiles={
@@ -222,6 +290,8 @@ FLATTENING = register(
             ),
         },
         trial=_flattening_trial,
+        parameters={"n": c.P_N, "d": c.P_D, "delta": c.p_prob("failure probability delta over D"),
+                    "data": c.P_DATA},
     )
 )
 
@@ -258,6 +328,13 @@ def _jl_trial(params, rng):
             # as printed: entries N(0, 1/d) -- the same draw rescaled by sqrt(r/d)
             e_p = _pair_distortion(X, Z * np.sqrt(r / d))
             out["as_printed_gaussian_var_1_over_d"] = Outcome(holds=e_p <= eps, statistic=e_p, bound=eps)
+            # negative control: the same draw without the 1/sqrt(r) scale (entries N(0, 1)). Each pair's
+            # ratio becomes sqrt(r) times its N(0, 1/r) ratio, i.e. sqrt(chi2_r) for a fixed pair; distortion
+            # <= eps = 0.5 needs chi2_r <= 2.25 for EVERY pair, P(chi2_r <= 2.25) < 1e-40 at r >= 50, so the
+            # control fails with probability > 1 - 1e-40 per trial and P(VIOLATED) ~ 1 >= 0.999 at the
+            # Bonferroni level 0.01/500 (100 failures of 100 vs delta = 0.1).
+            e_c = _pair_distortion(X, Z * np.sqrt(r))
+            out["control_unscaled_gaussian"] = Outcome(holds=e_c <= eps, statistic=e_c, bound=eps)
     return TrialRecord(outcomes=out, diagnostics=diag)
 
 
@@ -281,7 +358,7 @@ JL = register(
                 mode="bound",
                 expected=H,
                 promised_failure=_jl_delta,
-                assumed=("Dasgupta-Gupta constant and union bound (spec §3b I1)",),
+                assumed=("Dasgupta-Gupta constant and union bound (rpcheck.bounds.lei2020.jl_min_dim)",),
             ),
             Variant(
                 "as_printed_gaussian_var_1_over_d",
@@ -289,6 +366,14 @@ JL = register(
                 mode="bound",
                 expected=V,
                 promised_failure=_jl_delta,
+            ),
+            Variant(
+                "control_unscaled_gaussian",
+                "negative control: same event with entries N(0, 1) (the 1/sqrt(r) scale dropped)",
+                mode="bound",
+                expected=V,
+                promised_failure=_jl_delta,
+                role="control",
             ),
             Variant(
                 "achlioptas",
@@ -329,6 +414,11 @@ JL = register(
             ),
         },
         trial=_jl_trial,
+        parameters={"n": Param("int", low=2, doc="number of points n (pairs need n >= 2)"), "d": c.P_D,
+                    "eps": c.p_prob("distortion eps"), "delta": c.p_prob("failure probability delta"),
+                    "data": c.P_DATA},
+        constraints=(Constraint("r = jl_min_dim(n, eps, delta) <= d' (SRHT without replacement)",
+                                lambda p: B.jl_min_dim(p["n"], p["eps"], p["delta"]) <= c.dpad(p["d"])),),
         findings=(
             Finding(
                 "jl_gaussian_scale",

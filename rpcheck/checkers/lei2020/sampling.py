@@ -13,7 +13,7 @@ import numpy as np
 import scipy.optimize
 
 from ...bounds import lei2020 as B
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...sketches import make_sketch
 from . import _common as c
 
@@ -60,6 +60,10 @@ def _unbiased_trial(params, rng):
             dv = float(np.abs(var - B.sampled_entry_variance(Xr, p, r)).max())
             vtol = c.RTOL_EXACT * scale**2 * max(d, 1)
             out["entry_variance"] = Outcome(holds=dv <= vtol, statistic=dv, bound=vtol)
+            # negative control of entry_variance: the DKM Lemma 3 formula with 1/r^2 instead of 1/r is off by
+            # (1 - 1/r) Var K~_ij >= Var/2 (r >= 2 here); the variance is > 0 a.s. for nps on these data
+            dvc = float(np.abs(var - B.sampled_entry_variance(Xr, p, r) / r).max())
+            out["control_entry_variance_r2"] = Outcome(holds=dvc <= vtol, statistic=dvc, bound=vtol)
     mean, _ = _expect(Xr, *c.without_replacement_outcomes(d, r))
     err = float(np.abs(mean - K).max())
     out["uniform_without"] = Outcome(holds=err <= tol, statistic=err, bound=tol)
@@ -105,11 +109,21 @@ UNBIASED = register(
                 "E K~ = K also when p = 0 on the largest-energy column "
                 "(outside F1's hypothesis; shows the hypothesis is needed)",
                 expected=V,
+                role="control",
+                note="negative control of the unbiasedness events: E K~ = K - x_j x_j^T for the zeroed column "
+                "j, off by max_i X_r[i, j]^2 > 0 (the largest-energy column is nonzero), far above 1e-9 max|K|",
+            ),
+            Variant(
+                "control_entry_variance_r2",
+                "negative control: enumerated Var K~_ij equals the DKM Lemma 3 formula divided by r",
+                expected=V,
+                role="control",
             ),
         ),
         profiles={
             "quick": Profile(cells=grid(**_UNB_SIZES[0], data="scaled"), trials=5),
-            "ci": Profile(cells=tuple({**s, "data": "scaled"} for s in _UNB_SIZES), trials=20),
+            # 90 draws: the v2 deterministic HOLDS needs >= 90 evaluated draws (99% CP bound <= 0.05)
+            "ci": Profile(cells=tuple({**s, "data": "scaled"} for s in _UNB_SIZES), trials=90),
             "standard": Profile(
                 cells=tuple({**s, "data": k} for s in _UNB_SIZES for k in ("scaled", "lowrank")), trials=100
             ),
@@ -123,6 +137,12 @@ UNBIASED = register(
             ),
         },
         trial=_unbiased_trial,
+        parameters={"n": c.P_N, "d": c.P_D, "r": c.P_R, "data": c.P_DATA},
+        constraints=(
+            c.R_LE_DPAD,
+            Constraint("C(r + d' - 1, r) <= 5000 outcomes (exact enumeration of all multisets)",
+                       lambda p: c.outcome_count(c.dpad(p["d"]), p["r"], True) <= 5000),
+        ),
         tolerance=c.RTOL_EXACT,
         tolerance_note="relative float64 round-off of sums of <= 330 outcomes (see _common.RTOL_EXACT)",
     )
@@ -132,7 +152,7 @@ UNBIASED = register(
 # ---------------------------------------------------------------------------------------------------------
 # claims 3-4: Proposition 1, corrected (squared) and as printed (unsquared)
 # ---------------------------------------------------------------------------------------------------------
-PRINTED_XR = np.diag([1.0, np.sqrt(2.0)])  # spec §3a P1 counterexample, r = 1
+PRINTED_XR = np.diag([1.0, np.sqrt(2.0)])  # Proposition 1 counterexample, r = 1
 
 
 def _unsq(Xr, K, p, r):
@@ -196,11 +216,17 @@ def _prop1_trial(params, rng):
     utol = c.RTOL_EXACT * fro2 * 10
     out["as_printed_unsquared"] = Outcome(holds=u_best >= u_nps - utol, statistic=u_nps, bound=u_best)
     # "uniform sampling would result in large variance of each element" (Sec. 3.1): nps has entrywise
-    # variance <= uniform's for EVERY entry (DKM Lemma 3).  False: nps minimises only the SUM (spec D6).
+    # variance <= uniform's for EVERY entry (DKM Lemma 3).  False: nps minimises only the SUM (rpcheck.bounds.lei2020.sampled_entry_variance).
     v_nps = B.sampled_entry_variance(Xr, p_nps, r)
     v_uni = B.sampled_entry_variance(Xr, np.full(d, 1 / d), r)
     worst_entry = float((v_nps - v_uni).max())
     out["entrywise_variance"] = Outcome(holds=worst_entry <= tol, statistic=worst_entry, bound=tol)
+    # negative control (planted bugs): the closed form with 1/r^2 (off by (1 - 1/r) E_sq, and r = 1 on the
+    # printed instance where 1/r^2 = 1/r, so there the second event decides) OR uniform sampling strictly
+    # better than nps (E_sq(p) - E_sq(nps) = (1/r) sum_j c_j^2 (1/p_j - S/c_j) >= 0 with equality iff p = nps,
+    # so it fails whenever the energies are unequal: always on diag(1, sqrt 2), a.s. on random data)
+    cf_bug = abs(_sq_enum(Xr, K, pr, r) - B.sampled_sq_error(en, Kf2, pr, r) / r) <= tol and r > 1
+    out["control_planted"] = Outcome(holds=bool(cf_bug or e_uni < e_nps - tol))
     diag.update(
         entry_var_excess=worst_entry,
         e_sq_nps=e_nps,
@@ -248,7 +274,14 @@ PROP1 = register(
                 "Var_nps[K~_ij] <= Var_uniform[K~_ij] for every entry (DKM Lemma 3) ['uniform sampling would "
                 "result in large variance of each element']",
                 expected=lambda p: V if p["instance"] == "printed" else None,
-                note="nps minimises the sum of entry variances only (spec D6: rows (1,0),(0,10): 100 vs 1)",
+                note="nps minimises the sum of entry variances only (DKM 2006 Lemma 3; e.g. rows (1,0),(0,10): "
+                "100 vs 1)",
+            ),
+            Variant(
+                "control_planted",
+                "negative control: E_sq closed form with 1/r^2 (r > 1) matches, or uniform beats nps strictly",
+                expected=V,
+                role="control",
             ),
         ),
         profiles={
@@ -265,6 +298,15 @@ PROP1 = register(
             ),
         },
         trial=_prop1_trial,
+        parameters={"instance": Param("choice", choices=("printed", "random"), doc="the printed "
+                    "counterexample X_r = diag(1, sqrt 2) or a random instance"),
+                    "n": c.P_N, "d": c.P_D, "r": c.P_R, "data": c.P_DATA},
+        constraints=(
+            Constraint("instance 'printed' has n = d = 2, r = 1 (X_r = diag(1, sqrt 2))",
+                       lambda p: p["instance"] != "printed" or (p["n"], p["d"], p["r"]) == (2, 2, 1)),
+            Constraint("C(r + d' - 1, r) <= 5000 outcomes (exact enumeration of all multisets)",
+                       lambda p: c.outcome_count(c.dpad(p["d"]), p["r"], True) <= 5000),
+        ),
         tolerance=c.RTOL_EXACT,
         tolerance_note="exact enumeration vs closed form: float64 round-off (RTOL_EXACT x scale, x10 "
             "for the sums)",
@@ -317,12 +359,18 @@ def _replacement_trial(params, rng):
     out["finite_population_factor"] = Outcome(holds=ratio_dev <= tol, statistic=ratio_dev, bound=tol)
     out["nps_le_srht_without"] = Outcome(holds=e_nps <= e_wo + tol, statistic=e_nps, bound=e_wo)
     out["nps_le_uniform_with"] = Outcome(holds=e_nps <= e_with + tol, statistic=e_nps, bound=e_with)
+    # negative control (planted bugs): finite-population factor (d-r)/d instead of (d-r)/(d-1), off by
+    # e_with (d-r)/(d(d-1)) > 0 for r < d (e_with = (1/r)(d sum c_j^2 - ||K||_F^2) > 0 by Cauchy-Schwarz
+    # unless K has rank 1 and equal energies, probability 0 here), OR uniform-with strictly below nps
+    # (impossible: nps minimises E_sq, Prop. 1 corrected)
+    fp_bug = abs(e_wo - (d - r) / d * e_with) <= tol
+    out["control_planted"] = Outcome(holds=bool(fp_bug or e_with < e_nps - tol))
     diag = {"e_uniform_with": e_with, "e_srht_without": e_wo, "e_nps": e_nps}
     return TrialRecord(outcomes=out, diagnostics=diag)
 
 
 def _repl_expected_nps(params):
-    # spec §3b D5 / check4.py: Gaussian X at n=200, d=128 -> SRHT (w/o replacement) beats nps
+    # rpcheck.bounds.lei2020.uniform_without_replacement_sq_error: Gaussian X at n=200, d=128 -> SRHT (w/o replacement) beats nps
     return V if params["data"] == "gaussian" and params["n"] >= params["d"] else None
 
 
@@ -347,13 +395,19 @@ REPLACEMENT = register(
                 "nps_le_srht_without",
                 "E_sq(nps) <= E_sq(SRHT without replacement) [the paper's comparison]",
                 expected=_repl_expected_nps,
-                note="expected VIOLATED for Gaussian data with n >= d (spec D5 table: n=200, d=128); only "
+                note="expected VIOLATED for Gaussian data with n >= d (rpcheck.bounds.lei2020.uniform_without_replacement_sq_error: n=200, d=128); only "
                 "reported for low-rank data and for n < d (rank-deficient, where nps tends to win)",
             ),
             Variant(
                 "nps_le_uniform_with",
                 "E_sq(nps) <= E_sq(uniform with replacement) [what Prop. 1 proves]",
                 expected=H,
+            ),
+            Variant(
+                "control_planted",
+                "negative control: E_sq(w/o) = ((d-r)/d) E_sq(with) holds, or uniform-with beats nps strictly",
+                expected=V,
+                role="control",
             ),
         ),
         profiles={
@@ -375,6 +429,9 @@ REPLACEMENT = register(
             ),
         },
         trial=_replacement_trial,
+        parameters={"n": c.P_N, "d": Param("int", low=2, doc="input dimension d >= 2 ((d-r)/(d-1))"),
+                    "r": c.P_R, "data": c.P_DATA},
+        constraints=(c.R_LE_DPAD,),
         tolerance=c.RTOL_EXACT,
         tolerance_note="closed forms in float64; RTOL_EXACT x ||X||_F^4 x 10",
         findings=(
@@ -412,6 +469,13 @@ def _dkm_trial(params, rng):
     erru = float(np.linalg.norm(Zu @ Zu.T - K))
     bndu = B.dkm_frobenius_bound(fro2, r, delta, beta=beta)
     out["uniform_with"] = Outcome(holds=erru <= bndu, statistic=erru, bound=bndu)
+    # negative control: the nps error against half the Eckart-Young floor. K~ = Z Z^T has rank <= r, so
+    # ||K~ - K||_F >= ey := sqrt(sum_{i > r} sigma_i(K)^2) in EVERY draw; ey > 0 since rank K = min(n, d)
+    # = 50 > r a.s., so err <= ey/2 fails in every trial: P(VIOLATED) = 1 >= 0.999 (100 failures of 100 vs
+    # delta = 0.1 at the Bonferroni level 0.01/500)
+    sv = np.linalg.eigvalsh(K)[::-1]
+    ey = float(np.sqrt(np.sum(np.clip(sv[r:], 0, None) ** 2)))
+    out["control_eckart_young"] = Outcome(holds=err <= ey / 2, statistic=err, bound=ey / 2)
     return TrialRecord(outcomes=out, diagnostics={"beta_uniform": beta, "ratio_nps": err / bnd})
 
 
@@ -423,7 +487,7 @@ DKM = register(
             "w.p. 1-delta",
         citation=c.citation("Sec. 3.1 (no probability given; bound IMPORTED from Drineas-Kannan-Mahoney "
             "2006 Thm 1)"),
-        statement="(IMPORTED, spec §3b I2) nps: beta = 1; uniform with replacement: beta = ||X||_F^2/(d "
+        statement="(IMPORTED, rpcheck.bounds.lei2020.dkm_frobenius_bound) nps: beta = 1; uniform with replacement: beta = ||X||_F^2/(d "
             "max_j c_j).",
         kind="probabilistic",
         variants=(
@@ -433,7 +497,7 @@ DKM = register(
                 mode="bound",
                 expected=H,
                 promised_failure=lambda p: p["delta"],
-                assumed=("DKM 2006 Theorem 1 constants as recalled in spec §3b I2",),
+                assumed=("DKM 2006 Theorem 1 constants as recalled in rpcheck.bounds.lei2020.dkm_frobenius_bound",),
             ),
             Variant(
                 "uniform_with",
@@ -441,7 +505,15 @@ DKM = register(
                 mode="bound",
                 expected=H,
                 promised_failure=lambda p: p["delta"],
-                assumed=("DKM 2006 Theorem 1 constants as recalled in spec §3b I2",),
+                assumed=("DKM 2006 Theorem 1 constants as recalled in rpcheck.bounds.lei2020.dkm_frobenius_bound",),
+            ),
+            Variant(
+                "control_eckart_young",
+                "negative control: ||K~ - K||_F (nps) <= half the best rank-r error of K",
+                mode="bound",
+                expected=V,
+                promised_failure=lambda p: p["delta"],
+                role="control",
             ),
         ),
         profiles={
@@ -463,11 +535,13 @@ DKM = register(
             ),
         },
         trial=_dkm_trial,
+        parameters={"n": c.P_N, "d": c.P_D, "r": c.P_R, "delta": c.p_prob("failure probability delta"),
+                    "data": c.P_DATA},
         findings=(
             Finding(
                 "no_probability",
                 "The paper states no high-probability guarantee for nps; the DKM bound is imported "
-                    "(spec §6 item 17).",
+                    "().",
                 "nps",
                 "§6 item 17",
             ),
@@ -493,6 +567,12 @@ def _trace_trial(params, rng):
     Xr = c.rotate_dense(X, sk.signs_)
     en = c.energies(Xr)
     dev_p = float(np.abs(sk.probabilities_ - en / en.sum()).max())
+    # negative control (planted bug: the sampled columns without the 1/sqrt(r p) rescaling, as a selection
+    # would give): the column norms are c_{i_t} instead of ||X||_F^2/r, and equal only if c_{i_t} = ||X||_F^2/r
+    # (probability 0 for these data); the trace sum_t c_{i_t} differs from ||X||_F^2 likewise
+    Zb = Xr[:, sk.indices_]
+    colb = np.sum(Zb**2, axis=0)
+    ctrl = float(np.abs(colb - fro2 / r).max()) <= tol or abs(float(colb.sum()) - fro2) <= tol * r
     return TrialRecord(
         outcomes={
             "column_norms": Outcome(holds=dev_col <= tol, statistic=dev_col, bound=tol),
@@ -502,6 +582,7 @@ def _trace_trial(params, rng):
                 statistic=dev_p,
                 bound=1e-12 * max(1, np.log2(sk.d_pad)),
             ),
+            "control_no_rescale": Outcome(holds=bool(ctrl)),
         },
         diagnostics={"duplicates": float(r - len(np.unique(sk.indices_)))},
     )
@@ -513,7 +594,7 @@ NPS_TRACE = register(
         paper="lei2020",
         title="nps: every sampled column has ||.||^2 = ||X||_F^2/r, so trace(K~) = trace(K) for every draw",
         citation=c.citation("Sec. 3.1, eqs. (5)-(6)"),
-        statement="(DERIVED, spec A1) ||X_r(:,i_t)/sqrt(r p_i_t)||^2 = ||X||_F^2/r; trace(X~X~^T) = "
+        statement="(DERIVED, eqs. (5)-(6)) ||X_r(:,i_t)/sqrt(r p_i_t)||^2 = ||X||_F^2/r; trace(X~X~^T) = "
             "||X||_F^2.",
         kind="deterministic",
         variants=(
@@ -523,11 +604,19 @@ NPS_TRACE = register(
                 "probabilities",
                 "library p equals c/sum(c) of the oracle rotation X D H (scipy hadamard)",
                 expected=H,
+                role="self-check",
+            ),
+            Variant(
+                "control_no_rescale",
+                "negative control: the same identities for the sampled columns without 1/sqrt(r p)",
+                expected=V,
+                role="control",
             ),
         ),
         profiles={
             "quick": Profile(cells=grid(n=30, d=50, r=8, data="scaled"), trials=10),
-            "ci": Profile(cells=grid(n=30, d=[50, 64], r=[8, 100], data=["scaled", "spiky"]), trials=20),
+            # 90 draws: the v2 deterministic HOLDS needs >= 90 evaluated draws (99% CP bound <= 0.05)
+            "ci": Profile(cells=grid(n=30, d=[50, 64], r=[8, 100], data=["scaled", "spiky"]), trials=90),
             "standard": Profile(
                 cells=grid(n=100, d=[50, 256], r=[8, 64, 300], data=["scaled", "spiky", "lowrank"]),
                 trials=100,
@@ -538,6 +627,8 @@ NPS_TRACE = register(
             ),
         },
         trial=_trace_trial,
+        # nps samples WITH replacement: r > d' is allowed (e.g. r = 100 > d' = 64)
+        parameters={"n": c.P_N, "d": c.P_D, "r": c.P_R, "data": c.P_DATA},
         tolerance=c.RTOL_EXACT,
         tolerance_note="FWHT round-off grows like log2(d') ulps; RTOL_EXACT x ||X||_F^2 x log2(d')",
     )
