@@ -101,7 +101,7 @@ def _exact_expected(promised):
     # Expected HOLDS only where the equivalence test has power >= 0.99 at level 0.01/500 (exact binomial,
     # c.equivalence_power) with the fewest trials the cell runs with; else reported. Computed: at 400 (quick)
     # and 600 (ci) trials the power is < 0.5 in every cell (the largest, 0.49, at p0 = 0.44); 0.99 needs
-    # >= 1,460 trials for any p0 and 10,000+ where p0 < 0.09 or p0 > 0.91 (most of the grid); p0 < 1e-3
+    # >= 1,300 trials for any p0 and 10,000+ where p0 < 0.09 or p0 > 0.91 (most of the grid); p0 < 1e-3
     # (P1 at c = 0.827 and n >= 150: down to 2.5e-10) is unattainable at any affordable n. Raising the ci
     # trials 2.5x (27 cells, 95 s measured at ci) would exceed the paper's 1.5x budget, so the quick and ci
     # rows are reported (a VIOLATED would still be a finding, with P(false VIOLATED) <= alpha).
