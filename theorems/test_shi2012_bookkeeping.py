@@ -1,4 +1,4 @@
-"""Shi et al. (2012): union-bound bookkeeping and non-vacuity regions (spec C14, C15).
+"""Shi et al. (2012): union-bound bookkeeping and non-vacuity regions (the n thresholds of Theorems 6, 8, 9 and Lemma 10).
 
 Statement
     The n thresholds n > 12/(3eps^2 - 2eps^3) ln(6N/delta) (N = m, Lm, m(L-1)) are where 6 N E(n, eps) < delta;

@@ -5,7 +5,7 @@ Statement
     the probability that the projection is separable is (angle between the dashed lines)/pi = (2/pi) arctan(1/a),
     which tends to 0 as a grows, while the (D1) margin stays 1 and the D2 margin is 1/sqrt(1 + a^2).
 Source
-    Shi, Shen, Hill, van den Hengel, ICML 2012, Section 2.1 and Figure 1 (spec §1, C8).
+    Shi, Shen, Hill, van den Hengel, ICML 2012, Section 2.1 and Figure 1.
 Event (per trial: one 1 x 2 R)
     projected 4 points NOT separable (Gaussian row; and the i.i.d. Uniform[-1, 1] pitfall, rate 1/(2a)).
 Claimed probability

@@ -4,7 +4,7 @@ Statement
     P1 = 1 - Pr(1-eps <= c'/c < 1+eps) and P2 = 1 - Pr(1-eps <= <Rw,Rx>/<w,x> <= 1+eps) decrease with n and eps;
     P1 is significantly smaller than P2; for obtuse angles neither "shrinks towards zero".
 Source
-    Shi, Shen, Hill, van den Hengel, ICML 2012, Section 5.1 and Figure 2 (spec C7, I9).
+    Shi, Shen, Hill, van den Hengel, ICML 2012, Section 5.1 and Figure 2.
 Event (per trial: one Gaussian R)
     c'/c outside [1-eps, 1+eps) (P1); <Rw,Rx>/<w,x> outside [1-eps, 1+eps] (P2).
 Claimed probability

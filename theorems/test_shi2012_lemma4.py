@@ -4,7 +4,7 @@ Statement
     For any w, x in R^d and R in R^{n x d} with i.i.d. N(0, 1/n) entries: E(<Rw, Rx>) = <w, x>  (eq. 3).
 Source
     Shi, Shen, Hill, van den Hengel, ICML 2012, Lemma 4; the proof uses only independence, zero mean and unit
-    variance (spec C1), so Rademacher ("sign") and Achlioptas ("sparse") entries are tested too.
+    variance (Lemma 4 and its proof), so Rademacher ("sign") and Achlioptas ("sparse") entries are tested too.
 Event (per trial: one sketch of n B columns = the mean of B independent n-row projections)
     |z| > sqrt(20) (Chebyshev) or |z| > 1.96 (normal approximation), z = (mean - <w,x>)/sd with the exact
     sd = sqrt(lemma4_variance(w, x, n B)); and the exact enumeration of one row's moments.

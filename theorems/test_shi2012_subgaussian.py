@@ -1,4 +1,4 @@
-"""Shi et al. (2012), conclusion: the bounds extend to sub-Gaussian matrices (spec C16).
+"""Shi et al. (2012), conclusion: the bounds extend to sub-Gaussian matrices (Section 6).
 
 Statement
     "Similar bounds can be achieved for sub-Gaussian distribution as long as a tail bound similar to Lemma 10 holds

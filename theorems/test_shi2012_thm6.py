@@ -6,7 +6,7 @@ Statement
     normalised margin gamma - 2eps/(1-eps).
 Source
     Shi, Shen, Hill, van den Hengel, ICML 2012, Theorem 6 and its proof (Issue I5: the proof gives
-    A gamma - 2eps/(1-eps)); spec C9, C10, C15.
+    A gamma - 2eps/(1-eps)).
 Event (per trial: one Gaussian R shared by the m points and the witness u)
     min_i y_i cos(Ru, R x_i) < bound (witness); certified gamma*(S') < gamma*(S) - 2eps/(1-eps) (optimal, SVM).
 Claimed probability

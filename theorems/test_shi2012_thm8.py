@@ -5,7 +5,7 @@ Statement
     and n > 12/(3eps^2 - 2eps^3) ln(6Lm/delta), with probability >= 1 - delta, S' = {(R x_i, y_i)} is separable by
     margin -(1+3eps)/(1-eps^2) + sqrt(1-eps^2)/(1+eps) + (1+eps)/(1-eps) gamma.
 Source
-    Shi, Shen, Hill, van den Hengel, ICML 2012, Theorem 8 and its proof; spec C11, C12, C15, I6.
+    Shi, Shen, Hill, van den Hengel, ICML 2012, Theorem 8 and its proof.
 Event (per trial: one Gaussian R shared by all points and classes)
     projected witness margin min_i [cos(Ru_{y_i}, Rx_i) - max_{y'} cos(Ru_{y'}, Rx_i)] below the printed bound
     (or the corrected bound of I6); on all Lemma-10 events of the proof: below K + A c_y - B c_max (per point).

@@ -5,7 +5,7 @@ Statement
     "there exists v" with Pr(for all (x, y), y' != y: (<v, R_y x> - <v, R_y' x>)/(||v|| sqrt(||R_y x||^2 +
     ||R_y' x||^2)) >= -2eps/(1-eps) + (1+eps) gamma/(sqrt(2L)(1-eps))) >= 1 - delta.
 Source
-    Shi, Shen, Hill, van den Hengel, ICML 2012, Theorem 9, eq. (6), and its proof; spec C13, I7, I8.
+    Shi, Shen, Hill, van den Hengel, ICML 2012, Theorem 9, eq. (6), and its proof.
 Event (per trial: one R = [R_1, ..., R_L], v = R u)
     minimum over (point, wrong class) of the printed statistic (or of cos(Ru, Rz), the proved one) below the bound.
 Claimed probability

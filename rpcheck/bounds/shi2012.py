@@ -144,7 +144,7 @@ def lemma10_tail_bound(n, eps, side, *, form="log"):
 def lemma10_exact_failure(n, eps, side="both"):
     """Exact ``P(q < 1-eps)``, ``P(q > 1+eps)`` or their sum for ``q = ‖Rx‖²/‖x‖² ~ chi²_n/n`` (Gaussian R).
 
-    >>> round(lemma10_exact_failure(1000, 0.1), 4)       # spec: exact 0.0253 vs bound 0.194
+    >>> round(lemma10_exact_failure(1000, 0.1), 4)       # exact 0.0253 vs the bound 2E = 0.194
     0.0253
     """
     n = check_int("n", n, 1)
@@ -330,7 +330,7 @@ def projected_cosine_pdf(r, c, n):
     r"""Density of ``c' = cos(Rw, Rx)`` for Gaussian ``R`` (n rows) and ``cos(w, x) = c``.
 
     ``c'`` is the uncentred sample correlation of ``n`` i.i.d. pairs ``N(0, [[1, c], [c, 1]])``; its law is
-    that of Pearson's ``r`` from ``N = n + 1`` samples with correlation ``rho = c`` (spec D-R, [3]_):
+    that of Pearson's ``r`` from ``N = n + 1`` samples with correlation ``rho = c`` (Section 3, [3]_):
 
     .. math:: f(r) = \frac{(N-2)\Gamma(N-1)}{\sqrt{2\pi}\Gamma(N-\frac12)} (1-\rho^2)^{\frac{N-1}{2}}
               (1-r^2)^{\frac{N-4}{2}} (1-\rho r)^{-(N-\frac32)}
@@ -390,7 +390,7 @@ def projected_cosine_cdf(r, c, n, *, upper=False):
 def thm5_exact_failure(c, n, eps, side="both"):
     """Exact ``P(c' < Lo(c, eps))``, ``P(c' > Up(c, eps))`` or their sum (Gaussian R): Theorem 5's failure.
 
-    >>> round(thm5_exact_failure(0.527, 30, 0.1), 4)    # spec: exact 0.4695 (MC 0.4705)
+    >>> round(thm5_exact_failure(0.527, 30, 0.1), 4)    # exact 0.4695 (Monte Carlo 0.4705)
     0.4695
     """
     lo, up = thm5_band(c, eps)
@@ -423,7 +423,7 @@ def fig2_p1_exact(c, n, eps):
     projected cosine, not the band (4)), from the law of ``c'``. For ``c < 0`` the kept interval of ``c'`` is
     ``((1+eps)c, (1-eps)c]``.
 
-    >>> round(fig2_p1_exact(0.827, 30, 0.1), 3), round(fig2_p1_exact(-0.062, 300, 0.3), 3)   # spec: .145 .745
+    >>> round(fig2_p1_exact(0.827, 30, 0.1), 3), round(fig2_p1_exact(-0.062, 300, 0.3), 3)   # exact .145 .745
     (0.145, 0.747)
     """
     c, n = _check_c_n(c, n)
@@ -442,7 +442,7 @@ def fig2_p2_exact(c, n, eps):
     ``V = (1-c)/2 chi^2_n`` independent. ``P(U - V in [lo, hi]) = E_V[F_U(hi + V) - F_U(lo + V)]`` is one
     adaptive quadrature.
 
-    >>> round(fig2_p2_exact(0.827, 100, 0.1), 4)        # spec [SIM] (20000 draws): 0.523
+    >>> round(fig2_p2_exact(0.827, 100, 0.1), 4)        # Monte Carlo (20000 draws): 0.523
     0.5236
     """
     c, n = _check_c_n(c, n)
@@ -528,7 +528,7 @@ def thm8_point_bound(c_y, c_max, eps):
 def thm8_eps_max(gamma, form="as_printed"):
     """Largest eps with ``thm8_margin_bound(gamma, eps, form) > 0`` (the bound decreases in eps); 0 if none.
 
-    >>> [round(thm8_eps_max(g), 3) for g in (1.0, 0.8, 0.5, 0.3, 0.1)]     # spec: 0.707 .358 .167 .088 .026
+    >>> [round(thm8_eps_max(g), 3) for g in (1.0, 0.8, 0.5, 0.3, 0.1)]     # 0.707 .358 .167 .088 .026
     [0.707, 0.358, 0.167, 0.088, 0.026]
     """
     gamma = check_interval("gamma", gamma, 0, 1, closed="right")
@@ -548,7 +548,7 @@ def thm8_eps_max(gamma, form="as_printed"):
 def thm9_margin_bound(gamma, eps, L):
     """Theorem 9 of [1]_, eq. (6): ``-2eps/(1-eps) + (1+eps) gamma / (sqrt(2L)(1-eps))``.
 
-    >>> round(thm9_margin_bound(0.841, 0.15, 3), 4)      # spec C13: "bound 0.111"
+    >>> round(thm9_margin_bound(0.841, 0.15, 3), 4)      # about 0.111
     0.1116
     """
     eps = _eps(eps)
@@ -605,7 +605,7 @@ def n_threshold(eps, N, delta):
     """``12 ln(6 N / delta) / (3 eps^2 - 2 eps^3)``: the paper's requirement is ``n >`` this, which is
     exactly where ``6 N E(n, eps) < delta`` (C14).
 
-    >>> [round(n_threshold(0.1, N, 0.05)) for N in (1, 10, 100)]      # spec table: 2052 3039 4025
+    >>> [round(n_threshold(0.1, N, 0.05)) for N in (1, 10, 100)]      # 2052 3039 4025
     [2052, 3039, 4025]
     """
     eps = _eps(eps)

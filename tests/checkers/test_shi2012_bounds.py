@@ -78,7 +78,7 @@ def test_projected_cosine_n1_exact():
     assert b.projected_cosine_cdf(0.0, 0.3, 1, upper=True) == pytest.approx(0.5 + math.asin(0.3) / math.pi)
 
 
-def test_thm5_exact_failure_spec_values():
+def test_thm5_exact_failure_reference_values():
     assert b.thm5_exact_failure(0.527, 30, 0.1) == pytest.approx(0.4695, abs=5e-4)
     assert b.thm5_exact_failure(0.527, 100, 0.3) == pytest.approx(6.4e-6, rel=0.05)
 
@@ -105,11 +105,11 @@ def test_lemma10_bounds_dominate_exact(n, eps):
     assert exact_lo + exact_up <= b.lemma10_failure_bound(n, eps)
 
 
-def test_lemma10_exact_spec_values():
+def test_lemma10_exact_reference_values():
     assert b.lemma10_exact_failure(300, 0.1) == pytest.approx(0.220, abs=1e-3)
     assert b.lemma10_exact_failure(3000, 0.1) == pytest.approx(1.17e-4, rel=0.01)
     assert b.lemma10_exact_failure(300, 0.3) == pytest.approx(3.7e-4, rel=0.02)
-    # looseness about 2 at n = 1 and small eps (spec I4)
+    # looseness about 2 at n = 1 and small eps (Lemma 10 is loose)
     assert 1.9 < b.lemma10_failure_bound(1, 0.1) / b.lemma10_exact_failure(1, 0.1) < 2.2
 
 
@@ -173,7 +173,7 @@ def test_nonvacuity_regions():
         for L in (2, 3, 10):
             e9 = b.thm9_eps_max(gamma, L)
             assert b.thm9_margin_bound(gamma, e9 * 0.999, L) > 0 > b.thm9_margin_bound(gamma, e9 * 1.001, L)
-    # the corrected Thm 8 region is about half the printed one for small gamma (spec I6: gamma(1+2eps) - 4eps
+    # the corrected Thm 8 region is about half the printed one for small gamma (proof of Theorem 8: gamma(1+2eps) - 4eps
     # against gamma(1+2eps) - 8eps); at gamma = 1 it is only 0.24 of it (0.169 against 0.707).
     for gamma in (0.1, 0.3):
         assert 0.4 < b.thm8_eps_max(gamma, "corrected") / b.thm8_eps_max(gamma) < 0.6
@@ -225,7 +225,7 @@ def test_fig2_exact_p1_p2_against_monte_carlo(c, n, eps):
         assert abs(emp - p) <= Z_ALARM * math.sqrt(p * (1 - p) / T) + 1e-6
 
 
-def test_fig2_spec_values():
+def test_fig2_reference_values():
     assert b.fig2_p1_exact(0.827, 100, 0.1) == pytest.approx(0.014, abs=2e-3)
     assert b.fig2_p2_exact(0.827, 100, 0.1) == pytest.approx(0.523, abs=3e-3)
     # symmetric in the sign of c (I9)

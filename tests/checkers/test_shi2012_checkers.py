@@ -175,7 +175,13 @@ def test_lemma4_clt_sign_axis_uses_the_exact_lattice_law():
     v = th.variant("mean_clt")
     cell = {"kind": "sign", "geometry": "axis", "c": 0.527, "n": 1, "B": 50, "d": 16}
     assert v.delta_for(cell) == pytest.approx(0.0649086470722, rel=1e-9)
-    assert v.expected_for(cell) == "HOLDS"
+    # this cell runs only in the "full" profile (10,000 trials): the equivalence test's power there decides
+    from rpcheck.checkers.shi2012 import _common as cm
+
+    assert v.expected_for(cell) == ("HOLDS" if cm.equivalence_power(v.delta_for(cell), 10000) >= 0.99 else None)
+    # at ci (nB = 1500, 400 trials) the power is ~0: reported, not asserted
+    ci_cell = {"kind": "sign", "geometry": "axis", "c": 0.527, "n": 30, "B": 50, "d": 16}
+    assert cm.equivalence_power(v.delta_for(ci_cell), 400) < 0.01 and v.expected_for(ci_cell) is None
     assert v.expected_for({**cell, "kind": "gaussian"}) is None  # normal approximation only: reported
     # the trial's z is on the lattice (2K - N)/sqrt(N)
     for i in range(20):

@@ -2,7 +2,7 @@
 
 Projection convention
 ---------------------
-The paper's ``R`` is ``n x d`` with i.i.d. ``N(0, 1/n)`` entries acting as ``x -> R x`` (spec D-R).
+The paper's ``R`` is ``n x d`` with i.i.d. ``N(0, 1/n)`` entries acting as ``x -> R x`` (Section 3, the definition of R before Lemma 4).
 ``make_sketch(kind, d, n)`` gives ``M`` of shape ``(d, n)`` with ``E[M M^T] = I_d`` (entries of variance
 ``1/n``) acting as ``X @ M``. So ``M = R^T`` in distribution, with the same scale: the rows of
 ``make_sketch(...).apply(X)`` are the vectors ``R x_i``. No rescaling is needed. For the sub-Gaussian
@@ -13,8 +13,8 @@ gives Achlioptas' ``{-sqrt 3, 0, +sqrt 3}`` with probabilities ``{1/6, 2/3, 1/6}
 Fixed instances
 ---------------
 The data of a cell (vectors ``w, x``, datasets) are a deterministic function of the cell's parameters,
-drawn from ``DATA_SEED``; only ``R`` is redrawn per trial (spec I11: one ``R`` per trial, shared by every
-point and class).
+drawn from ``DATA_SEED``; only ``R`` is redrawn per trial (one ``R`` per trial, shared by every
+point and class, as in the proofs of Theorems 6, 8 and 9).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import zlib
 
 import numpy as np
 
-from ...engine import Citation, Verdict
+from ...engine import Citation, Constraint, Param, Verdict
 from ...generators import haar_orthonormal
 from ...sketches import make_sketch
 
@@ -94,9 +94,71 @@ def cosine(a, b):
 
 
 def expect_bound(promised, *, applies=True):
-    """Expected verdict of a "bound" cell whose claim is true (spec: the bound always holds):
+    """Expected verdict of a "bound" cell whose claim is true (the paper's bounds hold; only their looseness is at issue):
     VACUOUS when the claim does not apply or ``promised >= 1``; HOLDS when ``promised >= P_CERT``;
     otherwise None (reported only: too few trials to certify a tiny delta)."""
     if not applies or promised >= 1:
         return VAC
     return H if promised >= P_CERT else None
+
+
+#: Level at which expected verdicts of "exact" rows are derived: Bonferroni 0.01/500, a conservative stand-in
+#: for the Holm level of a run (at most 500 statistical rows in any family these profiles form).
+POWER_LEVEL = 0.01 / 500
+
+#: An exact row is expected HOLDS only when the equivalence test reaches HOLDS with at least this probability.
+POWER_TARGET = 0.99
+
+
+def equivalence_power(p0, trials, level=POWER_LEVEL):
+    """Exact probability that the equivalence test of :func:`rpcheck.stats.decide_exact` returns HOLDS when the
+    failure probability is exactly ``p0`` and ``trials`` draws are made: ``sum_k P_p0(X = k)`` over the ``k``
+    whose equivalence p-value ``max(P_lo(X >= k), P_hi(X <= k))`` is ``<= level``, with
+    ``[lo, hi] = [p0/1.25, 1.25 p0]`` intersected with the same region for ``1 - p0``.
+
+    >>> round(equivalence_power(0.5, 1300), 3), round(equivalence_power(0.5, 1000), 3)
+    (0.998, 0.975)
+    >>> equivalence_power(1e-4, 10**5)      # tiny p0: the equivalence region cannot be reached
+    0.0
+    """
+    from scipy.stats import binom
+
+    m = 1.25
+    lo = max(p0 / m, 1.0 - m * (1.0 - p0))
+    hi = min(m * p0, 1.0 - (1.0 - p0) / m)
+    if not (0.0 < p0 < 1.0 and lo < hi):
+        return 0.0
+    k = np.arange(int(trials) + 1)
+    ph = np.maximum(binom.sf(k - 1, trials, lo), binom.cdf(k, trials, hi))
+    return float(binom.pmf(k, trials, p0)[ph <= level].sum())
+
+
+def expect_exact(p0, trials):
+    """Expected verdict of an "exact" row whose closed form ``p0`` is the true failure probability: HOLDS
+    when :func:`equivalence_power` at ``trials`` is >= :data:`POWER_TARGET`, else None (reported only:
+    the equivalence test cannot be expected to reach HOLDS; a VIOLATED would still be a finding, with
+    P(false VIOLATED) <= alpha)."""
+    return H if equivalence_power(p0, trials) >= POWER_TARGET else None
+
+
+def smallest_trials(profiles, cell):
+    """The fewest trials any of ``profiles`` (name -> Profile) runs ``cell`` with (expected verdicts are
+    derived for the smallest run that contains the cell)."""
+    ts = [p.trials for p in profiles.values() if any(dict(cc) == dict(cell) for cc in p.cells)]
+    return min(ts) if ts else min(p.trials for p in profiles.values())
+
+
+def INT(low=None, high=None, doc=""):
+    return Param("int", low=low, high=high, doc=doc)
+
+
+def FLOAT(low=None, high=None, closed="both", doc=""):
+    return Param("float", low=low, high=high, closed=closed, doc=doc)
+
+
+def CHOICE(*choices, doc=""):
+    return Param("choice", choices=choices, doc=doc)
+
+
+EPS01 = Param("float", low=0.0, high=1.0, closed="neither", doc="distortion eps in (0, 1)")
+COS = Param("float", low=-1.0, high=1.0, doc="cosine c = cos(w, x) in [-1, 1]")

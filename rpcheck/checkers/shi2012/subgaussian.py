@@ -1,4 +1,4 @@
-r"""The sub-Gaussian extension claimed in the conclusion of Shi et al. (2012) (spec C16): Lemma 10 and
+r"""The sub-Gaussian extension claimed in the conclusion of Shi et al. (2012) (Section 6): Lemma 10 and
 Theorem 5 with Rademacher (``kind="sign"``) and Achlioptas sparse (``kind="sparse"``, density 1/3) matrices,
 for dense and axis-aligned inputs (these laws are not rotation invariant).
 
@@ -70,6 +70,29 @@ def _cells(kinds, geoms, ne, cc=0.527, d=64):
 _NE = [(30, 0.5), (100, 0.3), (300, 0.3), (1000, 0.1)]
 _CI = _cells(("sign", "sparse"), ("dense", "axis"), _NE) + _cells(("sparse",), ("axis",), [(300, 0.3)], cc=-0.5)
 _QUICK = _cells(("sparse",), ("axis", "dense"), [(100, 0.3)])
+_PROFILES = {
+    "quick": Profile(cells=_QUICK, trials=600),
+    "ci": Profile(cells=_CI, trials=600),
+    "standard": Profile(cells=_cells(("sign", "sparse"), ("dense", "axis"), _NE + [(3000, 0.05)])
+                        + _cells(("sign", "sparse"), ("dense", "axis"), _NE, cc=-0.5), trials=3000),
+    "full": Profile(cells=_cells(("sign", "sparse"), ("dense", "axis"), _NE + [(3000, 0.05)])
+                    + _cells(("sign", "sparse"), ("dense", "axis"), _NE, cc=-0.5), trials=20000),
+}
+
+
+def _exact_axis_expected(p):
+    # dense cells: every trial of the row is vacuous. Axis cells: expected HOLDS only where the equivalence
+    # test has power >= 0.99 at level 0.01/500 (exact binomial, c.equivalence_power) with the fewest trials
+    # the cell runs with. Sign entries: p0 = 0 exactly, which an equivalence test can never support (the
+    # region [0, 0] has no width): reported (any failure would still be a certain VIOLATED). Achlioptas:
+    # p0 = 1.8e-4 (300, 0.3), 0.025 (1000, 0.1), 0.031 (30, 0.5), 0.033 (100, 0.3): power 0.0000 at 600
+    # trials in every cell (0.99 needs ~30,000 trials at p0 = 0.03 and is unattainable for p0 < 1e-3); raising
+    # the trials of all 17 ci cells 50x is
+    # outside the paper's 1.5x budget (91 s measured at ci): reported.
+    if p["geometry"] != "axis":
+        return c.VAC
+    return c.expect_exact(_exact_axis(p), c.smallest_trials(_PROFILES, p))
+
 
 SUBGAUSSIAN = register(Theorem(
     id="shi2012.subgaussian",
@@ -86,21 +109,18 @@ SUBGAUSSIAN = register(Theorem(
                 expected=lambda p: c.expect_bound(_two(p)), promised_failure=_two),
         Variant("lemma10_exact_axis", "axis-aligned w: P(|q(w)-1| > eps) = 0 (sign) or the Binomial(n,1/3) "
                                       "law "
-                "(sparse)", mode="exact", expected=lambda p: c.H if p["geometry"] == "axis" else c.VAC,
+                "(sparse)", mode="exact", expected=_exact_axis_expected,
                 promised_failure=_exact_axis),
         Variant("thm5", "P(c' outside [Lo, Up]) <= 6E(n,eps)", mode="bound",
                 expected=lambda p: c.expect_bound(_six(p)), promised_failure=_six),
         Variant("thm5_proof_structure", "E3 => Lo <= c' <= Up for every matrix (linear algebra)",
                 mode="deterministic", expected=c.H),
     ),
-    profiles={
-        "quick": Profile(cells=_QUICK, trials=600),
-        "ci": Profile(cells=_CI, trials=600),
-        "standard": Profile(cells=_cells(("sign", "sparse"), ("dense", "axis"), _NE + [(3000, 0.05)])
-                            + _cells(("sign", "sparse"), ("dense", "axis"), _NE, cc=-0.5), trials=3000),
-        "full": Profile(cells=_cells(("sign", "sparse"), ("dense", "axis"), _NE + [(3000, 0.05)])
-                        + _cells(("sign", "sparse"), ("dense", "axis"), _NE, cc=-0.5), trials=20000),
-    },
+    profiles=_PROFILES,
+    parameters={"kind": c.CHOICE("sign", "sparse", doc="Rademacher or Achlioptas (density 1/3) entries"),
+                "geometry": c.CHOICE("dense", "axis", doc="the fixed pair (w, x)"),
+                "c": c.FLOAT(-1.0, 1.0, closed="neither", doc="cos(w, x)"), "n": c.INT(1, doc="rows of R"),
+                "eps": c.EPS01, "d": c.INT(2, doc="dimension")},
     trial=_trial,
     tolerance=c.TOL,
     tolerance_note="float64 cosines; 1e-9 absolute",
@@ -108,6 +128,6 @@ SUBGAUSSIAN = register(Theorem(
         Finding("C16", "The sub-Gaussian extension holds where tested: Lemma 10 and Theorem 5 hold at the "
                        "promised "
                 "rates for Rademacher and Achlioptas matrices, dense and axis-aligned inputs.",
-                evidence_variant="thm5", spec_ref="shi2012 C16"),
+                evidence_variant="thm5", spec_ref="Section 6 (Conclusion)"),
     ),
 ))

@@ -1,11 +1,11 @@
-r"""Theorem 8 of Shi et al. (2012) (multiclass normalised margin) and the gap in its final step (spec C11,
-C12, C15, issue I6).
+r"""Theorem 8 of Shi et al. (2012) (multiclass normalised margin) and the gap in its final step (Theorem 8
+and the final inequality of its proof; Definition 7).
 
 ``shi2012.thm8``: fixed data with orthonormal witnesses ``{u_y}`` and planted D7 margin ``gamma``
 (:func:`rpcheck.generators.multiclass_dataset`); per trial one Gaussian ``R`` (shared by all points and
 classes) and the projected witness margin ``min_i [cos(Ru_{y_i}, Rx_i) - max_{y'} cos(Ru_{y'}, Rx_i)]``.
 
-``shi2012.thm8.final_step``: the construction of C12 (``u_1 ⟂ x``, ``u_2 = -x/||x||``, true class 1,
+``shi2012.thm8.final_step``: a construction (``u_1 ⟂ x``, ``u_2 = -x/||x||``, true class 1,
 ``gamma = 1``). Conditioned on every Lemma-10 event the proof uses, the printed margin
 ``gamma'_8 = K + A gamma`` does not follow: Theorem 5 only gives ``Lo(c_1) - Up(c_2) = K + A c_1 - B c_2``,
 which is ``-2.42`` at ``eps = 0.5``. The checker finds draws where all events hold and the projected margin is
@@ -133,6 +133,10 @@ THM8 = register(Theorem(
         "standard": Profile(cells=_STANDARD, trials=3000),
         "full": Profile(cells=_STANDARD, trials=20000),
     },
+    parameters={"gamma": c.FLOAT(0.0, 1.0, closed="right", doc="planted multiclass margin in (0, 1]"),
+                "eps": c.EPS01, "n": c.INT(1, doc="rows of R"), "m": c.INT(1, doc="points"),
+                "d": c.INT(2, doc="dimension"), "L": c.INT(2, doc="classes")},
+    constraints=(c.Constraint("L <= d (orthonormal class witnesses)", lambda p: p["L"] <= p["d"]),),
     trial=_trial,
     tolerance=c.TOL,
     tolerance_note="float64 cosines; 1e-9 absolute",
@@ -140,7 +144,7 @@ THM8 = register(Theorem(
         Finding("I4-thm8", "Theorem 8 as printed is not violated empirically at any tested (n, eps): the "
                            "true "
                 "distortion ~(1-c^2)/sqrt(n) is far below the slack.", evidence_variant="as_printed",
-                spec_ref="shi2012 I4, I6"),
+                spec_ref="Theorem 8"),
     ),
 ))
 
@@ -182,9 +186,9 @@ def _final_trial_impl(params, rng):
 
 
 def _final_expected(p):
-    # [SIM] (this checker's design): with c1 = 0 and n = 3, the fraction of ALL draws in which every event
+    # Measured (a simulation of this checker's design, not a derivation): with c1 = 0 and n = 3, the fraction of ALL draws in which every event
     # holds and the printed step fails is 0.44% (eps = 0.4), 0.86% (0.5), 0.90% (0.6); with 4000 trials the
-    # chance of seeing none is <= exp(-17). At n = 20 (the spec's example) it is 3e-5: reported only.
+    # chance of seeing none is <= exp(-17). At n = 20 it is 3e-5: reported only.
     return c.V if p["n"] <= 5 and p["c1"] == 0.0 else None
 
 
@@ -215,6 +219,8 @@ THM8_FINAL_STEP = register(Theorem(
         "full": Profile(cells=grid(c1=[0.0, -0.2, -0.4], eps=[0.3, 0.4, 0.5, 0.6], n=[3, 5, 10, 20]),
                         trials=200000),
     },
+    parameters={"c1": c.FLOAT(-1.0, 0.0, doc="cos(u_1, x) (c1 <= 0 keeps gamma = min(1, c1 + 1) <= 1)"),
+                "eps": c.EPS01, "n": c.INT(1, doc="rows of R")},
     trial=_final_trial,
     tolerance=c.TOL,
     tolerance_note="float64 cosines in R^n, n <= 20: rounding << 1e-9",
@@ -226,6 +232,6 @@ THM8_FINAL_STEP = register(Theorem(
                 "gives K + A c_y - B c_max, and the corrected worst case -(1+7eps)/(1-eps^2) + "
                 "sqrt(1-eps^2)/(1+eps)"
                 " + A gamma holds on every such draw. The probability claim itself is vacuous there.",
-                evidence_variant="printed_step", spec_ref="shi2012 I6, C12"),
+                evidence_variant="printed_step", spec_ref="Proof of Theorem 8 (final inequality)"),
     ),
 ))

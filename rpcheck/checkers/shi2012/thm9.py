@@ -1,9 +1,9 @@
 r"""Theorem 9 of Shi et al. (2012) (one-parameter method): the printed and the proved denominators, the
-Kronecker ordering, the proof structure (spec C13, C15, issue I7).
+Kronecker ordering, the proof structure (Theorem 9, eq. (6), and its proof).
 
 ``R = [R_1, ..., R_L]`` (``n x Ld``, i.i.d. N(0, 1/n)); one ``make_sketch("gaussian", L d, n)`` per trial,
 whose row block ``y`` is ``R_y^T``. Witnesses ``w_y`` are unit; ``u = [w_1; ...; w_L]`` and
-``v = R u = sum_y R_y w_y`` (random: it depends on R, spec I7 quantifier order). For every point and wrong
+``v = R u = sum_y R_y w_y`` (random: it depends on R, although the statement quantifies v before R). For every point and wrong
 class ``y'``, ``z = e_y ⊗ x - e_{y'} ⊗ x`` (``np.kron(e_y, x)``: block layout matching ``u``).
 """
 
@@ -127,7 +127,7 @@ THM9 = register(Theorem(
         Variant("proof_structure", "Lemma-10 events for u, z, zhat-uhat => cos(Ru, Rz) >= bound, every draw",
                 mode="deterministic", expected=c.H),
         Variant("kron_block_order", "z = e_y ⊗ x - e_y' ⊗ x: R z = R_y x - R_y' x (identity, every draw)",
-                mode="deterministic", expected=c.H),
+                mode="deterministic", expected=c.H, role="self-check"),
         Variant("kron_as_printed_order", "z = x ⊗ e_y - x ⊗ e_y' (as printed): R z = R_y x - R_y' x and "
                 "<u,z> = <w_y,x> - <w_y',x>", mode="deterministic", expected=c.V,
                 note="I7: the printed Kronecker order does not match u = [w_1; ...; w_L]."),
@@ -138,6 +138,12 @@ THM9 = register(Theorem(
         "standard": Profile(cells=_STANDARD, trials=3000),
         "full": Profile(cells=_STANDARD, trials=20000),
     },
+    parameters={"gamma": c.FLOAT(0.0, 1.0, closed="right", doc="planted multiclass margin in (0, 1]"),
+                "eps": c.FLOAT(0.0, 1.0, closed="neither", doc="eps in (0, 1) (the printed (0, 1] divides by "
+                               "1 - eps = 0 at eps = 1)"),
+                "n": c.INT(1, doc="rows of R"), "m": c.INT(1, doc="points"), "d": c.INT(2, doc="dimension"),
+                "L": c.INT(2, doc="classes")},
+    constraints=(c.Constraint("L <= d (orthonormal class witnesses)", lambda p: p["L"] <= p["d"]),),
     trial=_trial,
     tolerance=c.TOL,
     tolerance_note="float64 cosines; Kronecker identities to 1e-12 L d relative",
@@ -147,13 +153,13 @@ THM9 = register(Theorem(
                 "||R_y x - R_y' x|| (ratio ranges recorded in diag.denominator_ratio_*); the printed form "
                 "is not "
                 "what the proof bounds, although it is not observed to fail at the promised rate.",
-                evidence_variant="as_printed", spec_ref="shi2012 I7"),
+                evidence_variant="as_printed", spec_ref="Theorem 9, eq. (6), and its proof"),
         Finding("I7-kronecker", "x ⊗ e_y (as printed) must be e_y ⊗ x for the block layout u = [w_1; ...; "
                                 "w_L], "
-                "R = [R_1, ..., R_L].", evidence_variant="kron_as_printed_order", spec_ref="shi2012 I7, C13"),
+                "R = [R_1, ..., R_L].", evidence_variant="kron_as_printed_order", spec_ref="Proof of Theorem 9 (Kronecker form of z)"),
         Finding("I7-quantifier", "'There exists v such that Pr(...) >= 1-delta' has the quantifiers in the "
                                  "wrong "
                 "order: the checker uses v = Ru, which depends on R.", evidence_variant="proof_structure",
-                spec_ref="shi2012 I7"),
+                spec_ref="Theorem 9, eq. (6), and its proof"),
     ),
 ))
