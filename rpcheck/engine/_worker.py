@@ -151,7 +151,9 @@ def _resolve(theorem_id, module=None):
         th = registry._REGISTRY.get(theorem_id)
     if th is None:
         try:
-            th = registry.get(theorem_id)
+            from .plugins import resolve  # built-in checkers and installed entry points (`rpcheck.theorems`)
+
+            th = resolve(theorem_id)
         except RpcheckError:
             raise RpcheckError(
                 f"theorem {theorem_id!r} is not registered in this process (importing {module!r} did not "

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ._worker import OutcomeRow, _resolve, run_trial, trial_seed_sequence
+from ._worker import OutcomeRow, run_trial, trial_seed_sequence
 from .store import atomic_write_bytes
 
 __all__ = ["build_counterexample", "write_counterexample", "load_counterexample", "replay", "Counterexample",
@@ -209,7 +209,11 @@ def replay(path):
     """
     ce = load_counterexample(path)
     m = ce.meta
-    th = _resolve(m["theorem"], m.get("module"))
+    from .plugins import resolve
+
+    # The file is data someone may have sent: its theorem id is resolved through the registry and installed
+    # entry points only; the module name it records is never imported.
+    th = resolve(m["theorem"])
     rd, rec = run_trial(th, m["params"], m["trial"], m["seed"])
     saved = {
         k: OutcomeRow(o["holds"], o["statistic"], o["bound"], o["vacuous"], o.get("undetermined", False))

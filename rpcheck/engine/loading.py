@@ -47,7 +47,7 @@ CELL_COLUMNS = (
 #: Extra cell columns (extensions of the schema).
 CELL_EXTRA_COLUMNS = (
     "pvalue_holds", "alpha_adjusted_holds", "stopped_early", "seed", "decide_info", "role", "claim", "undetermined",
-    "expected_declared",
+    "expected_declared", "r_prescribed",
 )  # fmt: skip
 #: Leading columns of ``RunResult.trials``; then ``<variant>.holds|statistic|bound|vacuous|undetermined``
 #: per variant and ``diag.<name>`` per diagnostic.

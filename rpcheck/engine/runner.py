@@ -641,7 +641,23 @@ class _Row:
             "claim": d.claim + (f"; {self.unattainable}" if self.unattainable else ""),
             "undetermined": c.undetermined,
             "expected_declared": "" if spec.expected is None else spec.expected.value,
+            "r_prescribed": _prescribed_r(cell.theorem, cell.params),
         }
+
+
+def _prescribed_r(th, params):
+    """The target dimension the theorem's own formula prescribes for this cell, ``ceil(c * f(params))`` with
+    ``f`` its ``constant_search`` formula (``param == "r"``) and ``c`` the cell's constant for the O(.) of the
+    paper; for the report's "where does it break" plots. NaN when the theorem has no such formula, the cell
+    states no constant ``c``, or the formula does not apply to the cell."""
+    cs = th.constant_search or {}
+    if cs.get("param") != "r" or not callable(cs.get("formula")) or "c" not in params:
+        return math.nan
+    try:
+        v = float(math.ceil(float(params["c"]) * float(cs["formula"](dict(params)))))
+    except (ArithmeticError, KeyError, TypeError, ValueError, RpcheckError):
+        return math.nan
+    return v if math.isfinite(v) and v > 0 else math.nan
 
 
 def _describe(cell, j, mode):

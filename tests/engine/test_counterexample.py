@@ -73,3 +73,31 @@ def test_counterexample_kept_in_memory_without_out():
     assert res.cells["counterexample"].str.len().gt(0).sum() == 1
     arrays, meta = res.counterexamples[rel]
     assert arrays["artifact.X"].shape == (4, 3) and meta["cell"] == 1
+
+
+def test_replay_api_never_imports_the_module_named_in_the_file(violated, tmp_path, monkeypatch):
+    # Regression (issue "Reliability" item 5): replay() imported meta["module"] from an untrusted .npz. A module
+    # planted first on sys.path, named in the file, would run on import; replay must resolve the theorem id
+    # through the registry/entry points only.
+    import sys
+
+    from rpcheck.errors import RpcheckError
+
+    out, res = violated
+    src = out / res.cells.loc[res.cells["counterexample"] != "", "counterexample"].iloc[0]
+    with np.load(src, allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(str(arrays.pop("meta")[()]))
+    marker = tmp_path / "imported.txt"
+    (tmp_path / "evil_mod_rpcheck.py").write_text(f"open({str(marker)!r}, 'w').write('x')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for theorem in (meta["theorem"], "no.such.theorem"):
+        meta2 = dict(meta, module="evil_mod_rpcheck", theorem=theorem)
+        bad = tmp_path / f"planted-{theorem}.npz"
+        np.savez(bad, meta=np.asarray(json.dumps(meta2)), **arrays)
+        if theorem == meta["theorem"]:
+            assert replay(bad).matches  # a known id replays through the registry
+        else:
+            with pytest.raises(RpcheckError, match="no.such.theorem"):
+                replay(bad)
+    assert not marker.exists() and "evil_mod_rpcheck" not in sys.modules

@@ -358,3 +358,18 @@ def test_runresult_notebook_api(tmp_path):
         res.to_parquet(out)
     with pytest.raises(RpcheckError, match="`path`"):
         res.to_parquet("")
+
+
+def test_r_prescribed_column_from_the_theorems_formula():
+    # The report marks the r a theorem's formula prescribes: ceil(c * f(params)) from constant_search
+    import math
+
+    from rpcheck.engine import get, run
+
+    th = get("paul2014.lemma3.1")
+    res = run([th.id], profile="quick", backend="serial", trials=1)
+    for p, rp in zip(res.cells["params"], res.cells["r_prescribed"]):
+        params = json.loads(p)
+        assert rp == math.ceil(params["c"] * th.constant_search["formula"](params))
+    res2 = run(["engine_test.cheap"], profile="quick", backend="serial", trials=1)
+    assert res2.cells["r_prescribed"].isna().all()  # no formula: no marker
