@@ -183,14 +183,14 @@ def make_bad_inputs(d, run_main):
     (d / "afile").write_text("not a directory\n")
     res = d / "res"
     run_main(["check", CHEAP, *RUN, "--out", str(res), "--quiet"])
-    (chunk,) = sorted((res / "checkpoints").rglob("0*.json"))[:1]
+    (chunk,) = sorted((res / "checkpoints").rglob("0*.npz"))[:1]  # columnar checkpoint chunks (format 3)
     for name in ("res_badchunk", "res_badmanifest", "res_shapechunk", "res_noprov", "res_badprov",
                  "res_badcells", "res_nocols"):  # fmt: skip
         shutil.copytree(res, d / name)
     rel = chunk.relative_to(res)
-    (d / "res_badchunk" / rel).write_text('{"theorem": "shi2012.fig1.margins", "rec')  # torn JSON
+    (d / "res_badchunk" / rel).write_bytes(chunk.read_bytes()[:40])  # torn archive
     (d / "res_badmanifest" / "checkpoints" / "manifest.json").write_bytes(b"\x00\xff garbage")
-    (d / "res_shapechunk" / rel).write_text(json.dumps({"theorem": CHEAP, "records": 5}))
+    _save_npz(d / "res_shapechunk" / rel, meta=np.asarray(json.dumps({"theorem": CHEAP, "records": 5})))
     (d / "res_noprov" / "provenance.json").unlink()
     (d / "res_badprov" / "provenance.json").write_text("{not json")
     for f in (d / "res_badcells").glob("cells.*"):
