@@ -398,11 +398,11 @@ def test_disk_full_mid_run_is_exit_2_and_resumable(tmp_path, monkeypatch, capsys
     real = store.atomic_write_bytes
     calls = {"n": 0}
 
-    def flaky(path, data):
+    def flaky(path, data, **kw):
         calls["n"] += 1
         if calls["n"] > 3:  # the manifest and two checkpoint chunks fit, then the disk is full
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
-        return real(path, data)
+        return real(path, data, **kw)
 
     out = tmp_path / "run"
     argv = ["check", INT_R, "--profile", "quick", "--backend", "serial", "--trials", "6", "--out", str(out)]

@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 
 from ._worker import OutcomeRow, run_trial, trial_seed_sequence
 from .store import atomic_write_bytes
@@ -57,6 +56,8 @@ def build_counterexample(theorem, variant, cell_index, canonical, trial, seed, w
     ss = trial_seed_sequence(theorem.id, canonical, trial, seed)
     arrays = {}
     for name, val in (rec.artifacts if rec is not None else {}).items():
+        import scipy.sparse as sp  # lazy: `import rpcheck.engine` stays free of scipy
+
         if sp.issparse(val):
             m = sp.csr_matrix(val)
             arrays[f"artifact.{name}.data"] = m.data
@@ -130,6 +131,8 @@ def load_counterexample(path):
         else:
             artifacts[name] = v
     for name, parts in sparse.items():
+        import scipy.sparse as sp
+
         artifacts[name] = sp.csr_matrix((parts["data"], parts["indices"], parts["indptr"]), shape=tuple(parts["shape"]))
     return Counterexample(path, meta, artifacts)
 

@@ -595,6 +595,7 @@ class _Row:
     counterexample: str = ""
     expected: Verdict | None = None  # effective expected verdict (INCONCLUSIVE when the declared is unattainable)
     unattainable: str = ""
+    also_expected: Verdict | None = None  # INCONCLUSIVE when the expected verdict needs a favourable Holm level
 
     @property
     def in_family(self):
@@ -626,7 +627,7 @@ class _Row:
             "alpha_adjusted": self.alpha_v,
             "verdict": verdict.value,
             "expected": "" if self.expected is None else self.expected.value,
-            "as_expected": self.expected is None or verdict is self.expected,
+            "as_expected": self.expected is None or verdict is self.expected or verdict is self.also_expected,
             "vacuous_reason": spec.vacuous_reason or "",
             **self.describe,
             "seconds": self.seconds,
@@ -726,11 +727,11 @@ def _tabulate(cells, alpha, sequential, seq_levels, store=None, seed=0):
                 v.mode, r.counts, r.spec.delta, alpha_violated=alpha, alpha_holds=alpha,
                 worst_slack=r.describe["slack_min"], exhaustive=v.exhaustive,
             )  # fmt: skip
-        _attainability(r, alpha, sequential, seq_levels)
+        _attainability(r, alpha, sequential, seq_levels, max(1, len(fam)))
     return rows
 
 
-def _attainability(r, alpha, sequential, seq_levels):
+def _attainability(r, alpha, sequential, seq_levels, m=1):
     """Effective expected verdict of a row (:func:`rpcheck.stats.unattainable`): a declared HOLDS/VIOLATED
     that the row's counts cannot attain whatever the outcomes becomes INCONCLUSIVE, with the reason. The
     level is the largest one the row's test can get: ``alpha`` (Holm) or the sequential Bonferroni level."""
@@ -748,6 +749,19 @@ def _attainability(r, alpha, sequential, seq_levels):
     if why:
         r.expected = Verdict.INCONCLUSIVE
         r.unattainable = why
+        return
+    if v.mode in STAT_MODES and not sequential and m > 1:
+        # Holm's level for this row lies between alpha/m and alpha and depends on the other rows' p-values.
+        # If even the best counts cannot reach the verdict at the smallest level alpha/m, reaching it depends
+        # on the rest of the family: the expected verdict and INCONCLUSIVE are then both as expected (the
+        # opposite verdict never is).
+        low = _stats.unattainable(v.mode, exp, draws, r.spec.delta, level=alpha / m, exhaustive=v.exhaustive)
+        if low:
+            r.also_expected = Verdict.INCONCLUSIVE
+            r.unattainable = (
+                f"{exp.value} attainable only at a favourable Holm level (alpha/m = {alpha / m:.3g} does not "
+                f"suffice): INCONCLUSIVE also as expected"
+            )
 
 
 def _jsonable_info(info):
