@@ -38,13 +38,12 @@ def _nice_ticks(lo, hi, n=5):
     raw = (hi - lo) / n
     mag = 10 ** math.floor(math.log10(raw))
     step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
-    start = math.ceil(lo / step - 1e-9) * step
-    ticks = []
-    t = start
-    while t <= hi + 1e-9 * step:
-        ticks.append(0.0 if abs(t) < 1e-12 * step else t)
-        t += step
-    return ticks
+    k0, k1 = math.ceil(lo / step - 1e-9), math.floor(hi / step + 1e-9)
+    if not (0 <= k1 - k0 <= 4 * n) or step <= 1e-12 * max(abs(lo), abs(hi)):
+        # a range too narrow for float64 steps (hi - lo at the rounding level of lo): the ends only. (The
+        # accumulating loop this replaces never ended there: t + step == t.)
+        return [lo, hi]
+    return [0.0 if abs(k * step) < 1e-12 * step else k * step for k in range(k0, k1 + 1)]
 
 
 class _Scale:

@@ -249,3 +249,14 @@ def test_render_theorem_section_is_self_contained():
 def test_report_has_no_matplotlib_and_no_scripts():
     text = render_report(_fake_result())
     assert "matplotlib" not in text and "<script" not in text.lower()
+
+
+def test_nice_ticks_terminate_on_ranges_at_the_rounding_level():
+    # Regression: rpcheck verify (quick) was OOM-killed (22.9 GB) in report rendering: the tick loop
+    # `t += step` never ended when hi - lo is at the rounding level of lo (t + step == t).
+    from rpcheck.report.plots import _nice_ticks
+
+    for lo, hi in [(1e17, 1e17 + 32), (1.0, 1.0 + 2e-16), (0.0, 1.0), (-5.0, 5.0), (364.0, 364.00000000001)]:
+        t = _nice_ticks(lo, hi)
+        assert 1 <= len(t) <= 21 and all(lo - 1e-9 * abs(lo) <= x <= hi + 1e-9 * abs(hi) + 1e-12 for x in t)
+    assert _nice_ticks(0.0, 1.0) == [0.0, 0.2, 0.4, 0.6000000000000001, 0.8, 1.0]
