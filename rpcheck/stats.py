@@ -475,6 +475,14 @@ def _empty(c):
     return Decision(Verdict.INCONCLUSIVE, "no draw evaluated")
 
 
+def _prepare(counts, alpha_violated, alpha_holds):
+    """Validated counts and levels of a statistical row, and its decision when it has no draw (else None)."""
+    c = _as_counts(counts)
+    av = check_interval("alpha_violated", alpha_violated, 0, 1, closed="neither")
+    ah = check_interval("alpha_holds", alpha_holds, 0, 1, closed="neither")
+    return c, av, ah, _empty(c)
+
+
 def _cdf(k, n, p):
     from scipy.stats import binom
 
@@ -542,10 +550,7 @@ def decide_bound(counts, delta, *, alpha_violated, alpha_holds):
     >>> decide_bound(Counts(0, 990, solver_errors=10), 0.01, alpha_violated=0.01, alpha_holds=0.01).verdict
     <Verdict.INCONCLUSIVE: 'INCONCLUSIVE'>
     """
-    c = _as_counts(counts)
-    av = check_interval("alpha_violated", alpha_violated, 0, 1, closed="neither")
-    ah = check_interval("alpha_holds", alpha_holds, 0, 1, closed="neither")
-    empty = _empty(c)
+    c, av, ah, empty = _prepare(counts, alpha_violated, alpha_holds)
     if empty is not None:
         return empty
     pv, ph = bound_pvalues(c, delta)
@@ -606,10 +611,7 @@ def decide_exact(counts, p, *, alpha_violated, alpha_holds):
     >>> decide_exact(Counts(80, 100), 0.5, alpha_violated=0.01, alpha_holds=0.01).verdict
     <Verdict.VIOLATED: 'VIOLATED'>
     """
-    c = _as_counts(counts)
-    av = check_interval("alpha_violated", alpha_violated, 0, 1, closed="neither")
-    ah = check_interval("alpha_holds", alpha_holds, 0, 1, closed="neither")
-    empty = _empty(c)
+    c, av, ah, empty = _prepare(counts, alpha_violated, alpha_holds)
     if empty is not None:
         return empty
     pv, ph = exact_pvalues(c, p)
