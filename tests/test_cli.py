@@ -460,8 +460,11 @@ def test_sigint_exits_130_with_one_line(tmp_path):
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
     )  # fmt: skip
     deadline = time.monotonic() + 120
-    while not list((tmp_path / "o").rglob("0*.json")) and time.monotonic() < deadline:
+    ckpt = tmp_path / "o" / "checkpoints"  # chunks are <start>-<stop>.npz (engine/store.py, format 3)
+    while not list(ckpt.rglob("0*.npz")) and time.monotonic() < deadline:
         time.sleep(0.2)  # wait until the workers have written a checkpoint chunk
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    assert list(ckpt.rglob("0*.npz")), "no checkpoint chunk within 120 s"
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err

@@ -51,7 +51,8 @@ def test_binomial_count_matches_scipy_clopper_pearson():
         ref = binomtest(k, n).proportion_ci(0.99, method="exact")
         ci = c.proportion_ci(0.99)
         assert isinstance(ci, ConfidenceInterval)
-        assert (ci.low, ci.high) == (ref.low, ref.high)
+        # scipy finds the bounds by brentq (xtol 2e-12), rpcheck from the beta quantiles (clopper_pearson)
+        assert ci.low == pytest.approx(ref.low, abs=2e-12) and ci.high == pytest.approx(ref.high, abs=2e-12)
         assert c.failure_rate == k / n
 
 
@@ -382,3 +383,29 @@ def test_exhaustive_deterministic_rows():
     assert unattainable("deterministic", "HOLDS", 1, level=0.01) is not None
     with pytest.raises(RpcheckError, match="exhaustive"):
         Variant("x", "s", mode="bound", promised_failure=0.1, exhaustive=True)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+def test_clopper_pearson_beta_quantiles_equal_scipy_root_finding(alternative):
+    """The beta-quantile bounds against scipy's root-finding ``binomtest(...).proportion_ci("exact")``
+    (brentq to xtol = 2e-12, rtol = 4 eps: the derived tolerance), and against the defining tail equations."""
+    from scipy.stats import binom, binomtest
+
+    from rpcheck.stats import clopper_pearson
+
+    for n in (1, 2, 7, 40, 333, 5000, 10**6):
+        for k in sorted({0, 1, 2, n // 3, n // 2, n - 1, n} & set(range(n + 1))):
+            for cl in (0.5, 0.95, 0.99, 1 - 1e-6):
+                ref = binomtest(k, n, 0.5, alternative=alternative).proportion_ci(cl, method="exact")
+                low, high = clopper_pearson(k, n, cl, alternative)
+                assert abs(low - ref.low) <= 2 * (2e-12 + 8.9e-16 * ref.low)
+                assert abs(high - ref.high) <= 2 * (2e-12 + 8.9e-16 * ref.high)
+                a = (1 - cl) / 2 if alternative == "two-sided" else 1 - cl
+                # the tail at a bound p can only be as exact as p itself (one rounding, 1.1e-16 p): its
+                # derivative is n pmf(k - 1 or k; n - 1, p), so allow that much plus 1e-9 relative
+                if 0 < low:
+                    slack = n * binom.pmf(k - 1, n - 1, low) * 2.3e-16 * low
+                    assert abs(binom.sf(k - 1, n, low) - a) <= slack + 1e-9 * a
+                if high < 1:
+                    slack = n * binom.pmf(k, n - 1, high) * 2.3e-16 * high
+                    assert abs(binom.cdf(k, n, high) - a) <= slack + 1e-9 * a
