@@ -28,6 +28,7 @@ input, which return CSR (the output of an input-sparsity embedding is as sparse 
 ``matrix()`` is dense for gaussian/sign/SRHT kinds and a ``scipy.sparse.csr_array`` for sparse/countsketch/cw.
 """
 
+import functools
 import inspect
 
 from .._validation import check_choice
@@ -80,6 +81,7 @@ SKETCHES = {
 SKETCH_KINDS = tuple(SKETCHES)
 
 
+@functools.lru_cache(maxsize=None)
 def _param_names(cls):
     sig = inspect.signature(cls.__init__)
     return tuple(
