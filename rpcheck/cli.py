@@ -129,6 +129,7 @@ def build_parser():
         help="one-vs-rest: this label becomes +1, every other label -1 (for multi-class files)",
     )
     p.add_argument("--json", action="store_true")
+    _add_calibrate_parser(sub)
     return parser
 
 
@@ -1174,6 +1175,73 @@ _COMMANDS = {
     "replay": _cmd_replay,
     "data": _cmd_data,
 }
+
+
+# --------------------------------------------------------------------------------------------- calibrate
+
+
+def _add_calibrate_parser(sub):
+    """``rpcheck calibrate``: the profile under K fresh root seeds (rpcheck.engine.calibrate)."""
+    from .options import BACKENDS
+
+    p = sub.add_parser(
+        "calibrate",
+        help="run a profile under K fresh root seeds; per row, how often the verdict differed from the expected",
+    )
+    p.add_argument("--profile", choices=PROFILES, default="quick", help="Run size. Default: %(default)r")
+    p.add_argument("--seeds", required=True, metavar="SEEDS", help="root seeds: a range 1-20 or a list 1,5,7")
+    p.add_argument(
+        "--theorem", dest="theorems", action="append", default=None, metavar="ID",
+        help="only this theorem (repeatable; default: every registered theorem)",
+    )  # fmt: skip
+    p.add_argument(
+        "--out", default=None, metavar="DIR", help="calibration directory (default reports/calibrate-<profile>)"
+    )
+    p.add_argument("--jobs", type=jobs_int, default=None, metavar="N")
+    p.add_argument("--backend", choices=BACKENDS, default="processes")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler for --backend dask")
+    p.add_argument("--alpha", type=probability, default=0.01, metavar="A", help="family-wise level of each run")
+    p.add_argument("--quiet", action="store_true", help="no per-seed lines")
+
+
+def _cmd_calibrate(args):
+    """Exit 1 if any row of any seed is unexpected (like verify), else 0."""
+    from .engine import plugins, registry
+    from .engine.calibrate import calibrate, parse_seeds
+
+    seeds = parse_seeds(args.seeds)
+    _check_scheduler(args)
+    if args.theorems:
+        theorems = [_resolve_theorem(t) for t in args.theorems]
+    else:
+        plugins.load_entry_points()
+        registry._load()
+        theorems = None
+    out = args.out if args.out is not None else str(Path("reports") / f"calibrate-{args.profile}")
+    _check_out_dir(out, "--out")
+    args._out = out
+    if args.backend == "processes":
+        _start_workers_ignoring_sigint(args.jobs)
+
+    def on_seed(seed, status, cells):
+        if args.quiet:
+            return
+        u = int((~cells["as_expected"].astype(bool)).sum()) if len(cells) else 0
+        what = "complete, read back" if status == "complete" else "ran"
+        print(f"seed {seed}: {what} ({Path(out) / f'seed-{seed}'}); {len(cells)} rows, {u} unexpected", flush=True)
+
+    res = calibrate(
+        theorems, profile=args.profile, seeds=seeds, out=out, backend=args.backend, jobs=args.jobs,
+        scheduler=args.scheduler, alpha=args.alpha, on_seed=on_seed,
+    )  # fmt: skip
+    for line in res.unexpected_lines():
+        print(line)
+    print(res.summary_line())
+    print(f"calibration: {Path(out) / 'calibration.csv'}")
+    return EXIT_UNEXPECTED if res.unexpected else EXIT_OK
+
+
+_COMMANDS["calibrate"] = _cmd_calibrate
 
 
 def _one_line(text):
