@@ -24,14 +24,12 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
 
-pytestmark = pytest.mark.theorem
-
-
-def test_thm3_6_enclosing_ball():
-    verify_theorem("paul2014.thm3.6")
+@pytest.mark.theorem(id="paul2014.thm3.6")
+def test_thm3_6_enclosing_ball(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
-def test_thm1_1_main_ratio():
-    verify_theorem("paul2014.thm1.1")
+@pytest.mark.theorem(id="paul2014.thm1.1")
+def test_thm1_1_main_ratio(theorem_result):
+    assert theorem_result.unexpected().empty

@@ -25,26 +25,24 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
-
-pytestmark = pytest.mark.theorem
+LEMMAS = ("paul2014.lemma3.1", "paul2014.lemma3.2", "paul2014.lemma3.3", "paul2014.lemma3.4")
 
 
-@pytest.mark.parametrize(
-    "theorem_id",
-    ["paul2014.lemma3.1", "paul2014.lemma3.2", "paul2014.lemma3.3", "paul2014.lemma3.4"],
-)
-def test_subspace_embedding_lemmas(theorem_id):
-    verify_theorem(theorem_id)
+@pytest.mark.parametrize("theorem_id", [pytest.param(t, id=t, marks=pytest.mark.theorem(id=t)) for t in LEMMAS])
+def test_subspace_embedding_lemmas(theorem_result, theorem_id):
+    assert theorem_result.unexpected().empty
 
 
-def test_c1a_row_norms():
-    verify_theorem("paul2014.c1a")
+@pytest.mark.theorem(id="paul2014.c1a")
+def test_c1a_row_norms(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
-def test_c2_coherent_row_spaces():
-    verify_theorem("paul2014.c2")
+@pytest.mark.theorem(id="paul2014.c2")
+def test_c2_coherent_row_spaces(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
-def test_c2_countsketch_collision_law():
-    verify_theorem("paul2014.c2.countsketch_exact")
+@pytest.mark.theorem(id="paul2014.c2.countsketch_exact")
+def test_c2_countsketch_collision_law(theorem_result):
+    assert theorem_result.unexpected().empty

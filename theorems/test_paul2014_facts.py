@@ -25,22 +25,22 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
 
-pytestmark = pytest.mark.theorem
-
-
-def test_c3_rank_deficiency():
-    verify_theorem("paul2014.c3")
+@pytest.mark.theorem(id="paul2014.c3")
+def test_c3_rank_deficiency(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
-def test_c5_norm_identity():
-    verify_theorem("paul2014.c5")
+@pytest.mark.theorem(id="paul2014.c5")
+def test_c5_norm_identity(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
-def test_c11_sparsity():
-    verify_theorem("paul2014.c11")
+@pytest.mark.theorem(id="paul2014.c11")
+def test_c11_sparsity(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
-def test_thm3_7_regression():
-    verify_theorem("paul2014.thm3.7")
+@pytest.mark.theorem(id="paul2014.thm3.7")
+def test_thm3_7_regression(theorem_result):
+    assert theorem_result.unexpected().empty

@@ -26,14 +26,12 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
 
-pytestmark = pytest.mark.theorem
-
-
-def test_thm3_5_margin_and_proof_chain():
-    verify_theorem("paul2014.thm3.5")
+@pytest.mark.theorem(id="paul2014.thm3.5")
+def test_thm3_5_margin_and_proof_chain(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
-def test_thm3_5_soft_margin_search():
-    verify_theorem("paul2014.thm3.5.search")
+@pytest.mark.theorem(id="paul2014.thm3.5.search")
+def test_thm3_5_soft_margin_search(theorem_result):
+    assert theorem_result.unexpected().empty

@@ -13,8 +13,8 @@ Event
     Real data: deterministic checks given the measured e ((1-e)B^2 <= B~^2 <= (1+e)B^2; e >= 1 for r < rho).
 Claimed probability
     Not a probabilistic claim (empirical). Expected: the paper's 15.10% and 7.74 are NOT reproduced by the
-    literal recipe (the information argument at the variant predicts 45-50%); gamma~ grows with r; on real data the ball bounds
-    hold given e and every r < rho has e >= 1.
+    literal recipe (the information argument at the variant predicts 45-50%); gamma~ grows with r; on real
+    data the ball bounds hold given e and every r < rho has e >= 1.
 Parameters
     ci: D1 at the paper's size (200 x 5000), 3-fold CV, 2 data sets, all four methods at r in {256, 512,
     1024}; breast_cancer, digits (8 vs rest, 400 points), diabetes with Gaussian and SRHT, 2 splits.
@@ -22,14 +22,12 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
 
-pytestmark = pytest.mark.theorem
-
-
-def test_synthetic_table_i():
-    verify_theorem("paul2014.repro.synthetic")
+@pytest.mark.theorem(id="paul2014.repro.synthetic")
+def test_synthetic_table_i(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
-def test_bundled_real_data():
-    verify_theorem("paul2014.repro.bundled")
+@pytest.mark.theorem(id="paul2014.repro.bundled")
+def test_bundled_real_data(theorem_result):
+    assert theorem_result.unexpected().empty
