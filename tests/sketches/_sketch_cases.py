@@ -21,11 +21,19 @@ CASES = [
     ("srht-topr", {}),
     ("srht-supervised", {"rule": "smallest"}),
     ("srht-supervised", {"rule": "largest", "a": 0.5}),
+    ("se-isrht", {}),
+    ("se-isrht", {"method": "supervised", "r_prime": 24}),
 ]
 assert {k for k, _ in CASES} == set(SKETCH_KINDS)
 
-OBLIVIOUS = [(k, p) for k, p in CASES if not k.startswith("srht-")]
-DATA_DEPENDENT = [(k, p) for k, p in CASES if k.startswith("srht-")]
+
+def is_data_dependent(kind, params):
+    """True for the kinds that need ``fit`` (the ``srht-*`` selections and se-isrht with an ISRHT method)."""
+    return kind.startswith("srht-") or (kind == "se-isrht" and params.get("method", "srht") != "srht")
+
+
+OBLIVIOUS = [(k, p) for k, p in CASES if not is_data_dependent(k, p)]
+DATA_DEPENDENT = [(k, p) for k, p in CASES if is_data_dependent(k, p)]
 
 
 def case_id(case):
@@ -59,9 +67,15 @@ def matmul_error_bound(X, M, u):
     log2 d', scipy.sparse accumulation) has error <= gamma_m |X| |M| with gamma_m = m u / (1 - m u)
     (Higham, Accuracy and Stability, Sec. 3.1). Taking m = d' + log2(d') + 3 covers the oracle, the fast
     path, the sign/scale multiplications and the cast of R to the working precision ``u``.
+
+    Underflow: in the gradual-underflow model fl(x op y) = (x op y)(1 + delta) + eta with
+    |eta| <= smallest_subnormal / 2 (Higham, Sec. 2.1), so each of the m operations on a path adds at most
+    that absolute error; ``m * smallest_subnormal`` covers it (it matters only for subnormal data, e.g. a
+    float32 entry of 6.8e-43 times 0.126, whose product is rounded to the subnormal grid of spacing 1.4e-45).
     """
     d = X.shape[1]
     dp = 1 << max(d - 1, 0).bit_length()
     m = dp + dp.bit_length() + 3
     gamma = m * u / (1 - m * u)
-    return gamma * (np.abs(dense(X)) @ np.abs(dense(M)))
+    tiny = np.finfo(np.float32 if u > 2.0**-30 else np.float64).smallest_subnormal
+    return gamma * (np.abs(dense(X)) @ np.abs(dense(M))) + m * float(tiny)
