@@ -19,9 +19,11 @@ nonzero per column) and ``apply(X) = X D H \tilde S`` for any (training or test)
   .. math:: b_k = \sum_i Deg_{ii} X_r[i,k]^2 - \tfrac{1-a}{2} (1^T X_r[:,k])^2
      - \tfrac{1+a}{2} (y^T X_r[:,k])^2, \quad Deg_{ii} = \tfrac{1-a}{2} n + \tfrac{1+a}{2} y_i (n_+ - n_-).
 
-Memory: ``fit`` streams ``X`` in blocks of rows (``_rotated_blocks`` of :mod:`rpcheck.sketches.srht`): each
-block is rotated, its contribution to the column energies (and, for ``srht-supervised``, to the three sums of
-the score formula) is accumulated, and the block is dropped. Peak memory beyond ``X`` is
+Memory: ``fit`` streams ``X`` row by row and never densifies it: with numba, the compiled kernels
+``isrht_sums_csr``/``isrht_sums_dense`` scatter each row (times the signs) into one d'-entry buffer, transform
+it and add it to the column energies (and, for ``srht-supervised``, to the three sums of the score formula);
+without numba, blocks of rows (``_rotated_blocks`` of :mod:`rpcheck.sketches.srht`) are rotated, accumulated
+and dropped. Peak memory beyond ``X`` is
 O(``_CHUNK_ENTRIES`` + (k + 3) d') float64 entries (k = number of classes), never the (n, d') rotation;
 ``apply`` is bounded the same way (see ``RotationMixin._rotate_select``). Time stays O(n d' log d').
 Blocked sums differ from one-shot sums only by floating-point rounding (each energy is a sum of n
@@ -95,7 +97,7 @@ class _ScoreSums(_EnergySums):
     def __init__(self, y, a, width):
         super().__init__(width)
         _, inv, counts = np.unique(y, return_inverse=True, return_counts=True)
-        self.inv = inv.ravel()
+        self.inv = inv.ravel().astype(np.int64, copy=False)
         self.a = a
         self.deg = (1.0 + a) * counts[self.inv] - a * y.shape[0]
         self.weighted = np.zeros(width)  # sum_i Deg_ii X_r[i, k]^2
@@ -152,13 +154,17 @@ class _ImprovedSRHT(RotationMixin, Sketch):
         item = np.dtype(X.dtype).itemsize
         nnz = X.nnz if is_sparse else 0
         n_classes = np.unique(self._y).size if self.kind == "srht-supervised" else 0
-        check_memory(self._fit_bytes(n, nnz, item, is_sparse, is_sparse and X.format == "csr", bool(e), n_classes),
+        check_memory(self._fit_bytes_n(n, nnz, item, is_sparse, is_sparse and X.format == "csr", bool(e), n_classes),
                      f"a block of the rotated matrix X D H (d'={self.d_pad}) and its column sums for sketch kind "
                      f"{self.kind!r}", n=n, d=self.d)
         sums = self._new_sums(self.d_pad)
-        for lo, hi, Xr in self._rotated_blocks(_ldexp(X, -e) if e else X, is_sparse):
-            sums.add(lo, hi, Xr.astype(np.float64, copy=False))
-            del Xr
+        Xin = _ldexp(X, -e) if e else X
+        if _fwht.numba_enabled():
+            self._accumulate_compiled(Xin, is_sparse, sums)
+        else:
+            for lo, hi, Xr in self._rotated_blocks(Xin, is_sparse):
+                sums.add(lo, hi, Xr.astype(np.float64, copy=False))
+                del Xr
         self.column_energies_ = sums.energies
         self._select(sums, e)
         with np.errstate(over="ignore"):
@@ -176,7 +182,30 @@ class _ImprovedSRHT(RotationMixin, Sketch):
     def _new_sums(self, width):
         return _EnergySums(width)
 
-    def _fit_bytes(self, n, nnz, item, is_sparse, is_csr, rescaled, n_classes=0):
+    def _accumulate_compiled(self, X, is_sparse, sums):
+        """Row-by-row compiled twin of the blocked loop: one d'-entry buffer, X never densified."""
+        k = _fwht._kernels
+        signs = self.signs_.astype(X.dtype)
+        buf = np.empty(self.d_pad, dtype=X.dtype)
+        scale = 1.0 / np.sqrt(self.d_pad)
+        sup = isinstance(sums, _ScoreSums)
+        one = np.zeros(1)
+        deg, cls = (sums.deg, sums.inv) if sup else (one, np.zeros(1, dtype=np.int64))
+        weighted, class_sums, total = (sums.weighted, sums.class_sums, sums.total) if sup else (one, one[None], one)
+        args = (signs, scale, sup, deg, cls, sums.energies, weighted, class_sums, total, buf)
+        if is_sparse:
+            X = X.tocsr()
+            k.isrht_sums_csr(X.indptr, X.indices, X.data, *args)
+        else:
+            k.isrht_sums_dense(np.ascontiguousarray(X), *args)
+
+    def _fit_bytes(self, X, is_sparse, n_classes=0):
+        """Bytes ``fit(X)`` allocates beyond the validated ``X`` (upper bound; X assumed to need rescaling)."""
+        nnz = X.nnz if is_sparse else 0
+        return self._fit_bytes_n(X.shape[0], nnz, np.dtype(X.dtype).itemsize, is_sparse,
+                                 is_sparse and X.format == "csr", True, n_classes)
+
+    def _fit_bytes_n(self, n, nnz, item, is_sparse, is_csr, rescaled, n_classes=0):
         """Bytes ``fit`` allocates beyond ``X`` (the memory model of the module docstring): one block
         (``_block_bytes``), the accumulators of length d', O(n) label bookkeeping, and a scaled copy of
         ``X`` when it must be rescaled by 2**-e."""

@@ -203,8 +203,8 @@ class SEISRHTSketch(Sketch):
         n = X.shape[0]
         # the embedded matrix is CSR (at most nnz(X) entries) or dense (n, r'); rescaling copies it
         nnz = X.nnz if is_sparse else 0
-        return self._embed_bytes(X, is_sparse) + self.inner_._fit_bytes(n, nnz, item, is_sparse, True, True,
-                                                                            n_classes)
+        return self._embed_bytes(X, is_sparse) + self.inner_._fit_bytes_n(n, nnz, item, is_sparse, True, True,
+                                                                              n_classes)
 
     def _apply_bytes(self, X, is_sparse):
         item = np.dtype(X.dtype).itemsize

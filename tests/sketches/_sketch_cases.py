@@ -79,3 +79,27 @@ def matmul_error_bound(X, M, u):
     gamma = m * u / (1 - m * u)
     tiny = np.finfo(np.float32 if u > 2.0**-30 else np.float64).smallest_subnormal
     return gamma * (np.abs(dense(X)) @ np.abs(dense(M))) + m * float(tiny)
+
+
+def score_order_bound(Xr, y, a=1.0):
+    r"""Bound on the difference of two evaluations of the supervised scores (Lei & Lan 2020, eq. 9) on the
+    same rotated rows ``Xr`` whose three row sums (Deg-weighted energies W, class sums S_c, total T) are
+    accumulated in different orders: each sum of n terms is within gamma_n of its exact value in absolute
+    terms (Higham, Sec. 3.1), so two evaluations differ by 2 gamma_n times the absolute sums; propagated
+    through b = W - (1+a) sum_c S_c^2 + a T^2 (|x^2 - x'^2| <= (2|x| + delta) delta), plus 8 u of each
+    term for the final products and sums.
+    """
+    n = Xr.shape[0]
+    u = np.finfo(np.float64).eps / 2
+    g = 2 * (n + 1) * u / (1 - (n + 1) * u)
+    y = np.asarray(y)
+    _, inv, counts = np.unique(y, return_inverse=True, return_counts=True)
+    deg = (1.0 + a) * counts[inv.ravel()] - a * n
+    Wabs = np.abs(deg) @ (Xr * Xr)
+    classes = np.unique(y)
+    Sabs = np.stack([np.abs(Xr[y == c]).sum(axis=0) for c in classes])
+    Sc = np.stack([Xr[y == c].sum(axis=0) for c in classes])
+    Tabs, T = np.abs(Xr).sum(axis=0), Xr.sum(axis=0)
+    dS, dT = g * Sabs, g * Tabs
+    bound = g * Wabs + (1 + a) * ((2 * np.abs(Sc) + dS) * dS).sum(axis=0) + a * (2 * np.abs(T) + dT) * dT
+    return bound + 8 * u * (Wabs + (1 + a) * (Sc**2).sum(axis=0) + a * T**2)

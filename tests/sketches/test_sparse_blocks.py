@@ -11,7 +11,7 @@ and both backends. Blocked fits are compared with one-shot fits: the rotated row
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from _sketch_cases import dense, labels, matmul_error_bound
+from _sketch_cases import labels, matmul_error_bound, score_order_bound
 
 import rpcheck.sketches.srht as srht_mod
 from rpcheck.errors import RpcheckError
@@ -71,22 +71,7 @@ def test_blocked_apply_and_fit_match_dense_oracle(case, fmt, chunk, backend_any,
     if getattr(S, "scores_", None) is not None:
         inner = S.inner_ if kind == "se-isrht" else S
         Xr = inner.rotate(S.embedding_.apply(X) if kind == "se-isrht" else X)
-        # each of the three sums of the score formula is a sum over rows; abs-sum bound for each, then
-        # propagated through the squares: |delta b| <= g (W_abs + (1+a) sum_c (2|S_c| + g S_abs_c) S_abs_c
-        # + a (2|T| + g T_abs) T_abs) + 4 u |b|-scale terms
-        yy = np.asarray(y)
-        Wabs = np.abs(inner_deg(yy)) @ (Xr * Xr)
-        Sabs = np.stack([np.abs(Xr[yy == c]).sum(axis=0) for c in np.unique(yy)])
-        Sc = np.stack([Xr[yy == c].sum(axis=0) for c in np.unique(yy)])
-        Tabs, T = np.abs(Xr).sum(axis=0), Xr.sum(axis=0)
-        bound = 2 * g * (Wabs + 2 * ((2 * np.abs(Sc) + g * Sabs) * Sabs).sum(axis=0) + (2 * np.abs(T) + g * Tabs) * Tabs)
-        bound += 8 * U64 * (Wabs + 2 * (Sc**2).sum(axis=0) + T**2)
-        assert np.all(np.abs(S.scores_ - ref.scores_) <= bound)
-
-
-def inner_deg(y, a=1.0):
-    _, inv, counts = np.unique(y, return_inverse=True, return_counts=True)
-    return (1.0 + a) * counts[inv.ravel()] - a * y.size
+        assert np.all(np.abs(S.scores_ - ref.scores_) <= score_order_bound(Xr, y))
 
 
 def test_supervised_scores_blocked_sums_equal_function():
