@@ -302,6 +302,9 @@ def warmup_kernels(*, parallel=None):
                              1.0, False, one, np.zeros(1, dtype=np.int64), one, one, one[None], one,
                              np.empty(4, dtype=dtype))
             count += 1
+            k.srht_csr_direct(np.zeros(3, dtype=itype), np.zeros(0, dtype=itype), np.zeros(0, dtype=dtype), signs,
+                              cols, 1.0, o2)
+            count += 1
             indptr = np.zeros(3, dtype=itype)
             empty = np.zeros(0, dtype=itype)
             k.sparse_embed_csr(indptr, empty, np.zeros(0, dtype=dtype), np.zeros((4, 1), dtype=np.int32),

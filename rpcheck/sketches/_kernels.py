@@ -388,3 +388,34 @@ def isrht_sums_dense(X, signs, scale, supervised, deg, cls, energies, weighted, 
             buf[j] = 0.0
         _fwht_row(buf)
         _isrht_accumulate(buf, i, scale, supervised, deg, cls, energies, weighted, class_sums, total)
+
+
+@njit(cache=True, nogil=True)
+def srht_csr_direct(indptr, indices, data, signs, cols, scale, out):
+    """SRHT/ISRHT apply to CSR ``X`` straight from its stored entries, never forming a rotated row:
+    ``out[i, t] = scale * sum_p data[p] signs[k_p] (-1)^popcount(k_p & cols[t])`` (the closed form of the
+    Sylvester entries, :math:`(H_{d'})_{kj} = (-1)^{popcount(k \\& j)}`). O(nnz(X) r) time and no buffer, which
+    beats the O(n d' log d') row FWHT when rows are short and ``d'`` is large (news20: 650 entries vs
+    2^21 per row). Entries of a row are added in their stored order."""
+    n = indptr.shape[0] - 1
+    r = cols.shape[0]
+    for i in range(n):
+        for t in range(r):
+            out[i, t] = 0.0
+        for p in range(indptr[i], indptr[i + 1]):
+            k = np.int64(indices[p])
+            v = data[p] * signs[k]
+            for t in range(r):
+                m = k & cols[t]
+                m ^= m >> 32
+                m ^= m >> 16
+                m ^= m >> 8
+                m ^= m >> 4
+                m ^= m >> 2
+                m ^= m >> 1
+                if m & 1:
+                    out[i, t] -= v
+                else:
+                    out[i, t] += v
+        for t in range(r):
+            out[i, t] *= scale

@@ -24,6 +24,9 @@ from ._base import Sketch
 __all__ = ["SRHTSketch", "RotationMixin"]
 
 _CHUNK_ENTRIES = 1 << 22  # rows of sparse input are densified in blocks of at most this many entries
+#: Sparse apply with numba: "auto" takes the direct O(nnz r) kernel when nnz(X) r < n d' log2(d'), the cost
+#: of transforming every padded row; "always"/"never" force one path (tests exercise both).
+_SPARSE_DIRECT = "auto"
 
 
 class RotationMixin:
@@ -74,10 +77,17 @@ class RotationMixin:
             hi = min(X.shape[0], lo + b)
             yield lo, hi, self._rotate_checked(X[lo:hi], is_sparse)
 
+    def _direct_is_cheaper(self, X, r):
+        if _SPARSE_DIRECT != "auto":
+            return _SPARSE_DIRECT == "always"
+        return X.nnz * r < X.shape[0] * self.d_pad * max(1, self.d_pad.bit_length() - 1)
+
     def _rotate_select(self, X, is_sparse, cols, col_scale):
         """``rotate(X)[:, cols] * col_scale`` without ever storing the (n, d') rotation.
 
-        Memory model (beyond ``X`` itself): the (n, len(cols)) output plus one block of rows. Dense input
+        Memory model (beyond ``X`` itself): the (n, len(cols)) output plus one block of rows. Sparse input
+        with numba whose nnz(X) r is below n d' log2 d' (short rows, wide d'): the direct kernel
+        ``srht_csr_direct`` sums the stored entries times the closed-form Hadamard signs, output only. Dense input
         with the compiled kernel: one padded row buffer of d' entries (the fused kernel transforms row by
         row). Sparse input: blocks of ``b = max(1, _CHUNK_ENTRIES // d)`` rows are densified to (b, d) and
         fed to the same kernel, so the largest temporary has max(_CHUNK_ENTRIES, d) entries. Without numba
@@ -91,7 +101,10 @@ class RotationMixin:
             X = X.tocsr()
         else:
             X = np.ascontiguousarray(X)
-        if _fwht.numba_enabled() and n * self.d_pad >= 1024:
+        if is_sparse and _fwht.numba_enabled() and self._direct_is_cheaper(X, cols.size):
+            _fwht._kernels.srht_csr_direct(X.indptr, X.indices, X.data, self.signs_.astype(X.dtype), cols,
+                                           1.0 / np.sqrt(self.d_pad), out)
+        elif _fwht.numba_enabled() and n * self.d_pad >= 1024:
             k = _fwht._kernels
             signs = self.signs_.astype(X.dtype)
             scale = 1.0 / np.sqrt(self.d_pad)

@@ -202,3 +202,29 @@ def test_se_isrht_matches_its_definition():
     np.testing.assert_array_equal(S.matrix(), Rs @ S.inner_.matrix())
     # entries of R_inner are +-1/sqrt(r) (srht), so each row of R is +-1/sqrt(r) times a row of H
     np.testing.assert_allclose(np.abs(S.matrix()), 0.5, rtol=1e-15)
+
+
+@pytest.mark.parametrize("direct", ["always", "never"])
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_sparse_apply_direct_and_fwht_paths_match_oracle(case, fmt, direct, monkeypatch):
+    """The compiled sparse apply has two paths: the direct O(nnz r) kernel (stored entries times the
+    closed-form Hadamard signs) and densified row blocks through the FWHT; both within the oracle bound,
+    float32 with its own unit roundoff, for int32 and int64 index arrays."""
+    from rpcheck.sketches import numba_enabled
+
+    if not numba_enabled():
+        pytest.skip("numba is not importable in this environment")
+    monkeypatch.setattr(srht_mod, "_SPARSE_DIRECT", direct)
+    kind, params = case
+    X = _data(6)
+    S = _fit(kind, params, X, labels(N, 6))
+    M = S.matrix()
+    for dtype, itype in ((np.float64, np.int32), (np.float32, np.int64)):
+        Xs = _fmt(X.astype(dtype), fmt)
+        Xs.indices, Xs.indptr = Xs.indices.astype(itype), Xs.indptr.astype(itype)
+        out = S.apply(Xs)
+        assert out.dtype == dtype
+        u = np.finfo(dtype).eps / 2
+        X64 = X.astype(dtype).astype(np.float64)
+        assert np.all(np.abs(out - X64 @ M) <= matmul_error_bound(X64, M, u))
