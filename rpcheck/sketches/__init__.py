@@ -18,10 +18,19 @@ kind                 distribution of R (d x r)                                  
 ``srht-nps``         D H then r i.i.d. columns, p_j ~ energy, scaled 1/sqrt(r p)  Lei & Lan 2020, eqs. (5-6)
 ``srht-topr``        D H then the r columns of largest energy                     Lei & Lan 2020, Prop. 2
 ``srht-supervised``  D H then r columns by the score b_k (``rule``, ``a``)          Lei & Lan 2020, (8)-(10)
+``se-isrht``         CountSketch to r' = 2r (``r_prime``), then ``method`` = srht    Lei & Lan 2020, "Extension
+                     (data-oblivious), nps, topr or supervised on the r' columns  to High-dimensional Sparse
+                                                                                  Data"
 ==================== ============================================================ ==========================
 
-Every data-oblivious construction satisfies :math:`E[R R^T] = I_d`. The last three kinds are data-dependent:
-call ``fit(X)`` (``fit(X, y)`` for ``srht-supervised``) before ``apply``.
+Every data-oblivious construction satisfies :math:`E[R R^T] = I_d`. The ``srht-*`` kinds, and ``se-isrht``
+with ``method`` nps/topr/supervised, are data-dependent (``S.data_dependent``): call ``fit(X)`` (``fit(X, y)``
+for the supervised selections) before ``apply``.
+
+Memory: no kind ever forms the (n, d') rotation of ``X`` in ``apply`` or ``fit``; the SRHT family streams
+rows in blocks of at most ``rpcheck.sketches.srht._CHUNK_ENTRIES`` rotated entries, and ``se-isrht`` keeps
+the embedded data sparse (memory models in the docstrings of :mod:`~rpcheck.sketches.srht`,
+:mod:`~rpcheck.sketches.isrht` and :mod:`~rpcheck.sketches.se_isrht`).
 
 ``apply`` returns a dense ndarray of the input's float dtype, except ``countsketch``/``cw`` on scipy.sparse
 input, which return CSR (the output of an input-sparsity embedding is as sparse as its input).
@@ -39,6 +48,7 @@ from .countsketch import CountSketch, CWSketch
 from .gaussian import GaussianSketch, SignSketch
 from .isrht import NPSSketch, SupervisedSketch, TopRSketch, supervised_scores
 from .sparse import SparseSketch
+from .se_isrht import SE_METHODS, SEISRHTSketch
 from .srht import SRHTSketch
 
 __all__ = [
@@ -60,6 +70,8 @@ __all__ = [
     "NPSSketch",
     "TopRSketch",
     "SupervisedSketch",
+    "SEISRHTSketch",
+    "SE_METHODS",
 ]
 
 #: Registry: kind -> class. Order is the order of ``SKETCH_KINDS``.
@@ -75,6 +87,7 @@ SKETCHES = {
         NPSSketch,
         TopRSketch,
         SupervisedSketch,
+        SEISRHTSketch,
     )
 }
 
@@ -107,7 +120,7 @@ def make_sketch(kind, d, r, *, rng=None, **params):
         ``numpy.random.default_rng``.
     **params
         Kind-specific parameters: ``density`` (sparse), ``replace`` (srht), ``q, v, a`` (cw),
-        ``rule, a`` (srht-supervised).
+        ``rule, a`` (srht-supervised), ``method, r_prime, replace, rule, a`` (se-isrht).
 
     Returns
     -------

@@ -291,7 +291,20 @@ def warmup_kernels(*, parallel=None):
             srht(X, signs, 4, cols, 1.0, o2)
             embed(X, cols2, vals2, o2)
             count += 6
+        one = np.zeros(1)
+        sums = (np.zeros(4), np.zeros(4), np.zeros((2, 4)), np.zeros(4))
+        for sup in (False, True):  # one specialisation: `supervised` is a runtime flag
+            k.isrht_sums_dense(X, signs, 1.0, sup, np.ones(2), np.zeros(2, dtype=np.int64), *sums,
+                               np.empty(4, dtype=dtype))
+        count += 1
         for itype in (np.int32, np.int64):
+            k.isrht_sums_csr(np.zeros(3, dtype=itype), np.zeros(0, dtype=itype), np.zeros(0, dtype=dtype), signs,
+                             1.0, False, one, np.zeros(1, dtype=np.int64), one, one, one[None], one,
+                             np.empty(4, dtype=dtype))
+            count += 1
+            k.srht_csr_direct(np.zeros(3, dtype=itype), np.zeros(0, dtype=itype), np.zeros(0, dtype=dtype), signs,
+                              cols, 1.0, o2)
+            count += 1
             indptr = np.zeros(3, dtype=itype)
             empty = np.zeros(0, dtype=itype)
             k.sparse_embed_csr(indptr, empty, np.zeros(0, dtype=dtype), np.zeros((4, 1), dtype=np.int32),

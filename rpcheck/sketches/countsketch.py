@@ -1,7 +1,10 @@
 r"""Input-sparsity embeddings: Clarkson-Woodruff (``"cw"``) and CountSketch (``"countsketch"``).
 
-Clarkson & Woodruff (2013) generalized sparse embedding, exactly as corrected in spec paul2014.md Sec. 2.2
-(Paul et al. 2014, Sec. 2, eq. 8), with integers ``q, v, a`` and ``r = q v a``:
+Clarkson & Woodruff (2013) generalized sparse embedding as described in Paul et al. (2014), Sec. 2 (eq. 8
+and the construction of ``S = blockdiag(B_1, ..., B_q)`` after it), with the paper's index slip corrected
+(its text draws, for each of the ``v`` rows, a column in ``[a_i]``, which is dimensionally inconsistent;
+here each feature draws a row of each sub-block, the reading under which every row of R has ``a`` nonzeros
+and ``nnz(X R) <= a nnz(X)`` as the paper states), with integers ``q, v, a`` and ``r = q v a``:
 
 1. a hash :math:`h: [d] \to [q]` puts every feature in a bucket;
 2. bucket ``i`` owns the ``v a`` consecutive columns ``i v a, ..., (i+1) v a - 1`` of ``R``, split into ``a``
@@ -81,7 +84,7 @@ class CWSketch(Sketch):
         if q * v * a != self.r:
             raise RpcheckError(
                 f"`r` ({self.r}) must equal q*v*a = {q}*{v}*{a} = {q * v * a} "
-                "(Clarkson-Woodruff construction, spec paul2014.md Sec. 2.2)."
+                "(Clarkson-Woodruff construction, Paul et al. 2014, Sec. 2, eq. 8)."
             )
         self.q, self.v, self.a = q, v, a
         self.params = {"q": q, "v": v, "a": a}

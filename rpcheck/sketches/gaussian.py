@@ -2,7 +2,7 @@ r"""Dense i.i.d. projections: Gaussian (``"gaussian"``) and random sign (``"sign
 
 Paul et al. (2014), Sec. 2, table of constructions: RG has i.i.d. N(0, 1) entries and RS i.i.d. +-1 entries,
 "rescaled". The paper states no scaling; Lemmas 3.2 and 3.4 need :math:`E[R R^T] = I_d`, so both are divided
-by :math:`\sqrt{r}` here (spec paul2014.md Sec. 2).
+by :math:`\sqrt{r}` here.
 """
 
 import numpy as np
@@ -42,7 +42,7 @@ class GaussianSketch(_DenseSketch):
     d, r : int
         Input and output dimension.
     rng : {None, int, numpy.random.Generator, numpy.random.SeedSequence}, optional
-        Pseudorandom number generator state (SPEC 7).
+        Pseudorandom number generator state (Scientific Python SPEC 7 conventions).
 
     Notes
     -----

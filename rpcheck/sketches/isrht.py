@@ -1,6 +1,6 @@
 r"""Lei & Lan (2020) improved SRHT: data-dependent column selection after the Hadamard rotation.
 
-Common pre-step (Alg. 1 steps 1-2; spec lei2020.md Sec. 2): pad ``X`` to ``d' = 2**ceil(log2 d)`` columns,
+Common pre-step (Alg. 1 steps 1-2): pad ``X`` to ``d' = 2**ceil(log2 d)`` columns,
 draw Rademacher signs ``D`` and rotate, :math:`X_r = X D H` (``H`` normalised), column energies
 :math:`c_j = \|X_r(:, j)\|_2^2`. Then ``fit`` chooses the sampling matrix :math:`\tilde S` (d' x r, one
 nonzero per column) and ``apply(X) = X D H \tilde S`` for any (training or test) ``X``:
@@ -12,11 +12,22 @@ nonzero per column) and ``apply(X) = X D H \tilde S`` for any (training or test)
 - ``"srht-supervised"`` (eqs. 8-10): scores :math:`b_k = X_r(:,k)^T L X_r(:,k)` with the signed Laplacian
   ``L = Deg - A``, :math:`A_{ij} = 1` if :math:`y_i = y_j` else :math:`-a`; ``rule="smallest"`` takes the
   ``r`` smallest ``b_k`` (the minimiser of objective (10), canonical), ``rule="largest"`` the ``r``
-  largest, as printed in the paper's text (spec Sec. 6 item 1: contradicts (10)); no rescaling; ties broken
-  by the smaller index. Scores use the O(n d) formula of spec Sec. 2 A3,
+  largest, as printed right after eq. (10) ("The optimal solution of (10) is just to select the largest r
+  elements", which contradicts the minimisation in (10)); no rescaling; ties broken by the smaller index. Scores use the O(n d) form of
+  eq. (9) derived in :func:`supervised_scores` (``L`` is never formed),
 
   .. math:: b_k = \sum_i Deg_{ii} X_r[i,k]^2 - \tfrac{1-a}{2} (1^T X_r[:,k])^2
      - \tfrac{1+a}{2} (y^T X_r[:,k])^2, \quad Deg_{ii} = \tfrac{1-a}{2} n + \tfrac{1+a}{2} y_i (n_+ - n_-).
+
+Memory: ``fit`` streams ``X`` row by row and never densifies it: with numba, the compiled kernels
+``isrht_sums_csr``/``isrht_sums_dense`` scatter each row (times the signs) into one d'-entry buffer, transform
+it and add it to the column energies (and, for ``srht-supervised``, to the three sums of the score formula);
+without numba, blocks of rows (``_rotated_blocks`` of :mod:`rpcheck.sketches.srht`) are rotated, accumulated
+and dropped. Peak memory beyond ``X`` is
+O(``_CHUNK_ENTRIES`` + (k + 3) d') float64 entries (k = number of classes), never the (n, d') rotation;
+``apply`` is bounded the same way (see ``RotationMixin._rotate_select``). Time stays O(n d' log d').
+Blocked sums differ from one-shot sums only by floating-point rounding (each energy is a sum of n
+nonnegative terms: relative difference <= 2 n u, u the unit roundoff of float64).
 
 ``D`` is drawn when the sketch is built; the nps draws come from a seed also fixed at construction, so
 ``fit`` on the same data always gives the same selection. ``apply`` and ``matrix`` before ``fit`` raise
@@ -58,18 +69,52 @@ def supervised_scores(Xr, y, a=1.0):
 
     .. math:: b_k = \sum_i Deg_{ii} X_r[i,k]^2 - (1+a) \sum_c (1_c^T X_r[:,k])^2 + a (1^T X_r[:,k])^2 ,
 
-    which for labels in {-1, +1} is the formula of spec lei2020.md A3,
+    which for labels in {-1, +1} reads
     :math:`\sum_i Deg_{ii} X_r[i,k]^2 - \frac{1-a}{2}(1^T X_r[:,k])^2 - \frac{1+a}{2}(y^T X_r[:,k])^2`
-    (use :math:`\sum_c (1_c^T x)^2 = ((1^T x)^2 + (y^T x)^2)/2`). ``L`` is never formed.
+    (use :math:`\sum_c (1_c^T x)^2 = ((1^T x)^2 + (y^T x)^2)/2`); for a = 1 it is the paper's
+    ``L = D - y y^T`` (Sec. "Algorithm Implementation and Analysis"). ``L`` is never formed. The three sums are additive over rows, so
+    ``fit`` accumulates them block by block (:class:`_ScoreSums`).
     """
     Xr = np.asarray(Xr, dtype=np.float64)
-    n = Xr.shape[0]
-    _, inv, counts = np.unique(np.asarray(y), return_inverse=True, return_counts=True)
-    inv = inv.ravel()
-    deg = (1.0 + a) * counts[inv] - a * n
-    class_sums = np.zeros((counts.size, Xr.shape[1]))
-    np.add.at(class_sums, inv, Xr)
-    return deg @ (Xr * Xr) - (1.0 + a) * (class_sums**2).sum(axis=0) + a * Xr.sum(axis=0) ** 2
+    sums = _ScoreSums(np.asarray(y), a, Xr.shape[1])
+    sums.add(0, Xr.shape[0], Xr)
+    return sums.scores()
+
+
+class _EnergySums:
+    r"""Column energies :math:`c_j = \|X_r(:, j)\|_2^2` accumulated over blocks of rows of ``X_r``."""
+
+    def __init__(self, width):
+        self.energies = np.zeros(width)
+
+    def add(self, lo, hi, Xr):
+        self.energies += np.einsum("ij,ij->j", Xr, Xr)
+
+
+class _ScoreSums(_EnergySums):
+    """Energies plus the three row-additive sums of the score formula of :func:`supervised_scores`."""
+
+    def __init__(self, y, a, width):
+        super().__init__(width)
+        _, inv, counts = np.unique(y, return_inverse=True, return_counts=True)
+        self.inv = inv.ravel().astype(np.int64, copy=False)
+        self.a = a
+        self.deg = (1.0 + a) * counts[self.inv] - a * y.shape[0]
+        self.weighted = np.zeros(width)  # sum_i Deg_ii X_r[i, k]^2
+        self.class_sums = np.zeros((counts.size, width))  # 1_c^T X_r[:, k]
+        self.total = np.zeros(width)  # 1^T X_r[:, k]
+
+    def add(self, lo, hi, Xr):
+        super().add(lo, hi, Xr)
+        sq = Xr * Xr
+        self.weighted += self.deg[lo:hi] @ sq
+        del sq
+        np.add.at(self.class_sums, self.inv[lo:hi], Xr)
+        self.total += Xr.sum(axis=0)
+
+    def scores(self):
+        a = self.a
+        return self.weighted - (1.0 + a) * (self.class_sums**2).sum(axis=0) + a * self.total**2
 
 
 class _ImprovedSRHT(RotationMixin, Sketch):
@@ -92,13 +137,13 @@ class _ImprovedSRHT(RotationMixin, Sketch):
         self.fitted_ = False
 
     def fit(self, X, y=None):
-        """Rotate ``X`` (n, d), compute the column energies and select the columns; returns ``self``."""
+        """Rotate ``X`` (n, d) block by block, accumulate the column energies and select; returns ``self``.
+
+        Peak memory beyond ``X``: one block of at most ``max(_CHUNK_ENTRIES, d')`` rotated entries (in X's
+        dtype and as float64 squares) plus the (k + 3) accumulators of length d'; see the module docstring.
+        """
         X, is_sparse = check_input(X, self.d)
         n = X.shape[0]
-        item = np.dtype(X.dtype).itemsize
-        check_memory(n * self.d_pad * (item + 16) + 32 * self.d_pad,
-                     f"the rotated (n, d') matrix X D H (d'={self.d_pad}) of sketch kind {self.kind!r}",
-                     n=n, d=self.d)
         # The selection depends on X only up to a positive factor (energies and scores are quadratic in X,
         # the nps probabilities are ratios), so badly scaled X is rotated as X / 2**e, which is exact, keeping
         # every intermediate (the FWHT sums, the squares) far from overflow and underflow. Data within
@@ -106,9 +151,22 @@ class _ImprovedSRHT(RotationMixin, Sketch):
         m = max_abs(X)
         fi = np.finfo(X.dtype)
         e = pow2_exponent(m) if (m > 2.0 ** (fi.maxexp // 4) or 0 < m < 2.0 ** (fi.minexp // 4)) else 0
-        Xr = self._rotate_checked(_ldexp(X, -e) if e else X, is_sparse).astype(np.float64, copy=False)
-        self.column_energies_ = np.einsum("ij,ij->j", Xr, Xr)
-        self._select(Xr, y, e)
+        item = np.dtype(X.dtype).itemsize
+        nnz = X.nnz if is_sparse else 0
+        n_classes = np.unique(self._y).size if self.kind == "srht-supervised" else 0
+        check_memory(self._fit_bytes_n(n, nnz, item, is_sparse, is_sparse and X.format == "csr", bool(e), n_classes),
+                     f"a block of the rotated matrix X D H (d'={self.d_pad}) and its column sums for sketch kind "
+                     f"{self.kind!r}", n=n, d=self.d)
+        sums = self._new_sums(self.d_pad)
+        Xin = _ldexp(X, -e) if e else X
+        if _fwht.numba_enabled():
+            self._accumulate_compiled(Xin, is_sparse, sums)
+        else:
+            for lo, hi, Xr in self._rotated_blocks(Xin, is_sparse):
+                sums.add(lo, hi, Xr.astype(np.float64, copy=False))
+                del Xr
+        self.column_energies_ = sums.energies
+        self._select(sums, e)
         with np.errstate(over="ignore"):
             energies = np.ldexp(self.column_energies_, 2 * e)
         if not np.all(np.isfinite(energies)):
@@ -120,6 +178,46 @@ class _ImprovedSRHT(RotationMixin, Sketch):
         self.indices_ = np.asarray(self.indices_, dtype=np.int64)
         self.fitted_ = True
         return self
+
+    def _new_sums(self, width):
+        return _EnergySums(width)
+
+    def _accumulate_compiled(self, X, is_sparse, sums):
+        """Row-by-row compiled twin of the blocked loop: one d'-entry buffer, X never densified."""
+        k = _fwht._kernels
+        signs = self.signs_.astype(X.dtype)
+        buf = np.empty(self.d_pad, dtype=X.dtype)
+        scale = 1.0 / np.sqrt(self.d_pad)
+        sup = isinstance(sums, _ScoreSums)
+        one = np.zeros(1)
+        deg, cls = (sums.deg, sums.inv) if sup else (one, np.zeros(1, dtype=np.int64))
+        weighted, class_sums, total = (sums.weighted, sums.class_sums, sums.total) if sup else (one, one[None], one)
+        args = (signs, scale, sup, deg, cls, sums.energies, weighted, class_sums, total, buf)
+        if is_sparse:
+            X = X.tocsr()
+            k.isrht_sums_csr(X.indptr, X.indices, X.data, *args)
+        else:
+            k.isrht_sums_dense(np.ascontiguousarray(X), *args)
+
+    def _fit_bytes(self, X, is_sparse, n_classes=0):
+        """Bytes ``fit(X)`` allocates beyond the validated ``X`` (upper bound; X assumed to need rescaling)."""
+        nnz = X.nnz if is_sparse else 0
+        return self._fit_bytes_n(X.shape[0], nnz, np.dtype(X.dtype).itemsize, is_sparse,
+                                 is_sparse and X.format == "csr", True, n_classes)
+
+    def _fit_bytes_n(self, n, nnz, item, is_sparse, is_csr, rescaled, n_classes=0):
+        """Bytes ``fit`` allocates beyond ``X`` (the memory model of the module docstring): one block
+        (``_block_bytes``), the accumulators of length d', O(n) label bookkeeping, and a scaled copy of
+        ``X`` when it must be rescaled by 2**-e."""
+        work = self._block_bytes(n, nnz, item, is_sparse, is_csr) + 8 * self.d_pad * self._n_accumulators(n_classes)
+        work += 48 * n  # supervised: class index, Deg and np.unique's sort of y
+        if rescaled:
+            work += nnz * item if is_sparse else n * self.d * item
+        return work
+
+    def _n_accumulators(self, n_classes):
+        """Number of float64 accumulators of length d' that ``fit`` keeps."""
+        return 1
 
     def _apply_dense(self, X):
         return self._rotate_select(X, False, self.indices_, self.weights_)
@@ -160,7 +258,7 @@ class NPSSketch(_ImprovedSRHT):
     kind = "srht-nps"
     _max_r_is_dpad = False
 
-    def _select(self, Xr, y, e):
+    def _select(self, sums, e):
         total = self.column_energies_.sum()
         if not total > 0:
             raise RpcheckError(
@@ -182,7 +280,7 @@ class TopRSketch(_ImprovedSRHT):
 
     kind = "srht-topr"
 
-    def _select(self, Xr, y, e):
+    def _select(self, sums, e):
         self.indices_ = _top(self.column_energies_, self.r)
         self.weights_ = np.ones(self.r)
 
@@ -234,8 +332,14 @@ class SupervisedSketch(_ImprovedSRHT):
         self._y = yy
         return super().fit(X, y)
 
-    def _select(self, Xr, y, e):
-        scores = supervised_scores(Xr, self._y, self.a)  # of X / 2**e: the true scores times 2**(-2e)
+    def _new_sums(self, width):
+        return _ScoreSums(self._y, self.a, width)
+
+    def _n_accumulators(self, n_classes):
+        return 3 + n_classes  # energies, weighted, total and one sum per class
+
+    def _select(self, sums, e):
+        scores = sums.scores()  # of X / 2**e: the true scores times 2**(-2e)
         del self._y
         with np.errstate(over="ignore"):
             self.scores_ = np.ldexp(scores, 2 * e)

@@ -24,6 +24,9 @@ from ._base import Sketch
 __all__ = ["SRHTSketch", "RotationMixin"]
 
 _CHUNK_ENTRIES = 1 << 22  # rows of sparse input are densified in blocks of at most this many entries
+#: Sparse apply with numba: "auto" takes the direct O(nnz r) kernel when nnz(X) r < n d' log2(d'), the cost
+#: of transforming every padded row; "always"/"never" force one path (tests exercise both).
+_SPARSE_DIRECT = "auto"
 
 
 class RotationMixin:
@@ -57,36 +60,96 @@ class RotationMixin:
         _fwht.rotate_inplace(out, 1.0 / np.sqrt(self.d_pad))
         return out
 
+    def _row_block(self, width):
+        """Rows per block when at most ``_CHUNK_ENTRIES`` entries of ``width`` columns may be alive (>= 1)."""
+        return max(1, _CHUNK_ENTRIES // max(1, width))
+
+    def _rotated_blocks(self, X, is_sparse):
+        """Yield ``(lo, hi, rotate(X[lo:hi]))`` over blocks of rows, each rotation a dense (hi-lo, d') array.
+
+        At most ``_CHUNK_ENTRIES`` rotated entries (one block) are alive at a time, so streaming statistics
+        of ``X D H`` (column energies, supervised scores) need O(_CHUNK_ENTRIES + d') memory, not O(n d').
+        """
+        if is_sparse:
+            X = X.tocsr()
+        b = self._row_block(self.d_pad)
+        for lo in range(0, X.shape[0], b):
+            hi = min(X.shape[0], lo + b)
+            yield lo, hi, self._rotate_checked(X[lo:hi], is_sparse)
+
+    def _direct_is_cheaper(self, X, r):
+        if _SPARSE_DIRECT != "auto":
+            return _SPARSE_DIRECT == "always"
+        return X.nnz * r < X.shape[0] * self.d_pad * max(1, self.d_pad.bit_length() - 1)
+
     def _rotate_select(self, X, is_sparse, cols, col_scale):
-        """``rotate(X)[:, cols] * col_scale`` without storing the (n, d') rotation for dense input."""
+        """``rotate(X)[:, cols] * col_scale`` without ever storing the (n, d') rotation.
+
+        Memory model (beyond ``X`` itself): the (n, len(cols)) output plus one block of rows. Sparse input
+        with numba whose nnz(X) r is below n d' log2 d' (short rows, wide d'): the direct kernel
+        ``srht_csr_direct`` sums the stored entries times the closed-form Hadamard signs, output only. Dense input
+        with the compiled kernel: one padded row buffer of d' entries (the fused kernel transforms row by
+        row). Sparse input: blocks of ``b = max(1, _CHUNK_ENTRIES // d)`` rows are densified to (b, d) and
+        fed to the same kernel, so the largest temporary has max(_CHUNK_ENTRIES, d) entries. Without numba
+        (or for tiny inputs) blocks of ``max(1, _CHUNK_ENTRIES // d')`` rows are rotated to (b, d') and
+        subsampled. Peak: ``n r + 2 max(_CHUNK_ENTRIES, d')`` entries of X's dtype, never ``n d'``.
+        """
         cols = np.ascontiguousarray(cols, dtype=np.int64)
-        if not is_sparse and _fwht.numba_enabled() and X.shape[0] * self.d_pad >= 1024:
-            X = np.ascontiguousarray(X)
-            out = np.empty((X.shape[0], cols.size), dtype=X.dtype)
-            k = _fwht._kernels
-            with _fwht.parallel_slot(X.shape[0] * self.d_pad) as par:
-                (k.srht_rows if par else k.srht_rows_serial)(
-                    X, self.signs_.astype(X.dtype), self.d_pad, cols, 1.0 / np.sqrt(self.d_pad), out
-                )
+        n = X.shape[0]
+        out = np.empty((n, cols.size), dtype=X.dtype)
+        if is_sparse:
+            X = X.tocsr()
         else:
-            if is_sparse:  # densify block by block so at most _CHUNK_ENTRIES rotated entries are alive
-                X = X.tocsr()
-                block = max(1, _CHUNK_ENTRIES // self.d_pad)
-                parts = [self._rotate_checked(X[lo:lo + block], True)[:, cols]
-                         for lo in range(0, X.shape[0], block)]
-                out = np.concatenate(parts, axis=0) if parts else np.zeros((0, cols.size), X.dtype)
-            else:
-                out = self._rotate_checked(X, False)[:, cols]
+            X = np.ascontiguousarray(X)
+        if is_sparse and _fwht.numba_enabled() and self._direct_is_cheaper(X, cols.size):
+            _fwht._kernels.srht_csr_direct(X.indptr, X.indices, X.data, self.signs_.astype(X.dtype), cols,
+                                           1.0 / np.sqrt(self.d_pad), out)
+        elif _fwht.numba_enabled() and n * self.d_pad >= 1024:
+            k = _fwht._kernels
+            signs = self.signs_.astype(X.dtype)
+            scale = 1.0 / np.sqrt(self.d_pad)
+            b = self._row_block(self.d) if is_sparse else max(n, 1)
+            for lo in range(0, n, b):
+                hi = min(n, lo + b)
+                block = X[lo:hi].toarray() if is_sparse else X[lo:hi]
+                with _fwht.parallel_slot(block.shape[0] * self.d_pad) as par:
+                    (k.srht_rows if par else k.srht_rows_serial)(block, signs, self.d_pad, cols, scale,
+                                                                 out[lo:hi])
+        else:
+            for lo, hi, Xr in self._rotated_blocks(X, is_sparse):
+                out[lo:hi] = Xr[:, cols]
         out *= np.asarray(col_scale, dtype=out.dtype)
         return out
 
     def _matrix_bytes(self):
         return 24 * self.d * self.r  # int64 parities, float64 signs and the result, each (d, r)
 
+    def _block_bytes(self, n, nnz, item, is_sparse, is_csr):
+        """Bytes of the per-block temporaries of ``_rotate_select`` / ``_rotated_blocks`` (the memory model).
+
+        A block has ``b = min(n, max(1, _CHUNK_ENTRIES // d'))`` rows, so ``big = max(b, 1) d'`` <=
+        ``max(_CHUNK_ENTRIES, d')`` rotated entries: the padded rotation, the densified rows and their sign
+        product, each <= ``big`` entries of X's dtype, the float64 cast and squares in ``fit`` (<= 2 big
+        float64), plus the kernel's d'-entry row buffer. Sparse input adds the densified rows of the
+        compiled path and their CSR row slice ``X[lo:hi]`` (<= min(n, max(1, _CHUNK_ENTRIES // d)) d
+        entries; value + 8-byte index) and, for CSC/other formats, one CSR copy of ``X`` (nnz values and
+        indices, n + 1 pointers).
+        """
+        big = max(1, min(n, self._row_block(self.d_pad))) * self.d_pad
+        work = big * (3 * item + 16) + 8 * self.d_pad
+        if is_sparse:
+            work += max(1, min(n, self._row_block(self.d))) * self.d * (2 * item + 8)
+            if not is_csr:
+                work += nnz * (item + 8) + 8 * (n + 1)
+        return work
+
     def _apply_bytes(self, X, is_sparse):
+        """``apply``: the (n, r) output, its finiteness mask (n r bytes), the cast signs and one block."""
         item = np.dtype(X.dtype).itemsize
-        work = (2 * max(_CHUNK_ENTRIES, self.d_pad) if is_sparse else 2 * self.d_pad) * item
-        return X.shape[0] * self.r * item + self.d * item + work
+        nnz = X.nnz if is_sparse else 0
+        is_csr = is_sparse and X.format == "csr"
+        return X.shape[0] * self.r * (item + 1) + self.d * item + self._block_bytes(X.shape[0], nnz, item,
+                                                                                     is_sparse, is_csr)
 
     def _check_build_memory(self):
         # signs (int8, then float64), the r column indices, and the permutation of the d' columns that
@@ -123,7 +186,7 @@ class SRHTSketch(RotationMixin, Sketch):
         Sample the r columns of ``S`` i.i.d. uniformly with replacement (Paul et al. 2014, Sec. 2.1) or
         as a uniform r-subset without replacement (Lei & Lan 2020, eq. 2, "SRHT").
     rng : {None, int, numpy.random.Generator, numpy.random.SeedSequence}, optional
-        Pseudorandom number generator state (SPEC 7).
+        Pseudorandom number generator state (Scientific Python SPEC 7 conventions).
 
     Attributes
     ----------

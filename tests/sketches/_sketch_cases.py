@@ -21,11 +21,19 @@ CASES = [
     ("srht-topr", {}),
     ("srht-supervised", {"rule": "smallest"}),
     ("srht-supervised", {"rule": "largest", "a": 0.5}),
+    ("se-isrht", {}),
+    ("se-isrht", {"method": "supervised", "r_prime": 24}),
 ]
 assert {k for k, _ in CASES} == set(SKETCH_KINDS)
 
-OBLIVIOUS = [(k, p) for k, p in CASES if not k.startswith("srht-")]
-DATA_DEPENDENT = [(k, p) for k, p in CASES if k.startswith("srht-")]
+
+def is_data_dependent(kind, params):
+    """True for the kinds that need ``fit`` (the ``srht-*`` selections and se-isrht with an ISRHT method)."""
+    return kind.startswith("srht-") or (kind == "se-isrht" and params.get("method", "srht") != "srht")
+
+
+OBLIVIOUS = [(k, p) for k, p in CASES if not is_data_dependent(k, p)]
+DATA_DEPENDENT = [(k, p) for k, p in CASES if is_data_dependent(k, p)]
 
 
 def case_id(case):
@@ -59,9 +67,39 @@ def matmul_error_bound(X, M, u):
     log2 d', scipy.sparse accumulation) has error <= gamma_m |X| |M| with gamma_m = m u / (1 - m u)
     (Higham, Accuracy and Stability, Sec. 3.1). Taking m = d' + log2(d') + 3 covers the oracle, the fast
     path, the sign/scale multiplications and the cast of R to the working precision ``u``.
+
+    Underflow: in the gradual-underflow model fl(x op y) = (x op y)(1 + delta) + eta with
+    |eta| <= smallest_subnormal / 2 (Higham, Sec. 2.1), so each of the m operations on a path adds at most
+    that absolute error; ``m * smallest_subnormal`` covers it (it matters only for subnormal data, e.g. a
+    float32 entry of 6.8e-43 times 0.126, whose product is rounded to the subnormal grid of spacing 1.4e-45).
     """
     d = X.shape[1]
     dp = 1 << max(d - 1, 0).bit_length()
     m = dp + dp.bit_length() + 3
     gamma = m * u / (1 - m * u)
-    return gamma * (np.abs(dense(X)) @ np.abs(dense(M)))
+    tiny = np.finfo(np.float32 if u > 2.0**-30 else np.float64).smallest_subnormal
+    return gamma * (np.abs(dense(X)) @ np.abs(dense(M))) + m * float(tiny)
+
+
+def score_order_bound(Xr, y, a=1.0):
+    r"""Bound on the difference of two evaluations of the supervised scores (Lei & Lan 2020, eq. 9) on the
+    same rotated rows ``Xr`` whose three row sums (Deg-weighted energies W, class sums S_c, total T) are
+    accumulated in different orders: each sum of n terms is within gamma_n of its exact value in absolute
+    terms (Higham, Sec. 3.1), so two evaluations differ by 2 gamma_n times the absolute sums; propagated
+    through b = W - (1+a) sum_c S_c^2 + a T^2 (|x^2 - x'^2| <= (2|x| + delta) delta), plus 8 u of each
+    term for the final products and sums.
+    """
+    n = Xr.shape[0]
+    u = np.finfo(np.float64).eps / 2
+    g = 2 * (n + 1) * u / (1 - (n + 1) * u)
+    y = np.asarray(y)
+    _, inv, counts = np.unique(y, return_inverse=True, return_counts=True)
+    deg = (1.0 + a) * counts[inv.ravel()] - a * n
+    Wabs = np.abs(deg) @ (Xr * Xr)
+    classes = np.unique(y)
+    Sabs = np.stack([np.abs(Xr[y == c]).sum(axis=0) for c in classes])
+    Sc = np.stack([Xr[y == c].sum(axis=0) for c in classes])
+    Tabs, T = np.abs(Xr).sum(axis=0), Xr.sum(axis=0)
+    dS, dT = g * Sabs, g * Tabs
+    bound = g * Wabs + (1 + a) * ((2 * np.abs(Sc) + dS) * dS).sum(axis=0) + a * (2 * np.abs(T) + dT) * dT
+    return bound + 8 * u * (Wabs + (1 + a) * (Sc**2).sum(axis=0) + a * T**2)

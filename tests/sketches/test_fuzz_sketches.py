@@ -78,6 +78,14 @@ def params_for(draw, kind):
     if kind == "srht-supervised":
         return {"rule": draw(st.sampled_from(["smallest", "largest", "median"])),
                 "a": draw(st.sampled_from([0.0, 1.0, 0.5, 1e300, np.inf, -1.0, np.nan]))}
+    if kind == "se-isrht":
+        method = draw(st.sampled_from(["srht", "nps", "topr", "supervised", "median"]))
+        out = {"method": method, "r_prime": draw(st.sampled_from([None, 1, 3, 64, 0, 2**62, 2.5]))}
+        if method == "supervised":
+            out["a"] = draw(st.sampled_from([None, 1.0, 0.5, 1e300, np.inf, -1.0]))
+        if method in ("srht", "nps"):
+            out["replace"] = draw(st.sampled_from([None, True, False, "yes"]))
+        return out
     return {}
 
 

@@ -96,8 +96,10 @@ def test_warmup_kernels_touches_every_kernel(monkeypatch):
     """After warmup_kernels(), typical calls on both dtypes need no new numba specialisation."""
     from rpcheck.sketches import _kernels, warmup_kernels
 
-    assert warmup_kernels(parallel=False) == 2 * (6 + 2)  # 6 row kernels (with the guarded fwht) + 2 csr
-    assert warmup_kernels(parallel=True) == 2 * (12 + 2)
+    # 6 row kernels (with the guarded fwht) + 2 csr embeddings + 3 streamed ISRHT sums (dense, csr x 2 itypes)
+    # + 2 direct sparse SRHT applies (csr x 2 itypes)
+    assert warmup_kernels(parallel=False) == 2 * (6 + 2 + 3 + 2)
+    assert warmup_kernels(parallel=True) == 2 * (12 + 2 + 3 + 2)
     names = [n for n in dir(_kernels) if hasattr(getattr(_kernels, n), "signatures")]
     before = {n: len(getattr(_kernels, n).signatures) for n in names}
     for parallel in ("0", "1"):
@@ -106,6 +108,9 @@ def test_warmup_kernels_touches_every_kernel(monkeypatch):
             X = np.random.default_rng(0).standard_normal((70, 1000)).astype(dt)
             make_sketch("srht", 1000, 8, rng=0).apply(X)
             make_sketch("srht-nps", 1000, 8, rng=0).fit(X).apply(X)
+            y = np.where(np.arange(70) % 2, 1.0, -1.0)
+            make_sketch("srht-supervised", 1000, 8, rng=0).fit(sp.csr_matrix(X), y).apply(sp.csr_matrix(X))
+            make_sketch("se-isrht", 1000, 8, method="topr", rng=0).fit(sp.csr_matrix(X)).apply(sp.csr_matrix(X))
             make_sketch("cw", 1000, 8, q=2, v=2, a=2, rng=0).apply(X)
             make_sketch("countsketch", 1000, 8, rng=0).apply(sp.csr_matrix(X))
             make_sketch("countsketch", 1000, 8, rng=0).apply(sp.csc_array(X))

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from _sketch_cases import CASES, OBLIVIOUS, build, case_id, dense, labels
+from _sketch_cases import CASES, OBLIVIOUS, build, case_id, dense, is_data_dependent, labels
 
 from rpcheck.errors import RpcheckError
 from rpcheck.sketches import SKETCH_KINDS, Sketch, make_sketch
@@ -11,7 +11,8 @@ from rpcheck.sketches import SKETCH_KINDS, Sketch, make_sketch
 
 def test_registry_lists_every_kind():
     assert SKETCH_KINDS == (
-        "gaussian", "sign", "sparse", "srht", "countsketch", "cw", "srht-nps", "srht-topr", "srht-supervised"
+        "gaussian", "sign", "sparse", "srht", "countsketch", "cw", "srht-nps", "srht-topr", "srht-supervised",
+        "se-isrht",
     )
 
 
@@ -21,7 +22,7 @@ def test_protocol_attributes(case):
     X = np.random.default_rng(0).standard_normal((10, 20))
     S = build(kind, params, 20, 8, rng=1, X=X)
     assert isinstance(S, Sketch) and S.kind == kind and (S.d, S.r) == (20, 8)
-    assert isinstance(S.params, dict) and S.data_dependent == kind.startswith("srht-")
+    assert isinstance(S.params, dict) and S.data_dependent == is_data_dependent(kind, params)
     assert kind in repr(S)
     assert S.fit(X, labels(10, 0)) is S
 
