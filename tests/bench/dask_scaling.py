@@ -1,0 +1,97 @@
+"""Scaling of the engine on a Dask LocalCluster: 1, 2, 4, 8 workers against the serial run.
+
+Not a test (not collected: the file name does not start with ``test_``). Run from the repository root::
+
+    python tests/bench/dask_scaling.py [--theorem ID ...] [--profile ci] [--workers 1,2,4,8] [--seed 0]
+
+For each worker count ``k`` the selected theorems run once with ``backend="dask"`` on a fresh LocalCluster of
+``k`` single-threaded worker processes (BLAS threads limited to 1 per worker by the engine's worker set-up),
+after one serial run. Reported per configuration:
+
+- ``wall``: seconds from ``run()`` call to return, cluster start-up excluded (the cluster is started first and
+  passed in as a client);
+- ``work``: the summed per-trial seconds the workers measured (``seconds`` column, one value per cell);
+- ``speedup`` = serial wall / wall, ``efficiency`` = speedup / k;
+- ``overhead`` = 1 - work / (min(k, cores) * wall): the share of the available core time not spent inside
+  trials (scheduling, transfer, checkpoint-free ingestion, idle tail). With more workers than cores (k = 4
+  and 8 on a 2-core machine, the "simulated" counts) the cores are shared, so efficiency is bounded by
+  cores / k and the overhead is computed against the cores, not the workers;
+- ``identical``: the verdict table equals the serial one in every column except the timing column
+  ``seconds`` (bit-identical counts, intervals, statistics quantiles and p-values).
+
+The numbers go into PROFILES.md ("Dask scaling"), with the machine load at the time of measurement.
+"""
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent.parent))  # this checkout's rpcheck, not an installed one
+
+DEFAULT_THEOREMS = ("paul2014.c2", "shi2012.thm5", "zhang2013.thm1", "lei2020.rotation")
+
+
+def _work_seconds(cells):
+    per_cell = cells.drop_duplicates(["theorem", "cell"])
+    return float(per_cell["seconds"].sum())
+
+
+def _comparable(cells):
+    return cells.drop(columns=["seconds"]).reset_index(drop=True)
+
+
+def _load():
+    return os.getloadavg()[0]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--theorem", action="append", dest="theorems")
+    ap.add_argument("--profile", default="ci")
+    ap.add_argument("--workers", default="1,2,4,8")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    theorems = list(args.theorems or DEFAULT_THEOREMS)
+    workers = [int(w) for w in args.workers.split(",")]
+    cores = os.cpu_count() or 1
+
+    import distributed
+
+    from rpcheck.engine import run
+
+    run(theorems, profile="quick", backend="serial", seed=args.seed + 1)  # imports, numba caches, registries
+    load0 = _load()
+    t0 = time.perf_counter()
+    serial = run(theorems, profile=args.profile, backend="serial", seed=args.seed)
+    t_serial = time.perf_counter() - t0
+    ref = _comparable(serial.cells)
+    rows = [("serial", 1, t_serial, _work_seconds(serial.cells), 1.0, 1.0, None, True, load0)]
+    for k in workers:
+        with distributed.LocalCluster(
+            n_workers=k, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster, distributed.Client(cluster) as client:
+            client.run(lambda: __import__("rpcheck.checkers"))  # warm the workers' imports
+            load = _load()
+            t0 = time.perf_counter()
+            res = run(theorems, profile=args.profile, backend="dask", scheduler=client, seed=args.seed)
+            wall = time.perf_counter() - t0
+        work = _work_seconds(res.cells)
+        speedup = t_serial / wall
+        overhead = 1.0 - work / (min(k, cores) * wall)
+        same = _comparable(res.cells).equals(ref)
+        rows.append(("dask", k, wall, work, speedup, speedup / k, overhead, same, load))
+    print(f"theorems: {', '.join(theorems)}; profile {args.profile}; seed {args.seed}; {cores} cores")
+    print("| backend | workers | wall s | trial work s | speedup | efficiency | overhead | identical | load |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, k, wall, work, sp, eff, ov, same, load in rows:
+        ov_s = "" if ov is None else f"{ov:.1%}"
+        print(f"| {name} | {k} | {wall:.1f} | {work:.1f} | {sp:.2f} | {eff:.2f} | {ov_s} | {same} | {load:.1f} |")
+    if not all(r[7] for r in rows):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
