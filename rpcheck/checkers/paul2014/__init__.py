@@ -15,4 +15,5 @@ from . import (  # noqa: F401  (imported for registration)
     regression,
     reproductions,
     sparsity,
+    tables,
 )

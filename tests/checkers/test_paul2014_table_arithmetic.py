@@ -1,0 +1,35 @@
+"""paul2014.tables: the transcribed numbers, the comparison helpers, and the control against planted bugs."""
+
+import numpy as np
+import pytest
+
+from rpcheck.checkers.paul2014 import tables
+
+
+def _outcomes():
+    return {k: o.holds for k, o in tables.trial({"tables": "arXiv v5"}, np.random.default_rng(0)).outcomes.items()}
+
+
+def test_the_arithmetic_of_the_docstring():
+    t2, t5 = tables.TABLE_II, tables.TABLE_V
+    assert round(21.36 - t2["eps_out"]["full"], 2) == 4.01
+    assert round(t2["t_run"]["RG"][2] - t5["t_run"]["PCA"][2], 2) == -0.19
+    assert round(t2["t_run"]["FHT"][2] - t5["t_run"]["PCA"][2], 2) == 0.16
+    assert round(t2["t_run"]["full"] / t2["t_run"]["RG"][2], 2) == 1.96
+    assert not tables.parses("24.1.0") and tables.parses("24.10")
+
+
+def test_every_variant_has_an_outcome_and_matches_its_expectation():
+    out = _outcomes()
+    expected = {v.name: v.expected for v in tables.THEOREM.variants}
+    assert set(out) == set(expected)
+    for name, holds in out.items():
+        assert holds == (expected[name].name == "HOLDS"), name
+
+
+@pytest.mark.parametrize(
+    "helper", ["strictly_decreasing", "ranks_as", "about_twice", "differs_by", "rounds_to", "parses"]
+)
+def test_control_catches_a_helper_that_always_accepts(monkeypatch, helper):
+    monkeypatch.setattr(tables, helper, lambda *a, **k: True)
+    assert _outcomes()["arithmetic_control"] is True  # the control would HOLD: an unexpected verdict
