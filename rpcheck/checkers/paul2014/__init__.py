@@ -16,4 +16,5 @@ from . import (  # noqa: F401  (imported for registration)
     reproductions,
     sparsity,
     tables,
+    unscaled,
 )
