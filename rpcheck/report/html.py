@@ -85,6 +85,7 @@ details>summary{cursor:pointer;color:#234;margin:.3em 0}
 .claim{font-size:12px}
 .err{background:#fff4e5;border-left:3px solid #e8a200;padding:6px 10px}
 .pv td,.pv th{font-size:12px}
+table.fixed{table-layout:fixed}table.fixed td.num{white-space:normal;overflow-wrap:anywhere}
 @media print{body{max-width:none;padding:0}.theorem{break-inside:avoid-page}details{display:block}
  .v,.c{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
 """
@@ -763,6 +764,101 @@ def _findings(recs, theorem_ids, anchors):
     return html_, status_count
 
 
+#: z quantile of the two-sided 99% normal interval used for "ours - paper" when a standard error is reported
+_Z99 = 2.5758293035489004
+
+
+def _pair_rows(data, path=()):
+    """``(label, quantity, paper, ours, se)`` from a decide_info tree: a key ``paper_<q>`` beside ``<q>`` or
+    ``<q>_mean`` (optional ``<q>_se``), in nested dicts and in lists of dicts (labelled by their ``method``,
+    ``dataset`` or ``r`` entry)."""
+    out = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if isinstance(k, str) and k.startswith("paper_") and _is_number(v):
+                q = k[6:]
+                ours_key = q if q in data else (f"{q}_mean" if f"{q}_mean" in data else None)
+                if ours_key is not None and _is_number(data[ours_key]):
+                    se = data.get(f"{q}_se")
+                    out.append(("/".join(path) or "value", q, float(v), float(data[ours_key]),
+                                float(se) if _is_number(se) else None))  # fmt: skip
+            elif isinstance(v, dict | list):
+                out += _pair_rows(v, (*path, str(k)) if isinstance(v, dict) else path)
+    elif isinstance(data, list):
+        for item in data:
+            if isinstance(item, dict):
+                lab = next((str(item[x]) for x in ("method", "dataset", "r") if x in item), "")
+                out += _pair_rows(item, (*path, lab) if lab else path)
+    return out
+
+
+def _paper_vs_rpcheck(recs, anchors):
+    """One table over every reproduction in the run: the paper's number, ours, the difference (with a 99%
+    normal interval where the checker reports a standard error), the data and protocol, and the verdicts of
+    the rows that carry the comparison."""
+    groups = {}
+    for r in recs:
+        s = r.get("decide_info")
+        if isinstance(s, str) and "paper_" in s:
+            groups.setdefault((r["theorem"], _key(_params(r)), s), []).append(r)
+    rows = []
+    for (tid, _, s), rr in groups.items():
+        try:
+            data = json.loads(s)
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(data, dict):
+            continue
+        params = _params(rr[0])
+        used = data.get("data") or params.get("dataset") or params.get("family") or params.get("data") or ""
+        how = data.get("protocol") or data.get("solver") or ""
+        if len(rr) <= 3:
+            verdicts = ", ".join(f"{_str(x.get('variant'))}: {_shown_verdict(x)}" for x in rr)
+        else:
+            verdicts = f"{len(rr)} rows: " + ", ".join(
+                f"{v} ×{k}" for v, k in Counter(_shown_verdict(x) for x in rr).items()
+            )
+        n_unexp = sum(_unexpected(x) for x in rr)
+        if n_unexp:
+            verdicts += f"; {n_unexp} unexpected"
+        cell = ", ".join(f"{k}={fmt_value(v)}" for k, v in params.items())
+        pairs = _pair_rows(data)
+        for i, (label, q, paper, ours, se) in enumerate(pairs):
+            diff = ours - paper
+            dtxt = fmt_value(diff) if se is None else f"{fmt_value(diff)} ± {fmt_value(_Z99 * se)} (99%)"
+            span = f' rowspan="{len(pairs)}"'
+            first = (
+                f'<td{span}><a href="#{anchors("t", tid)}">{_e(tid)}</a><div class="small muted">{_e(cell)}</div></td>'
+                if i == 0
+                else ""
+            )
+            last = (
+                f"<td{span}>{_e(fmt_value(used))}<div class='small muted'>{_e(fmt_value(how))}</div></td>"
+                f"<td{span} class='small'>{_e(verdicts)}</td>"
+                if i == 0
+                else ""
+            )
+            rows.append(
+                f"<tr>{first}<td>{_e(label)}</td><td>{_e(q)}</td>{_num_td(fmt_value(paper))}"
+                f"{_num_td(fmt_value(ours))}{_num_td(dtxt)}{last}</tr>"
+            )
+    if not rows:
+        return ""
+    return (
+        '<section id="paper-vs-rpcheck"><h2>Paper vs rpcheck</h2><p class="small">Every number a reproduction '
+        "compares with the paper: the paper's value, this run's, their difference (± the two-sided 99% normal "
+        "interval where the checker reports a standard error), the data (a real file, or a seeded stand-in named "
+        "as such) and the protocol with its solver and loss, and the verdicts of the rows that use the "
+        "comparison.</p><details><summary>"
+        f"{len(rows)} compared numbers</summary><table class=\"pv fixed\"><colgroup><col style=\"width:18%\">"
+        '<col style="width:10%"><col style="width:9%"><col style="width:8%"><col style="width:8%">'
+        '<col style="width:11%"><col style="width:20%"><col style="width:16%"></colgroup><thead><tr>'
+        "<th>theorem · cell</th><th>row</th><th>quantity</th><th>paper</th><th>rpcheck</th><th>rpcheck − paper</th>"
+        f"<th>data · protocol</th><th>verdicts</th></tr></thead><tbody>{''.join(rows)}</tbody></table></details>"
+        "</section>"
+    )
+
+
 def _constants_section(constants):
     if constants is None or len(constants) == 0:
         return ""
@@ -939,7 +1035,10 @@ def render_report(result, *, title="rpcheck verification report", constants=None
         papers.setdefault(by_theorem[tid][0]["paper"] or "(no paper)", []).append(tid)
     findings_html, finding_counts = _findings(recs, theorem_ids, anchors)
     overview = _overview(recs, theorem_ids, anchors, finding_counts, prov)
+    paper_vs = _paper_vs_rpcheck(recs, anchors)
     toc = ['<li><a href="#overview">Overview</a></li><li><a href="#findings">Findings</a></li>']
+    if paper_vs:
+        toc.append('<li><a href="#paper-vs-rpcheck">Paper vs rpcheck</a></li>')
     if constants is not None and len(constants):
         toc.append('<li><a href="#constants">Empirical constants</a></li>')
     sections = []
@@ -966,7 +1065,7 @@ def render_report(result, *, title="rpcheck verification report", constants=None
         "claim at the stated level), VIOLATED (the data refute it), INCONCLUSIVE (neither), VACUOUS (the bound "
         "cannot be informative), measured (a measurement with no decision rule).</p>"
         f'{overview}<nav id="toc"><h2>Contents</h2><ul>{"".join(toc)}</ul></nav>'
-        f'<section id="findings"><h2>Findings</h2>{findings_html}</section>'
+        f'<section id="findings"><h2>Findings</h2>{findings_html}</section>{paper_vs}'
         f"{_constants_section(constants)}{''.join(sections)}<h2>Provenance</h2>{_provenance(prov)}"
     )
     return _page(title, body)

@@ -232,6 +232,28 @@ def test_exact_rows_and_paper_numbers_are_plotted():
     assert "looseness: gamma, paper vs this run" in text
 
 
+def test_paper_vs_rpcheck_table_lists_every_compared_number():
+    res = _v2_result()
+    cells = res.cells.copy()
+    info = {
+        "data": "<stand-in>",
+        "protocol": "exact L1-loss SVM",
+        "T1": {"gamma": 7.0, "paper_gamma": 7.5, "gamma_se": 0.1},
+        "table": [{"method": "RG", "acc_mean": 90.0, "paper_acc": 80.0}],
+    }
+    cells.loc[cells["variant"] == "looseness", "decide_info"] = json.dumps(info)
+    text = render_report(SimpleNamespace(cells=cells, trials=res.trials, provenance=res.provenance))
+    sec = text[text.index('id="paper-vs-rpcheck"') :]
+    sec = sec[: sec.index("</section>")]
+    assert "16 compared numbers" in sec  # 8 cells x 2 numbers
+    assert "-0.5 ± 0.2576 (99%)" in sec and ">10<" in sec  # ours - paper, with the 99% normal interval
+    assert "&lt;stand-in&gt;" in sec and "<stand-in>" not in sec  # escaped
+    assert sec.count('rowspan="2"') == 8 * 3  # theorem, data and verdict cells span the cell's two numbers
+    assert '<a href="#paper-vs-rpcheck">Paper vs rpcheck</a>' in text
+    plain = render_report(_v2_result())
+    assert "paper-vs-rpcheck" not in plain  # no section without comparisons
+
+
 def test_render_theorem_section_is_self_contained():
     html5lib = pytest.importorskip("html5lib")
     page = render_theorem_section(_v2_result(), "user.v2")
