@@ -11,6 +11,7 @@ from . import (  # noqa: F401  (imported for registration)
     margin,
     margin_search,
     norm_identity,
+    pca,
     rank_deficiency,
     regression,
     reproductions,
