@@ -130,6 +130,7 @@ def build_parser():
     )
     p.add_argument("--json", action="store_true")
     _add_calibrate_parser(sub)
+    _add_bench_parser(sub)
     return parser
 
 
@@ -1242,6 +1243,73 @@ def _cmd_calibrate(args):
 
 
 _COMMANDS["calibrate"] = _cmd_calibrate
+
+
+def _add_bench_parser(sub):
+    """``rpcheck bench``: per-theorem trial rate and time shares (rpcheck.engine.bench)."""
+    p = sub.add_parser(
+        "bench",
+        help="per theorem: trials per second and the share of time in sketches, solves, certificates, "
+        "canonicalisation, the trial's own maths and the engine (serial, profiled)",
+    )
+    p.add_argument("ids", nargs="*", metavar="ID", help="theorem ids (default: every registered theorem)")
+    p.add_argument("--profile", choices=PROFILES, default="ci", help="Run size. Default: %(default)r")
+    p.add_argument("--trials", type=trials_int, default=None, metavar="N", help="trials per cell (default: the profile's)")
+    p.add_argument("--seed", type=seed_int, default=0, metavar="S", help="root seed in [0, 2**63)")
+    p.add_argument("--out", default=None, metavar="CSV", help="also write the table to this CSV file (new file only)")
+    p.add_argument("--json", action="store_true", help="print the rows as JSON")
+
+
+def _cmd_bench(args):
+    """Exit 0; the table flags theorems whose fixed overhead exceeds 20% (rpcheck.engine.bench)."""
+    from .engine import plugins, registry
+    from .engine.bench import CATEGORIES, FIXED_LIMIT, bench
+
+    if args.out is not None:
+        _check_out_file(args.out, "--out")
+        if Path(args.out).exists():
+            raise RpcheckError(f"`--out` ({args.out!r}) exists; rpcheck bench does not overwrite files. Give a new path.")
+    if args.ids:
+        theorems = [_resolve_theorem(t) for t in args.ids]
+    else:
+        plugins.load_entry_points()
+        theorems = registry.all_theorems()
+    short = {"sketch": "sketch", "solve": "solve", "certificate": "cert", "canonicalisation": "canon",
+             "trial": "trial", "engine": "engine", "other": "other"}  # fmt: skip
+    if not args.json:
+        head = f"{'theorem':34} {'cells':>5} {'trials':>7} {'wall s':>8} {'trials/s':>9} " + " ".join(
+            f"{short[c]:>6}" for c in CATEGORIES) + "  fixed"
+        print(f"profile {args.profile}, serial, seed {args.seed}; shares of the profiled time (rpcheck.engine.bench)")
+        print(head, flush=True)
+
+    def on_row(r):
+        if args.json:
+            return
+        flag = "  > 20%" if r.over_limit else ""
+        print(f"{r.theorem:34} {r.cells:5d} {r.trials:7d} {r.wall_s:8.2f} {r.trials_per_s:9.1f} "
+              + " ".join(f"{100 * r.shares[c]:5.1f}%" for c in CATEGORIES)
+              + f" {100 * r.fixed_share:5.1f}%{flag}", flush=True)  # fmt: skip
+
+    rows = bench(theorems, profile=args.profile, trials=args.trials, seed=args.seed, on_row=on_row)
+    if args.out is not None:
+        import pandas as pd
+
+        from .engine.store import atomic_write_text
+
+        frame = pd.DataFrame([{k: v for k, v in r.as_dict().items() if k != "shares"}
+                              | {f"share_{c}": r.shares[c] for c in CATEGORIES} for r in rows])  # fmt: skip
+        atomic_write_text(args.out, frame.to_csv(index=False))
+    if args.json:
+        print(json.dumps([r.as_dict() for r in rows], indent=2, default=_jsonable))
+    else:
+        over = [r.theorem for r in rows if r.over_limit]
+        total = sum(r.wall_s for r in rows)
+        print(f"{len(rows)} theorems, {total:.1f} s unprofiled; fixed overhead (canonicalisation + engine) above "
+              f"{FIXED_LIMIT:.0%}: {len(over)}" + (f" ({', '.join(over)})" if over else ""))
+    return EXIT_OK
+
+
+_COMMANDS["bench"] = _cmd_bench
 
 
 def _one_line(text):

@@ -1,0 +1,207 @@
+r"""Per-theorem time breakdown: where the trials of a theorem spend their time (``rpcheck bench``).
+
+For each theorem, the selected profile is run twice in this process, serially (``backend="serial"``, one
+worker, so nothing is hidden in other processes), on the same root seed:
+
+1. unprofiled, for the wall time and the trial rate (``trials_per_s``);
+2. under :mod:`cProfile`, for the shares of time by category.
+
+Attribution. cProfile records, per function, its own time (``tottime``) and, per caller, the cumulative
+time spent in it from that caller. A function of a known category keeps its own time; the own time of any
+other function (numpy, scipy, BLAS wrappers, builtins) is passed up to its callers in proportion to the
+time each caller spent in it, recursively, until it reaches a function of a known category. So the time of
+``np.linalg.svd`` called from a checker counts as that checker's, and the time of a matrix product inside
+the IPM counts as solving. The categories (first match on the function's file and name):
+
+``sketch``
+    ``rpcheck/sketches`` (building and applying random projections).
+``certificate``
+    ``rpcheck/svm/kkt.py``, and functions of ``rpcheck/svm`` whose name contains ``kkt``, ``certif``,
+    ``gap`` or ``residual`` (checking a solution, not finding it).
+``solve``
+    the rest of ``rpcheck/svm``, and the solver packages (clarabel, osqp, scs, ecos) called from cvxpy.
+``canonicalisation``
+    the rest of cvxpy's code: building and compiling a problem (a fixed cost per solve).
+``trial``
+    the checkers and the libraries they use (``rpcheck/checkers``, ``bounds``, ``generators``,
+    ``standins``, ``datasets``, ``linalg``, ``strategies``, ``compare``): data, projections' statistics,
+    the events of the claims.
+``engine``
+    ``rpcheck/engine``, ``rpcheck/stats.py``, ``rpcheck/results.py``, ``rpcheck/_rng.py`` and the
+    standard library's pickling and I/O below them: scheduling, seeding, checkpoints, tabulation.
+``other``
+    time with no categorised caller (the profiler's own frame, interpreter start-up of the call).
+
+*Fixed overhead* is ``canonicalisation + engine``: time that does not go into the mathematics of a trial.
+Issue #12 asks that it stay below 20% of a theorem's time; the table flags every theorem above it.
+
+cProfile adds a cost per Python call, so the profiled run is slower than the unprofiled one (the ratio is
+reported as ``profiler_overhead``) and it inflates categories made of many small Python calls (the engine,
+the checkers) against those spent in compiled code (BLAS, the solvers, numba kernels): the shares are an
+upper bound for the former. The trial rate comes from the unprofiled run only.
+"""
+
+from __future__ import annotations
+
+import cProfile
+import dataclasses
+import os
+import pstats
+import re
+import time
+
+from ..errors import RpcheckError
+
+__all__ = ["CATEGORIES", "BenchRow", "bench_theorem", "bench", "category_of"]
+
+CATEGORIES = ("sketch", "solve", "certificate", "canonicalisation", "trial", "engine", "other")
+#: categories that are not the mathematics of a trial
+FIXED = ("canonicalisation", "engine")
+FIXED_LIMIT = 0.20
+
+_SEP = re.escape(os.sep)
+_RP = rf"{_SEP}rpcheck{_SEP}"
+_CERT_NAME = re.compile(r"kkt|certif|gap|residual")
+_TRIAL_UNITS = ("checkers", "bounds", "generators", "standins", "datasets", "linalg", "strategies", "compare")
+_ENGINE_UNITS = ("engine", "stats", "results", "_rng", "_threads", "_validation", "errors")
+_SOLVER_PACKAGES = ("clarabel", "osqp", "scs", "ecos", "qdldl")
+
+
+def category_of(filename, funcname):
+    """The category of one profiled function (module docstring), or None to pass its time to its callers."""
+    path = filename.replace("/", os.sep)
+    m = re.search(_RP + r"([^" + _SEP + r"]+)", path)
+    if m:
+        unit = m.group(1)
+        unit = unit[:-3] if unit.endswith(".py") else unit
+        if unit == "sketches":
+            return "sketch"
+        if unit == "svm":
+            if path.endswith(os.sep + "kkt.py") or _CERT_NAME.search(funcname):
+                return "certificate"
+            return "solve"
+        if unit in _TRIAL_UNITS:
+            return "trial"
+        if unit in _ENGINE_UNITS:
+            return "engine"
+        return None  # cli, report, ...: not part of a run; pass up (normally no time here)
+    parts = path.split(os.sep)
+    if "site-packages" in parts or "dist-packages" in parts:
+        pkg = parts[(parts.index("site-packages") if "site-packages" in parts else parts.index("dist-packages")) + 1]
+        if pkg in _SOLVER_PACKAGES or pkg.startswith(tuple(p + "_" for p in _SOLVER_PACKAGES)):
+            return "solve"
+        if pkg == "cvxpy":  # the solver's own (compiled) call sits below cvxpy's solve_via_data
+            return "solve" if funcname == "solve_via_data" else "canonicalisation"
+    if re.search(r"(pickle|copyreg|multiprocessing|concurrent)", path) or "_pickle." in funcname:
+        return "engine"
+    return None
+
+
+def _attribute(stats):
+    """Seconds per category from a :class:`pstats.Stats` ``stats`` dict (module docstring)."""
+    memo = {}
+
+    def dist(key, depth=0):
+        if key in memo:
+            return memo[key]
+        cat = category_of(key[0], key[2])
+        if cat is not None:
+            out = {cat: 1.0}
+        elif depth > 60 or key not in stats:
+            out = {"other": 1.0}
+        else:
+            memo[key] = {"other": 1.0}  # cycle guard: a recursive path counts as 'other'
+            callers = stats[key][4]
+            weights = {c: (v[3] if isinstance(v, tuple) else float(v)) for c, v in callers.items()}
+            total = sum(weights.values())
+            if not callers or total <= 0:
+                out = {"other": 1.0}
+            else:
+                out = {}
+                for c, w in weights.items():
+                    for k, f in dist(c, depth + 1).items():
+                        out[k] = out.get(k, 0.0) + f * w / total
+        memo[key] = out
+        return out
+
+    seconds = dict.fromkeys(CATEGORIES, 0.0)
+    for key, (_cc, _nc, tt, _ct, _callers) in stats.items():
+        for k, f in dist(key).items():
+            seconds[k] += tt * f
+    return seconds
+
+
+@dataclasses.dataclass(frozen=True)
+class BenchRow:
+    """One theorem at one profile: trials, wall time, trial rate and the share of time per category."""
+
+    theorem: str
+    profile: str
+    cells: int
+    trials: int
+    wall_s: float
+    trials_per_s: float
+    profiled_s: float
+    shares: dict  # category -> fraction of the profiled time
+
+    @property
+    def fixed_share(self):
+        return sum(self.shares.get(c, 0.0) for c in FIXED)
+
+    @property
+    def over_limit(self):
+        return self.fixed_share > FIXED_LIMIT
+
+    @property
+    def profiler_overhead(self):
+        return self.profiled_s / self.wall_s if self.wall_s > 0 else float("nan")
+
+    def as_dict(self):
+        d = dataclasses.asdict(self)
+        d.update(fixed_share=self.fixed_share, over_limit=self.over_limit, profiler_overhead=self.profiler_overhead)
+        return d
+
+
+def _total_trials(cells):
+    if cells is None or len(cells) == 0:
+        return 0, 0
+    per_cell = cells.groupby("cell")["trials"].max()
+    return int(per_cell.size), int(per_cell.sum())
+
+
+def bench_theorem(theorem, *, profile="ci", trials=None, seed=0):
+    """Run one theorem twice (unprofiled, then profiled) serially and return its :class:`BenchRow`."""
+    from .runner import _resolve_theorems, run
+
+    (th,) = _resolve_theorems([theorem])
+    kw = dict(profile=profile, trials=trials, seed=seed, backend="serial", jobs=1, out=None)
+    t0 = time.perf_counter()
+    result = run([th], **kw)
+    wall = time.perf_counter() - t0
+    n_cells, n_trials = _total_trials(result.cells)
+    prof = cProfile.Profile()
+    t0 = time.perf_counter()
+    prof.enable()
+    try:
+        run([th], **kw)
+    finally:
+        prof.disable()
+    profiled = time.perf_counter() - t0
+    seconds = _attribute(pstats.Stats(prof).stats)
+    total = sum(seconds.values())
+    shares = {c: (seconds[c] / total if total > 0 else 0.0) for c in CATEGORIES}
+    rate = n_trials / wall if wall > 0 else float("nan")
+    return BenchRow(th.id, profile, n_cells, n_trials, wall, rate, profiled, shares)
+
+
+def bench(theorems, *, profile="ci", trials=None, seed=0, on_row=None):
+    """:func:`bench_theorem` for each theorem; ``on_row(row)`` is called as each finishes."""
+    if not theorems:
+        raise RpcheckError("`theorems` must name at least one theorem (e.g. ['paul2014.thm3.5']).")
+    rows = []
+    for t in theorems:
+        row = bench_theorem(t, profile=profile, trials=trials, seed=seed)
+        rows.append(row)
+        if on_row is not None:
+            on_row(row)
+    return rows
