@@ -433,29 +433,9 @@ def _error_rate_statement(prov):
 
 
 def _summary_counts(cells):
-    claims, self_checks, controls, measured = {}, {}, {}, 0
-    for _, row in cells.iterrows():
-        b = _bucket(row)
-        if b == "measured":
-            measured += 1
-            continue
-        d = self_checks if b == "self-checks" else controls if b == "controls" else claims
-        lab = _label(row)
-        d[lab] = d.get(lab, 0) + 1
-    order = {v: i for i, v in enumerate(_VERDICTS)}
+    from .engine.loading import summary_counts
 
-    def ordered(d):
-        return dict(sorted(d.items(), key=lambda kv: order.get(kv[0], 9)))
-
-    return {
-        "theorems": int(cells["theorem"].nunique()) if len(cells) else 0,
-        "rows": int(len(cells)),
-        "claims": ordered(claims),
-        "self_checks": ordered(self_checks),
-        "controls": ordered(controls),
-        "measured": measured,
-        "unexpected": int((~cells["as_expected"].astype(bool)).sum()) if len(cells) else 0,
-    }
+    return summary_counts(cells)
 
 
 def _unexpected_block(row):
@@ -847,19 +827,10 @@ def render_summary(result, *, details=False, quiet=False, out=None, report_path=
     if len(cells):
         for _, row in cells[~cells["as_expected"].astype(bool)].iterrows():
             lines += _unexpected_block(row)
+    from .engine.loading import summary_line
+
     counts = _summary_counts(cells)
-    parts = [f"claims: {_count_text(counts['claims']) or 'none'}"]
-    if counts["self_checks"]:
-        parts.append(f"self-checks: {_count_text(counts['self_checks'])}")
-    if counts["controls"]:
-        parts.append(f"controls: {_count_text(counts['controls'])}")
-    if counts["measured"]:
-        parts.append(f"measured: {counts['measured']}")
-    lines.append(
-        f"{counts['theorems']} theorems, {counts['rows']} rows; "
-        + "; ".join(parts)
-        + f"; unexpected: {counts['unexpected']}"
-    )
+    lines.append(summary_line(counts))
     lines.append(_error_rate_statement(dict(result.provenance or {})))
     if out is not None:
         lines.append(f"results: {out}")

@@ -147,13 +147,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     cells = result.cells
     tr = terminalreporter
     tr.section("rpcheck verdicts")
-    counts = cells["verdict"].astype(str).value_counts().to_dict()
-    unexpected = int((~cells["as_expected"].astype(bool)).sum())
-    tr.write_line(
-        f"{cells['theorem'].nunique()} theorems, {len(cells)} cells: "
-        + ", ".join(f"{k} {counts.get(k, 0)}" for k in ("HOLDS", "VIOLATED", "INCONCLUSIVE", "VACUOUS"))
-        + f"; unexpected {unexpected}"
-    )
+    from .engine.loading import summary_counts, summary_line
+
+    tr.write_line(summary_line(summary_counts(cells)))
     path = config.getoption("rpcheck_report")
     if path:
         from .report import write_report

@@ -510,7 +510,8 @@ def test_verify_output_is_one_line_per_theorem_and_at_most_100_lines():
     assert "self-checks: 2 HOLDS" in lines[0] and "controls: 2 VIOLATED" in lines[0] and "measured 2" in lines[0]
     assert "unexpected 0" in lines[0] and "3.0 s" in lines[0]
     summary = "\n".join(lines[-4:])
-    assert "59 theorems" in summary and "claims: 118 HOLDS" in summary and "self-checks: 118 HOLDS" in summary
+    assert "59 theorems" in summary and "claims (bound: 118 HOLDS)" in summary and "self-checks: 118 HOLDS" in summary
+    assert counts["claims_by_mode"] == {"bound": {"HOLDS": 118}} and counts["claims"] == {"HOLDS": 118}
     assert "<= 0.01" in summary and "118 statistical rows" in summary and "report: reports/x/report.html" in summary
 
 

@@ -32,6 +32,8 @@ __all__ = [
     "TRIAL_COLUMNS",
     "load_results",
     "load_trials",
+    "summary_counts",
+    "summary_line",
 ]
 
 #: Columns of ``RunResult.cells`` in order (ARCHITECTURE.md; the ``p_<name>`` parameter columns follow
@@ -370,3 +372,69 @@ def load_trials(path):
                     found[r.i] = r
         frames.append(_records_frame(tid, int(cell), names, [found[i] for i in sorted(found)]))
     return _concat_trial_frames(frames)
+
+
+# ------------------------------------------------------------------------------------------ summaries
+
+#: verdict order of every count the summaries print
+VERDICT_ORDER = ("HOLDS", "VIOLATED", "INCONCLUSIVE", "VACUOUS")
+
+
+def _ordered(d):
+    order = {v: i for i, v in enumerate(VERDICT_ORDER)}
+    return dict(sorted(d.items(), key=lambda kv: order.get(kv[0], 9)))
+
+
+def _text(v):
+    return "" if v is None or (isinstance(v, float) and v != v) else str(v)
+
+
+def summary_counts(cells):
+    """Counts of a cells table, the one summary every interface prints (CLI, pytest plugin, JSON).
+
+    Rows are counted by role: ``claims`` (role "claim", or no role column) by verdict and, in
+    ``claims_by_mode``, by mode then verdict; ``self_checks`` and ``controls`` by verdict; ``measured``
+    (role "measurement": no verdict); ``unexpected`` (verdict differs from the expected one).
+    """
+    claims, by_mode, self_checks, controls, measured = {}, {}, {}, {}, 0
+    roles = cells["role"].tolist() if "role" in cells.columns else [""] * len(cells)
+    modes = cells["mode"].tolist() if "mode" in cells.columns else [""] * len(cells)
+    for role, mode, verdict in zip(roles, modes, cells["verdict"].astype(str).tolist() if len(cells) else []):
+        role = _text(role) or "claim"
+        if role == "measurement":
+            measured += 1
+            continue
+        d = self_checks if role == "self-check" else controls if role == "control" else claims
+        d[verdict] = d.get(verdict, 0) + 1
+        if d is claims:
+            m = by_mode.setdefault(_text(mode) or "?", {})
+            m[verdict] = m.get(verdict, 0) + 1
+    return {
+        "theorems": int(cells["theorem"].nunique()) if len(cells) else 0,
+        "rows": int(len(cells)),
+        "claims": _ordered(claims),
+        "claims_by_mode": {k: _ordered(v) for k, v in sorted(by_mode.items())},
+        "self_checks": _ordered(self_checks),
+        "controls": _ordered(controls),
+        "measured": measured,
+        "unexpected": int((~cells["as_expected"].astype(bool)).sum()) if len(cells) else 0,
+    }
+
+
+def _count_text(counts):
+    return ", ".join(f"{n} {k}" for k, n in _ordered(counts).items())
+
+
+def summary_line(counts):
+    """One line from :func:`summary_counts`: claims per mode, self-checks, controls, measured, unexpected."""
+    modes = counts.get("claims_by_mode") or {}
+    claims = "; ".join(f"{m}: {_count_text(c)}" for m, c in modes.items()) or _count_text(counts["claims"]) or "none"
+    parts = [f"claims ({claims})"]
+    if counts["self_checks"]:
+        parts.append(f"self-checks: {_count_text(counts['self_checks'])}")
+    if counts["controls"]:
+        parts.append(f"controls: {_count_text(counts['controls'])}")
+    if counts["measured"]:
+        parts.append(f"measured: {counts['measured']}")
+    return f"{counts['theorems']} theorems, {counts['rows']} rows; " + "; ".join(parts) + (
+        f"; unexpected: {counts['unexpected']}")

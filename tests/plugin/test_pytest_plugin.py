@@ -44,7 +44,7 @@ def test_theorem_check_fixture_in_an_external_project(pytester):
     )
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(
-        ["rpcheck: profile=ci seed=7*", "*rpcheck verdicts*", "*HOLDS 1, VIOLATED 1*"]
+        ["rpcheck: profile=ci seed=7*", "*rpcheck verdicts*", "*claims (bound: 1 HOLDS, 1 VIOLATED)*"]
     )
     text = report.read_text(encoding="utf-8")
     assert "user.chi2" in text and "VIOLATED" in text
