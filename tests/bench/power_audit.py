@@ -30,10 +30,31 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
 
+def _needed(mode, expected, n, lo, hi, promised, level, target):
+    """Smallest per-seed trial count (in steps of 10, up to 100 n) with power >= target at the pooled bound."""
+    from rpcheck import stats
+
+    fn = stats.holds_power if expected == "HOLDS" else stats.violated_power
+    p = hi if expected == "HOLDS" else lo
+    m = n
+    while fn(mode, m, p, promised, level) < target:
+        m += 10
+        if m > 100 * n:
+            return None
+    return m
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("directory")
     ap.add_argument("--min-power", type=float, default=0.99)
+    ap.add_argument(
+        "--level",
+        type=float,
+        default=None,
+        help="per-row level to assume instead of the smallest Holm level the seeds used (e.g. 0.01/531 for the "
+        "ci rows of the whole pytest family when the calibration ran only some theorems)",
+    )
     args = ap.parse_args()
 
     import pandas as pd
@@ -43,7 +64,7 @@ def main():
 
     frames = []
     for seed_dir in sorted(Path(args.directory).glob("seed-*")):
-        if not (seed_dir / "cells.parquet").exists() and not (seed_dir / "cells.csv").exists():
+        if not (seed_dir / "cells.parquet").exists() and not (seed_dir / "cells.csv").exists():  # interrupted
             continue
         cells = load_results(seed_dir).cells
         frames.append(cells.assign(_seed=seed_dir.name))
@@ -64,16 +85,17 @@ def main():
         exp = g["expected"].iloc[0]
         mode = g["mode"].iloc[0]
         if exp == "HOLDS":
-            level = float(g["alpha_adjusted_holds"].min())
+            level = args.level or float(g["alpha_adjusted_holds"].min())
             power = stats.holds_power(mode, n, hi, promised, level)
         else:
-            level = float(g["alpha_adjusted"].min())
+            level = args.level or float(g["alpha_adjusted"].min())
             power = stats.violated_power(mode, n, lo, promised, level)
         out.append(
             dict(
                 theorem=key[0], variant=key[1], params=key[2], mode=mode, role=g["role"].iloc[0], expected=exp,
                 n=n, seeds=len(g), pooled=f"{fails}/{total}", p_lo=lo, p_hi=hi, promised=promised,
                 level=level, power=power, unexpected=int((~g["as_expected"].astype(bool)).sum()),
+                needed=_needed(mode, exp, n, lo, hi, promised, level, args.min_power),
             )
         )
     res = pd.DataFrame(out)

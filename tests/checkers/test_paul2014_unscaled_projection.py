@@ -4,6 +4,7 @@ import numpy as np
 
 from rpcheck.checkers.paul2014 import unscaled
 
+
 def test_one_trial_matches_the_derivations():
     params = {"kind": "gaussian", "n": 30, "d": 256, "rho": 5, "r": 64, "eps": 0.5}
     rec = unscaled.trial(params, np.random.default_rng(3))
