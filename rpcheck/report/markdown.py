@@ -222,7 +222,8 @@ def _profiles(t):
         for cell in prof.cells:
             cols += [k for k in cell if k not in cols]
         n = len(prof.cells)
-        out += ["", f"#### `{name}`: {n} cell{'s' if n != 1 else ''} x {prof.trials} trial{'s' if prof.trials != 1 else ''}"]
+        cells_text = f"{n} cell{'s' if n != 1 else ''} x {prof.trials} trial{'s' if prof.trials != 1 else ''}"
+        out += ["", f"#### `{name}`: {cells_text}"]
         if not n:
             continue
         head = ["cell", *[f"`{c}`" for c in cols]] + (["expected (per-cell rules)"] if per_cell else [])
@@ -299,7 +300,8 @@ def paper_markdown(paper, theorems):
         "|---|---|---|---|---|",
     ]
     for t in ts:
-        out.append(f"| [`{t.id}`](#{_anchor(t.id)}) | {t.kind} | {_prose(t.title)} | {len(t.variants)} | {len(t.findings)} |")
+        link = f"[`{t.id}`](#{_anchor(t.id)})"
+        out.append(f"| {link} | {t.kind} | {_prose(t.title)} | {len(t.variants)} | {len(t.findings)} |")
     for t in ts:
         out += ["", theorem_markdown(t, level=2).rstrip("\n")]
     return "\n".join(out) + "\n"
