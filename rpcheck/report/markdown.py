@@ -111,8 +111,10 @@ def _verdict_text(exp):
 
 
 def _expected_on(variant, cell):
+    """The expected verdict of ``variant`` on ``cell`` ("none": an open question, only reported)."""
     try:
-        return _verdict_text(variant.expected_for(cell))
+        exp = variant.expected_for(cell)
+        return "none" if exp is None else str(exp.value)
     except Exception as exc:  # noqa: BLE001 - shown on the page, never guessed
         return f"not evaluable here ({type(exc).__name__})"
 
@@ -155,7 +157,9 @@ def _variant_rows(t):
     for v in t.variants:
         if callable(v.expected):
             counts = Counter(_expected_on(v, c) for p in t.profiles.values() for c in p.cells)
-            exp = "depends on the cell: " + ", ".join(f"{k} in {n}" for k, n in sorted(counts.items()))
+            total = sum(counts.values())
+            exp = "per cell: " + ", ".join(f"{k} in {n}" for k, n in sorted(counts.items()))
+            exp += f" of the {total} profile cells"
         elif v.role == "measurement":
             exp = "measured (no verdict)"
         else:
@@ -226,7 +230,7 @@ def _profiles(t):
         out += ["", f"#### `{name}`: {cells_text}"]
         if not n:
             continue
-        head = ["cell", *[f"`{c}`" for c in cols]] + (["expected (per-cell rules)"] if per_cell else [])
+        head = ["cell", *[f"`{c}`" for c in cols]] + (["expected (none: only reported)"] if per_cell else [])
         out += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for i, cell in enumerate(prof.cells):
             row = [str(i), *[_cell(_value(cell[c])) if c in cell else "" for c in cols]]
