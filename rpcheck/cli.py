@@ -765,7 +765,8 @@ def _show_markdown(ref):
         return "\n".join(pages[name] for name in ["index.md", *(f"{p}.md" for p in registry.PAPER_PACKAGES)])
     if ref in registry.PAPER_PACKAGES:
         return markdown.paper_markdown(ref, markdown.builtin_theorems())
-    return markdown.theorem_markdown(_resolve_theorem(ref), level=1)
+    t = _resolve_theorem(ref)
+    return markdown.theorem_markdown(t, level=1, ref=ref if ":" in ref else t.id)
 
 
 def _cmd_show(args):

@@ -240,8 +240,10 @@ def _profiles(t):
     return out
 
 
-def theorem_markdown(t, level=2):
-    """The Markdown section of one theorem (headings start at ``level``)."""
+def theorem_markdown(t, level=2, ref=None):
+    """The Markdown section of one theorem (headings start at ``level``); ``ref`` is how the command line
+    names it when that is not its id (``module:ATTRIBUTE``)."""
+    ref = t.id if ref is None else ref
     h = "#" * level
     c = t.citation
     loc = c.location + (f" (other numbering: {c.alt_location})" if c.alt_location else "")
@@ -258,7 +260,7 @@ def theorem_markdown(t, level=2):
     path = _module_path(t)
     if path:
         out.append(f"- Checker: `{path}`")
-    out.append(f"- Run: `rpcheck check {t.id}` (profile `ci`), `rpcheck show {t.id}`")
+    out.append(f"- Run: `rpcheck check {ref}` (profile `ci`), `rpcheck show {ref}`")
     out += ["", f"{h}# Statement as printed", "", _block(t.statement or "(none)")]
     out += ["", f"{h}# Variants", "", *_variant_rows(t), "", *_variant_details(t)]
     if t.findings:
