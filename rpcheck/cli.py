@@ -61,8 +61,31 @@ def build_parser():
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     p = sub.add_parser("show", help="statement, citation, variants, parameters, profiles and command lines")
-    p.add_argument("id", help="theorem id, or module:ATTRIBUTE of your own Theorem")
-    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "id",
+        nargs="?",
+        default=None,
+        help="theorem id, or module:ATTRIBUTE of your own Theorem; with --markdown also a paper key "
+        "(e.g. paul2014) or nothing (every paper)",
+    )
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true")
+    fmt.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print the Markdown page (the text of docs/papers/, generated from the registry)",
+    )
+
+    p = sub.add_parser(
+        "docs",
+        help="write the Markdown pages of the registry: DIR/<paper>.md per paper and DIR/index.md",
+    )
+    p.add_argument("--out", default="docs/papers", metavar="DIR", help="output directory. Default: %(default)r")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 and name the pages that differ from a fresh rendering",
+    )
 
     for name, helptext, profile in (
         ("check", "run one theorem and print one line per theorem (--details: a table per cell)", "ci"),
@@ -713,7 +736,26 @@ def _show_info(ref):
         raise _unknown_id(ref, set(catalog) | set(registry._REGISTRY)) from None
 
 
+def _show_markdown(ref):
+    """``show --markdown``: every paper (no id), one paper's page (a paper key) or one theorem's section."""
+    from .engine import registry
+    from .report import markdown
+
+    if ref is None:
+        pages = markdown.render_pages()
+        return "\n".join(pages[name] for name in ["index.md", *(f"{p}.md" for p in registry.PAPER_PACKAGES)])
+    if ref in registry.PAPER_PACKAGES:
+        return markdown.paper_markdown(ref, markdown.builtin_theorems())
+    t = _resolve_theorem(ref)
+    return markdown.theorem_markdown(t, level=1, ref=ref if ":" in ref else t.id)
+
+
 def _cmd_show(args):
+    if args.markdown:
+        sys.stdout.write(_show_markdown(args.id))
+        return EXIT_OK
+    if args.id is None:
+        raise RpcheckError("`show` needs a theorem id (`rpcheck list` shows them), or --markdown for every paper.")
     info = _show_info(args.id)
     if args.json:
         print(json.dumps(info, indent=1))
@@ -756,6 +798,27 @@ def _cmd_show(args):
         out += ["", "Findings tested:"] + [f"  - {f['key']}: {f['summary']}" for f in info["findings"]]
     out += ["", "Run it:"] + [f"  {cmd}" for cmd in info["commands"]]
     print("\n".join(out))
+    return EXIT_OK
+
+
+def _cmd_docs(args):
+    """Write (or with --check compare) docs/papers: exit 1 when --check finds stale pages."""
+    from .report import markdown
+
+    pages = markdown.render_pages()
+    if args.check:
+        stale = markdown.stale_pages(args.out, pages)
+        if stale:
+            print(
+                f"{len(stale)} page(s) in {args.out} differ from the registry: {', '.join(stale)}; "
+                f"regenerate with `rpcheck docs --out {args.out}`"
+            )
+            return EXIT_UNEXPECTED
+        print(f"{len(pages)} pages in {args.out} are up to date")
+        return EXIT_OK
+    _check_out_dir(args.out, "--out")
+    written = markdown.write_pages(args.out, pages)
+    print(f"wrote {len(written)} pages to {args.out}: {', '.join(p.name for p in written)}")
     return EXIT_OK
 
 
@@ -1140,6 +1203,7 @@ def _cmd_data(args):
 _COMMANDS = {
     "list": _cmd_list,
     "show": _cmd_show,
+    "docs": _cmd_docs,
     "check": _cmd_check,
     "verify": _cmd_verify,
     "constant": _cmd_constant,

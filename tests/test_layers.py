@@ -165,9 +165,13 @@ def violations(modules):
     return out
 
 
+def new_violations(modules):
+    """The violations of ``modules`` that are not in :data:`ALLOWLIST` (what the tree test fails on)."""
+    return {k: v for k, v in violations(modules).items() if k not in ALLOWLIST}
+
+
 def test_rpcheck_imports_follow_the_layers():
-    found = violations(scan_modules())
-    new = {k: v for k, v in found.items() if k not in ALLOWLIST}
+    new = new_violations(scan_modules())
     assert not new, "import layering violated (tests/test_layers.py, ARCHITECTURE.md 'Layers'):\n" + "\n".join(
         sorted(new.values())
     )
@@ -223,3 +227,29 @@ def test_the_scan_sees_module_level_and_function_local_imports():
     assert len(found) > 100
     assert any(s == "rpcheck.engine.runner" and t == "rpcheck.stats" and not local for s, t, _, _, local in found)
     assert any(s == "rpcheck.engine.loading" and t == "rpcheck.engine.store" and local for s, t, _, _, local in found)
+
+
+#: Upward imports planted into the real tree: (module, appended source, imported module).
+PLANTED_UPWARD = (
+    # a solver (layer 2) importing the command line (layer 6), at module level
+    ("rpcheck.svm.svc", "\nfrom rpcheck.cli import main\n", "rpcheck.cli"),
+    # a sketch (layer 1) importing a paper's checker (layer 5) inside a function, relative import
+    ("rpcheck.sketches.gaussian", "\ndef _planted():\n    from ..checkers.paul2014 import embedding\n",
+     "rpcheck.checkers.paul2014.embedding"),
+    # the statistics (layer 3) importing the engine (layer 4)
+    ("rpcheck.stats", "\nimport rpcheck.engine.runner\n", "rpcheck.engine.runner"),
+)  # fmt: skip
+
+
+def test_the_tree_check_fails_on_upward_imports_planted_in_the_real_tree():
+    """The real scanned sources with planted upward imports: the same filter the tree test fails on
+    (``new_violations``, ALLOWLIST applied) reports each, naming the module, the target and the layers."""
+    mods = scan_modules()
+    for module, planted, _ in PLANTED_UPWARD:
+        src, pkg = mods[module]
+        mods[module] = (src + planted, pkg)
+    new = new_violations(mods)
+    for module, _, target in PLANTED_UPWARD:
+        key = (module, target, "upward")
+        assert key in new, (key, new)
+        assert new[key].startswith(module) and f"layer {_layer(target)} > {_layer(module)}" in new[key]

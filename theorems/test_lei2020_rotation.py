@@ -6,7 +6,7 @@ Statement
     E_D c_j = ||X||_F^2/d, Var_D c_j = (2/d^2) sum_{k!=l}(X^T X)_kl^2 (DERIVED, rpcheck.bounds.lei2020.rotated_energy_moments).
     max_j c_j <= 2 ln(2nd/delta) ||X||_F^2/d with probability >= 1 - delta over D (DERIVED, rpcheck.bounds.lei2020.flattening_bound).
 Source
-    Lei & Lan, AAAI 2020, Sec. 3, eq. (2), Alg. 1 steps 1-2.2, §3b D0, D3, D4.
+    Lei & Lan, AAAI 2020, Sec. 3, eq. (2), Alg. 1 steps 1-2.2 (the DERIVED facts above: rpcheck.bounds.lei2020).
 Event
     rotation: exact identities within round-off RTOL_EXACT x ||X||_F^2 x log2 d' (library vs scipy hadamard);
     energy: enumeration over all 2^d sign vectors equals the closed forms; flattening: max_j c_j / ||X||_F^2

@@ -71,8 +71,8 @@ PARAM_KINDS = ("int", "float", "bool", "str", "choice")
 
 @dataclass(frozen=True)
 class Citation:
-    """Where a claim is printed. ``location`` uses the numbering the spec uses (for Paul et al. the arXiv
-    PDF numbering); ``alt_location`` the other version's numbering when they differ."""
+    """Where a claim is printed. ``location`` uses the numbering of the cited version (for Paul et al. the
+    arXiv v5 PDF numbering); ``alt_location`` the other version's numbering when they differ."""
 
     authors: str
     year: int
@@ -89,10 +89,12 @@ class Citation:
 
 @dataclass(frozen=True)
 class Finding:
-    """A way a printed statement differs from what is true, proved, or measured (spec §6 / issues list).
+    """A way a printed statement differs from what is true, proved, or measured (a known error of the paper).
 
     ``evidence_variant`` names the variant whose verdict is the evidence (e.g. the ``as_printed`` variant
-    expected VIOLATED). ``status`` is filled by the report from that verdict."""
+    expected VIOLATED). ``spec_ref`` is where in the PAPER the finding is located (theorem, equation, table,
+    section, page; e.g. "Theorem 3.5, eqs. (20)-(21)"), never a document outside the repository. ``status``
+    is filled by the report from that verdict."""
 
     key: str
     summary: str

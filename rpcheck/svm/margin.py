@@ -1,4 +1,4 @@
-r"""The normalised margin of Shi et al. 2012 (Definition 2, spec shi2012 §1 D2).
+r"""The normalised margin of Shi et al. 2012 (Definition 2).
 
 .. math::
 

@@ -1,4 +1,5 @@
-r"""Minimum enclosing ball (the data radius B of Paul et al. 2014, spec §1.5) with a duality certificate.
+r"""Minimum enclosing ball with a duality certificate: the data radius B = min_x* max_i ||x_i - x*||_2 of
+Paul et al. 2014 (Sec. 1.1.1; used in Theorems 1.1 and 3.6).
 
 The simplex dual
 

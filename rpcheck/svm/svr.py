@@ -9,8 +9,9 @@ r"""Exact linear epsilon-insensitive SVR (Paul et al. 2014, eqs. 2 and 4) with a
 
 (the standard dual with :math:`\alpha = a^+ - a^-`, for which :math:`\|\alpha\|_1 = 1^T(a^+ + a^-)` at the
 optimum). ``form="as_printed"`` solves eq. (4) as printed, whose term :math:`\epsilon 1^T\alpha` vanishes
-on the feasible set, so it *is* the epsilon = 0 SVR (spec paul2014 §1.3, §6 item 3); its certificate is
-computed with ``epsilon_effective = 0``.
+on the feasible set, so it *is* the epsilon = 0 SVR (Paul et al. 2014, Sec. 1.1.2: eq. (4) writes
+epsilon 1^T alpha where eq. (2) has epsilon ||alpha||_1); its certificate is computed with
+``epsilon_effective = 0``.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from rpcheck.svm import normalized_margin
 
 
 def test_one_dimensional_separable_is_one():
-    """In 1-D a separable sample has normalised margin exactly 1 (spec shi2012 §1)."""
+    """In 1-D a separable sample has normalised margin exactly 1 (Shi et al. 2012, Definition 2)."""
     res = normalized_margin(np.array([[2.0], [0.5], [-1.0], [-3.0]]), [1, 1, -1, -1], solver=SOLVER)
     assert res.separable and res.margin == pytest.approx(1.0, rel=1e-9)
 

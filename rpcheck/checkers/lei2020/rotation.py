@@ -138,7 +138,7 @@ ROTATION = register(
                 "R = sqrt(d/r) D H S is called a 'random orthonormal matrix' but "
                 "R^T R = (d/r) I_r; the scale sqrt(d/r) is what the JL lemma needs.",
                 "as_printed_orthonormal",
-                "§6 item 6",
+                "Preliminaries ('random orthonormal matrix', Lemma 1) and eq. (2)",
             ),
         ),
     )
@@ -435,7 +435,7 @@ JL = register(
                 "The Gaussian baseline is printed with variance 1/d; norms then shrink "
                 "by sqrt(r/d) and the JL lemma fails for every eps < 1 - sqrt(r/d).",
                 "as_printed_gaussian_var_1_over_d",
-                "§6 item 6",
+                "Introduction (Gaussian matrix, entries of variance 1/d); Lemma 1",
             ),
         ),
     )

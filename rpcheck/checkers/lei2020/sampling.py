@@ -318,14 +318,14 @@ PROP1 = register(
                 "proof tool "
                 "DKM Lemma 4 gives the squared statement, which holds.",
                 "as_printed_unsquared",
-                "§6 item 2",
+                "Proposition 1 and its proof",
             ),
             Finding(
                 "entrywise_variance",
                 "nps minimises the total variance E||K~-K||_F^2, not each entry's variance: on X_r = "
                 "diag(1, sqrt 2), r = 1, Var[K~_11] is 2 under nps and 1 under uniform sampling.",
                 "entrywise_variance",
-                "§6 item 3",
+                "Methodology, the sentence on the 'variance of each element' before Proposition 1",
             ),
         ),
     )
@@ -442,7 +442,7 @@ REPLACEMENT = register(
                 "Gaussian "
                 "data (finite-population factor (d-r)/(d-1)).",
                 "nps_le_srht_without",
-                "§6 items 2, 10",
+                "Proposition 1; eq. (2) (SRHT samples r of the d columns without replacement)",
             ),
         ),
     )
@@ -548,7 +548,7 @@ DKM = register(
                 "The paper states no high-probability guarantee for nps; the DKM bound is imported "
                     "().",
                 "nps",
-                "§6 item 17",
+                "Proposition 1 (an expectation; the paper states no probability bound)",
             ),
         ),
     )

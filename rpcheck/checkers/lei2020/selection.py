@@ -177,7 +177,7 @@ PROP2 = register(
                 "estimators have a larger Frobenius error than top-r there (diagnostics nps_rmse, "
                 "srht_rmse).",
                 "nonvacuous",
-                "§6 item 4",
+                "Proposition 2",
             ),
         ),
     )
@@ -270,7 +270,7 @@ TOPR = register(
                 "(1,0),(0,.9),(0,.9) "
                 "and r = 1 top-1 has error 1.62 while column 2 has 1.287.",
                 "as_implied",
-                "§6 item 4",
+                "Proposition 2",
             ),
         ),
     )
@@ -413,14 +413,14 @@ SUPERVISED = register(
                 "b^T p): the "
                 "largest rule does not minimise (10).",
                 "largest_as_printed",
-                "§6 item 1",
+                "Methodology, the sentence after eq. (10) ('select the largest r elements')",
             ),
             Finding(
                 "eq8_factor2",
                 "Eq. (8) misses a factor 2: sum_ij A_ij ||z_i - z_j||^2 = 2 trace(Z^T L Z) (harmless "
                     "for the argmin).",
                 "eq8_as_printed",
-                "§6 item 5",
+                "eq. (8)",
             ),
         ),
     )
@@ -543,13 +543,13 @@ TOY = register(
                 "rpcheck rejects it "
                 "(numpy's multivariate_normal only warns and samples from another matrix).",
                 "paper_covariance_valid",
-                "§6 item 7",
+                "Methodology, Figure 1(a) (Sigma = [[1, 1.75], [1.75, 1]])",
             ),
             Finding(
                 "toy_largest_rule",
                 "With the printed 'largest b' rule the supervised selection picks the useless coordinate.",
                 "supervised_largest_as_printed",
-                "§6 item 1",
+                "Methodology, the sentence after eq. (10) ('select the largest r elements')",
             ),
         ),
     )
