@@ -11,6 +11,7 @@ from rpcheck.checkers.alpcan2016 import xar
 from rpcheck.errors import RpcheckError
 from rpcheck.generators import haar_orthonormal
 from rpcheck.linalg import embedding_distortion
+from rpcheck.stats import Verdict
 
 
 def _basis(d=40, rho=4, seed=0):
@@ -168,3 +169,53 @@ def test_cell_domains():
     assert th.cell_problem(xar._cell("identity", 0.0, C=0.0)) is not None
     with pytest.raises(RpcheckError):
         xar.adversary_map("nope", 8, 0.1, np.eye(8)[:, :2], np.ones((3, 2)), rng=np.random.default_rng(0))
+
+
+# ---------------------------------------------------------------- alpcan2016.margin (Thm 3.5 with T = A R)
+
+from rpcheck.checkers.alpcan2016 import margin  # noqa: E402
+
+
+def test_margin_trial_hard_identity():
+    p = xar._cell("identity", 0.0, n=30, d=64, rho=4, r=64, C=math.inf)
+    rec = margin.trial(p, np.random.default_rng(0))
+    o = rec.outcomes
+    assert set(o) == {v.name for v in margin.THEOREM.variants}
+    assert rec.diagnostics["e"] < 1
+    assert o["stated"].holds and o["upper"].holds and not o["stated"].undetermined
+    assert not o["margin_control"].holds and not o["margin_control"].undetermined
+    assert not o["upper_control"].holds and not o["upper_control"].undetermined
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), b=st.floats(0.0, 0.6), r=st.sampled_from([16, 48, 96]))
+def test_margin_bounds_hold_for_arbitrary_A_hard_margin(seed, b, r):
+    """Hard margin: (1 - e) gamma^2 <= gamma~^2 (e < 1) and gamma~^2 <= (1 + e) gamma^2 (every T), derived in the
+    module docstring; a failure is a certified counterexample."""
+    p = xar._cell("perturb", b, n=24, d=32, rho=3, r=r, C=math.inf)
+    rec = margin.trial(p, np.random.default_rng(seed))
+    o = rec.outcomes
+    assert o["upper"].holds and not o["upper"].undetermined
+    if rec.diagnostics["e"] < 1:
+        assert o["stated"].holds and not o["stated"].undetermined
+        assert rec.diagnostics["proj_not_separable"] == 0.0  # e < 1 keeps the data separable (derived)
+
+
+def test_margin_vacuous_and_not_separable_paths():
+    # shrink b = 1 kills the top direction: e >= 1, stated vacuous; upper still decided
+    p = xar._cell("shrink", 1.0, n=30, d=64, rho=4, r=64, C=math.inf)
+    for s in range(4):
+        rec = margin.trial(p, np.random.default_rng(s))
+        assert rec.diagnostics["e"] >= 1 and rec.outcomes["stated"].vacuous and rec.outcomes["upper"].holds
+        assert not rec.outcomes["margin_control"].holds
+    th = margin.THEOREM
+    assert th.variant("stated").expected_for(p) == Verdict.VACUOUS
+    assert th.variant("upper").expected_for(p) == Verdict.HOLDS
+    assert th.variant("stated").expected_for(dict(p, C=1.0)) is None
+
+
+def test_margin_profiles_attainable():
+    for prof in margin.THEOREM.profiles.values():
+        assert prof.trials >= 90
+        for c in prof.cells:
+            assert margin.THEOREM.cell_problem(c) is None
