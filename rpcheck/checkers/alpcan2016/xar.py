@@ -225,7 +225,9 @@ def trial(params, rng):
         T, a_minus_i = R, 0.0
     else:
         A = adversary_map(family, d, b, V, Zfac, rng=rng)
-        T, a_minus_i = A @ R, float(np.linalg.norm(A - np.eye(d), 2))
+        # ||A - I||_2 is b by construction for perturb/shrink (tests/checkers/test_alpcan2016.py), b for scale
+        # and 1 for delete: recorded, not recomputed (a d x d SVD per draw)
+        T, a_minus_i = A @ R, (1.0 if family == "delete" else b)
     e = float(embedding_distortion(V, VtR=V.T @ T))
     lev_max = float(np.max(np.sum(V * V, axis=1)))
     XT = X @ T
