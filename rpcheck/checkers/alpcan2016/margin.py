@@ -43,7 +43,8 @@ event functions of :mod:`rpcheck.checkers.paul2014.margin`; a straddling interva
 Draws: 100 per cell (>= ``rpcheck.stats.DETERMINISTIC_MIN_DRAWS`` = 90 evaluated, the hard-margin draws are
 never degenerate: ``||w*|| >= 1/max||x_i||`` > 0). Cells whose ``e_T < 1`` is not certain (``perturb``,
 ``shrink`` b = 1/2, ``delete``) could lose draws to ``e_T >= 1``; then HOLDS is unattainable and the runner
-reports INCONCLUSIVE (none seen in 8000 xar draws at the same sizes).
+reports INCONCLUSIVE (0 of 800 draws per cell had ``e_T >= 1`` in alpcan2016.xar at the same sizes, two
+seeds; measured, not derived).
 """
 
 from __future__ import annotations
@@ -171,8 +172,8 @@ THEOREM = register(
             "Theorem 3.5 (arXiv v5; TKDD Thm 3.9)",
             equations="Paul et al. (3), (5), (18)-(21) with T = A R",
         ),
-        statement="If ||I - V^T A R R^T A^T V||_2 <= eps then gamma~*^2 >= (1 - eps) gamma*^2 for the SVM on X A R "
-        "(gamma = 1/||w||); derived here for the hard margin with any T, with the upper bound (1 + eps).",
+        statement="Paul et al. Thm 3.5: 'let R satisfy ||V^T V - V^T R R^T V||_2 <= eps ... Then gamma~*^2 >= "
+        "(1 - eps) gamma*^2'; Alpcan et al. apply Paul et al.'s analysis to X A R (R replaced by T = A R).",
         kind="deterministic",
         variants=(
             Variant("stated", "gamma~_T^2 >= (1 - e_T) gamma^2 (vacuous for e_T >= 1)", expected=_expected("stated")),

@@ -465,7 +465,7 @@ THEOREM = register(
             "n": Param("int", low=2, doc="number of examples"),
             "d": Param("int", low=1, doc="dimension"),
             "rho": Param("int", low=1, doc="rank of X"),
-            "r": Param("int", low=1, doc="columns of the Gaussian R"),
+            "r": Param("int", low=1, doc="columns of R (Gaussian or sampled)"),
             "family": Param("choice", choices=FAMILIES, doc="family of the adversary's map A"),
             "b": Param("float", low=0.0, doc="budget of A (see the module docstring)"),
             "C": Param("float", low=0.0, closed="neither", doc="SVM box bound C (inf = hard margin, separable data)"),
