@@ -1,3 +1,5 @@
-"""Checkers for Alpcan, Rubinstein, Leckie 2016 (CDC): reuse of Paul et al. eq. (16). Modules register on import."""
+"""Checkers for Alpcan, Rubinstein, Leckie 2016 (CDC): reuse of Paul et al. eq. (16) and Thm 3.5 for T = A R.
 
-from . import xar  # noqa: F401  (imported for registration)
+Modules register on import."""
+
+from . import margin, xar  # noqa: F401  (imported for registration)
