@@ -7,6 +7,15 @@ Exact oracle for axis-aligned ``w = 2 e_1``: ``||Rw||^2/||w||^2`` is exactly 1 f
 The proof-structure implication (three norm events => band) is pure linear algebra, so it must hold for every
 matrix.
 
+Negative control ``lemma10_control`` (role control, mode bound, promised 0.05; expected VIOLATED): the check of
+the ``lemma10`` row with a planted fault, the sketch's ``1/sqrt(n)`` scaling dropped (the statistic
+``|n q(w) - 1|`` instead of ``|q(w) - 1|``, the "missing scaling" bug). The event holds only if
+``q <= (1+eps)/n``, i.e. ``q - 1 <= -t`` with ``t = 1 - (1+eps)/n``. ``E q = 1`` and
+``Var q = (2 + (mu4 - 3) sum_j w_j^4/||w||^4)/n <= 2/n`` (:func:`rpcheck.bounds.shi2012.lemma4_variance` with
+``x = w``; ``mu4 = 1`` for signs, 3 for Achlioptas), so by Cantelli's inequality the event holds with
+probability ``<= (2/n)/(2/n + t^2)``: at most 0.069 in every cell (worst n = 30, eps = 0.5), so the control
+fails with probability >= 0.93 and ``violated_power("bound", 600, 0.93, 0.05, 0.01/500) = 1``.
+
 Theorem 6 (second theorem of this module)
 -----------------------------------------
 ``shi2012.subgaussian.thm6``: Theorem 6 (binary normalised margin, witness version) with Rademacher
@@ -95,11 +104,13 @@ def _trial_impl(params, rng):
     lo, up = B.thm5_band(cc, eps)
     out_by = max(lo - cp, cp - up)
     dev = abs(float(q[0]) - 1.0)
+    dev_bug = abs(n * float(q[0]) - 1.0)  # planted fault of the control: R without its 1/sqrt(n)
     out = {
         "lemma10": Outcome(holds=dev <= eps, statistic=dev, bound=eps),
         "lemma10_exact_axis": Outcome(holds=dev <= eps, statistic=dev, bound=eps, vacuous=geom != "axis"),
         "thm5": Outcome(holds=out_by <= 0, statistic=out_by, bound=0.0),
         "thm5_proof_structure": Outcome(holds=out_by <= c.TOL, statistic=out_by, bound=c.TOL, vacuous=not e3),
+        "lemma10_control": Outcome(holds=dev_bug <= eps, statistic=dev_bug, bound=eps),
     }
     return TrialRecord(outcomes=out, diagnostics={"q_w": float(q[0]), "c_proj": cp, "E3": float(e3)})
 
@@ -173,6 +184,9 @@ SUBGAUSSIAN = register(Theorem(
                 expected=lambda p: c.expect_bound(_six(p)), promised_failure=_six),
         Variant("thm5_proof_structure", "E3 => Lo <= c' <= Up for every matrix (linear algebra)",
                 mode="deterministic", expected=c.H),
+        Variant("lemma10_control", "negative control: the lemma10 check with R's 1/sqrt(n) dropped (planted "
+                                   "bug), P(|n q(w) - 1| > eps) <= 0.05 (>= 0.93 by Cantelli)",
+                mode="bound", expected=c.V, promised_failure=0.05, role="control"),
     ),
     profiles=_PROFILES,
     parameters={"kind": c.CHOICE("sign", "sparse", doc="Rademacher or Achlioptas (density 1/3) entries"),
