@@ -315,7 +315,8 @@ def _thm6_cells(kinds, geoms, gne, m=20, d=40):
 
 
 _KG = (("sign", "sparse"), ("dense", "axis"))
-_THM6_CI = _thm6_cells(*_KG, [(0.9, 0.3, 300), (0.6, 0.3, 432)]) + _thm6_cells(("sparse",), ("axis",), [(0.9, 0.3, 100)])
+_THM6_CI = (_thm6_cells(*_KG, [(0.9, 0.3, 300), (0.6, 0.3, 432)])
+            + _thm6_cells(("sparse",), ("axis",), [(0.9, 0.3, 100)]))
 _THM6_STANDARD = _THM6_CI + _thm6_cells(*_KG, [(0.9, 0.3, 432), (0.6, 0.2, 700), (0.9, 0.3, 100)])
 _THM6_PROFILES = {
     "quick": Profile(cells=_thm6_cells(("sparse",), ("axis", "dense"), [(0.9, 0.3, 300)]), trials=600),
