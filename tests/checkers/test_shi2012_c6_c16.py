@@ -184,3 +184,17 @@ def test_every_shi_theorem_with_a_new_control_has_it_expected_violated():
         assert v.role == "control"
         for p, _ in _all_cells(registry.get(tid)):
             assert v.expected_for(p) is Verdict.VIOLATED
+
+
+def test_public_helpers_validate_their_arguments():
+    with pytest.raises(RpcheckError, match="gamma"):
+        sg.thm6_eps_prime(1.5, 0.3, "as_printed")
+    with pytest.raises(RpcheckError, match="form"):
+        sg.thm6_eps_prime(0.5, 0.3, "printed")
+    with pytest.raises(RpcheckError, match="not a cell"):
+        sg.thm6_true_rate_bound({"kind": "gauss", "geometry": "dense", "gamma": 0.9, "eps": 0.3, "n": 300, "m": 20,
+                                 "d": 40}, "as_printed")
+    with pytest.raises(RpcheckError, match="profile"):
+        bw.power_table("fast")
+    with pytest.raises(RpcheckError, match="k"):
+        B.measured_band_failure_bound(0.1, 0.5, 30, 200, 150)

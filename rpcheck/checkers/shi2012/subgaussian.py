@@ -80,8 +80,10 @@ import functools
 import numpy as np
 
 from ..._threads import single_thread_blas
+from ..._validation import check_choice, check_interval
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
+from ...errors import RpcheckError
 from . import _common as c
 
 __all__ = ["SUBGAUSSIAN", "SUBGAUSSIAN_THM6"]
@@ -275,6 +277,8 @@ def _thm6_promised(p):
 def thm6_eps_prime(gamma, eps, form):
     """The largest ``eps'`` in (0, 1) with ``A(eps') gamma - 2eps'/(1-eps') >= b`` where ``b`` is the claimed
     margin (``form``) at ``eps`` (bisection; the left side decreases in ``eps'``)."""
+    gamma = check_interval("gamma", gamma, 0, 1, closed="right")
+    check_choice("form", form, ("as_printed", "as_proved"))
     target = B.thm6_margin_bound(gamma, eps, form)
     lo, hi = eps * (1 - 1e-12) if form == "as_proved" else eps, 1 - 1e-9
     if B.thm6_margin_bound(gamma, hi, "as_proved") >= target:
@@ -290,6 +294,9 @@ def thm6_eps_prime(gamma, eps, form):
 
 def thm6_true_rate_bound(p, form):
     """``pbar = (4m+2) E(n, eps')`` (module docstring of the sub-Gaussian Theorem 6)."""
+    why = SUBGAUSSIAN_THM6.cell_problem(p)
+    if why:
+        raise RpcheckError(f"`p` ({p!r}) is not a cell of shi2012.subgaussian.thm6: {why}.")
     gu = _thm6_data(p["geometry"], p["m"], p["d"], p["gamma"])[3]
     ep = thm6_eps_prime(gu, p["eps"], form)
     return min(1.0, (4 * p["m"] + 2) * B.tail_e(p["n"], ep)), ep

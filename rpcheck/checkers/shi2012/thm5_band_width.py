@@ -81,6 +81,7 @@ import math
 
 import numpy as np
 
+from ..._validation import check_choice
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, grid, register
 from ...stats import holds_power, violated_power
@@ -297,6 +298,7 @@ MEASURED_BAND = register(Theorem(
 def power_table(profile="ci"):
     """(cell, pbar, holds power of ``shrinks``, violated power of ``shrinks_control`` and of
     ``acute_beats_mirror``) for every cell of ``profile`` (the numbers quoted in the module docstring)."""
+    check_choice("profile", profile, tuple(_MEASURED_PROFILES))
     rows = []
     for p in _MEASURED_PROFILES[profile].cells:
         T = _trials(p)
