@@ -22,3 +22,8 @@ from rpcheck.testing import verify_theorem
 @pytest.mark.theorem(id="shi2012.subgaussian")
 def test_shi2012_subgaussian():
     verify_theorem("shi2012.subgaussian")
+
+
+@pytest.mark.theorem(id="shi2012.subgaussian.thm6")
+def test_shi2012_subgaussian_thm6(theorem_result):
+    assert theorem_result.unexpected().empty

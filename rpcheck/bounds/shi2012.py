@@ -57,6 +57,8 @@ __all__ = [
     "projected_cosine_pdf",
     "projected_cosine_cdf",
     "thm5_exact_failure",
+    "thm5_band_width",
+    "measured_band_failure_bound",
     "proof9_first_step_holds",
     "fig2_p1_exact",
     "fig2_p2_exact",
@@ -398,6 +400,107 @@ def thm5_exact_failure(c, n, eps, side="both"):
     p_lo = projected_cosine_cdf(lo, c, n) if side in ("both", "lower") else 0.0
     p_up = projected_cosine_cdf(up, c, n, upper=True) if side in ("both", "upper") else 0.0
     return p_lo + p_up
+
+
+def thm5_band_width(c, eps, *, clipped=False):
+    r"""Width ``Up(c, eps) - Lo(c, eps)`` of Theorem 5's band (4) (elementwise in ``c``).
+
+    As printed it is linear in ``c``:
+    ``Up - Lo = [2 eps (1-c) + 1 - sqrt(1-eps^2)]/(1+eps) + 2 eps (1-c)/(1-eps)``, slope ``-4 eps/(1-eps^2)``
+    (strictly decreasing: "the smaller acute angle, the better the preservation", Section 6). With
+    ``clipped=True`` the band is first intersected with ``[-1, 1]`` (what it says about ``c' = cos(Rw, Rx)``):
+    ``min(Up, 1) - max(Lo, -1)``, which increases in ``c`` wherever ``Lo <= -1 < Up < 1``.
+
+    >>> round(float(thm5_band_width(0.5, 0.1)), 6)     # (0.1 + 1 - sqrt(0.99))/1.1 + 0.1/0.9
+    0.206577
+    >>> w = thm5_band_width(np.array([0.1, 0.2]), 0.5, clipped=True)    # Lo <= -1 for c <= 1/3
+    >>> bool(w[1] > w[0])
+    True
+    """
+    lo, up = thm5_band(c, eps)
+    lo, up = np.asarray(lo), np.asarray(up)
+    if clipped:
+        lo, up = np.maximum(lo, -1.0), np.minimum(up, 1.0)
+    w = up - lo
+    return float(w) if w.ndim == 0 else w
+
+
+def _order_stat_tail(kind, B, k, p):
+    """Exact order-statistic tails for ``B`` i.i.d. draws (continuous law), ``k``-th smallest ``lo`` and
+    ``k``-th largest ``hi``; ``p`` is the tail mass of the threshold on the side named."""
+    if kind == "beyond":   # P(hi >= a) with p = P(X >= a), or P(lo <= b) with p = P(X <= b)
+        return float(stats.binom.sf(k - 1, B, p))
+    return float(stats.binom.cdf(k - 1, B, p))  # "inside": P(hi <= a) with p = P(X > a), P(lo >= b) likewise
+
+
+def _cosine_quantile_table(c, n, size=4001):
+    """Approximate quantile function of ``c'`` (trapezoid rule of the density in ``phi``); used only to
+    *choose* thresholds -- every probability reported is then computed exactly."""
+    phi = np.linspace(1e-9, math.pi - 1e-9, size)
+    f = np.exp(_log_pdf_phi(phi, c, n))
+    F = np.concatenate([[0.0], np.cumsum((f[1:] + f[:-1]) / 2 * np.diff(phi))])
+    F = F / F[-1]
+    r = np.cos(phi)           # decreasing in phi; P(c' >= r(phi)) = F(phi)
+    return r[::-1], (1.0 - F)[::-1]    # increasing r, P(c' <= r)
+
+
+def measured_band_failure_bound(c_wide, c_narrow, n, B, k):
+    r"""Exact upper bound on ``P(W_narrow >= W_wide)``, where ``W_c = X_(B+1-k) - X_(k)`` is the width of the
+    empirical central band of ``B`` i.i.d. draws of ``c' = cos(Rw, Rx)`` at ``cos(w, x) = c`` (Gaussian R with
+    ``n`` rows; law :func:`projected_cosine_cdf`), the two batches independent.
+
+    For thresholds ``a2 > b2`` and ``a1 > b1`` with ``a2 - b2 <= a1 - b1``: if ``hi_2 < a2``, ``lo_2 > b2``,
+    ``hi_1 > a1`` and ``lo_1 < b1`` then ``W_2 < a2 - b2 <= a1 - b1 < W_1``. So (union bound)
+
+    .. math:: P(W_2 \ge W_1) \le P(hi_2 \ge a_2) + P(lo_2 \le b_2) + P(hi_1 \le a_1) + P(lo_1 \ge b_1),
+
+    each term an exact binomial tail: ``P(hi >= a) = P(Bin(B, P(c' >= a)) >= k)``,
+    ``P(hi <= a) = P(Bin(B, P(c' > a)) <= k - 1)`` and likewise for ``lo``. The thresholds are the
+    ``r``/``1-r`` quantiles of the narrow law and the ``r'``/``1-r'`` quantiles of the wide law, ``(r, r')``
+    chosen on a grid (from a tabulated quantile function); the four probabilities at the chosen thresholds are
+    then evaluated with the exact law. Returns ``(bound, (a1, b1, a2, b2))``.
+
+    >>> p, _ = measured_band_failure_bound(0.527, 0.827, 30, 200, 10)
+    >>> 1e-5 < p < 1e-4       # 8.3e-5: 200 draws per batch, central 90% bands
+    True
+    """
+    for name, v in (("c_wide", c_wide), ("c_narrow", c_narrow)):
+        check_interval(name, v, -1, 1, closed="neither")
+    n = check_int("n", n, 2)
+    B = check_int("B", B, 2)
+    k = check_int("k", k, 1, (B - 1) // 2)
+    rw, Fw = _cosine_quantile_table(c_wide, n)
+    rn, Fn = _cosine_quantile_table(c_narrow, n)
+
+    def q(r, F, p):
+        return float(np.interp(p, F, r))
+
+    best = (math.inf, None)
+    kb = k / B
+    for r in np.geomspace(kb * 1e-3, kb * 0.999, 60):
+        a2, b2 = q(rn, Fn, 1 - r), q(rn, Fn, r)
+        t2 = a2 - b2
+        # the largest r' (tail mass of the wide band) whose quantile band is still >= t2
+        cands = np.linspace(kb * 1.001, 0.499, 400)
+        widths = np.array([q(rw, Fw, 1 - s) - q(rw, Fw, s) for s in cands])
+        ok = np.flatnonzero(widths >= t2)
+        if not ok.size:
+            continue
+        s = cands[ok[-1]]
+        a1, b1 = q(rw, Fw, 1 - s), q(rw, Fw, s)
+        approx = 2 * _order_stat_tail("beyond", B, k, r) + 2 * _order_stat_tail("inside", B, k, s)
+        if approx < best[0]:
+            best = (approx, (a1, b1, a2, b2))
+    if best[1] is None:
+        return 1.0, (math.nan,) * 4
+    a1, b1, a2, b2 = best[1]
+    if not (a2 - b2 <= a1 - b1):
+        return 1.0, best[1]
+    exact = (_order_stat_tail("beyond", B, k, projected_cosine_cdf(a2, c_narrow, n, upper=True))
+             + _order_stat_tail("beyond", B, k, projected_cosine_cdf(b2, c_narrow, n))
+             + _order_stat_tail("inside", B, k, projected_cosine_cdf(a1, c_wide, n, upper=True))
+             + _order_stat_tail("inside", B, k, projected_cosine_cdf(b1, c_wide, n)))
+    return min(1.0, exact), (a1, b1, a2, b2)
 
 
 def proof9_first_step_holds(s, t, cp, eps):

@@ -10,6 +10,15 @@ witness ``u`` (:func:`rpcheck.generators.separable_dataset`, no bias; the minimu
 - optimal statistic ``gamma*(S')``: no-bias hard-margin SVM on the normalised projected points
   (:func:`rpcheck.svm.normalized_margin`); a failure is declared only when the solver's certified upper
   bound ``margin_upper`` is below the claimed margin (or ``S'`` is not separable while the bound is > 0).
+
+Negative control ``witness_control`` (role control, mode bound, promised 0.05; expected VIOLATED): the
+witness check of ``witness_as_printed`` with a planted fault, ``eps`` replaced by ``EPS_CONTROL = 1e-3`` in the
+margin bound (``gamma_u - 2e-3/0.999``), claimed to fail with probability <= 0.05. Derivation: the event fails
+whenever the point ``i*`` attaining ``gamma_u`` has ``cos(Ru, R y_i* x_i*) < gamma_u - 2.002e-3``; that cosine
+has the exact Pearson-r law with ``rho = gamma_u`` and ``N = n + 1`` (:func:`rpcheck.bounds.shi2012.
+projected_cosine_cdf`), so the failure probability is >= 0.3779 in every cell of every profile (smallest at
+gamma = 0.9, n = 800, m = 100; 0.418 at the ci cell (0.9, 0.3, 300), 0.455 at (0.3, 0.1, 2500)), and
+``rpcheck.stats.violated_power("bound", T, 0.3779, 0.05, 0.01/500) = 1`` to 1e-14 for T >= 600.
 """
 
 from __future__ import annotations
@@ -26,6 +35,9 @@ from ...svm import normalized_margin
 from . import _common as c
 
 __all__ = ["THM6", "THM6_SVM"]
+
+#: eps of the negative control's margin bound (a planted fault: the bound nearly equals gamma_u)
+EPS_CONTROL = 1e-3
 
 
 @functools.lru_cache(maxsize=64)
@@ -64,11 +76,13 @@ def _trial_impl(params, rng):
     _, _, gu, _, gw, events = _witness(params, rng)
     b_pr = B.thm6_margin_bound(gu, eps)
     b_pv = B.thm6_margin_bound(gu, eps, "as_proved")
+    b_ctl = B.thm6_margin_bound(gu, EPS_CONTROL)
     out = {
         "witness_as_printed": Outcome(holds=gw >= b_pr, statistic=gw, bound=b_pr, vacuous=b_pr <= 0),
         "witness_as_proved": Outcome(holds=gw >= b_pv, statistic=gw, bound=b_pv, vacuous=b_pv <= 0),
         "proof_structure": Outcome(holds=gw >= b_pv - c.TOL, statistic=gw, bound=b_pv - c.TOL,
                                    vacuous=not events),
+        "witness_control": Outcome(holds=gw >= b_ctl, statistic=gw, bound=b_ctl),
     }
     return TrialRecord(outcomes=out, diagnostics={"gamma_witness_proj": gw, "events": float(events),
                                                   "gamma_u": gu})
@@ -131,6 +145,9 @@ _VARIANTS = (
             mode="bound", expected=_exp("as_proved"), promised_failure=_promised),
     Variant("proof_structure", "all Lemma-10 events for u, x_i, y_i xhat_i - u => witness margin >= "
             "A gamma - 2eps/(1-eps), every draw", mode="deterministic", expected=c.H),
+    Variant("witness_control", "negative control: the witness check with eps = 1e-3 planted in the margin bound, "
+            "P(min_i y_i cos(Ru, R x_i) < gamma - 2e-3/0.999) <= 0.05 (exactly >= 0.377)", mode="bound",
+            expected=c.V, promised_failure=0.05, role="control"),
 )
 
 THM6 = register(Theorem(

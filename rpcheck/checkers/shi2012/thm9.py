@@ -5,6 +5,15 @@ Kronecker ordering, the proof structure (Theorem 9, eq. (6), and its proof).
 whose row block ``y`` is ``R_y^T``. Witnesses ``w_y`` are unit; ``u = [w_1; ...; w_L]`` and
 ``v = R u = sum_y R_y w_y`` (random: it depends on R, although the statement quantifies v before R). For every point and wrong
 class ``y'``, ``z = e_y ⊗ x - e_{y'} ⊗ x`` (``np.kron(e_y, x)``: block layout matching ``u``).
+
+Negative control ``as_proved_control`` (role control, mode bound, promised 0.05; expected VIOLATED): the check of
+``as_proved`` with a planted fault, ``eps`` replaced by ``EPS_CONTROL = 1e-3`` in the bound
+(``-2e-3/0.999 + 1.001 gamma_u/(0.999 sqrt(2L))``), claimed to fail with probability <= 0.05. Derivation: the
+statistic is the minimum over pairs of ``cos(Ru, Rz)``; for the pair ``z*`` with the smallest ``c* = cos(u, z*)``
+(``= gamma_u/sqrt(2L)`` when ``gamma_u < 1``) the projected cosine has the exact Pearson-r law with ``rho = c*``
+and ``N = n + 1`` (R is Gaussian on ``R^{Ld}``), so the failure probability is
+``>= P(cos(Ru, Rz*) < bound) >= 0.464`` in every cell of every profile (0.478 at the ci cell (0.8, 0.15, 1100)),
+and ``rpcheck.stats.violated_power("bound", 600, 0.464, 0.05, 0.01/500) = 1`` to 1e-15.
 """
 
 from __future__ import annotations
@@ -21,6 +30,9 @@ from ...sketches import make_sketch
 from . import _common as c
 
 __all__ = ["THM9"]
+
+#: eps of the negative control's bound (a planted fault: the bound nearly equals min_pairs cos(u, z))
+EPS_CONTROL = 1e-3
 
 
 @functools.lru_cache(maxsize=64)
@@ -58,6 +70,7 @@ def _trial_impl(params, rng):
     printed = num / (nv * np.sqrt(np.einsum("ij,ij->i", a, a) + np.einsum("ij,ij->i", b, b)))
     proved = num / (nv * np.linalg.norm(a - b, axis=1))
     bound = B.thm9_margin_bound(gu, eps, L)
+    bound_c = B.thm9_margin_bound(gu, EPS_CONTROL, L)
     # Lemma-10 events of the proof: u, every z, every zhat - uhat
     Zh = Z / np.linalg.norm(Z, axis=1)[:, None]
     V = np.vstack([u, Z, Zh - u / np.linalg.norm(u)])
@@ -76,6 +89,7 @@ def _trial_impl(params, rng):
         "as_printed": Outcome(holds=gp >= bound, statistic=gp, bound=bound, vacuous=bound <= 0),
         "as_proved": Outcome(holds=gv >= bound, statistic=gv, bound=bound, vacuous=bound <= 0),
         "proof_structure": Outcome(holds=gv >= bound - c.TOL, statistic=gv, bound=bound - c.TOL, vacuous=not events),
+        "as_proved_control": Outcome(holds=gv >= bound_c, statistic=gv, bound=bound_c),
         "kron_block_order": Outcome(holds=err_block <= tol_id, statistic=err_block, bound=tol_id),
         "kron_as_printed_order": Outcome(holds=max(err_printed, gap_err_printed) <= tol_id,
                                          statistic=max(err_printed, gap_err_printed), bound=tol_id),
@@ -126,6 +140,9 @@ THM9 = register(Theorem(
                 "6m(L-1)E", mode="bound", expected=_exp, promised_failure=_promised),
         Variant("proof_structure", "Lemma-10 events for u, z, zhat-uhat => cos(Ru, Rz) >= bound, every draw",
                 mode="deterministic", expected=c.H),
+        Variant("as_proved_control", "negative control: the as_proved check with eps = 1e-3 planted in the bound, "
+                "P(min over pairs of cos(Ru, Rz) < bound(1e-3)) <= 0.05 (exactly >= 0.464)", mode="bound",
+                expected=c.V, promised_failure=0.05, role="control"),
         Variant("kron_block_order", "z = e_y ⊗ x - e_y' ⊗ x: R z = R_y x - R_y' x (identity, every draw)",
                 mode="deterministic", expected=c.H, role="self-check"),
         Variant("kron_as_printed_order", "z = x ⊗ e_y - x ⊗ e_y' (as printed): R z = R_y x - R_y' x and "
