@@ -251,7 +251,7 @@ def test_certified_bound_reduces_to_theorem2():
     [
         ({"lam": 0.0}, "`lam`"),
         ({"lam": -1.0}, "`lam`"),
-        ({"loss": "logistic"}, "`loss`"),
+        ({"loss": "huber"}, "`loss`"),  # "logistic" is a drp() loss since rpcheck.svm.erm
         ({"R": np.ones((7, 3))}, "`R`"),
         ({"y": np.ones(5)}, "`y` has length"),
         ({"X": np.full((60, 80), np.nan)}, "`X`"),
@@ -262,6 +262,12 @@ def test_drp_bad_input(kwargs, match):
     args = {"X": X, "y": y, "lam": 1.0, "R": R, "loss": "square"} | kwargs
     with pytest.raises(RpcheckError, match=match):
         drp(args["X"], args["y"], args["lam"], args["R"], loss=args["loss"])
+
+
+def test_iterative_drp_rejects_smooth_losses():
+    X, y, R, _ = _instance()
+    with pytest.raises(RpcheckError, match="`loss`"):
+        iterative_drp(X, y, 1.0, R, 2, loss="logistic")
 
 
 def test_hinge_requires_labels_and_feasible_beta():
