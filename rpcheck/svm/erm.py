@@ -19,19 +19,18 @@ and Proposition 1 (eq. (4)) links the optima: ``w* = -(1/lambda) X^T (y * alpha*
 Applied to projected data ``Xhat = X R`` this is the projected problem (6)/(7), and Proposition 2 (eq. (9))
 gives the dual solution that Algorithm 1 of the paper maps back with eq. (12).
 
-Losses (``z = y x^T w`` is the margin; conjugates in the paper's form ``l(z) = max_{a in Omega} a z - l*(a)``)
+Losses (``z = y x^T w`` is the margin; conjugates in the paper's form ``l(z) = max_{a in Omega} a z - l*(a)``;
+``gamma`` is the smoothness constant, the Lipschitz constant of ``l'``)
 
-=================  ==========================================  ==========  ===========================  ========
-``loss``           ``l(z)``                                    ``Omega``   ``l*(a)``                    smooth
-=================  ==========================================  ==========  ===========================  ========
-``logistic``       ``log(1 + exp(-z))``                        ``[-1, 0]`` ``(-a)log(-a)+(1+a)log(1+a)`` ``1/4``
-``squared_hinge``  ``(1/2) max(0, 1 - z)^2``                   ``(-inf,0]`` ``a + a^2/2``               ``1``
-``smoothed_hinge`` ``0`` (z >= 1), ``(1-z)^2/(2 mu)``           ``[-1, 0]`` ``a + (mu/2) a^2``           ``1/mu``
-                   (1-mu < z < 1), ``1 - z - mu/2`` (z <= 1-mu)
-=================  ==========================================  ==========  ===========================  ========
+- ``"logistic"``: ``l(z) = log(1 + exp(-z))``, ``Omega = [-1, 0]``,
+  ``l*(a) = (-a) log(-a) + (1 + a) log(1 + a)``, ``gamma = 1/4``;
+- ``"squared_hinge"``: ``l(z) = (1/2) max(0, 1 - z)^2``, ``Omega = (-inf, 0]``, ``l*(a) = a + a^2/2``,
+  ``gamma = 1``;
+- ``"smoothed_hinge"``: ``l(z) = 0`` for ``z >= 1``, ``(1 - z)^2/(2 mu)`` for ``1 - mu < z < 1``,
+  ``1 - z - mu/2`` for ``z <= 1 - mu``; ``Omega = [-1, 0]``, ``l*(a) = a + (mu/2) a^2``, ``gamma = 1/mu``.
 
 The smoothed hinge is the ``gamma``-smoothed hinge of S. Shalev-Shwartz and T. Zhang, "Stochastic dual
-coordinate ascent methods for regularized loss minimization", JMLR 14 (2013), Sec. 5.3 (their ``gamma``
+coordinate ascent methods for regularized loss minimization", JMLR 14:567-599 (2013), its smoothed-hinge example (their ``gamma``
 is ``mu`` here, to keep ``gamma`` for the smoothness constant of Zhang et al.'s Theorem 6); ``mu -> 0``
 gives the hinge loss. Every loss is convex and differentiable, as (1) requires.
 

@@ -123,9 +123,10 @@ def test_primal_dual_consistency(loss, shape):
     assert np.allclose(res.w, -(X.T @ (y * res.alpha)) / lam, rtol=0, atol=1e-14 * (1 + np.abs(res.w).max()))
     a_from_w = loss_derivative(loss, y * (X @ res.w), MU)
     gam = loss_smoothness(loss, MU)
-    # |l'(z) - l'(z*)| <= gamma |z - z*| <= gamma ||x_i|| radius (plus the point's own rounding)
-    tol = gam * np.linalg.norm(X, axis=1) * (res.radius + 1e-14 * np.linalg.norm(res.w)) + 1e-15
-    assert np.all(np.abs(a_from_w - res.alpha) <= tol + gam * np.linalg.norm(X, axis=1) * res.radius)
+    # alpha = l'(z_newton), w = w(alpha); both within `radius` of w*: |l'(z) - l'(z')| <= gamma ||x_i|| 2 radius,
+    # plus the rounding of the margins (1e-14 relative)
+    tol = gam * np.linalg.norm(X, axis=1) * (2 * res.radius + 1e-14 * np.linalg.norm(res.w)) + 1e-15
+    assert np.all(np.abs(a_from_w - res.alpha) <= tol)
     # alpha in Omega
     assert np.all(res.alpha <= 0)
     if loss != "squared_hinge":
@@ -201,6 +202,15 @@ def test_drp_smooth_loss_prop2_and_recovery(loss):
     # w_tilde lies in the row space of X (eq. (12)); the naive R z does not
     assert np.linalg.norm(res.w_tilde - V @ (V.T @ res.w_tilde)) <= 1e-12 * np.linalg.norm(res.w_tilde)
     assert np.linalg.norm(res.w_naive - V @ (V.T @ res.w_naive)) > 0.5 * np.linalg.norm(ws)
+
+
+def test_module_doctests():
+    import doctest
+
+    import rpcheck.svm.erm as E
+
+    failures, tried = doctest.testmod(E, verbose=False)
+    assert tried > 0 and failures == 0
 
 
 # ------------------------------------------------------------------------------------------ errors
