@@ -91,8 +91,8 @@ __all__ = [
 
 #: Losses implemented by :func:`drp` (the smooth classification losses through :mod:`rpcheck.svm.erm`).
 LOSSES = ("square", "hinge") + ERM_LOSSES
-#: Losses implemented by :func:`iterative_drp`.
-ITERATIVE_LOSSES = ("square", "hinge")
+#: Losses implemented by :func:`iterative_drp` (all of :data:`LOSSES`).
+ITERATIVE_LOSSES = LOSSES
 
 # Clarabel at tight tolerances: the polish below brings well-conditioned duals to ~1e-13 anyway, and the
 # certificate (Frank-Wolfe gap) is what the checkers use, so these only save polish work.
@@ -613,9 +613,10 @@ class IterativeDRPResult:
     dual_coef_path : ndarray of shape (T + 1, n)
         Cumulative dual coefficients, ``wtilde_t = X^T dual_coef_path[t] / lambda``.
     gaps : ndarray of shape (T,)
-        Frank-Wolfe gap of each hinge dual step (zeros for the closed-form square loss).
-    steps : tuple of HingeDualResult
-        The certified step solves (hinge only).
+        Frank-Wolfe gap of each hinge dual step, certified duality gap of each smooth-loss step (zeros for
+        the closed-form square loss).
+    steps : tuple of HingeDualResult or ERMResult
+        The certified step solves (hinge and smooth losses).
     loss : str
     lam : float
     """
@@ -632,7 +633,7 @@ class IterativeDRPResult:
         return self.w_path[-1]
 
 
-def iterative_drp(X, y, lam, R, n_iter, *, loss="square", solver="CLARABEL", polish=True):
+def iterative_drp(X, y, lam, R, n_iter, *, loss="square", solver="CLARABEL", polish=True, mu=1.0):
     r"""Algorithm 2 of Zhang et al. 2013 (iterative dual random projection), one ``R`` throughout.
 
     Reconstruction (spec A.3, from Section 5.2): ``wtilde_0 = 0``; for ``t = 1..T``, with
@@ -645,16 +646,17 @@ def iterative_drp(X, y, lam, R, n_iter, *, loss="square", solver="CLARABEL", pol
 
     and set ``wtilde_t = -(1/lambda) X^T (y * alphahat^t)`` with the cumulative dual
     ``alphahat^t_i = l'(y_i xhat_i^T z_t + c_i)`` (equivalently ``wtilde_t = wtilde_{t-1} + Deltatilde_t``).
-    For the hinge loss the step is solved in the dual,
+    For the smooth losses the step (13) is solved by :func:`rpcheck.svm.erm.solve_erm` in the variable
+    ``u = z + R^T wtilde_{t-1}`` with margin offsets ``o_i = c_i - y_i xhat_i^T R^T wtilde_{t-1}`` (then
+    ``l(y_i xhat_i^T z + c_i) = l(y_i xhat_i^T u + o_i)`` and the regulariser is ``(lambda/2)||u||^2``), and
+    its certified dual is the cumulative ``alphahat^t``. For the hinge loss the step is solved in the dual,
     ``beta^t = argmax_{[0,1]^n} (1 - c)^T beta - ||Xhat^T (y*(beta - beta^{t-1}))||^2 / (2 lambda)``.
     ``w*`` is a fixed point. For real targets ``t`` (square loss) ``y_i x^T w`` is replaced by ``x^T w``.
 
     Parameters
     ----------
-    X, y, lam, R, solver, polish
+    X, y, lam, R, loss, solver, polish, mu
         As in :func:`drp`.
-    loss : {"square", "hinge"}, default="square"
-        (the smooth losses of :func:`drp` are not implemented for Algorithm 2.)
     n_iter : int
         ``T >= 1``.
 
@@ -681,6 +683,16 @@ def iterative_drp(X, y, lam, R, n_iter, *, loss="square", solver="CLARABEL", pol
             resid = y - X @ w_prev  # t - X wtilde_{t-1}
             z = sq.solve(Xh.T @ resid - lam * (R.T @ w_prev))
             coef_path[t] = resid - Xh @ z
+            w_path[t] = (X.T @ coef_path[t]) / lam
+    elif loss in ERM_LOSSES:
+        for t in range(1, T + 1):
+            w_prev = w_path[t - 1]
+            c = y * (X @ w_prev)
+            s_prev = R.T @ w_prev
+            res = solve_erm(Xh, y, lam, loss, mu=mu, offset=c - y * (Xh @ s_prev))
+            steps.append(res)
+            gaps[t - 1] = res.gap
+            coef_path[t] = -y * np.asarray(res.alpha)  # cumulative alphahat^t (eq. (23) with (12))
             w_path[t] = (X.T @ coef_path[t]) / lam
     else:
         beta_prev = np.zeros(n)

@@ -260,11 +260,11 @@ def _check_vec(name, v, k):
     return v
 
 
-def _gap(X, y, lam, a, loss, mu, row_norms):
-    """``(gap_bound, gap_computed, w)`` for a feasible ``a`` (see the module docstring)."""
+def _gap(X, y, lam, a, loss, mu, row_norms, o=0.0):
+    """``(gap_bound, gap_computed, w)`` for a feasible ``a`` (see the module docstring); ``o`` the offsets."""
     u = X.T @ (y * a)
     w = -u / lam
-    z = y * (X @ w)
+    z = y * (X @ w) + o
     fy = _fenchel_young(loss, z, a, mu)
     resid = w + u / lam
     computed = float(np.sum(fy) + 0.5 * lam * (resid @ resid))
@@ -279,12 +279,18 @@ def _gap(X, y, lam, a, loss, mu, row_norms):
     return computed + allowance, computed, w
 
 
-def erm_duality_gap(X, y, lam, alpha, loss, *, mu=1.0):
+def _check_offset(offset, n):
+    if offset is None:
+        return np.zeros(n)
+    return _check_vec("offset", offset, n)
+
+
+def erm_duality_gap(X, y, lam, alpha, loss, *, mu=1.0, offset=None):
     r"""Certified duality gap of a dual point: a rigorous upper bound on ``P(w(alpha)) - P(w*)``.
 
     ``w(alpha) = -(1/lambda) X^T (y * alpha)`` (eq. (4)); see the module docstring for the Fenchel-Young
     form and the rounding allowance. Certifies a solution from any solver: pass
-    ``alpha = loss_derivative(loss, y * (X @ w))``.
+    ``alpha = loss_derivative(loss, y * (X @ w))``. ``offset``: as in :func:`solve_erm`.
 
     Returns
     -------
@@ -298,10 +304,11 @@ def erm_duality_gap(X, y, lam, alpha, loss, *, mu=1.0):
     X, y, lam = _check_problem(X, y, lam)
     loss, mu = _check_loss(loss, mu)
     a = _check_vec("alpha", alpha, X.shape[0])
+    o = _check_offset(offset, X.shape[0])
     if not _feasible(loss, a):
         dom = "(-inf, 0]" if loss == "squared_hinge" else "[-1, 0]"
         raise RpcheckError(f"`alpha` must lie in {dom}^n for loss={loss!r} (the dual domain Omega of eq. (2)).")
-    gap, _, w = _gap(X, y, lam, a, loss, mu, np.linalg.norm(X, axis=1))
+    gap, _, w = _gap(X, y, lam, a, loss, mu, np.linalg.norm(X, axis=1), o)
     return gap, w
 
 
@@ -358,7 +365,7 @@ class ERMResult:
         return -self.alpha
 
 
-def solve_erm(X, y, lam, loss, *, mu=1.0, w_tol=1e-6, max_iter=200):
+def solve_erm(X, y, lam, loss, *, mu=1.0, w_tol=1e-6, max_iter=200, offset=None):
     r"""Solve ``min_w (lambda/2)||w||^2 + sum_i l(y_i x_i^T w)`` (Zhang et al. 2013, eq. (1)) with a certificate.
 
     Parameters
@@ -377,6 +384,12 @@ def solve_erm(X, y, lam, loss, *, mu=1.0, w_tol=1e-6, max_iter=200):
         Certified relative accuracy: the result satisfies ``||w - w*|| <= w_tol ||w||``.
     max_iter : int, default=200
         Newton iterations.
+    offset : ndarray of shape (n,), optional
+        Per-example margin offsets ``o_i``: the losses become ``l(y_i x_i^T w + o_i)`` (default 0). The dual
+        becomes ``max -sum_i (l*(a_i) - a_i o_i) - ||X^T (y*a)||^2/(2 lambda)``, still with
+        ``w = -(1/lambda) X^T (y * a)``, ``a_i = l'(y_i x_i^T w + o_i)``, and every Fenchel-Young term is taken
+        at the shifted margin. This poses the step problems (13)/(23) of Algorithm 2
+        (:func:`rpcheck.svm.drp.iterative_drp`).
 
     Returns
     -------
@@ -403,6 +416,7 @@ def solve_erm(X, y, lam, loss, *, mu=1.0, w_tol=1e-6, max_iter=200):
     w_tol = check_interval("w_tol", w_tol, 0, 1, closed="neither")
     max_iter = check_int("max_iter", max_iter, 1)
     n, p = X.shape
+    o = _check_offset(offset, n)
     row_norms = np.linalg.norm(X, axis=1)
     Q, s, Pt = np.linalg.svd(X, full_matrices=False)
     keep = s > (s[0] * max(n, p) * _U * 2 if s.size and s[0] > 0 else np.inf)
@@ -411,7 +425,7 @@ def solve_erm(X, y, lam, loss, *, mu=1.0, w_tol=1e-6, max_iter=200):
     k = F.shape[1]
 
     def f(v):
-        return 0.5 * lam * (v @ v) + float(np.sum(_value(loss, F @ v, mu)))
+        return 0.5 * lam * (v @ v) + float(np.sum(_value(loss, F @ v + o, mu)))
 
     v = np.zeros(k)
     fv = f(v)
@@ -419,7 +433,7 @@ def solve_erm(X, y, lam, loss, *, mu=1.0, w_tol=1e-6, max_iter=200):
     stall = 0
     it = 0
     for it in range(1, max_iter + 1):
-        z = F @ v
+        z = F @ v + o
         g = lam * v + F.T @ _deriv(loss, z, mu)
         H = F.T @ (F * _hess(loss, z, mu)[:, None])
         H[np.diag_indices_from(H)] += lam
@@ -430,8 +444,8 @@ def solve_erm(X, y, lam, loss, *, mu=1.0, w_tol=1e-6, max_iter=200):
         dec = -float(g @ step)  # Newton decrement squared
         # candidate certificate at the current point
         if it > 1 or k == 0:
-            a = _deriv(loss, y * (X @ (P @ v)), mu)
-            gap, gap_c, w = _gap(X, y, lam, a, loss, mu, row_norms)
+            a = _deriv(loss, y * (X @ (P @ v)) + o, mu)
+            gap, gap_c, w = _gap(X, y, lam, a, loss, mu, row_norms, o)
             thr = 0.5 * lam * (w_tol * float(np.linalg.norm(w))) ** 2
             if best is None or gap < 0.5 * best[0]:
                 stall = 0
@@ -455,8 +469,8 @@ def solve_erm(X, y, lam, loss, *, mu=1.0, w_tol=1e-6, max_iter=200):
             break
         v, fv = v_new, f_new
     if best is None:
-        a = _deriv(loss, y * (X @ (P @ v)), mu)
-        gap, gap_c, w = _gap(X, y, lam, a, loss, mu, row_norms)
+        a = _deriv(loss, y * (X @ (P @ v)) + o, mu)
+        gap, gap_c, w = _gap(X, y, lam, a, loss, mu, row_norms, o)
         best = (gap, gap_c, w, a, 0.5 * lam * (w_tol * float(np.linalg.norm(w))) ** 2)
     gap, gap_c, w, a, thr = best
     if not gap <= thr:
@@ -468,10 +482,10 @@ def solve_erm(X, y, lam, loss, *, mu=1.0, w_tol=1e-6, max_iter=200):
         )
     w = np.array(w)
     a = np.array(a)
-    z = y * (X @ w)
+    z = y * (X @ w) + o
     obj = float(0.5 * lam * (w @ w) + np.sum(_value(loss, z, mu)))
     u = X.T @ (y * a)
-    dual = float(-np.sum(loss_conjugate(loss, a, mu)) - (u @ u) / (2.0 * lam))
+    dual = float(-np.sum(loss_conjugate(loss, a, mu) - a * o) - (u @ u) / (2.0 * lam))
     return ERMResult(
         w=w,
         alpha=a,

@@ -264,12 +264,6 @@ def test_drp_bad_input(kwargs, match):
         drp(args["X"], args["y"], args["lam"], args["R"], loss=args["loss"])
 
 
-def test_iterative_drp_rejects_smooth_losses():
-    X, y, R, _ = _instance()
-    with pytest.raises(RpcheckError, match="`loss`"):
-        iterative_drp(X, y, 1.0, R, 2, loss="logistic")
-
-
 def test_hinge_requires_labels_and_feasible_beta():
     X, y, R, _ = _instance()
     with pytest.raises(RpcheckError, match="labels -1 and \\+1"):

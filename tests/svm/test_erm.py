@@ -260,3 +260,50 @@ def test_bad_data_named():
         erm_duality_gap(X, y, 1.0, np.zeros(3), "logistic")
     with pytest.raises(RpcheckError, match="`y`"):
         drp(X, np.where(y > 0, 2.0, -1.0), 1.0, np.eye(X.shape[1]), loss="logistic")
+
+
+# ------------------------------------------------------------------------------------ Algorithm 2
+@pytest.mark.parametrize("loss", ERM_LOSSES)
+def test_iterative_drp_smooth_losses(loss):
+    """Algorithm 2 with a smooth loss: step 1 is Algorithm 1; each step contracts by eps_R/(1 - eps_R)
+    (Theorem 5's per-step argument, deterministic given eps_R) up to the certified radii; converges to w*."""
+    from rpcheck.svm.drp import iterative_drp
+
+    rng = np.random.default_rng(5)
+    n, d, r, m = 50, 200, 3, 80
+    U = np.linalg.qr(rng.standard_normal((n, r)))[0]
+    V = np.linalg.qr(rng.standard_normal((d, r)))[0]
+    X = (U * np.geomspace(7.0, 1.0, r)) @ V.T
+    y = np.sign(X @ rng.standard_normal(d) + 0.3 * rng.standard_normal(n))
+    y[y == 0] = 1.0
+    R = rng.standard_normal((d, m)) / np.sqrt(m)
+    lam = 1.0
+    it = iterative_drp(X, y, lam, R, 8, loss=loss, mu=MU)
+    one = drp(X, y, lam, R, loss=loss, mu=MU)
+    assert np.allclose(it.w_path[1], one.w_tilde, rtol=0, atol=1e-9 * np.linalg.norm(one.w_tilde))
+    ref = solve_erm(X, y, lam, loss, mu=MU)
+    A = V.T @ R
+    e = float(np.linalg.norm(A @ A.T - np.eye(r), 2))
+    rho = e / (1 - e)
+    errs = np.linalg.norm(np.asarray(it.w_path) - ref.w[None, :], axis=1)
+    # certified slack per step: the step's own radius mapped to wtilde (/sqrt(1 - e)) and the reference radius
+    slack = np.sqrt(2 * np.asarray(it.gaps) / lam) / np.sqrt(1 - e) + 2 * ref.radius
+    for t in range(1, 9):
+        assert errs[t] <= rho * errs[t - 1] * (1 + 1e-9) + slack[t - 1] + 1e-12 * errs[0]
+    assert errs[-1] <= 1e-6 * errs[0]
+    assert all(s.gap <= s.gap_threshold for s in it.steps)
+
+
+def test_offset_problem_matches_cvxpy():
+    X, y = _data(n=30, p=6, seed=8)
+    o = np.random.default_rng(9).standard_normal(30)
+    lam = 0.5
+    res = solve_erm(X, y, lam, "logistic", offset=o)
+    w = cp.Variable(X.shape[1])
+    prob = cp.Problem(cp.Minimize(0.5 * lam * cp.sum_squares(w) + cp.sum(cp.logistic(-(cp.multiply(y, X @ w) + o)))))
+    prob.solve(solver="CLARABEL", tol_gap_abs=1e-10, tol_gap_rel=1e-10, tol_feas=1e-10)
+    assert np.linalg.norm(res.w - w.value) <= 1e-5 * np.linalg.norm(res.w)
+    assert res.dual_objective <= res.objective + 1e-12 * abs(res.objective)
+    assert res.objective - res.dual_objective <= res.gap + 1e-12 * abs(res.objective)
+    with pytest.raises(RpcheckError, match="`offset`"):
+        solve_erm(X, y, lam, "logistic", offset=np.zeros(3))
