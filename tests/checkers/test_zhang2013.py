@@ -335,3 +335,13 @@ def test_losses_domain_rejects_square_and_hinge():
     from rpcheck.checkers.zhang2013 import losses
 
     assert set(losses.THEOREM.parameters["loss"].choices) == {"logistic", "squared_hinge", "smoothed_hinge"}
+
+
+def test_losses_naive_expectation_needs_gaussian():
+    from rpcheck.checkers.zhang2013 import losses
+
+    f = losses.naive_expected(losses.PROFILES)
+    cell = dict(losses.PROFILES["ci"].cells[0])
+    assert f(cell) == losses.Verdict.VIOLATED
+    cell["kind"] = "sign"
+    assert f(cell) is None

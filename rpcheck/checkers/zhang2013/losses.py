@@ -54,7 +54,8 @@ fails in a draw whenever ``X >= (d - r)/2`` and ``sqrt(q)(1 - 2 eps_R) sqrt(1 - 
 ``q = (d - r)/(2m)``, i.e. ``eps_R < e*(q)``. ``P(no violation in a draw) <= cor7_failure_upper(r, m, e*) +
 chi2.cdf((d - r)/2, d - r)``: 0.32 (quick, e* = 0.389), 0.31 (ci, e* = 0.386), 0.068 (standard), 0.013 (full);
 over the fewest trials of a profile P(no counterexample) <= 1e-44. :func:`naive_expected` recomputes this per
-cell (VIOLATED when the bound is below 1e-6, else None).
+cell (VIOLATED when the bound is below 1e-6, else None; None for a non-Gaussian ``kind``, where the
+independence of ``B`` and ``V^T R`` fails).
 
 ``control_per_draw``, ``control_stated`` (controls, expected VIOLATED): the planted rank-1 square-loss
 instance of ``_recovery.planted_controls`` (the per-draw bound tightened 2x; ``rel <= 1e-8`` in bound mode),
@@ -205,6 +206,8 @@ def naive_expected(profiles):
     trials = fewest_trials(profiles)
 
     def f(params):
+        if params.get("kind", "gaussian") != "gaussian":
+            return None  # the derivation needs V_perp^T R independent of V^T R (Gaussian R)
         n = trials.get(cell_key(params), 20)
         return Verdict.VIOLATED if naive_miss_bound(params) ** n <= 1e-6 else None
 
