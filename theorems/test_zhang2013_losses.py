@@ -14,7 +14,7 @@ Claimed probability
     power > 0.9999 at 90 trials). per_draw: 1 (deterministic, HOLDS). Controls: the naive solution R z
     (derived VIOLATED), planted rank-1 square loss (VIOLATED).
 Parameters
-    ci: n = 60, d = 1500, r = 3, lambda in {0.05, 1}, m = 160, mu = 0.5 (smoothed hinge); 90 trials per cell;
+    ci: n = 60, d = 1000, r = 3, lambda in {0.05, 1}, m = 160, mu = 0.5 (smoothed hinge); 90 trials per cell;
     alpha 0.01, root seed 0.
 """
 

@@ -30,9 +30,9 @@ Losses (``z = y x^T w`` is the margin; conjugates in the paper's form ``l(z) = m
   ``1 - z - mu/2`` for ``z <= 1 - mu``; ``Omega = [-1, 0]``, ``l*(a) = a + (mu/2) a^2``, ``gamma = 1/mu``.
 
 The smoothed hinge is the ``gamma``-smoothed hinge of S. Shalev-Shwartz and T. Zhang, "Stochastic dual
-coordinate ascent methods for regularized loss minimization", JMLR 14:567-599 (2013), its smoothed-hinge example (their ``gamma``
-is ``mu`` here, to keep ``gamma`` for the smoothness constant of Zhang et al.'s Theorem 6); ``mu -> 0``
-gives the hinge loss. Every loss is convex and differentiable, as (1) requires.
+coordinate ascent methods for regularized loss minimization", JMLR 14:567-599 (2013), its smoothed-hinge
+example (their ``gamma`` is ``mu`` here, to keep ``gamma`` for the smoothness constant of Zhang et al.'s
+Theorem 6); ``mu -> 0`` gives the hinge loss. Every loss is convex and differentiable, as (1) requires.
 
 Algorithm
 ---------
@@ -79,7 +79,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_interval, check_labels, check_matrix
+from .._validation import check_choice, check_int, check_interval, check_matrix
 from ..errors import RpcheckError, SolverError
 
 __all__ = [

@@ -58,9 +58,7 @@ def _other_radius(X, y, lam, loss, w_other, res, mu=MU):
     from rpcheck.svm.erm import _fenchel_young
 
     z = y * (X @ w_other)
-    slack = float(np.sum(_fenchel_young(loss, z, res.alpha, mu))) + 0.5 * lam * float(
-        np.sum((w_other - res.w) ** 2)
-    )
+    slack = float(np.sum(_fenchel_young(loss, z, res.alpha, mu))) + 0.5 * lam * float(np.sum((w_other - res.w) ** 2))
     slack += 1e-12 * float(np.sum(np.abs(loss_derivative(loss, z, mu) - res.alpha) * np.abs(z)))
     return math.sqrt(2.0 * max(slack, 0.0) / lam)
 
@@ -103,8 +101,9 @@ def test_squared_hinge_against_sklearn_linearsvc():
     lam = 0.7
     res = solve_erm(X, y, lam, "squared_hinge")
     # LinearSVC: (1/2)||w||^2 + C sum max(0, 1 - z)^2 = (1/lam) P(w) at C = 1/(2 lam)
-    clf = LinearSVC(C=1.0 / (2 * lam), loss="squared_hinge", fit_intercept=False, tol=1e-12, max_iter=1000000,
-                    dual=True)
+    clf = LinearSVC(
+        C=1.0 / (2 * lam), loss="squared_hinge", fit_intercept=False, tol=1e-12, max_iter=1000000, dual=True
+    )
     clf.fit(X, y)
     w_sk = clf.coef_.ravel()
     diff = float(np.linalg.norm(res.w - w_sk))
