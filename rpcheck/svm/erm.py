@@ -36,7 +36,8 @@ Theorem 6); ``mu -> 0`` gives the hinge loss. Every loss is convex and different
 
 Algorithm
 ---------
-Newton's method with Armijo backtracking on the primal, posed in the coordinates of the row space of
+Newton's method with Armijo backtracking on the primal (full steps once the predicted decrease is below
+``1e-12 |P|``, which float64 cannot resolve in ``P``), posed in the coordinates of the row space of
 ``X`` (thin SVD ``X = Q S P^T``, ``w = P v``: the optimum lies in the row space, Prop. 1), so the Newton
 system is ``k x k`` with ``k = rank(X) <= min(n, p)``. The squared and smoothed hinge losses are not twice
 differentiable at their kinks; their generalised Hessian is used (semismooth Newton), still with the
@@ -99,6 +100,9 @@ __all__ = [
 ERM_LOSSES = ("logistic", "squared_hinge", "smoothed_hinge")
 
 _U = float(np.finfo(np.float64).eps) / 2.0  # unit roundoff
+#: Below this relative size a predicted decrease (Newton decrement) is not resolvable in the objective
+#: (a few hundred units of roundoff of the sum of n losses): full Newton steps are taken without line search.
+_F_RESOLUTION = 1e-12
 
 
 # ------------------------------------------------------------------------------------------ validation
@@ -199,11 +203,11 @@ def _fenchel_young(loss, z, a, mu):
         p = -a  # in [0, 1]
         q = expit(-z)  # -l'(z)
         q1 = expit(z)  # 1 - q, computed without cancellation
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             # KL(Bern(p) || Bern(q)) = p log(p/q) + (1-p) log((1-p)/(1-q)), each log as log1p of a difference
             t1 = np.where(p > 0, p * np.log1p((p - q) / q), 0.0)
             t2 = np.where(p < 1, (1.0 - p) * np.log1p((q - p) / q1), 0.0)
-        out = t1 + t2
+            out = t1 + t2
         # far tails: q or q1 underflows to 0 while p does not -> use the direct form (finite, exact enough)
         bad = ~np.isfinite(out)
         if np.any(bad):
@@ -458,6 +462,13 @@ def solve_erm(X, y, lam, loss, *, mu=1.0, w_tol=1e-6, max_iter=200, offset=None)
                 break
         if k == 0:
             break
+        if dec <= _F_RESOLUTION * max(1.0, abs(fv)):
+            # The predicted decrease is below what P can resolve in float64, so Armijo cannot judge the step:
+            # take the full Newton step (the iterate is in the quadratic-convergence region); the
+            # certificate (kept as the best gap seen) decides whether it helped.
+            v = v + step
+            fv = f(v)
+            continue
         tstep = 1.0
         while True:
             v_new = v + tstep * step

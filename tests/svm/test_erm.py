@@ -306,3 +306,24 @@ def test_offset_problem_matches_cvxpy():
     assert res.objective - res.dual_objective <= res.gap + 1e-12 * abs(res.objective)
     with pytest.raises(RpcheckError, match="`offset`"):
         solve_erm(X, y, lam, "logistic", offset=np.zeros(3))
+
+
+def test_certifies_on_the_checker_regime():
+    """Exact-rank data as the zhang2013 checkers draw it (s_max = sqrt(n)), lambda >= 0.01, mu = 0.5: every
+    solve certifies (a regression test for the Armijo stall when the Newton decrement drops below what the
+    objective resolves in float64; before the fix: 7 of 200 logistic solves at lambda = 0.01 failed)."""
+    from rpcheck.checkers.zhang2013._common import make_instance
+
+    for seed in range(25):
+        rng = np.random.default_rng(seed)
+        n, d, r = int(rng.integers(20, 120)), int(rng.integers(5, 200)), int(rng.integers(1, 8))
+        r = min(r, n, d)
+        inst = make_instance(n, d, r, rng=rng)
+        for loss in ERM_LOSSES:
+            for lam in (0.01, 1.0, 100.0):
+                res = solve_erm(inst.Z, inst.y, lam, loss, mu=MU)
+                assert res.gap <= res.gap_threshold
+    # the instance of the original failure (standard profile cell of zhang2013.losses, seed 127)
+    inst = make_instance(100, 3000, 5, rng=np.random.default_rng(127))
+    res = solve_erm(inst.Z, inst.y, 0.01, "logistic")
+    assert res.iterations < 50 and res.gap <= res.gap_threshold
