@@ -35,9 +35,16 @@ ill-defined at the kink, so the projected **dual** (7) is solved directly (spec 
 (``c = 0, beta^0 = 0`` for Algorithm 1; the Algorithm 2 step otherwise), in factored form (the ``n x n``
 Gram matrix is never formed) with cvxpy/Clarabel, followed by a float64 active-set polish.
 
+``"logistic"``, ``"squared_hinge"``, ``"smoothed_hinge"`` (parameter ``mu``): Algorithm 1 as printed.
+The projected primal (6) is solved by :func:`rpcheck.svm.erm.solve_erm` (Newton, certified by its
+duality gap), the dual solution is built from the primal by Proposition 2, eq. (9),
+``alphahat_i = l'(y_i xhat_i^T z)``, and mapped back by eq. (12). ``z`` is reported as
+``-(1/lambda) Xhat^T (y * alphahat)`` (eq. (9)), which equals the Newton iterate up to the certificate.
+
 Certificates
 ------------
-For the hinge duals the Frank-Wolfe gap
+For the smooth losses the certificate is the duality gap of (6)/(7) (:class:`rpcheck.svm.erm.ERMResult`
+``.gap``, a rigorous bound on the primal suboptimality of ``z``). For the hinge duals the Frank-Wolfe gap
 
 .. math:: \eta(\beta) = \max_{b \in [0,1]^n} \nabla L(\beta)^T (b - \beta)
           = \sum_i \max(g_i (1 - \beta_i), -g_i \beta_i), \qquad g = \nabla L(\beta),
@@ -64,9 +71,11 @@ import numpy as np
 from .._validation import check_choice, check_int, check_interval, check_matrix
 from ..errors import RpcheckError, SolverError
 from ._common import check_solver, run_problem, solver_options
+from .erm import ERM_LOSSES, ERMResult, solve_erm
 
 __all__ = [
     "LOSSES",
+    "ITERATIVE_LOSSES",
     "HingeDualResult",
     "DRPResult",
     "IterativeDRPResult",
@@ -80,8 +89,10 @@ __all__ = [
     "certified_recovery_bound",
 ]
 
-#: Losses implemented by :func:`drp` and :func:`iterative_drp`.
-LOSSES = ("square", "hinge")
+#: Losses implemented by :func:`drp` (the smooth classification losses through :mod:`rpcheck.svm.erm`).
+LOSSES = ("square", "hinge") + ERM_LOSSES
+#: Losses implemented by :func:`iterative_drp` (all of :data:`LOSSES`).
+ITERATIVE_LOSSES = LOSSES
 
 # Clarabel at tight tolerances: the polish below brings well-conditioned duals to ~1e-13 anyway, and the
 # certificate (Frank-Wolfe gap) is what the checkers use, so these only save polish work.
@@ -108,10 +119,10 @@ def _check_targets(y, n, loss):
     if yy.dtype.kind not in "biuf":
         raise RpcheckError(f"`y` must hold real numbers; got dtype {yy.dtype}.")
     yy = yy.astype(np.float64)
-    if loss == "hinge" and not np.all(np.isin(yy, (-1.0, 1.0))):
+    if loss != "square" and not np.all(np.isin(yy, (-1.0, 1.0))):
         vals = np.unique(yy)[:5]
         raise RpcheckError(
-            f"`y` must contain only the labels -1 and +1 for loss='hinge'; found values {vals.tolist()}."
+            f"`y` must contain only the labels -1 and +1 for loss={loss!r}; found values {vals.tolist()}."
         )
     if not np.all(np.isfinite(yy)):
         raise RpcheckError("`y` contains NaN or infinite entries; all entries must be finite.")
@@ -465,9 +476,11 @@ class DRPResult:
         The paper's dual variables ``alphahat*`` (sign convention ``alpha <= 0`` for classification):
         ``-beta`` (hinge), ``y * Xhat z - 1`` for labels / ``Xhat z - t`` for real targets (square).
     beta : ndarray of shape (n,) or None
-        SVM multipliers ``-alpha in [0, 1]`` (hinge only).
-    dual : HingeDualResult or None
-        The certified projected-dual solve (hinge only).
+        Multipliers ``-alpha >= 0`` (hinge: in ``[0, 1]``; also set for the smooth classification losses).
+    dual : HingeDualResult, ERMResult or None
+        The certified projected solve (hinge: the dual (7); smooth losses: the primal (6) with its duality
+        gap; None for the closed-form square loss). ``dual.gap`` bounds the projected problem's
+        suboptimality in both cases.
     loss : str
     lam : float
     """
@@ -478,7 +491,7 @@ class DRPResult:
     dual_coef: np.ndarray
     alpha: np.ndarray
     beta: np.ndarray | None
-    dual: HingeDualResult | None
+    dual: HingeDualResult | ERMResult | None
     loss: str
     lam: float
 
@@ -501,12 +514,12 @@ def _is_labels(y):
     return bool(np.all(np.isin(y, (-1.0, 1.0))))
 
 
-def drp(X, y, lam, R, *, loss="square", solver="CLARABEL", polish=True):
+def drp(X, y, lam, R, *, loss="square", solver="CLARABEL", polish=True, mu=1.0):
     r"""Algorithm 1 of Zhang et al. 2013 (dual random projection).
 
     1. ``Xhat = X R`` (eq. 5 in rows-as-examples form);
     2. solve the projected problem (6)/(7): closed form for ``"square"``, the certified projected dual for
-       ``"hinge"``;
+       ``"hinge"``, the certified primal (6) (:func:`rpcheck.svm.erm.solve_erm`) for the smooth losses;
     3. the dual solution ``alphahat*`` (Prop. 2, eq. 9);
     4. recover ``wtilde = -(1/lambda) X^T (y * alphahat*)`` (eq. 12).
 
@@ -520,10 +533,12 @@ def drp(X, y, lam, R, *, loss="square", solver="CLARABEL", polish=True):
         ``lambda > 0``.
     R : ndarray or sparse matrix of shape (d, m)
         Projection scaled so that ``E[R R^T] = I`` (the paper's ``R / sqrt(m)``).
-    loss : {"square", "hinge"}, default="square"
+    loss : {"square", "hinge", "logistic", "squared_hinge", "smoothed_hinge"}, default="square"
     solver : str, default="CLARABEL"
         cvxpy solver for the hinge dual.
     polish : bool, default=True
+    mu : float, default=1.0
+        Smoothing parameter of ``"smoothed_hinge"`` (ignored otherwise).
 
     Returns
     -------
@@ -551,6 +566,12 @@ def drp(X, y, lam, R, *, loss="square", solver="CLARABEL", polish=True):
         alpha = y * (Xh @ z) - 1.0 if _is_labels(y) else -coef
         beta = None
         dual = None
+    elif loss in ERM_LOSSES:
+        dual = solve_erm(Xh, y, lam, loss, mu=mu)  # (6), certified
+        alpha = np.array(dual.alpha)  # eq. (9): alphahat_i = l'(y_i xhat_i^T z)
+        beta = -alpha
+        coef = y * beta
+        z = (Xh.T @ coef) / lam  # eq. (9), z = -(1/lambda) Xhat^T D(y) alphahat
     else:
         dual = solve_hinge_dual(Xh, y, lam, solver=solver, polish=polish)
         beta = np.array(dual.beta)
@@ -592,9 +613,10 @@ class IterativeDRPResult:
     dual_coef_path : ndarray of shape (T + 1, n)
         Cumulative dual coefficients, ``wtilde_t = X^T dual_coef_path[t] / lambda``.
     gaps : ndarray of shape (T,)
-        Frank-Wolfe gap of each hinge dual step (zeros for the closed-form square loss).
-    steps : tuple of HingeDualResult
-        The certified step solves (hinge only).
+        Frank-Wolfe gap of each hinge dual step, certified duality gap of each smooth-loss step (zeros for
+        the closed-form square loss).
+    steps : tuple of HingeDualResult or ERMResult
+        The certified step solves (hinge and smooth losses).
     loss : str
     lam : float
     """
@@ -611,7 +633,7 @@ class IterativeDRPResult:
         return self.w_path[-1]
 
 
-def iterative_drp(X, y, lam, R, n_iter, *, loss="square", solver="CLARABEL", polish=True):
+def iterative_drp(X, y, lam, R, n_iter, *, loss="square", solver="CLARABEL", polish=True, mu=1.0):
     r"""Algorithm 2 of Zhang et al. 2013 (iterative dual random projection), one ``R`` throughout.
 
     Reconstruction (spec A.3, from Section 5.2): ``wtilde_0 = 0``; for ``t = 1..T``, with
@@ -624,13 +646,16 @@ def iterative_drp(X, y, lam, R, n_iter, *, loss="square", solver="CLARABEL", pol
 
     and set ``wtilde_t = -(1/lambda) X^T (y * alphahat^t)`` with the cumulative dual
     ``alphahat^t_i = l'(y_i xhat_i^T z_t + c_i)`` (equivalently ``wtilde_t = wtilde_{t-1} + Deltatilde_t``).
-    For the hinge loss the step is solved in the dual,
+    For the smooth losses the step (13) is solved by :func:`rpcheck.svm.erm.solve_erm` in the variable
+    ``u = z + R^T wtilde_{t-1}`` with margin offsets ``o_i = c_i - y_i xhat_i^T R^T wtilde_{t-1}`` (then
+    ``l(y_i xhat_i^T z + c_i) = l(y_i xhat_i^T u + o_i)`` and the regulariser is ``(lambda/2)||u||^2``), and
+    its certified dual is the cumulative ``alphahat^t``. For the hinge loss the step is solved in the dual,
     ``beta^t = argmax_{[0,1]^n} (1 - c)^T beta - ||Xhat^T (y*(beta - beta^{t-1}))||^2 / (2 lambda)``.
     ``w*`` is a fixed point. For real targets ``t`` (square loss) ``y_i x^T w`` is replaced by ``x^T w``.
 
     Parameters
     ----------
-    X, y, lam, R, loss, solver, polish
+    X, y, lam, R, loss, solver, polish, mu
         As in :func:`drp`.
     n_iter : int
         ``T >= 1``.
@@ -639,7 +664,7 @@ def iterative_drp(X, y, lam, R, n_iter, *, loss="square", solver="CLARABEL", pol
     -------
     IterativeDRPResult
     """
-    check_choice("loss", loss, LOSSES)
+    check_choice("loss", loss, ITERATIVE_LOSSES)
     X = _check_X(X)
     n, d = X.shape
     y = _check_targets(y, n, loss)
@@ -658,6 +683,16 @@ def iterative_drp(X, y, lam, R, n_iter, *, loss="square", solver="CLARABEL", pol
             resid = y - X @ w_prev  # t - X wtilde_{t-1}
             z = sq.solve(Xh.T @ resid - lam * (R.T @ w_prev))
             coef_path[t] = resid - Xh @ z
+            w_path[t] = (X.T @ coef_path[t]) / lam
+    elif loss in ERM_LOSSES:
+        for t in range(1, T + 1):
+            w_prev = w_path[t - 1]
+            c = y * (X @ w_prev)
+            s_prev = R.T @ w_prev
+            res = solve_erm(Xh, y, lam, loss, mu=mu, offset=c - y * (Xh @ s_prev))
+            steps.append(res)
+            gaps[t - 1] = res.gap
+            coef_path[t] = -y * np.asarray(res.alpha)  # cumulative alphahat^t (eq. (23) with (12))
             w_path[t] = (X.T @ coef_path[t]) / lam
     else:
         beta_prev = np.zeros(n)

@@ -104,7 +104,7 @@ def test_cor7_implied_and_empirical_constant():
 
 def test_registered_ids_and_assumed_constants():
     for tid in ("zhang2013.cor7", "zhang2013.thm1", "zhang2013.thm2", "zhang2013.thm3", "zhang2013.thm3.chi2",
-                "zhang2013.thm4", "zhang2013.thm5", "zhang2013.thm6", "zhang2013.alg"):
+                "zhang2013.thm4", "zhang2013.thm5", "zhang2013.thm6", "zhang2013.alg", "zhang2013.losses"):
         th = get(tid)
         for v in th.variants:
             if v.mode == "bound" and v.role == "claim":
@@ -301,3 +301,47 @@ def test_thm3_control_fails_every_draw():
     rec = thm3.trial(p, np.random.default_rng(4))
     o = rec.outcomes["control_stated"]
     assert not o.holds and not o.undetermined and o.statistic > o.bound
+
+
+# ------------------------------------------------------------------------------------------- losses
+def test_losses_trial_certified_and_naive_control():
+    """zhang2013.losses: one trial per smooth loss; the duality gaps are tiny, the per-draw bound holds with
+    a certified interval, and the naive solution R z fails it (the control's derivation)."""
+    from rpcheck.checkers.zhang2013 import losses
+
+    for loss in ("logistic", "squared_hinge", "smoothed_hinge"):
+        p = {"n": 40, "d": 1000, "r": 2, "eps": 0.5, "delta": 0.5, "c": 0.25, "lam": 1.0, "loss": loss, "mu": 0.5}
+        rec = losses.trial(p, np.random.default_rng(3))
+        assert rec.diagnostics["gap_full"] < 1e-12 and rec.diagnostics["gap_proj"] < 1e-12
+        assert rec.diagnostics["rel_lo"] <= rec.diagnostics["rel_err"] <= rec.diagnostics["rel_hi"]
+        assert rec.outcomes["per_draw"].holds and not rec.outcomes["per_draw"].undetermined
+        assert not rec.outcomes["naive_per_draw"].holds and not rec.outcomes["naive_per_draw"].undetermined
+        assert rec.diagnostics["naive_rel_lo"] <= rec.diagnostics["naive_rel"]
+
+
+def test_losses_naive_control_derivation():
+    """The derived per-draw miss probability of the naive control is < 0.41 in every profile cell, so 90 trials
+    miss with probability < 1e-34; naive_expected says VIOLATED everywhere."""
+    from rpcheck.checkers.zhang2013 import losses
+
+    f = losses.naive_expected(losses.PROFILES)
+    for prof in losses.PROFILES.values():
+        for cell in prof.cells:
+            assert losses.naive_miss_bound(cell) < 0.41
+            assert f(cell) == losses.Verdict.VIOLATED
+
+
+def test_losses_domain_rejects_square_and_hinge():
+    from rpcheck.checkers.zhang2013 import losses
+
+    assert set(losses.THEOREM.parameters["loss"].choices) == {"logistic", "squared_hinge", "smoothed_hinge"}
+
+
+def test_losses_naive_expectation_needs_gaussian():
+    from rpcheck.checkers.zhang2013 import losses
+
+    f = losses.naive_expected(losses.PROFILES)
+    cell = dict(losses.PROFILES["ci"].cells[0])
+    assert f(cell) == losses.Verdict.VIOLATED
+    cell["kind"] = "sign"
+    assert f(cell) is None

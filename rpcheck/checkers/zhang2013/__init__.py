@@ -11,6 +11,7 @@ restates Corollary 7); [D] derived here from the paper's proofs. [R] constants a
 from . import (  # noqa: F401  (imported for registration)
     algorithms,
     cor7,
+    losses,
     thm1,
     thm2,
     thm3,

@@ -58,12 +58,17 @@ __all__ = [
     "single_threaded",
     "fp_tolerance",
     "LOSSES",
+    "SMOOTH_LOSSES",
     "recovery_parameters",
     "RANK_CONSTRAINT",
 ]
 
-#: Losses of the primal (1) handled by the checkers (square: closed forms (14)-(15); hinge: certified duals).
+#: Losses of the primal (1) handled by the checkers of Theorems 1-5 (square: closed forms (14)-(15); hinge:
+#: certified duals).
 LOSSES = ("square", "hinge")
+#: The smooth classification losses (``rpcheck.svm.erm``; certified Newton + duality gap), checked by
+#: ``zhang2013.losses``; :func:`reference_solution` and :func:`projected_solution` accept them too.
+SMOOTH_LOSSES = ("logistic", "squared_hinge", "smoothed_hinge")
 
 AUTHORS = "Lijun Zhang, Mehrdad Mahdavi, Rong Jin, Tianbao Yang, Shenghuo Zhu"
 TITLE = "Recovering the Optimal Solution by Dual Random Projection"
@@ -171,16 +176,23 @@ class Reference:
         self.kkt_max_rel = float(kkt_max_rel)
 
 
-def reference_solution(inst, lam, loss):
-    """The optimum ``w*`` of (1): closed form (14) for the square loss, ``solve_svc(bias=False)`` for hinge.
+def reference_solution(inst, lam, loss, *, mu=1.0):
+    """The optimum ``w*`` of (1): closed form (14) for the square loss, ``solve_svc(bias=False)`` for hinge,
+    ``rpcheck.svm.solve_erm`` for the smooth losses (``mu``: smoothed-hinge parameter).
 
     The hinge multipliers ``beta* = lam * alpha_svc`` (clipped into ``[0, 1]``) are certified by their
-    Frank-Wolfe gap, computed here independently of the solver.
+    Frank-Wolfe gap, computed here independently of the solver. For the smooth losses ``gap`` is the certified
+    duality gap of the returned point ``w(alpha) = -(1/lambda) Z^T (y * alpha)`` (eq. (4)).
     """
     from ...svm.drp import hinge_dual_gap, ridge_solution
 
     if loss == "square":
         return Reference(ridge_solution(inst.Z, inst.y, lam), None, 0.0)
+    if loss in SMOOTH_LOSSES:
+        from ...svm import solve_erm
+
+        res = solve_erm(inst.Z, inst.y, lam, loss, mu=mu)
+        return Reference(np.array(res.w), None, res.gap)
     from ...svm import solve_svc
 
     res = solve_svc(inst.Z, inst.y, 1.0 / lam, bias=False)
@@ -190,14 +202,15 @@ def reference_solution(inst, lam, loss):
     return Reference(coef, beta, gap, res.kkt.max_relative)
 
 
-def projected_solution(inst, lam, A, loss):
+def projected_solution(inst, lam, A, loss, *, mu=1.0):
     """Algorithm 1 on the factor: ``drp(Z, y, lam, A)`` with ``A = V^T R``; ``w_tilde`` in V-coordinates.
 
-    Returns ``(DRPResult, gap)`` where ``gap`` is the projected dual's Frank-Wolfe gap (0 for square).
+    Returns ``(DRPResult, gap)`` where ``gap`` is the projected dual's Frank-Wolfe gap (hinge), the certified
+    duality gap of (6)/(7) (smooth losses) or 0 (square).
     """
     from ...svm.drp import drp
 
-    res = drp(inst.Z, inst.y, lam, A, loss=loss)
+    res = drp(inst.Z, inst.y, lam, A, loss=loss, mu=mu)
     return res, (res.dual.gap if res.dual is not None else 0.0)
 
 

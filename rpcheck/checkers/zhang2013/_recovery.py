@@ -94,7 +94,7 @@ def draw(params, rng, *, keep_R=False):
     """Instance, sketch, reference optimum and Algorithm 1, for cell ``params``.
 
     Parameters used: ``n, d, r, lam, loss`` and ``m`` (or ``eps, delta, c`` for Cor. 7's m), optional
-    ``kind`` (default "gaussian"), ``cond`` (default 10).
+    ``kind`` (default "gaussian"), ``cond`` (default 10), ``mu`` (smoothed hinge, default 1).
     """
     n, d, r = int(params["n"]), int(params["d"]), int(params["r"])
     lam, loss = float(params["lam"]), params["loss"]
@@ -103,8 +103,9 @@ def draw(params, rng, *, keep_R=False):
     R = sketch_matrix(params.get("kind", "gaussian"), d, m, rng=rng)
     A = inst.V.T @ R
     eps_R = distortion_from_A(A)
-    ref = reference_solution(inst, lam, loss)
-    res, gap_p = projected_solution(inst, lam, A, loss)
+    mu = float(params.get("mu", 1.0))  # smoothed-hinge parameter (ignored by the other losses)
+    ref = reference_solution(inst, lam, loss, mu=mu)
+    res, gap_p = projected_solution(inst, lam, A, loss, mu=mu)
     wt = np.asarray(res.w_tilde)
     Xh2 = float(np.linalg.norm(inst.Z @ A, 2)) ** 2
     kappa = (max(float(inst.s[0]) ** 2, Xh2) + lam) / lam
