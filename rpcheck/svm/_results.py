@@ -172,6 +172,9 @@ class L2SVCResult:
     kkt_pg : float
         Largest |projected gradient| of the dual (``G_i = y_i f_i - 1 + alpha_i / (2C)``; ``G_i`` when
         ``alpha_i > 0``, ``min(G_i, 0)`` when ``alpha_i = 0``): 0 exactly at the optimum.
+    kkt_pg_rel : float
+        The same relative to the magnitudes summed in ``G_i``, ``1 + |x_i|^T |w| + alpha_i/(2C)`` (the
+        certificate's criterion, <= 1e-6).
     complementarity : float
         ``max_i alpha_i |G_i|``.
     n_sv : int
@@ -198,6 +201,7 @@ class L2SVCResult:
     margin: float
     slack: np.ndarray
     kkt_pg: float
+    kkt_pg_rel: float
     complementarity: float
     n_sv: int
     polished: bool
