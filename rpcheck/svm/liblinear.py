@@ -293,6 +293,13 @@ def solve_l2svc(X, y, C, *, bias=False, tol=1e-9, max_iter=10_000):
     """
     t0 = time.perf_counter()
     X, y, C, bias, tol, max_iter = _validate(X, y, C, bias, tol, max_iter)
+    from .._threads import single_thread_blas
+
+    with single_thread_blas():  # small dense products: one thread (rpcheck._threads)
+        return _solve(X, y, C, bias, tol, max_iter, t0)
+
+
+def _solve(X, y, C, bias, tol, max_iter, t0):
     n, d = X.shape
     if bias:
         one = np.ones((n, 1))
