@@ -243,9 +243,9 @@ def _cells(data, kinds, n, d, r, C, density=0.02, rho=5):
 
 PROFILES = {
     "quick": Profile(_cells("synthetic", ["gaussian"], 90, 256, 64, 10.0)
-                     + _cells("rcv1", ["srht"], 150, 1000, 128, 10.0), trials=90),
+                     + _cells("rcv1", ["srht"], 120, 800, 128, 10.0), trials=90),
     "ci": Profile(_cells("synthetic", ["gaussian"], 90, 256, 64, 10.0)
-                  + _cells("rcv1", ["srht"], 240, 1500, 256, 10.0), trials=90),
+                  + _cells("rcv1", ["srht"], 180, 1200, 256, 10.0), trials=90),
     "standard": Profile(_cells("synthetic", ["gaussian", "srht"], 300, 2048, 256, 10.0)
                         + _cells("rcv1", ["gaussian", "srht"], 1000, 10_000, 1024, 10.0, density=0.005)
                         + _cells("techtc", ["gaussian"], 150, 20_000, 512, 500.0, density=0.01), trials=100),
