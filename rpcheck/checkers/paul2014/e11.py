@@ -49,7 +49,10 @@ Measurements (mode "report", role "measurement"; ``<q>_full`` on the full data, 
 ``margin_l1`` = 1/||w|| of eq. (3) (bias, C); ``margin_l2`` = 1/||w|| of LIBLINEAR's problem (no bias,
 same C); ``margin_ratio`` = margin_l2 / margin_l1; ``err_l1``, ``err_l2`` = test error (%) of each;
 ``err_diff`` = err_l2 - err_l1 (percentage points); ``disagree`` = % of test points the two classifiers
-label differently. The module's ``decide`` reports, per cell, each quantity's mean over trials with its
+label differently. The difference is split in two steps through the L1 hinge **without** bias
+(``solve_svc(bias=False)``, LIBLINEAR ``-s 3``): ``margin_ratio_bias`` (its margin over margin_l1) and
+``disagree_bias`` (eq. (3) vs it: the bias alone), ``disagree_loss`` (it vs LIBLINEAR's default: the loss
+alone). The module's ``decide`` reports, per cell, each quantity's mean over trials with its
 standard error and the two-sided 99% normal interval (mean +- 2.576 se; the trials are i.i.d. draws), and
 the fraction of test points whose sign is not certified (``undetermined``: |f(x)| within the certified
 error of the decision value, ||x|| sqrt(2 gap) for each solver plus 1e-6 (||w|| ||x|| + |b|) for the
@@ -71,7 +74,8 @@ from ._data import classification_instance
 
 __all__ = ["THEOREM", "trial", "decide", "QUANTITIES"]
 
-QUANTITIES = ("margin_l1", "margin_l2", "margin_ratio", "err_l1", "err_l2", "err_diff", "disagree")
+QUANTITIES = ("margin_l1", "margin_l2", "margin_ratio", "err_l1", "err_l2", "err_diff", "disagree",
+              "margin_ratio_bias", "disagree_bias", "disagree_loss")
 SIDES = ("full", "proj")
 #: relative band for the bias of eq. (3) in the sign certification (as paul2014.pca)
 BAND = 1e-6
@@ -119,8 +123,10 @@ def _solve_pair(Xtr, ytr, Xte, yte, C):
 
     r1 = solve_svc(Xtr, ytr, C)  # eq. (3): L1 hinge, unregularised bias (KKT-certified or SolverError)
     r2 = solve_l2svc(Xtr, ytr, C)  # LIBLINEAR -s 1/-s 2 default: squared hinge, no bias (-B -1)
+    r3 = solve_svc(Xtr, ytr, C, bias=False)  # in between: L1 hinge without bias (LIBLINEAR -s 3)
     f1 = Xte @ r1.w + r1.b
     f2 = Xte @ r2.w
+    p3 = np.where(Xte @ r3.w >= 0, 1.0, -1.0)
     p1, p2 = np.where(f1 >= 0, 1.0, -1.0), np.where(f2 >= 0, 1.0, -1.0)
     xn = np.linalg.norm(Xte, axis=1)
     gap1 = max(r1.primal_objective - r1.objective, 0.0)
@@ -135,6 +141,9 @@ def _solve_pair(Xtr, ytr, Xte, yte, C):
         "err_l1": 100.0 * float(np.mean(p1 != yte)),
         "err_l2": 100.0 * float(np.mean(p2 != yte)),
         "disagree": 100.0 * float(np.mean(p1 != p2)),
+        "margin_ratio_bias": r3.margin / m1,
+        "disagree_bias": 100.0 * float(np.mean(p1 != p3)),
+        "disagree_loss": 100.0 * float(np.mean(p3 != p2)),
     }
     vals["err_diff"] = vals["err_l2"] - vals["err_l1"]
     n, d = Xtr.shape
@@ -222,6 +231,9 @@ _DESC = {
     "err_l2": "test error (%) of LIBLINEAR's problem",
     "err_diff": "err_l2 - err_l1 (percentage points)",
     "disagree": "% of test points labelled differently by the two classifiers",
+    "margin_ratio_bias": "margin of the L1 hinge without bias (LIBLINEAR -s 3) / margin_l1: the bias alone",
+    "disagree_bias": "% of test points labelled differently by eq. (3) and the L1 hinge without bias",
+    "disagree_loss": "% of test points labelled differently by the L1 and squared hinge, both without bias",
 }
 
 
