@@ -54,7 +54,7 @@ At the returned :math:`\alpha \ge 0` (exactly feasible) with :math:`w = X^T Y\al
 
 A point failing either raises :class:`rpcheck.errors.SolverError`.
 
-Identities (derived; used by ``paul2014.liblinear``): at the optimum :math:`\alpha_i = 2C\xi_i` with
+Identities (derived): at the optimum :math:`\alpha_i = 2C\xi_i` with
 :math:`\xi_i = \max(0, 1 - y_i w^T x_i)`, hence
 :math:`\sum_i\alpha_i = \|w\|^2 + \|\alpha\|^2/(2C)` and :math:`P^* = D^* = \tfrac12\|w\|^2 + C\|\xi\|^2`.
 """

@@ -16,8 +16,7 @@ import scipy.sparse as sp
 from _svm_data import EPS, SEEDS, rounding, separable_data, soft_data, sparse_soft_data
 
 from rpcheck.errors import RpcheckError, SolverError
-from rpcheck.svm import L2SVCResult, solve_l2svc, solve_svc
-from rpcheck.svm import liblinear
+from rpcheck.svm import L2SVCResult, liblinear, solve_l2svc, solve_svc
 
 
 def primal(X, y, C, w, b=0.0, bias=False):
