@@ -233,6 +233,8 @@ def decide(records, params):
 
 
 _M = dict(mode="report", expected=None, role="measurement")
+_STANDIN = ("'rcv1' and 'techtc' cells: synthetic stand-ins (rpcheck.standins), NOT the real RCV1 / TechTC-300; "
+            "'synthetic' cells: low-rank data of rpcheck.checkers.paul2014._data")
 _DESC = {
     "margin_l1": "1/||w|| of eq. (3) (L1 hinge, bias)",
     "margin_l2": "1/||w|| of LIBLINEAR's default problem (squared hinge, no bias)",
@@ -252,8 +254,7 @@ def _measurements():
     for side in SIDES:
         where = "full data" if side == "full" else "projected data X R"
         for q in QUANTITIES:
-            assumed = ()
-            out.append(Variant(f"{q}_{side}", f"{_DESC[q]}, {where}", assumed=assumed, **_M))
+            out.append(Variant(f"{q}_{side}", f"{_DESC[q]}, {where}", assumed=(_STANDIN,), **_M))
     return out
 
 
