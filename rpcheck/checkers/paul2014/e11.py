@@ -77,7 +77,7 @@ import math
 import numpy as np
 
 from ..._threads import single_threaded
-from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...sketches import make_sketch
 from ._common import cite
 from ._data import classification_instance
@@ -313,6 +313,14 @@ THEOREM = register(
                              doc="stand-in density (ignored for 'synthetic')"),
             "rho": Param("int", low=1, doc="rank of the synthetic data (ignored for the stand-ins)"),
         },
+        constraints=(
+            Constraint("r <= d (a projection to fewer dimensions)", lambda p: int(p["r"]) <= int(p["d"])),
+            Constraint("rho <= min(n, d) for 'synthetic' (rank bound)",
+                       lambda p: p["data"] != "synthetic" or int(p["rho"]) <= min(int(p["n"]), int(p["d"]))),
+            Constraint("density <= 0.5 and density * d > 10 for the stand-ins (10 informative words per class "
+                       "must fit in a row's expected number of distinct words)",
+                       lambda p: p["data"] == "synthetic" or (p["density"] <= 0.5 and p["density"] * p["d"] > 10)),
+        ),
         findings=(
             Finding(
                 "liblinear-not-eq3",
