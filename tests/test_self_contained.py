@@ -22,6 +22,7 @@ TEXT = {".py", ".md", ".toml", ".ini", ".cfg", ".txt", ".json", ".yml", ".yaml",
 FORBIDDEN = (
     (r"\.\.[/\\]shared", "a relative path out of the repository"),
     (r"shared[/\\]spec", "the external specification directory"),
+    (r"\bspec[/\\](?:paul2014|shi2012|zhang2013|lei2020)\.md", "a paper's external specification file"),
     (r"(?<![\w.-])[/\\]work[/\\]", "an absolute machine path"),
     (r"\bspec(?:ification)?\s+(?:[a-z]+\d{4}\s+)?(?:\u00a7|sec\b|sec\.|section\b)", "a section of an external spec"),
     ("\u00a7", "a section sign (cite a paper section as 'Sec. N'; the sign was only used for the external spec)"),

@@ -1,14 +1,17 @@
 """Exact solvers with optimality certificates (layer 3): SVM classification and regression duals,
-minimum enclosing ball, normalised margin, L2-regularised ERM with smooth classification losses
-(logistic, squared hinge, smoothed hinge). They know nothing of theorems.
+minimum enclosing ball, normalised margin, the L2-loss (squared-hinge) SVM that LIBLINEAR solves by default
+(``solve_l2svc``), and L2-regularised ERM with smooth classification losses (logistic, squared hinge, smoothed
+hinge). They know nothing of theorems.
 
-Paul et al. 2014 eqs. (2)-(6) and Section 1.5 of ``spec/paul2014.md``; Shi et al. 2012 Definition 2.
+Paul et al. 2014 eqs. (2)-(6) and Sec. 1.1.1 (the data radius B); Shi et al. 2012 Definition 2; Zhang et al. 2013
+eq. (1); Hsieh et al. 2008 (dual coordinate descent for LIBLINEAR's problem).
 """
 
 from . import kkt
 from ._common import SOLVERS
-from ._results import BallResult, KKTResiduals, MarginResult, SVCResult, SVRResult
+from ._results import BallResult, KKTResiduals, L2SVCResult, MarginResult, SVCResult, SVRResult
 from .erm import ERM_LOSSES, ERMResult, erm_duality_gap, solve_erm
+from .liblinear import solve_l2svc
 from .margin import normalized_margin
 from .meb import min_enclosing_ball
 from .svc import SVCProblem, solve_svc
@@ -16,6 +19,8 @@ from .svr import SVR_FORMS, solve_svr
 
 __all__ = [
     "solve_svc",
+    "solve_l2svc",
+    "L2SVCResult",
     "SVCProblem",
     "solve_svr",
     "solve_erm",

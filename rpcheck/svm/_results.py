@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
-__all__ = ["KKTResiduals", "SVCResult", "SVRResult", "BallResult", "MarginResult"]
+__all__ = ["KKTResiduals", "SVCResult", "L2SVCResult", "SVRResult", "BallResult", "MarginResult"]
 
 
 def _freeze(obj):
@@ -134,6 +134,95 @@ class SVCResult:
     @property
     def support(self) -> np.ndarray:
         """Indices with ``alpha_i > 0`` after the solver's threshold (see ``n_free``)."""
+        return np.flatnonzero(self.alpha > 0)
+
+
+@dataclass(frozen=True, eq=False)
+class L2SVCResult:
+    """Solution of the L2-regularised squared-hinge (L2-loss) linear SVM that LIBLINEAR solves by default
+    (``rpcheck.svm.solve_l2svc``), with its duality-gap and KKT certificate.
+
+    Primal ``min_w 1/2 ||w||^2 + C sum_i max(0, 1 - y_i w^T x_i)^2``; dual
+    ``max_{alpha >= 0} sum(alpha) - 1/2 ||X^T Y alpha||^2 - ||alpha||^2 / (4C)``.
+
+    Attributes
+    ----------
+    alpha : ndarray of shape (n,)
+        Dual variables, ``>= 0`` (no upper bound: the L2-loss dual has none).
+    w : ndarray of shape (d,)
+        ``X^T (y * alpha)`` without the bias coordinate.
+    b : float
+        0 when ``bias=False``; with ``bias=True`` the weight of the appended constant-1 feature
+        (regularised, as LIBLINEAR's ``-B 1``).
+    objective : float
+        Dual objective at the returned ``alpha``.
+    primal_objective : float
+        Primal objective at the returned ``(w, b)``.
+    gap, gap_rel : float
+        ``primal_objective - objective`` (>= 0 by weak duality, up to rounding) and ``|gap| / primal``.
+    w_error_bound : float
+        Certified bound on ``||(w, b) - (w*, b*)||`` (the primal is 1-strongly convex):
+        ``sqrt(2 max(gap, 0) + fp)`` with ``fp`` the rounding allowance of the gap.
+    w_norm_sq : float
+        ``||w||^2`` (bias coordinate excluded).
+    margin : float
+        ``1 / ||w||`` (``inf`` when ``w = 0``).
+    slack : ndarray of shape (n,)
+        ``xi_i = max(0, 1 - y_i (w^T x_i + b))``; at the optimum ``alpha_i = 2 C xi_i``.
+    kkt_pg : float
+        Largest |projected gradient| of the dual (``G_i = y_i f_i - 1 + alpha_i / (2C)``; ``G_i`` when
+        ``alpha_i > 0``, ``min(G_i, 0)`` when ``alpha_i = 0``): 0 exactly at the optimum.
+    kkt_pg_rel : float
+        The same relative to the magnitudes summed in ``G_i``, ``1 + |x_i|^T |w| + alpha_i/(2C)`` (the
+        certificate's criterion, <= 1e-6).
+    complementarity : float
+        ``max_i alpha_i |G_i|``.
+    n_sv : int
+        Number of ``alpha_i > 0``.
+    polished : bool
+        Whether the returned point came from the active-set polish (else from the DCD iterates).
+    C : float
+    bias : bool
+    solver, status : str
+    iterations : int
+        DCD epochs run.
+    solve_time : float
+    """
+
+    alpha: np.ndarray
+    w: np.ndarray
+    b: float
+    objective: float
+    primal_objective: float
+    gap: float
+    gap_rel: float
+    w_error_bound: float
+    w_norm_sq: float
+    margin: float
+    slack: np.ndarray
+    kkt_pg: float
+    kkt_pg_rel: float
+    complementarity: float
+    n_sv: int
+    polished: bool
+    C: float
+    bias: bool
+    solver: str
+    status: str
+    iterations: int
+    solve_time: float
+
+    def __post_init__(self):
+        _freeze(self)
+
+    @property
+    def dual_objective(self) -> float:
+        """Alias of ``objective``."""
+        return self.objective
+
+    @property
+    def support(self) -> np.ndarray:
+        """Indices with ``alpha_i > 0``."""
         return np.flatnonzero(self.alpha > 0)
 
 

@@ -5,6 +5,7 @@ Ids use the arXiv PDF numbering; each citation also gives the TKDD numbering (th
 """
 
 from . import (  # noqa: F401  (imported for registration)
+    e11,
     embedding,
     enclosing_ball,
     main_ratio,
