@@ -117,10 +117,12 @@ def _solve_cvxpy(Xc, solver, options):
 def _solve_ipm(Xc, options):
     """The simplex dual as ``min 1/2 ||sqrt(2) G^T lam||^2 - diag(G G^T)^T lam``, ``1^T lam = 1``,
     ``lam >= 0`` (rpcheck.svm._ipm), on unit-scale data."""
+    from .._threads import single_thread_blas
     from ._ipm import box_qp_ipm
 
     n = Xc.shape[0]
-    G = factor_rows(Xc / max_row_norm(Xc))
+    with single_thread_blas():  # small dense factorisation: one BLAS thread (rpcheck._threads)
+        G = factor_rows(Xc / max_row_norm(Xc))
     norms = np.einsum("ij,ij->i", G, G)
     lam, status, iters = box_qp_ipm(np.sqrt(2.0) * G, -norms, np.inf, e=np.ones(n), r=1.0,
                                     x0=np.full(n, 1.0 / n), **(options or {}))

@@ -48,6 +48,7 @@ import time
 
 import numpy as np
 
+from ..._threads import single_threaded
 from ...engine import Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...sketches import make_sketch
 from ...standins import techtc_like
@@ -91,6 +92,7 @@ def _pca(Xc, Xte, mu, Vt, rank, k):
     return Xc @ V, (Xte - mu) @ V
 
 
+@single_threaded  # small SVDs and solves: one BLAS thread (rpcheck._threads)
 def trial(params, rng):
     """One stand-in pair, ``folds``-fold CV (module docstring)."""
     from sklearn.model_selection import StratifiedKFold
