@@ -167,3 +167,26 @@ def test_invalid_cell_is_an_error_at_construction():
     bad["standard"] = Profile(cells=({"dataset": "breast_cancer", "r_values": "2,4,64", "c_grid": "paper"},), trials=1)
     with pytest.raises(RpcheckError, match="r_values"):
         dataclasses.replace(st, profiles=bad)
+
+
+@pytest.mark.parametrize("case", ["gaussian", "near_coincident", "tiny", "huge", "lowrank"])
+def test_jl_pair_distances_match_the_difference_formula(case):
+    """lei2020.jl's Gram-based pair distances equal the difference formula to 1e-10 relative, including
+    near-coincident points (recomputed from their differences) and extreme scales (rescaled first)."""
+    from rpcheck.checkers.lei2020.rotation import _pair_distances
+
+    rng = np.random.default_rng(7)
+    X = {
+        "gaussian": rng.standard_normal((60, 4096)),
+        "near_coincident": np.vstack([np.full((1, 50), 1e3), np.full((1, 50), 1e3) + 1e-9 * rng.standard_normal(50),
+                                      rng.standard_normal((5, 50))]),
+        "tiny": rng.standard_normal((20, 64)) * 1e-200,
+        "huge": rng.standard_normal((20, 64)) * 1e200,
+        "lowrank": rng.standard_normal((40, 3)) @ rng.standard_normal((3, 500)) + 1e6,
+    }[case]
+    i, j = np.triu_indices(X.shape[0], 1)
+    s = 2.0 ** np.round(np.log2(np.max(np.abs(X))))  # the reference at unit scale (exact power of 2)
+    D = (X[i] - X[j]) / s
+    ref = np.sqrt(np.einsum("ij,ij->i", D, D)) * s
+    got = _pair_distances(X)
+    assert np.all(np.abs(got / ref - 1.0) <= 1e-10)
