@@ -8,12 +8,10 @@ Davidson-Szarek bound on P(some draw has e >= 1) (``identity_failure_bound``).""
 
 import pytest
 
-from rpcheck.testing import verify_theorem
-
 
 @pytest.mark.theorem(id="alpcan2016.xar")
-def test_alpcan2016_xar():
-    res = verify_theorem("alpcan2016.xar")
+def test_alpcan2016_xar(theorem_result):
+    res = theorem_result
     assert (res.cells["solver_errors"] == 0).all()
     quoted = res.cells[res.cells["variant"] == "quoted"]
     # how often the quoted bound is vacuous (e >= 1), per family: reported in the verdict table

@@ -23,29 +23,27 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
-
 
 @pytest.mark.theorem(id="lei2020.unbiased")
-def test_lei2020_unbiased():
-    verify_theorem("lei2020.unbiased")
+def test_lei2020_unbiased(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
 @pytest.mark.theorem(id="lei2020.prop1")
-def test_lei2020_prop1():
-    verify_theorem("lei2020.prop1")
+def test_lei2020_prop1(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
 @pytest.mark.theorem(id="lei2020.replacement")
-def test_lei2020_replacement():
-    verify_theorem("lei2020.replacement")
+def test_lei2020_replacement(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
 @pytest.mark.theorem(id="lei2020.dkm")
-def test_lei2020_dkm():
-    verify_theorem("lei2020.dkm")
+def test_lei2020_dkm(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
 @pytest.mark.theorem(id="lei2020.nps_trace")
-def test_lei2020_nps_trace():
-    verify_theorem("lei2020.nps_trace")
+def test_lei2020_nps_trace(theorem_result):
+    assert theorem_result.unexpected().empty

@@ -23,24 +23,22 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
-
 
 @pytest.mark.theorem(id="lei2020.prop2")
-def test_lei2020_prop2():
-    verify_theorem("lei2020.prop2")
+def test_lei2020_prop2(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
 @pytest.mark.theorem(id="lei2020.topr")
-def test_lei2020_topr():
-    verify_theorem("lei2020.topr")
+def test_lei2020_topr(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
 @pytest.mark.theorem(id="lei2020.supervised")
-def test_lei2020_supervised():
-    verify_theorem("lei2020.supervised")
+def test_lei2020_supervised(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
 @pytest.mark.theorem(id="lei2020.toy")
-def test_lei2020_toy():
-    verify_theorem("lei2020.toy")
+def test_lei2020_toy(theorem_result):
+    assert theorem_result.unexpected().empty

@@ -18,14 +18,12 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
-
 
 @pytest.mark.theorem(id="lei2020.selection_dual")
-def test_lei2020_selection_dual():
-    verify_theorem("lei2020.selection_dual")
+def test_lei2020_selection_dual(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
 @pytest.mark.theorem(id="lei2020.dual_perturbation")
-def test_lei2020_dual_perturbation():
-    verify_theorem("lei2020.dual_perturbation")
+def test_lei2020_dual_perturbation(theorem_result):
+    assert theorem_result.unexpected().empty

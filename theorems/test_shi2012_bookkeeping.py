@@ -15,9 +15,7 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
-
 
 @pytest.mark.theorem(id="shi2012.bookkeeping")
-def test_shi2012_bookkeeping():
-    verify_theorem("shi2012.bookkeeping")
+def test_shi2012_bookkeeping(theorem_result):
+    assert theorem_result.unexpected().empty

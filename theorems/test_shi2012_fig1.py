@@ -16,14 +16,12 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
-
 
 @pytest.mark.theorem(id="shi2012.fig1")
-def test_shi2012_fig1():
-    verify_theorem("shi2012.fig1")
+def test_shi2012_fig1(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
 @pytest.mark.theorem(id="shi2012.fig1.margins")
-def test_shi2012_fig1_margins():
-    verify_theorem("shi2012.fig1.margins")
+def test_shi2012_fig1_margins(theorem_result):
+    assert theorem_result.unexpected().empty

@@ -17,9 +17,7 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
-
 
 @pytest.mark.theorem(id="shi2012.fig2")
-def test_shi2012_fig2():
-    verify_theorem("shi2012.fig2")
+def test_shi2012_fig2(theorem_result):
+    assert theorem_result.unexpected().empty

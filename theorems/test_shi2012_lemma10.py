@@ -18,9 +18,7 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
-
 
 @pytest.mark.theorem(id="shi2012.lemma10")
-def test_shi2012_lemma10():
-    verify_theorem("shi2012.lemma10")
+def test_shi2012_lemma10(theorem_result):
+    assert theorem_result.unexpected().empty

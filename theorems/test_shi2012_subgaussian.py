@@ -16,12 +16,10 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
-
 
 @pytest.mark.theorem(id="shi2012.subgaussian")
-def test_shi2012_subgaussian():
-    verify_theorem("shi2012.subgaussian")
+def test_shi2012_subgaussian(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
 @pytest.mark.theorem(id="shi2012.subgaussian.thm6")

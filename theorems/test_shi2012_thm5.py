@@ -19,9 +19,7 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
-
 
 @pytest.mark.theorem(id="shi2012.thm5")
-def test_shi2012_thm5():
-    verify_theorem("shi2012.thm5")
+def test_shi2012_thm5(theorem_result):
+    assert theorem_result.unexpected().empty

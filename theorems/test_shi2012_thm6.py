@@ -19,14 +19,12 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
-
 
 @pytest.mark.theorem(id="shi2012.thm6")
-def test_shi2012_thm6():
-    verify_theorem("shi2012.thm6")
+def test_shi2012_thm6(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
 @pytest.mark.theorem(id="shi2012.thm6.svm")
-def test_shi2012_thm6_svm():
-    verify_theorem("shi2012.thm6.svm")
+def test_shi2012_thm6_svm(theorem_result):
+    assert theorem_result.unexpected().empty

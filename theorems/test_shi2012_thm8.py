@@ -19,14 +19,12 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
-
 
 @pytest.mark.theorem(id="shi2012.thm8")
-def test_shi2012_thm8():
-    verify_theorem("shi2012.thm8")
+def test_shi2012_thm8(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
 @pytest.mark.theorem(id="shi2012.thm8.final_step")
-def test_shi2012_thm8_final_step():
-    verify_theorem("shi2012.thm8.final_step")
+def test_shi2012_thm8_final_step(theorem_result):
+    assert theorem_result.unexpected().empty

@@ -16,9 +16,7 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
-
 
 @pytest.mark.theorem(id="shi2012.thm9")
-def test_shi2012_thm9():
-    verify_theorem("shi2012.thm9")
+def test_shi2012_thm9(theorem_result):
+    assert theorem_result.unexpected().empty

@@ -18,9 +18,7 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
-
 
 @pytest.mark.theorem(id="zhang2013.alg")
-def test_zhang2013_algorithms():
-    verify_theorem("zhang2013.alg")
+def test_zhang2013_algorithms(theorem_result):
+    assert theorem_result.unexpected().empty

@@ -20,11 +20,9 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
-
 
 @pytest.mark.theorem(id="zhang2013.cor7")
-def test_zhang2013_cor7():
-    res = verify_theorem("zhang2013.cor7")
+def test_zhang2013_cor7(theorem_result):
+    res = theorem_result
     ctrl = res.cells[res.cells["variant"] == "control_tightened"]
     assert (ctrl["verdict"] == "VIOLATED").all()

@@ -22,14 +22,12 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
-
 
 @pytest.mark.theorem(id="zhang2013.thm1")
-def test_zhang2013_thm1():
-    verify_theorem("zhang2013.thm1")
+def test_zhang2013_thm1(theorem_result):
+    assert theorem_result.unexpected().empty
 
 
 @pytest.mark.theorem(id="zhang2013.thm4")
-def test_zhang2013_thm4():
-    verify_theorem("zhang2013.thm4")
+def test_zhang2013_thm4(theorem_result):
+    assert theorem_result.unexpected().empty

@@ -20,10 +20,8 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
-
 
 @pytest.mark.theorem(id="zhang2013.thm2")
-def test_zhang2013_thm2():
-    res = verify_theorem("zhang2013.thm2")
+def test_zhang2013_thm2(theorem_result):
+    res = theorem_result
     assert (res.cells["solver_errors"] == 0).all()

@@ -24,16 +24,14 @@ Parameters
 
 import pytest
 
-from rpcheck.testing import verify_theorem
-
 
 @pytest.mark.theorem(id="zhang2013.thm3")
-def test_zhang2013_thm3():
-    res = verify_theorem("zhang2013.thm3")
+def test_zhang2013_thm3(theorem_result):
+    res = theorem_result
     assert (res.cells["solver_errors"] == 0).all()
 
 
 @pytest.mark.theorem(id="zhang2013.thm3.chi2")
-def test_zhang2013_thm3_chi2():
-    res = verify_theorem("zhang2013.thm3.chi2")
+def test_zhang2013_thm3_chi2(theorem_result):
+    res = theorem_result
     assert (res.cells.loc[res.cells["variant"] == "as_printed", "verdict"] == "VIOLATED").sum() == 2

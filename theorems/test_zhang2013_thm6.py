@@ -25,12 +25,10 @@ import json
 import numpy as np
 import pytest
 
-from rpcheck.testing import verify_theorem
-
 
 @pytest.mark.theorem(id="zhang2013.thm6")
-def test_zhang2013_thm6():
-    res = verify_theorem("zhang2013.thm6")
+def test_zhang2013_thm6(theorem_result):
+    res = theorem_result
     rows = res.cells[(res.cells["variant"] == "scaling") & (res.cells["p_lam"] == 100.0)]
     info = [json.loads(s) for s in rows["decide_info"]]
     m = np.array([i["m"] for i in info], dtype=float)
