@@ -74,3 +74,21 @@ def test_the_check_catches_a_test_outside(tmp_path, monkeypatch, bad):
     items = _theorem_items()
     assert items == [("test_x.py::test_x", "" if "id=" not in bad else "no.such")]
     assert plan_family(items, alpha=0.01, profile="ci").outside == ["test_x.py::test_x"]
+
+
+def test_every_theorem_test_follows_the_one_template():
+    """Each theorem test names its id once, in its mark, and takes the run from the ``theorem_result`` fixture
+    (docs/tutorial.md): no ``verify_theorem("<id>")`` call that repeats the id."""
+    import ast
+
+    bad = []
+    for path in sorted(THEOREMS.glob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "verify_theorem":
+                bad.append(f"{path.name}:{node.lineno} calls verify_theorem")
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+                marked = any("theorem" in ast.unparse(d) for d in node.decorator_list)
+                if marked and "theorem_result" not in [a.arg for a in node.args.args]:
+                    bad.append(f"{path.name}:{node.lineno} {node.name} does not take theorem_result")
+    assert not bad, "\n".join(bad)
