@@ -73,7 +73,8 @@ def test_no_file_refers_outside_the_repository():
     "text",
     [
         "see ../" + "shared/papers/x.txt",
-        "from the shared" + "/spec/paul2014.md",
+        "from the shared" + "/spec/" + "paul2014.md",
+        "Section 1.5 of ``spec/" + "paul2014.md``",
         "written to /" + "work/wt/x",
         "data radius (spec \u00a7" + "1.5)",
         "(spec shi2012 \u00a7" + "1 D2)",
