@@ -12,4 +12,4 @@
 - ``sparse_scale``: SE + ISRHT (r' = 2r) at the rcv1-binary size on a stand-in (memory model, Table 2 rows)
 """
 
-from . import dlss, empirical, rotation, sampling, selection, sparse_scale, svm_bounds, toy_accuracy  # noqa: F401
+from . import dlss, empirical, rotation, sampling, selection, sparse_scale, svm_bounds, timing, toy_accuracy  # noqa: F401
