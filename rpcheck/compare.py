@@ -25,7 +25,11 @@ Methods (Sec. 4): "all" (all features), "pca" (randomized SVD to r components, c
 (N(0, 1/r), the JL-correct variance, not the printed 1/d), "achlioptas" (sqrt(3/r){+1, 0, -1} w.p. 1/6, 2/3,
 1/6), "countsketch" (sparse embedding), "srht" (uniform r-subset WITHOUT replacement, eq. 2),
 "srht-nps", "srht-topr", "srht-supervised" (smallest b, a = 1), "srht-supervised-largest" (the printed rule).
-DLSS is not implemented (its rank parameter is not given).
+Extra methods (not in the default ``METHODS``, :data:`DLSS_METHODS`): "dlss-r/4", "dlss-r/2", "dlss-r" --
+deterministic leverage score sampling (Papailiopoulos, Kyrillidis and Boutsidis 2014; Table 2's "DLSS"):
+the ``r`` original features of largest rank-``k`` leverage score, computed by randomized SVD (Sec. 4) on the
+(scaled, uncentred) training part, with ``k = max(1, r // 4)``, ``max(1, r // 2)``, ``r`` (capped at
+``min(n, d)``). The paper does not give ``k``: the three values are an assumption, reported as a sweep.
 """
 
 from __future__ import annotations
@@ -56,6 +60,8 @@ __all__ = [
     "stability_table",
     "fixed_grid_repetition",
     "paper_key",
+    "DLSS_METHODS",
+    "dlss_rank",
 ]
 
 #: Every method the runner knows, in report order.
@@ -73,6 +79,18 @@ METHODS = (
 )
 #: The paper's seven "random projection" methods (plus the printed-rule variant).
 RP_METHODS = ("gaussian", "achlioptas", "countsketch", "srht", "srht-nps", "srht-topr", "srht-supervised")
+#: DLSS at three ranks k (the paper does not give k; module docstring). Not run by default.
+DLSS_METHODS = ("dlss-r/4", "dlss-r/2", "dlss-r")
+_DLSS_DIV = {"dlss-r/4": 4, "dlss-r/2": 2, "dlss-r": 1}
+
+
+def dlss_rank(method, r, n, d):
+    """The rank ``k`` of DLSS method ``method`` at target dimension ``r`` on ``n x d`` training data:
+    ``max(1, r // m)`` for ``m`` = 4, 2, 1, capped at ``min(n, d)``."""
+    check_choice("method", method, DLSS_METHODS)
+    return max(1, min(int(r) // _DLSS_DIV[method], int(n), int(d)))
+
+
 #: The paper's C grid {2^-5, ..., 2^5} (Sec. 4).
 DEFAULT_C_GRID = tuple(2.0**k for k in range(-5, 6))
 
@@ -242,6 +260,13 @@ class _Projector:
             else:
                 self.model = PCA(n_components=k, svd_solver="randomized", random_state=rs).fit(X)
             return self
+        if self.method in DLSS_METHODS:
+            from .linalg import dlss_select
+
+            k = dlss_rank(self.method, self.r, *X.shape)
+            self.k = k
+            self.idx = np.sort(dlss_select(X, min(self.r, self.d), k, svd="randomized", rng=self.seed))
+            return self
         from .sketches import make_sketch
 
         kind, kw = _SKETCH[self.method]
@@ -256,6 +281,9 @@ class _Projector:
             return X
         if self.method == "pca":
             return self.model.transform(X)
+        if self.method in DLSS_METHODS:
+            Z = X[:, self.idx]
+            return Z.toarray() if sp.issparse(Z) else np.asarray(Z)
         Z = self.sketch.apply(X)
         return Z.toarray() if sp.issparse(Z) else np.asarray(Z)
 
@@ -298,6 +326,8 @@ def run_repetition(
     ``n_train, n_test, d``. ``r`` is ignored (reported as the number of features) for "all".
     """
     rng = as_generator(rng)
+    for m in methods:
+        check_choice("methods", m, METHODS + DLSS_METHODS)
     ds = _as_dataset(data)
     _warmup()
     from sklearn.model_selection import StratifiedKFold, train_test_split
@@ -383,7 +413,8 @@ def summarize(raw, *, baseline="srht", dataset=None):
         else:
             row["welch_t"], row["welch_p"] = np.nan, np.nan
         if key:
-            mean, std, tm = PAPER_TABLE2[key].get(m, (None, None, None))
+            # the paper's single DLSS row (k not given) stands beside each of our DLSS ranks
+            mean, std, tm = PAPER_TABLE2[key].get("dlss" if m in DLSS_METHODS else m, (None, None, None))
             row.update(paper_mean=mean, paper_std=std, paper_time=tm)
         out.append(row)
     return pd.DataFrame(out)
@@ -433,7 +464,7 @@ def compare(
     rng = as_generator(rng)
     ds = _as_dataset(data)
     for m in methods:
-        check_choice("methods", m, METHODS)
+        check_choice("methods", m, METHODS + DLSS_METHODS)
     if baseline not in methods:
         raise RpcheckError(f"`baseline` ({baseline!r}) must be one of the methods run: {list(methods)}.")
     check_choice("solver", solver, ("libsvm", "cvxpy"))

@@ -6,16 +6,24 @@ of ``X`` and ``R`` (d x r) a projection, the distortion matrix is
 .. math:: E = V^T V - V^T R R^T V = I_\rho - (V^T R)(V^T R)^T ,
 
 and every deterministic theorem of the paper is conditioned on :math:`\|E\|_2 \le \varepsilon`.
+
+Lei & Lan (2020), Sec. 4 (Table 2, "DLSS"): deterministic leverage score sampling (Papailiopoulos,
+Kyrillidis and Boutsidis, KDD 2014) keeps the features of largest rank-``k`` leverage score
+:math:`\ell_j = \|V_k(j, :)\|_2^2`, with :math:`V_k` the top-``k`` right singular vectors of ``X``
+(:func:`leverage_scores`, :func:`dlss_select`).
 """
 
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 
-from ._validation import check_interval, check_matrix
+from ._validation import check_choice, check_int, check_interval, check_matrix
 from .errors import RpcheckError
 
-__all__ = ["row_space_basis", "embedding_distortion"]
+__all__ = ["row_space_basis", "embedding_distortion", "leverage_scores", "dlss_select", "SVD_METHODS"]
+
+#: SVD used for the leverage scores: LAPACK's exact thin SVD or Halko-Martinsson-Tropp randomized SVD.
+SVD_METHODS = ("exact", "randomized")
 
 
 def row_space_basis(X, *, rtol=None):
@@ -158,3 +166,83 @@ def _exp2(A):
     data = A.data if sp.issparse(A) else A
     m = float(np.max(np.abs(data))) if data.size else 0.0
     return int(np.frexp(m)[1]) if m > 0 else 0
+
+
+def leverage_scores(X, k, *, svd="exact", rng=None, n_oversamples=10, n_iter=4):
+    r"""Rank-``k`` leverage scores of the columns (features) of ``X``: :math:`\ell_j = \|V_k(j,:)\|_2^2`.
+
+    Parameters
+    ----------
+    X : array_like or scipy.sparse matrix of shape (n, d)
+        Data, one point per row (sparse input is densified for ``svd="exact"`` only).
+    k : int
+        Rank, ``1 <= k <= min(n, d)``.
+    svd : {"exact", "randomized"}, default="exact"
+        "exact": LAPACK thin SVD (scipy ``gesdd``). "randomized": Halko, Martinsson and Tropp (2011)
+        via ``sklearn.utils.extmath.randomized_svd`` with ``n_oversamples`` and ``n_iter`` power
+        iterations, the choice Lei & Lan (2020, Sec. 4) state for DLSS.
+    rng : int or numpy.random.Generator, optional
+        Seed of the randomized SVD (ignored for "exact").
+
+    Returns
+    -------
+    ndarray of shape (d,)
+        :math:`\ell_j \in [0, 1]` with :math:`\sum_j \ell_j = k` (when ``rank(X) >= k``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> leverage_scores(np.diag([3.0, 2.0, 1.0]), 2).round(12).tolist()
+    [1.0, 1.0, 0.0]
+    """
+    X = check_matrix("X", X, allow_sparse=True)
+    n, d = X.shape
+    k = check_int("k", k, 1, max(1, min(n, d)))
+    check_choice("svd", svd, SVD_METHODS)
+    if svd == "exact":
+        A = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+        _, _, Vt = sla.svd(A, full_matrices=False, lapack_driver="gesdd")
+    else:
+        from sklearn.utils.extmath import randomized_svd
+
+        from ._rng import as_generator
+
+        seed = int(as_generator(rng).integers(2**31 - 1))
+        _, _, Vt = randomized_svd(X, k, n_oversamples=n_oversamples, n_iter=n_iter, random_state=seed)
+    Vk = Vt[:k]
+    return np.einsum("ij,ij->j", Vk, Vk)
+
+
+def dlss_select(X, r, k, *, svd="exact", rng=None):
+    r"""Deterministic leverage score sampling (DLSS): indices of the ``r`` columns of ``X`` with the largest
+    rank-``k`` leverage scores (:func:`leverage_scores`), in decreasing order of score.
+
+    Papailiopoulos, Kyrillidis and Boutsidis (2014) sort the features by :math:`\ell_j` and keep the
+    smallest prefix whose scores sum past ``k - theta``; Lei & Lan (2020, Table 2) compare methods at a
+    fixed number ``r`` of features, so the prefix length is ``r`` here. Ties keep the smaller index
+    (stable sort). The paper does not give ``k``; callers state their choice.
+
+    Parameters
+    ----------
+    X : array_like or scipy.sparse matrix of shape (n, d)
+    r : int
+        Number of features kept, ``1 <= r <= d``.
+    k : int
+        Rank of the leverage scores, ``1 <= k <= min(n, d)``.
+    svd, rng
+        As in :func:`leverage_scores`.
+
+    Returns
+    -------
+    ndarray of int, shape (r,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> dlss_select(np.diag([3.0, 2.0, 1.0]), 1, 1).tolist()
+    [0]
+    """
+    X = check_matrix("X", X, allow_sparse=True)
+    r = check_int("r", r, 1, X.shape[1])
+    lev = leverage_scores(X, k, svd=svd, rng=rng)
+    return np.argsort(-lev, kind="stable")[:r]

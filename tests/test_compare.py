@@ -154,3 +154,17 @@ def test_bad_input():
     assert cmp.paper_key("/data/gisette_scale.bz2") == "gisette"
     assert cmp.paper_key("rcv1_train.binary") == "rcv1-binary"
     assert cmp.paper_key("breast_cancer") is None
+
+
+def test_dlss_methods_select_top_leverage_features():
+    import rpcheck.compare as cmp
+
+    assert cmp.dlss_rank("dlss-r/4", 8, 100, 30) == 2
+    assert cmp.dlss_rank("dlss-r/2", 8, 100, 30) == 4
+    assert cmp.dlss_rank("dlss-r", 8, 5, 30) == 5  # capped at min(n, d)
+    rows = cmp.run_repetition("breast_cancer", r=4, methods=("srht", *cmp.DLSS_METHODS), C_grid=(1.0,),
+                              cv_folds=2, rng=0)
+    assert {x["method"] for x in rows} == {"srht", *cmp.DLSS_METHODS}
+    assert all(50.0 <= x["accuracy"] <= 100.0 for x in rows)
+    with pytest.raises(Exception, match="methods"):
+        cmp.run_repetition("breast_cancer", r=4, methods=("dlss",), C_grid=(1.0,), cv_folds=2, rng=0)

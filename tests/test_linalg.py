@@ -1,5 +1,7 @@
 """rpcheck.linalg: row-space bases and the subspace-embedding distortion ||E||_2 (Paul et al. 2014, 1.6)."""
 
+import itertools
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -174,3 +176,62 @@ def test_distortion_invariant(data, r, c):
             assert "`V` and `R`" in str(exc)
         else:
             assert np.isfinite(ek)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# DLSS: rank-k leverage scores and the top-r selection (Lei & Lan 2020, Table 2 "DLSS")
+# ---------------------------------------------------------------------------------------------------------
+def _brute_leverage(X, k):
+    """Independent oracle: leverage of feature j = ||P_k e_j||^2 with P_k the projector onto the top-k right
+    singular subspace, built from the eigenvectors of X^T X (not from an SVD of X)."""
+    w, V = np.linalg.eigh(X.T @ X)
+    Vk = V[:, np.argsort(w)[::-1][:k]]
+    P = Vk @ Vk.T
+    return np.array([P[j, j] for j in range(X.shape[1])])
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("k", [1, 3, 6])
+def test_leverage_scores_match_bruteforce(seed, k):
+    from rpcheck.linalg import dlss_select, leverage_scores
+
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((20, 9)) * rng.uniform(0.1, 3.0, size=9)
+    lev = leverage_scores(X, k)
+    ref = _brute_leverage(X, k)
+    assert np.allclose(lev, ref, atol=1e-10)
+    assert lev.sum() == pytest.approx(k, abs=1e-10)
+    for r in (1, 4, 9):
+        sel = dlss_select(X, r, k)
+        # brute force: the selected set maximises the total leverage over all r-subsets
+        best = max(itertools.combinations(range(9), r), key=lambda s: ref[list(s)].sum())
+        assert ref[list(sel)].sum() == pytest.approx(ref[list(best)].sum(), abs=1e-10)
+        assert set(sel.tolist()) == set(np.argsort(-ref, kind="stable")[:r].tolist())
+
+
+def test_leverage_randomized_close_to_exact_on_low_rank():
+    from rpcheck.linalg import dlss_select, leverage_scores
+
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((50, 4)) @ rng.standard_normal((4, 30)) * np.r_[np.ones(10) * 5, np.ones(20)]
+    # rank 4 exactly: the randomized range finder captures the subspace, scores agree to round-off
+    a = leverage_scores(X, 4, svd="randomized", rng=1)
+    b = leverage_scores(X, 4)
+    assert np.allclose(a, b, atol=1e-8)
+    assert set(dlss_select(X, 5, 4, svd="randomized", rng=1)) == set(dlss_select(X, 5, 4))
+
+
+def test_dlss_ties_keep_smaller_index_and_domain_errors():
+    from rpcheck.errors import RpcheckError
+    from rpcheck.linalg import dlss_select, leverage_scores
+
+    X = np.eye(4)
+    assert dlss_select(X, 2, 4).tolist() == [0, 1]  # all leverages 1: stable order
+    with pytest.raises(RpcheckError, match="`k`"):
+        leverage_scores(X, 0)
+    with pytest.raises(RpcheckError, match="`k`"):
+        leverage_scores(X, 5)
+    with pytest.raises(RpcheckError, match="`r`"):
+        dlss_select(X, 5, 2)
+    with pytest.raises(RpcheckError, match="`svd`"):
+        leverage_scores(X, 2, svd="qr")

@@ -6,7 +6,10 @@
 - ``selection``: claims 6-8, 16 (Prop. 2, top-r not optimal, supervised score and rules, toy example)
 - ``svm_bounds``: claims 9, 10 (no-rescale selection dual/margin bounds, dual perturbation)
 - ``empirical``: claims 17-25 (comparison on real data; mode "report")
+- ``toy_accuracy``: claim 16, SRHT accuracy on the toy data; exact chance law given the useless pick
+- ``dlss``: Table 2's DLSS row (deterministic leverage score sampling, rank k swept) beside PCA and the RPs
+- ``timing``: Sec. 4 running-time sentences, projection time ratios on the paper's shapes (sign tests)
 - ``sparse_scale``: SE + ISRHT (r' = 2r) at the rcv1-binary size on a stand-in (memory model, Table 2 rows)
 """
 
-from . import empirical, rotation, sampling, selection, sparse_scale, svm_bounds  # noqa: F401
+from . import dlss, empirical, rotation, sampling, selection, sparse_scale, svm_bounds, timing, toy_accuracy  # noqa: F401
