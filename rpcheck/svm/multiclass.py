@@ -28,7 +28,11 @@ The sequential dual method (Keerthi et al. 2008, Algorithm 1, without shrinking)
 in a random order; each example's sub-problem (a ``K``-variable QP on a simplex-like set, their eq. (8)) is
 solved **exactly** by the sort-based method of Crammer and Singer (2001, Sec. 6), as LIBLINEAR's
 ``Solver_MCSVM_CS`` does (compiled in :mod:`rpcheck.svm._cs`). Epochs run in stages of growing budgets;
-after each stage the certificate is evaluated on ``W`` recomputed from ``alpha``.
+after each stage the certificate is evaluated on ``W`` recomputed from ``alpha``. The method converges
+linearly and can crawl near ties (measured: relative gap stuck near 1e-5 after 6,000 epochs on 60 points,
+K = 4); after ``_IPM_AFTER`` epochs without a certificate and for small problems, an interior-point solve of
+the primal QP (cvxpy + Clarabel) supplies a dual point from its constraint multipliers, which is certified
+as it is or polished by further epochs from there.
 
 Certificate
 -----------
@@ -72,6 +76,10 @@ _STAGES = (10, 20, 40, 80, 160, 320, 640, 1280, 2560, 5120)
 _V_STOP = 1e-13
 _EPS = np.finfo(np.float64).eps
 _SEED = 0x5EED_C5C5
+#: After this many epochs without a certificate, an interior-point solve (Clarabel) of the primal gives a
+#: dual point (then polished by further epochs), when n K (d + 1) <= MAX_IPM_CELLS.
+_IPM_AFTER = 300
+MAX_IPM_CELLS = 2_000_000
 #: Largest n * K * (d + 1) accepted (dense alpha and scores); about 200 MB of float64.
 MAX_CELLS = 25_000_000
 
@@ -223,7 +231,7 @@ def _solve(X, classes, yk, C, tol, max_iter, t0):
     sq = np.einsum("ij,ij->i", X, X)
     alpha = np.zeros((n, K))
     W = np.zeros((K, d))
-    epochs, viol, best = 0, math.inf, None
+    epochs, viol, best, tried_ipm = 0, math.inf, None, False
     for k in range(len(_STAGES) + 1):
         left = max_iter - epochs
         if left <= 0:
@@ -241,6 +249,17 @@ def _solve(X, classes, yk, C, tol, max_iter, t0):
             break
         W = cert["W"].copy()              # drop the drift of the incremental updates
         alpha = cert["a"].copy()
+        if epochs >= _IPM_AFTER and n * K * (d + 1) <= MAX_IPM_CELLS and not tried_ipm:
+            tried_ipm = True
+            a_ipm = _ipm_alpha(X, yk, C, K)
+            if a_ipm is not None:
+                cert = _certificate(X, yk, a_ipm, C, K)
+                if cert["gap"] / cert["P"] < best["gap"] / best["P"]:
+                    best = cert
+                if cert["gap"] <= tol * cert["P"] + cert["fp"]:
+                    return _result(cert, classes, C, epochs, viol, t0, n, d, solver="SDM+Clarabel")
+                alpha = cert["a"].copy()  # polish: the sequential dual method warm-started at the IPM point
+                W = cert["W"].copy()
     raise SolverError(
         f"solve_crammer_singer: no certified point after {epochs} epochs (max_iter={max_iter}): relative gap "
         f"{best['gap'] / best['P']:.2e} (tol {tol:g}) [n={n}, d={d}, K={K}, C={C:g}]",
@@ -248,7 +267,40 @@ def _solve(X, classes, yk, C, tol, max_iter, t0):
     )
 
 
-def _result(cert, classes, C, epochs, viol, t0, n, d):
+def _ipm_alpha(X, yk, C, K):
+    """Dual point from an interior-point solve of the primal QP (cvxpy + Clarabel): with multipliers
+    ``lambda_im >= 0`` of the constraints ``w_m^T x_i + e_i^m - w_{k_i}^T x_i <= xi_i`` (stationarity in
+    ``xi_i`` gives ``sum_m lambda_im = C``), ``alpha_i^m = -lambda_im`` for ``m != k_i`` and
+    ``alpha_i^{k_i} = sum_{m != k_i} lambda_im``. None if the solve fails."""
+    try:
+        import cvxpy as cp
+    except ImportError:  # pragma: no cover
+        return None
+    n, d = X.shape
+    Y = np.zeros((n, K))
+    Y[np.arange(n), yk] = 1.0
+    W = cp.Variable((K, d))
+    xi = cp.Variable(n)
+    S = X @ W.T
+    sy = cp.sum(cp.multiply(S, Y), axis=1)
+    con = S + (1.0 - Y) - cp.reshape(sy, (n, 1), order="C") @ np.ones((1, K)) <= \
+        cp.reshape(xi, (n, 1), order="C") @ np.ones((1, K))
+    prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(W) + C * cp.sum(xi)), [con])
+    try:
+        prob.solve(solver="CLARABEL", tol_gap_abs=1e-12, tol_gap_rel=1e-12, tol_feas=1e-12, tol_ktratio=1e-10,
+                   max_iter=400)
+    except Exception:  # solver failure: the caller keeps the SDM iterate
+        return None
+    if con.dual_value is None or prob.status not in ("optimal", "optimal_inaccurate"):
+        return None
+    lam = np.maximum(np.asarray(con.dual_value, dtype=np.float64), 0.0)
+    lam[np.arange(n), yk] = 0.0
+    a = -lam
+    a[np.arange(n), yk] = lam.sum(axis=1)
+    return a
+
+
+def _result(cert, classes, C, epochs, viol, t0, n, d, solver="SDM"):
     check_finite_outputs("solve_crammer_singer", f"n={n}, d={d}, C={C:g}", W=cert["W"], alpha=cert["a"],
                          primal=cert["P"], dual=cert["D"])
     gap = float(cert["gap"])
@@ -256,6 +308,6 @@ def _result(cert, classes, C, epochs, viol, t0, n, d):
         W=cert["W"], alpha=cert["a"], classes=np.asarray(classes).copy(), primal=float(cert["P"]),
         dual=float(cert["D"]), gap=gap, gap_rel=float(abs(gap) / cert["P"]) if cert["P"] > 0 else 0.0,
         fp_allowance=float(cert["fp"]), w_error_bound=float(math.sqrt(2.0 * (max(gap, 0.0) + cert["fp"]))),
-        slack=cert["xi"], violation=float(viol), C=float(C), solver="SDM", status="optimal",
+        slack=cert["xi"], violation=float(viol), C=float(C), solver=solver, status="optimal",
         iterations=int(epochs), solve_time=time.perf_counter() - t0,
     )
