@@ -301,11 +301,11 @@ def _f3(n, eps=0.1):
     return {"panel": "fig3", "n": n, "eps": eps, "m_train": 300, "C": 0.1}
 
 
-def _f4(n, m_train=300, C=0.1):
+def _f4(n, m_train=150, C=0.1):
     return {"panel": "fig4", "n": n, "eps": 0.1, "m_train": m_train, "C": C}
 
 
-_CI = (_f3(10), _f3(50), _f3(3000), _f4(16, m_train=150))
+_CI = (_f3(10), _f3(50), _f3(3000), _f4(32, m_train=100))
 _STANDARD = (_f3(5), _f3(10), _f3(20), _f3(50), _f3(100), _f3(3000), _f3(10000, eps=0.05),
              _f4(8), _f4(16), _f4(32), _f4(64))
 
