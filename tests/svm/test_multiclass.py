@@ -157,3 +157,23 @@ def test_bad_parameters_name_the_argument(kw, name):
 def test_bad_inputs_name_the_argument(X, y, name):
     with pytest.raises(RpcheckError, match=f"`{name}`"):
         solve_crammer_singer(X, y, 1.0)
+
+
+def test_each_path_certifies_the_same_optimum(monkeypatch):
+    """SDM alone, the active-set polish and the Clarabel dual point reach the same certified optimum."""
+    from rpcheck.svm import multiclass as mc
+
+    X, y = _data(0, n=60, d=6, K=4)
+    ref = solve_crammer_singer(X, y, 1.0)
+    assert ref.solver == "SDM+polish"            # SDM alone crawls near 1e-5 here (module docstring)
+    monkeypatch.setattr(mc, "_POLISH_FROM", -1.0)   # never polish
+    monkeypatch.setattr(mc, "_IPM_AFTER", 10)
+    ipm = solve_crammer_singer(X, y, 1.0)
+    assert ipm.solver == "SDM+Clarabel"
+    for r in (ref, ipm):
+        _certified(r)
+    assert np.linalg.norm(ref.W - ipm.W) <= ref.w_error_bound + ipm.w_error_bound
+    X2, y2 = _data(4, n=30, d=3, K=3, sep=3.0)
+    monkeypatch.setattr(mc, "MAX_IPM_CELLS", 0)     # no IPM: plain SDM on easy data
+    plain = solve_crammer_singer(X2, y2, 0.1)
+    _certified(plain)
