@@ -1,7 +1,7 @@
 """Exact solvers with optimality certificates (layer 3): SVM classification and regression duals,
 minimum enclosing ball, normalised margin, the L2-loss (squared-hinge) SVM that LIBLINEAR solves by default
-(``solve_l2svc``), the Crammer-Singer multiclass SVM (``solve_crammer_singer``), and L2-regularised ERM with smooth classification losses (logistic, squared hinge, smoothed
-hinge). They know nothing of theorems.
+(``solve_l2svc``), the Crammer-Singer multiclass SVM (``solve_crammer_singer``), and L2-regularised ERM
+with smooth classification losses (logistic, squared hinge, smoothed hinge). They know nothing of theorems.
 
 Paul et al. 2014 eqs. (2)-(6) and Sec. 1.1.1 (the data radius B); Shi et al. 2012 Definition 2; Zhang et al. 2013
 eq. (1); Hsieh et al. 2008 (dual coordinate descent for LIBLINEAR's problem); Crammer and Singer 2001 and

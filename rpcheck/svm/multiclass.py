@@ -31,9 +31,9 @@ solved **exactly** by the sort-based method of Crammer and Singer (2001, Sec. 6)
 after each stage an **active-set polish** (``_polish_alpha``: the KKT system restricted to the current
 supports, exact when they are the optimal ones) and then the iterate itself are certified. The method
 converges linearly and can crawl near ties (measured: relative gap stuck near 1e-5 after 6,000 epochs on 60
-points, K = 4), which the polish cuts short; after ``_IPM_AFTER`` epochs without a certificate and for small problems, an interior-point solve of
-the primal QP (Clarabel) supplies a dual point from its constraint multipliers, which is certified
-as it is or polished by further epochs from there.
+points, K = 4), which the polish cuts short; after ``_IPM_AFTER`` epochs without a certificate and for
+small problems, an interior-point solve of the primal QP (Clarabel) supplies a dual point from its
+constraint multipliers, which is certified as it is or polished by further epochs from there.
 
 Certificate
 -----------
@@ -312,8 +312,8 @@ def _polish_alpha(X, yk, alpha, C, K, W):
     ``t`` and ``sum_{t in i} lambda_t = C`` for every bound ``i``, with ``g_t = (e_{k_i} - e_m) x_i^T`` (so
     ``W = sum_t lambda_t g_t`` and ``<g_t, g_s> = <e_{k_i} - e_m, e_{k_j} - e_{m'}> <x_i, x_j>``). The supports
     are guessed from the iterate: ``alpha_i^m < 0`` and the constraint within ``tau`` of tight at ``W`` (for
-    ``tau`` in 1e-6, 1e-4, 1e-2); pairs whose ``lambda`` comes out negative are dropped and examples whose multipliers sum
-    above ``C`` are moved to the bound set, for a few rounds. Yields the candidate dual points lazily (the
+    ``tau`` in 1e-6, 1e-4, 1e-2); pairs whose ``lambda`` comes out negative are dropped and examples whose
+    multipliers sum above ``C`` are moved to the bound set, for a few rounds. Yields the candidate dual points lazily (the
     certificate decides whether one is optimal; the caller stops at the first certified one)."""
     n = X.shape[0]
     a = _feasible(alpha, yk, C)
