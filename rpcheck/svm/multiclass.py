@@ -313,8 +313,8 @@ def _polish_alpha(X, yk, alpha, C, K, W):
     ``W = sum_t lambda_t g_t`` and ``<g_t, g_s> = <e_{k_i} - e_m, e_{k_j} - e_{m'}> <x_i, x_j>``). The supports
     are guessed from the iterate: ``alpha_i^m < 0`` and the constraint within ``tau`` of tight at ``W`` (for
     ``tau`` in 1e-6, 1e-4, 1e-2); pairs whose ``lambda`` comes out negative are dropped and examples whose
-    multipliers sum above ``C`` are moved to the bound set, for a few rounds. Yields the candidate dual points lazily (the
-    certificate decides whether one is optimal; the caller stops at the first certified one)."""
+    multipliers sum above ``C`` are moved to the bound set, for a few rounds. Yields the candidate dual points
+    lazily (the certificate decides whether one is optimal; the caller stops at the first certified one)."""
     n = X.shape[0]
     a = _feasible(alpha, yk, C)
     S = X @ W.T
