@@ -1,25 +1,30 @@
 """Exact solvers with optimality certificates (layer 3): SVM classification and regression duals,
 minimum enclosing ball, normalised margin, the L2-loss (squared-hinge) SVM that LIBLINEAR solves by default
-(``solve_l2svc``), and L2-regularised ERM with smooth classification losses (logistic, squared hinge, smoothed
-hinge). They know nothing of theorems.
+(``solve_l2svc``), the Crammer-Singer multiclass SVM (``solve_crammer_singer``), and L2-regularised ERM
+with smooth classification losses (logistic, squared hinge, smoothed hinge). They know nothing of theorems.
 
 Paul et al. 2014 eqs. (2)-(6) and Sec. 1.1.1 (the data radius B); Shi et al. 2012 Definition 2; Zhang et al. 2013
-eq. (1); Hsieh et al. 2008 (dual coordinate descent for LIBLINEAR's problem).
+eq. (1); Hsieh et al. 2008 (dual coordinate descent for LIBLINEAR's problem); Crammer and Singer 2001 and
+Keerthi et al. 2008 (the multiclass SVM and its sequential dual method).
 """
 
 from . import kkt
 from ._common import SOLVERS
-from ._results import BallResult, KKTResiduals, L2SVCResult, MarginResult, SVCResult, SVRResult
+from ._results import BallResult, KKTResiduals, L2SVCResult, MarginResult, MulticlassResult, SVCResult, SVRResult
 from .erm import ERM_LOSSES, ERMResult, erm_duality_gap, solve_erm
 from .liblinear import solve_l2svc
 from .margin import normalized_margin
 from .meb import min_enclosing_ball
+from .multiclass import cs_primal_objective, solve_crammer_singer
 from .svc import SVCProblem, solve_svc
 from .svr import SVR_FORMS, solve_svr
 
 __all__ = [
     "solve_svc",
     "solve_l2svc",
+    "solve_crammer_singer",
+    "cs_primal_objective",
+    "MulticlassResult",
     "L2SVCResult",
     "SVCProblem",
     "solve_svr",

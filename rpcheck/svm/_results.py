@@ -9,7 +9,8 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
-__all__ = ["KKTResiduals", "SVCResult", "L2SVCResult", "SVRResult", "BallResult", "MarginResult"]
+__all__ = ["KKTResiduals", "SVCResult", "L2SVCResult", "SVRResult", "BallResult", "MarginResult",
+           "MulticlassResult"]
 
 
 def _freeze(obj):
@@ -375,3 +376,65 @@ class MarginResult:
 
     def __post_init__(self):
         _freeze(self)
+
+
+@dataclass(frozen=True, eq=False)
+class MulticlassResult:
+    """Solution of the Crammer-Singer multiclass linear SVM (no bias) with its duality-gap certificate
+    (:func:`rpcheck.svm.solve_crammer_singer`).
+
+    Attributes
+    ----------
+    W : ndarray of shape (K, d)
+        Row ``k`` is the weight vector of ``classes[k]``; ``W = alpha^T X`` from the returned ``alpha``.
+    alpha : ndarray of shape (n, K)
+        Dual variables: ``0 <= alpha[i, k_i] <= C`` for the true class ``k_i``, ``alpha[i, m] <= 0``
+        otherwise, every row summing to 0.
+    classes : ndarray of shape (K,)
+        The sorted distinct labels; column/row ``k`` of ``alpha``/``W`` belongs to ``classes[k]``.
+    primal : float
+        ``||W||_F^2 / 2 + C sum_i xi_i`` with the exact slacks ``xi_i`` of ``W``.
+    dual : float
+        ``-||W||_F^2 / 2 - sum_{i, m != k_i} alpha[i, m]`` at the returned ``alpha`` (a lower bound on
+        the optimum by weak duality).
+    gap, gap_rel : float
+        ``primal - dual`` (>= 0 up to rounding) and ``gap / primal``.
+    fp_allowance : float
+        Float64 rounding allowance on the gap (the certificate accepts ``gap <= tol * primal + fp``).
+    w_error_bound : float
+        ``sqrt(2 (max(gap, 0) + fp))``: ``||W - W*||_F`` is at most this (the primal is 1-strongly convex).
+    slack : ndarray of shape (n,)
+        ``xi_i = max_m (1 - delta_{k_i m} + w_m^T x_i - w_{k_i}^T x_i)`` (>= 0).
+    violation : float
+        Largest optimality violation of the sub-problems (Keerthi et al. 2008, eq. (12)) at the last epoch.
+    iterations : int
+        Epochs of the sequential dual method.
+    """
+
+    W: np.ndarray
+    alpha: np.ndarray
+    classes: np.ndarray
+    primal: float
+    dual: float
+    gap: float
+    gap_rel: float
+    fp_allowance: float
+    w_error_bound: float
+    slack: np.ndarray
+    violation: float
+    C: float
+    solver: str
+    status: str
+    iterations: int
+    solve_time: float
+
+    def __post_init__(self):
+        _freeze(self)
+
+    def decision_function(self, X) -> np.ndarray:
+        """Scores ``X W^T`` of shape (m, K)."""
+        return np.asarray(X @ self.W.T)
+
+    def predict(self, X) -> np.ndarray:
+        """``classes[argmax_k w_k^T x]`` (ties to the smallest index)."""
+        return self.classes[np.argmax(self.decision_function(X), axis=1)]
