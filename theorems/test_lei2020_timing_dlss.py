@@ -26,6 +26,7 @@ def test_toy_accuracy(theorem_result):
     assert theorem_result.unexpected().empty
 
 
+@pytest.mark.timing  # wall-clock verdicts: not in the default run (pyproject.toml markers); `pytest -m timing`
 @pytest.mark.theorem(id="lei2020.timing")
 def test_timing(theorem_result):
     assert theorem_result.unexpected().empty
