@@ -16,6 +16,7 @@ from . import (  # noqa: F401  (imported for registration)
     pca,
     rank_deficiency,
     regression,
+    regression_tables,
     reproductions,
     sparsity,
     tables,
