@@ -65,6 +65,7 @@ import math
 import numpy as np
 
 from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ..._threads import single_threaded
 from ...sketches import make_sketch
 from ._common import FP_REL, P, cite, distortion, rho_le
 from ._data import classification_instance
@@ -116,6 +117,7 @@ def _nonpositive(G, y, w, b, lam):
     return Outcome(bool(gm <= t), gm, t), gm
 
 
+@single_threaded
 def trial(params, rng):
     from ...svm import solve_svc
 

@@ -52,6 +52,7 @@ import time
 import numpy as np
 
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ..._threads import single_threaded
 from ...sketches import make_sketch
 from ...standins import nci60_like, yalefaces_like
 from ._common import FP_REL, certified_ge, cite, svr_bounds
@@ -105,6 +106,7 @@ def _merge(outs):
     return Outcome(not fail and not und, worst, 1.0, undetermined=und and not fail)
 
 
+@single_threaded
 def trial(params, rng):
     """One stand-in draw, one 10-fold training set, every (method, r) of the table (module docstring)."""
     name = params["dataset"]
