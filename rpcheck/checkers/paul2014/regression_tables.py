@@ -55,7 +55,7 @@ from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, Tri
 from ..._threads import single_threaded
 from ...sketches import make_sketch
 from ...standins import nci60_like, yalefaces_like
-from ._common import FP_REL, certified_ge, cite, svr_bounds
+from ._common import FP_REL, certified_ge, cite, svr_bounds, svr_slack_bound, svr_tube_slack
 from .tables import TABLE_VI, TABLE_VII
 
 __all__ = ["THEOREM", "trial", "decide", "PAPER", "METHODS"]
@@ -119,7 +119,7 @@ def trial(params, rng):
     res, full = _fit(Xtr, ytr)
     full["t_run"] = time.perf_counter() - t0
     bf = svr_bounds(Xtr, ytr, C_PAPER, EPS_SVR, res.alpha, res.b)
-    xi = float(np.maximum(0.0, np.abs(ytr - Xtr @ bf["w"] - res.b) - EPS_SVR).sum())
+    xi = svr_tube_slack(Xtr, ytr, bf["w"], res.b, EPS_SVR)
     U, s, Vt = np.linalg.svd(Xtr, full_matrices=False)
     keep = s > s[0] * max(Xtr.shape) * np.finfo(float).eps
     U, s = U[:, keep], s[keep]
@@ -148,8 +148,7 @@ def trial(params, rng):
                 stated.append(Outcome(True, vacuous=True))
                 control.append(Outcome(True, vacuous=True))
                 continue
-            rhs = (bf["w_norm_sq"] / (1 - e - e_fp) + 2 * C_PAPER * xi) * (1 + FP_REL) + bf["fp"]
-            lhs = bt["wsq"].lo
+            lhs, rhs = svr_slack_bound(bf, bt, xi, C_PAPER, e, e_fp)
             gen.append(Outcome(bool(lhs <= rhs), lhs, rhs))
             half = 0.5 * lhs
             control.append(Outcome(bool(lhs <= half), lhs, half) if lhs > 0 else Outcome(True, vacuous=True))
