@@ -49,3 +49,15 @@ def test_regression_tables_one_trial(dataset, methods):
     f = np.array([1.0, 2.0, 2.5, 4.0])
     t = np.array([1.1, 1.9, 3.0, 3.9])
     assert regression_tables.beta_sq_corr(f, t) == pytest.approx(np.corrcoef(f, t)[0, 1] ** 2)
+
+
+def test_e14_helpers_reject_bad_input():
+    from rpcheck.errors import RpcheckError
+
+    G = np.eye(3)
+    with pytest.raises(RpcheckError, match=r"`y` must contain only the labels -1 and \+1"):
+        e14.nonseparability_certificate(G, np.array([1.0, 2.0, -1.0]))
+    with pytest.raises(RpcheckError, match=r"`y` has length 2 but X has 3 rows"):
+        e14.geometric_margin(G, np.array([1.0, -1.0]), np.ones(3), 0.0)
+    with pytest.raises(RpcheckError, match=r"`w` must be a nonzero vector of length 3"):
+        e14.geometric_margin(G, np.array([1.0, -1.0, 1.0]), np.zeros(3), 0.0)

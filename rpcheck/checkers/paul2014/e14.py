@@ -64,8 +64,10 @@ import math
 
 import numpy as np
 
-from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ..._threads import single_threaded
+from ..._validation import check_labels, check_matrix
+from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...errors import RpcheckError
 from ...sketches import make_sketch
 from ._common import FP_REL, P, cite, distortion, rho_le
 from ._data import classification_instance
@@ -83,8 +85,8 @@ def nonseparability_certificate(G, y):
     data are separable) or fails."""
     from scipy.optimize import linprog
 
-    G = np.asarray(G, dtype=float)
-    y = np.asarray(y, dtype=float)
+    G = np.asarray(check_matrix("G", G, allow_sparse=False), dtype=float)
+    y = check_labels("y", y, n=G.shape[0])
     n, k = G.shape
     A = np.vstack([(G * y[:, None]).T, y[None, :], np.ones((1, n))])
     rhs = np.zeros(k + 2)
@@ -99,7 +101,12 @@ def nonseparability_certificate(G, y):
 
 def geometric_margin(G, y, w, b):
     """``min_i y_i (w^T g_i + b) / ||w||`` and the per-point values (``w != 0``)."""
-    m = y * (np.asarray(G) @ w + b) / np.linalg.norm(w)
+    G = check_matrix("G", G, allow_sparse=False)
+    y = check_labels("y", y, n=G.shape[0])
+    w = np.asarray(check_matrix("w", w, allow_sparse=False, ndim=1), dtype=float)
+    if w.shape[0] != G.shape[1] or not np.linalg.norm(w) > 0:
+        raise RpcheckError(f"`w` must be a nonzero vector of length {G.shape[1]} (columns of G); got shape {w.shape}.")
+    m = y * (G @ w + b) / np.linalg.norm(w)
     return float(m.min()), m
 
 
