@@ -56,6 +56,11 @@ geometric margin >= 0.5 by construction, so the hard-margin solution has ||w|| <
 rows are measurements (role measurement; vacuous when e >= 1): ``decide`` reports how often each reading
 holds. The width reading on soft-margin data is the open question of ``paul2014.thm3.5`` (no violation
 found there); the geometric readings are measured to show how they behave, not claimed.
+
+Measured (``standard``, seed 7; r = 50, 100, 200, about 196 non-separable draws each): width reading held in
+every draw; squared geometric reading in 192/194, 197/197, 193/196; signed geometric reading in 2/194,
+0/197, 3/196 (the projected classifier misclassifies about as deeply: median gamma_g -1.73, projected -1.67
+at r = 100).
 """
 
 from __future__ import annotations
