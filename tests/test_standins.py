@@ -151,3 +151,27 @@ def test_standin_dispatch_and_bad_arguments():
         s.sparse_text(10, 100, density=0.1, informative=0, frac_pos=0.01)
     with pytest.raises(RpcheckError, match=r"`rng`"):
         s.techtc_like(rng="x")
+
+
+@pytest.mark.parametrize(
+    "name, shape, classes", [("yalefaces", (165, 4096), 15), ("nci60", (60, 1375), 10)]
+)
+def test_regression_standins_at_the_papers_sizes(name, shape, classes):
+    """Paul et al. 2014, Sec. 4.3: Yalefaces 165 x 4,096 with 15 people (11 images each), NCI60 60 x 1,375 with
+    ten classes; the class ids are the real-valued targets; dense, full row rank; deterministic in the seed."""
+    ds = s.standin(name, rng=3)
+    assert ds.X.shape == shape and ds.task == "regression" and "stand-in" in ds.description
+    assert "standin" in ds.name
+    np.testing.assert_array_equal(np.unique(ds.y), np.arange(1, classes + 1))
+    assert np.linalg.matrix_rank(ds.X) == shape[0]
+    _same(ds, s.standin(name, rng=3))
+    if name == "yalefaces":
+        assert ds.X.min() >= 0 and ds.X.max() <= 1
+        assert np.all(np.bincount(ds.y.astype(int))[1:] == 11)
+
+
+def test_regression_standins_bad_arguments():
+    with pytest.raises(RpcheckError, match=r"`people` \(1\)"):
+        s.yalefaces_like(people=1)
+    with pytest.raises(RpcheckError, match=r"`classes` \(61\)"):
+        s.nci60_like(classes=61)

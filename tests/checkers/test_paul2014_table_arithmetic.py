@@ -28,7 +28,9 @@ def test_every_variant_has_an_outcome_and_matches_its_expectation():
 
 
 @pytest.mark.parametrize(
-    "helper", ["strictly_decreasing", "ranks_as", "about_twice", "differs_by", "rounds_to", "parses"]
+    "helper",
+    ["strictly_decreasing", "ranks_as", "about_twice", "differs_by", "rounds_to", "parses", "strictly_increasing",
+     "within_rel", "spread_at_most"],
 )
 def test_control_catches_a_helper_that_always_accepts(monkeypatch, helper):
     monkeypatch.setattr(tables, helper, lambda *a, **k: True)

@@ -6,6 +6,7 @@ Ids use the arXiv PDF numbering; each citation also gives the TKDD numbering (th
 
 from . import (  # noqa: F401  (imported for registration)
     e11,
+    e14,
     embedding,
     enclosing_ball,
     main_ratio,
@@ -15,6 +16,7 @@ from . import (  # noqa: F401  (imported for registration)
     pca,
     rank_deficiency,
     regression,
+    regression_tables,
     reproductions,
     sparsity,
     tables,

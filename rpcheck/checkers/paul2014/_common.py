@@ -344,3 +344,19 @@ def certified_ge(lhs, rhs, fp=FP_REL):
     if lhs.hi * (1 + fp) < rhs.lo:
         return False, False
     return False, True
+
+
+def svr_tube_slack(G, y, w, b, epsilon):
+    """``||xi||_1 = sum_i max(0, |y_i - w^T g_i - b| - epsilon)`` of the SVR primal point (w, b)."""
+    return float(np.maximum(0.0, np.abs(np.asarray(y) - np.asarray(G) @ w - b) - epsilon).sum())
+
+
+def svr_slack_bound(full, proj, slack, C, e, e_fp=0.0):
+    """The slack-corrected Thm 3.7 bound ``||w~*||^2 <= ||w||^2/(1 - e) + 2 C ||xi||_1`` (derived; see
+    :mod:`.regression_tables`): ``full`` is :func:`svr_bounds` of the original problem (its ``w`` is the
+    certified primal point, in the row space), ``slack`` that point's ``||xi||_1``, ``proj`` the bounds of
+    the projected problem (``||w~*||^2 >= proj["wsq"].lo``). Returns ``(lhs, rhs)``; vacuous when ``e +
+    e_fp >= 1`` (the caller checks)."""
+    rhs = (full["w_norm_sq"] / (1 - e - e_fp) + 2 * C * slack) * (1 + FP_REL) + full["fp"]
+    return proj["wsq"].lo, rhs
+
