@@ -465,6 +465,13 @@ THEOREMS["paul2014.c1a"] = register(
 def _expect_c2(params):
     if params["coherence"] == "coherent" and params["kind"] in ("countsketch", "sparse"):
         return Verdict.VIOLATED
+    if params["coherence"] == "coherent" and params["kind"] == "srht":
+        # Reported, not asserted: no derivation gives P(e > eps) <= delta for SRHT at the common r (Lemma 3.1's
+        # eq. (7) prescribes a far larger r), and the measured rate is too close to delta for the ci trials:
+        # 44/3000 failures at the ci cell (rho = 20, d = 512, r = 800; seed 12345; 99% CP upper 0.021), where
+        # rpcheck.stats.holds_power('bound', 300, 0.021, 0.05, 2e-5) = 0.01 (0.06 at p = 0.015): an expected
+        # HOLDS failed to appear in the ci calibration (3/300 failures, seed 1). 1,500 trials would reach 0.986.
+        return None
     return Verdict.HOLDS
 
 
