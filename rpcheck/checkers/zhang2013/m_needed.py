@@ -30,7 +30,8 @@ Variants
     of Theorem 2 (``rel <= eps_R/(1-eps_R)`` whenever ``eps_R < 1``, [D], from (17)-(21)), ``eps_R <= eps_t``
     implies ``rel <= t``, so ``P(fail) <= P(eps_R > eps_t) <= cor7_failure_upper(r, m_T2, eps_t)`` (matrix
     Laplace bound); HOLDS where that gives support power >= 0.99 at the fewest trials holding the cell at the
-    row level 0.01/500 (every cell of every profile: ``P(fail) <= 1.6e-3``), otherwise reported.
+    row level 0.01/500 (every cell of every profile: ``P(fail) <= 3.9e-3`` at ``delta = 0.1`` (``r = 2``),
+    ``<= 1.9e-3`` from ``r = 4``; quick, ``delta = 1/2``: ``<= 0.069``), otherwise reported.
     ``control_far_below`` (mode "bound", role "control", expected VIOLATED): the same check (``rel <= t``, promised
     ``delta``) at ``m_c = floor(r/2)``, far below ``m_T2`` (and below ``r``), on a planted square-loss instance
     ``Z = U`` (orthonormal ``U``, all singular values 1) with ``lambda = rho = 1e-6``. Derivation: ``W`` has a
