@@ -362,9 +362,11 @@ THEOREM = register(
         findings=(
             Finding(
                 "m-needed-linear",
-                "The m needed for a target error grows about linearly in r (fitted slope of log m_hat against "
-                "log r near 1), below the prescribed (r+1) log(2r/delta)/(c eps^2) by a factor that grows with r: "
-                "no log r factor is visible for Gaussian projections.",
+                "The m needed for a target error grows at most linearly in r: over r = 2..64 (standard profile, "
+                "t in {1/2, 1/4}, delta = 0.1, 1000 trials per cell) the fitted slope of log m_hat against log r "
+                "is 0.84 (the prescribed m: 1.08; r log r: 1.49), m_hat/r falls from ~10 to ~6.7 (t = 1/2), and "
+                "the prescribed m exceeds m_hat by 17x (r = 2) to 39x (r = 64): no log r factor is visible for "
+                "Gaussian projections.",
                 evidence_variant="m_needed",
                 spec_ref="Theorem 2, remark on m = O(r log r)",
             ),
