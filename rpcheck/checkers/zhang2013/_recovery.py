@@ -28,7 +28,16 @@ from ._common import (
 #: How ``A = V^T R`` is drawn (see :func:`draw`).
 SAMPLERS = ("sketch", "law")
 
-__all__ = ["SAMPLERS", "draw", "Draw", "certify_le", "ratio_interval", "planted_rank1", "planted_controls", "CONTROL_VARIANTS"]
+__all__ = [
+    "SAMPLERS",
+    "draw",
+    "Draw",
+    "certify_le",
+    "ratio_interval",
+    "planted_rank1",
+    "planted_controls",
+    "CONTROL_VARIANTS",
+]
 
 
 def certify_le(lo, hi, bound_lo, bound_hi, statistic, bound):

@@ -16,7 +16,8 @@ Quantities (one cell = a rank ``r``, a target ``t`` on the relative error, a fai
 
 Protocol (per trial)
     Exact-rank data (``_common.make_instance``: ``X = U diag(s) V^T``, ``n x d``, condition 10, labels),
-    ``w*`` from (14); one ``r x M`` standard Gaussian ``G`` (stored transposed) (``M`` the largest ``m`` used), and for every ``m``
+    ``w*`` from (14); one ``r x M`` standard Gaussian ``G`` (stored transposed; ``M`` the largest ``m`` used),
+    and for every ``m``
     of the log grid ``m_j = ceil(r 2^(j/q))`` (``q`` = ``steps`` per octave, ``m_j < m_T2``) plus ``m_T2``
     itself, ``A_m = G[:, :m]/sqrt(m)`` (the law of ``V^T R`` for the cell's ``m``; nested prefixes, so the
     grid points of one trial share their randomness: each grid point's failures over the trials are still
@@ -304,7 +305,8 @@ THEOREM = register(
     Theorem(
         id=THEOREM_ID,
         paper="zhang2013",
-        title="Thm 2 remark: the m needed for ||wtilde - w*|| <= t ||w*|| against r (measured); the prescribed m suffices",
+        title="Thm 2 remark: the m needed for ||wtilde - w*|| <= t ||w*|| against r (measured); "
+        "the prescribed m suffices",
         citation=cite("Theorem 2 and the remark after it (m = O(r log r))", "(12), (14), (15), (17)-(21)"),
         statement="Theorem 2: for any 0 < eps <= 1/2, with probability at least 1 - delta, ||wtilde - w*|| <= "
         "eps/(1-eps) ||w*|| provided m >= (r+1) log(2r/delta)/(c eps^2) (c = 1/4 [R]), i.e. m = O(r log r) "
@@ -354,11 +356,13 @@ THEOREM = register(
             "cond": Param("float", low=1.0, doc="condition number of the nonzero singular values (default 10)"),
         },
         constraints=(
-            Constraint("r <= min(n, d) (rank of the n x d data)", lambda p: int(p["r"]) <= min(int(p["n"]), int(p["d"]))),
+            Constraint(
+                "r <= min(n, d) (rank of the n x d data)", lambda p: int(p["r"]) <= min(int(p["n"]), int(p["d"]))
+            ),
         ),
         tolerance=1e-9,
-        tolerance_note="Closed forms (14)-(15): relative rounding allowance max(1e-9, 10 u kappa^2) (_common.fp_tolerance); "
-        "a draw whose interval straddles t is undetermined.",
+        tolerance_note="Closed forms (14)-(15): relative rounding allowance max(1e-9, 10 u kappa^2) "
+        "(_common.fp_tolerance); a draw whose interval straddles t is undetermined.",
         findings=(
             Finding(
                 "m-needed-linear",
