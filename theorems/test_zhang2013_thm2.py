@@ -13,8 +13,11 @@ Claimed probability
     stated: 1 - delta = 0.9 at m = cor7_min_dim(r, eps=1/2, delta=0.1, c=1/4): HOLDS declared (derived bound
     P(fail) <= 0.0036; unattainable at 90 trials at level 0.01/500, reconciled by the engine); c = 4 reported.
     per_draw: 1 (deterministic, HOLDS). Controls (planted rank-1, constant tightened): VIOLATED.
+    Extension: eps = 0.75 (outside the stated range 0 < eps <= 1/2): reported; r = 20 at eps = 1/2 (m = 2014):
+    HOLDS declared as above.
 Parameters
-    ci: n = 60, d = 600, r = 3, lambda = 1, square loss with c in {1/4, 4} (m = 263, 17), hinge at c = 1/4; 90 trials
+    ci: n = 60, d = 600, r = 3, lambda = 1, square loss with c in {1/4, 4} (m = 263, 17), hinge at c = 1/4; square
+    loss at (r, eps) = (10, 0.75) (m = 415) and (20, 1/2) (m = 2014), c = 1/4, A = V^T R drawn in law; 90 trials
     per cell; alpha 0.01, root seed 0.
 """
 

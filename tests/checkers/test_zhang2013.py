@@ -104,7 +104,8 @@ def test_cor7_implied_and_empirical_constant():
 
 def test_registered_ids_and_assumed_constants():
     for tid in ("zhang2013.cor7", "zhang2013.thm1", "zhang2013.thm2", "zhang2013.thm3", "zhang2013.thm3.chi2",
-                "zhang2013.thm4", "zhang2013.thm5", "zhang2013.thm6", "zhang2013.alg", "zhang2013.losses"):
+                "zhang2013.thm4", "zhang2013.thm5", "zhang2013.thm6", "zhang2013.alg", "zhang2013.losses",
+                "zhang2013.m_needed"):
         th = get(tid)
         for v in th.variants:
             if v.mode == "bound" and v.role == "claim":

@@ -12,6 +12,7 @@ from . import (  # noqa: F401  (imported for registration)
     algorithms,
     cor7,
     losses,
+    m_needed,
     thm1,
     thm2,
     thm3,

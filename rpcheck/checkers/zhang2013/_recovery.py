@@ -11,7 +11,9 @@ import math
 
 import numpy as np
 
+from ..._validation import check_choice
 from ...engine import Outcome
+from ...errors import RpcheckError
 from ...svm.drp import certified_recovery_bound
 from ._common import (
     distortion_from_A,
@@ -23,7 +25,19 @@ from ._common import (
     sketch_matrix,
 )
 
-__all__ = ["draw", "Draw", "certify_le", "ratio_interval", "planted_rank1", "planted_controls", "CONTROL_VARIANTS"]
+#: How ``A = V^T R`` is drawn (see :func:`draw`).
+SAMPLERS = ("sketch", "law")
+
+__all__ = [
+    "SAMPLERS",
+    "draw",
+    "Draw",
+    "certify_le",
+    "ratio_interval",
+    "planted_rank1",
+    "planted_controls",
+    "CONTROL_VARIANTS",
+]
 
 
 def certify_le(lo, hi, bound_lo, bound_hi, statistic, bound):
@@ -94,14 +108,28 @@ def draw(params, rng, *, keep_R=False):
     """Instance, sketch, reference optimum and Algorithm 1, for cell ``params``.
 
     Parameters used: ``n, d, r, lam, loss`` and ``m`` (or ``eps, delta, c`` for Cor. 7's m), optional
-    ``kind`` (default "gaussian"), ``cond`` (default 10), ``mu`` (smoothed hinge, default 1).
+    ``kind`` (default "gaussian"), ``sampler`` (default "sketch": an explicit ``d x m`` sketch ``R``; "law":
+    ``A = V^T R`` drawn in law, Gaussian only), ``cond`` (default 10), ``mu`` (smoothed hinge, default 1).
     """
     n, d, r = int(params["n"]), int(params["d"]), int(params["r"])
     lam, loss = float(params["lam"]), params["loss"]
     m = m_for(params)
     inst = make_instance(n, d, r, rng=rng, cond=float(params.get("cond", 10.0)))
-    R = sketch_matrix(params.get("kind", "gaussian"), d, m, rng=rng)
-    A = inst.V.T @ R
+    kind, sampler = params.get("kind", "gaussian"), check_choice("sampler", params.get("sampler", "sketch"), SAMPLERS)
+    if sampler == "law":
+        # A = V^T R drawn in law: for a Gaussian R (E[R R^T] = I) and orthonormal V, V^T R has i.i.d.
+        # N(0, 1/m) entries (Section 5: A = U^T R is a standard Gaussian matrix, scaled by 1/sqrt(m)); the
+        # only randomness Theorems 1, 2, 4, 5 use. O(r m) instead of O(d m) + O(d r m).
+        if kind != "gaussian" or keep_R:
+            raise RpcheckError(
+                f"`sampler` ('law') draws V^T R of a Gaussian R only and keeps no R; got kind={kind!r}, "
+                f"keep_R={keep_R!r} (use sampler='sketch')."
+            )
+        R = None
+        A = rng.standard_normal((r, m)) / math.sqrt(m)
+    else:
+        R = sketch_matrix(kind, d, m, rng=rng)
+        A = inst.V.T @ R
     eps_R = distortion_from_A(A)
     mu = float(params.get("mu", 1.0))  # smoothed-hinge parameter (ignored by the other losses)
     ref = reference_solution(inst, lam, loss, mu=mu)
