@@ -25,7 +25,6 @@ import numpy as np
 import pytest
 
 
-
 @pytest.mark.theorem(id="zhang2013.m_needed")
 def test_zhang2013_m_needed(theorem_result):
     res = theorem_result
