@@ -48,12 +48,16 @@ taking P(support) >= 0.99 per trial, P(HOLDS) >= P(X >= 10 | 11, 0.99) = 0.9946 
 - ``swapped_srht_slower_than_gaussian``, ``swapped_se_slower_than_gaussian`` (role "self-check"): the same
   sign test with the two arms swapped; at gisette P(support) <= 0.01 per trial, so P(VIOLATED) =
   P(X <= 1 | 11) >= 0.994. Expected VIOLATED at gisette, reported elsewhere.
-- ``control_se_slower_than_se_x4``, ``control_srht_slower_than_srht_x4`` (negative controls, role
+- ``control_se_slower_than_se_x16``, ``control_srht_slower_than_srht_x4`` (negative controls, role
   "control", every shape): the same check against a planted fault whose answer is known by construction:
-  the denominator is the same projection applied 4 times in one timed block, so the true ratio is about 1/4;
-  a trial supports the (false) sentence only if all three single runs are slowed more than 4x relative to
-  the fastest quadruple run, P <= 0.01 per trial, so P(VIOLATED) >= 0.994 (as above). Expected VIOLATED. (A pilot with
-  a double run instead had 1 of 12 trials flip at the 1.7 ms Sparse Embedding time: too close.)
+  the denominator is the same projection applied 16 (SE) or 4 (SRHT) times in one timed block, so the true
+  ratio is about 1/16 or 1/4;
+  a trial supports the (false) sentence only if all three single runs are slowed more than 16x (4x) relative to
+  the fastest repeated run -- a judgement about load noise, not a derivation, checked by calibration --, P <= 0.01 per trial, so P(VIOLATED) >= 0.994 (as above). Expected VIOLATED. (A pilot with
+  a double run instead had 1 of 12 trials flip at the 1.7 ms Sparse Embedding time: too close. With 4 runs the
+  Sparse Embedding control still had 2 of 11 trials flip in 1 of 20 quick calibration seeds (seed 43, load ~8 on
+  2 cores: a 1.7 ms timing is at the scale of scheduler pauses), so its planted block is 16 runs (~27 ms); the
+  SRHT control keeps 4 runs.)
 
 Report only (expected None; the flop ratio is too small for load noise and per-flop efficiency to leave the
 sign derivable)
@@ -109,7 +113,7 @@ _PAIRS = {
     "achlioptas_slower_than_se": ("achlioptas", "countsketch"),
     "swapped_srht_slower_than_gaussian": ("srht", "gaussian"),
     "swapped_se_slower_than_gaussian": ("countsketch", "gaussian"),
-    "control_se_slower_than_se_x4": ("countsketch", "countsketch-x4"),
+    "control_se_slower_than_se_x16": ("countsketch", "countsketch-x16"),
     "control_srht_slower_than_srht_x4": ("srht", "srht-x4"),
 }
 _WITHIN = {
@@ -131,10 +135,11 @@ def _alg1_topr(X, r, rng):
 
 
 def _run(method, X, y, r, rng):
-    if method.endswith("-x4"):  # planted fault of the controls: the same projection 4 times, one timed block
+    if method.endswith(("-x4", "-x16")):  # planted fault of the controls: the same projection k times, one block
+        base, k = method.rsplit("-x", 1)
         t0 = time.perf_counter()
-        for _ in range(4):
-            _run(method[:-3], X, y, r, rng)
+        for _ in range(int(k)):
+            _run(base, X, y, r, rng)
         return time.perf_counter() - t0
     t0 = time.perf_counter()
     if method == "alg1-topr":
@@ -155,7 +160,7 @@ def trial(params, rng):
     X = rng.uniform(-1.0, 1.0, size=(n, d))
     y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
     y[:2] = (1.0, -1.0)
-    methods = [*_KINDS, "alg1-topr", "countsketch-x4", "srht-x4"]
+    methods = [*_KINDS, "alg1-topr", "countsketch-x16", "srht-x4"]
     best = dict.fromkeys(methods, np.inf)
     for _ in range(REPS):
         for m in rng.permutation(methods):
@@ -189,7 +194,7 @@ def decide(records, params):
         info[f"ratio.{v}"] = round(float(np.median(rs)), 3) if rs else None
         pa, pb = paper.get(_PAPER_METHOD.get(a, a)), paper.get(b)
         info[f"paper_ratio.{v}"] = round(pa[2] / pb[2], 3) if pa and pb and pa[2] and pb[2] else None
-    for m in [*_KINDS, "alg1-topr", "countsketch-x4", "srht-x4"]:
+    for m in [*_KINDS, "alg1-topr", "countsketch-x16", "srht-x4"]:
         ts = [rec.diagnostics[f"time.{m}"] for rec in records]
         info[f"time_ms.{m}"] = round(1e3 * float(np.median(ts)), 3) if ts else None
     info["paper_note"] = "paper ratios from Table 2 times (SVM training and CV included; the paper's n)"
@@ -218,8 +223,8 @@ def _variants():
                 mode="report", expected=_at_gisette(Verdict.VIOLATED), role="self-check", assumed=_ASSUMED),
         Variant("swapped_se_slower_than_gaussian", "Sparse Embedding slower than Gaussian (arms swapped)",
                 mode="report", expected=_at_gisette(Verdict.VIOLATED), role="self-check", assumed=_ASSUMED),
-        Variant("control_se_slower_than_se_x4", "negative control: Sparse Embedding slower than Sparse "
-                "Embedding applied 4 times", mode="report", expected=Verdict.VIOLATED, role="control", assumed=_ASSUMED),
+        Variant("control_se_slower_than_se_x16", "negative control: Sparse Embedding slower than Sparse "
+                "Embedding applied 16 times", mode="report", expected=Verdict.VIOLATED, role="control", assumed=_ASSUMED),
         Variant("control_srht_slower_than_srht_x4", "negative control: SRHT slower than SRHT applied 4 times",
                 mode="report", expected=Verdict.VIOLATED, role="control", assumed=_ASSUMED),
     ]
