@@ -374,3 +374,17 @@ def test_not_separable_projection_is_a_failure_of_margin_claims():
     assert out["upper"].holds and out["eq16"].vacuous
     out = margin.not_separable_outcomes(1.2)
     assert out["stated"].vacuous and out["proof"].vacuous
+
+
+def test_thm35_paux_unresolved_u_is_vacuous_not_a_counterexample():
+    """Regression (ci calibration seed 42, cell 6): with labels so noisy that w~* = 0, u = X^T Y a~ is
+    cancellation noise (||u||^2 = 5e-30 from summands of size ~1) outside the row space; paux then tested
+    rounding and reported a false counterexample. Such draws are vacuous for paux (margin.PAUX_RESOLVED)."""
+    from rpcheck.engine import registry
+    from rpcheck.engine.runner import run_cell
+
+    th = registry.get("paul2014.thm3.5")
+    params = {"d": 256, "kind": "gaussian", "n": 40, "r": 64, "regime": "soft", "rho": 5}
+    out = run_cell(th, params, trials=1, seed=42, backend="serial")
+    paux = out.variants["paux"]
+    assert paux.failures == 0 and paux.vacuous_trials == 1

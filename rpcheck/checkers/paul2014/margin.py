@@ -97,7 +97,17 @@ def _hard_or_report(params):
     return Verdict.HOLDS if params.get("regime") == "hard" else None
 
 
-def evaluate_margin(e, orig, proj, q_u, q_Ru):
+#: P-aux is evaluated only where u = X^T Y a~ is resolved in float64: ||u|| above this fraction of the sum of
+#: its summands' norms, sum_i a~_i ||x_i||. Below it (labels so noisy that w~* = 0), the computed u is
+#: cancellation noise of size ~ n u_eps sum_i a~_i ||x_i||, which lies outside the row space and is stretched
+#: by R: the event then tests rounding, not the proof step, and the draw is vacuous for paux (measured: seed
+#: 42 ci cell 6, ||u||^2 = 5e-30 with summands of size ~1, "violated" by 3e-29). Above it the rounding error
+#: eta <= n u_eps u_scale of u is <= n u_eps ||u|| / 1e-8, i.e. eta / ||u|| <= 1.1e-5 for n <= 1e3, and its part
+#: of | ||R^T u||^2 - ||u||^2 |, about 2 (1 + ||R||^2) eta ||u||, is far below e ||u||^2 except at ties.
+PAUX_RESOLVED = 1e-8
+
+
+def evaluate_margin(e, orig, proj, q_u, q_Ru, u_scale=0.0):
     """The per-variant outcomes from measured ``e`` and the certified bounds of both duals.
 
     Parameters
@@ -108,6 +118,8 @@ def evaluate_margin(e, orig, proj, q_u, q_Ru):
         :func:`rpcheck.checkers.paul2014._common.svc_bounds` of the original and projected duals.
     q_u, q_Ru : float
         ``||u||^2`` and ``||R^T u||^2`` for ``u = X^T Y a~`` (a~ the exactly feasible projected point).
+    u_scale : float
+        ``sum_i a~_i ||x_i||``, the size of the summands of ``u`` (:data:`PAUX_RESOLVED`; 0: always resolved).
 
     Returns
     -------
@@ -133,7 +145,8 @@ def evaluate_margin(e, orig, proj, q_u, q_Ru):
     rhs16 = Zt.lo - 0.5 * e * q_u
     out["eq16"] = _ge_outcome(Z, Interval(rhs16, rhs16), rhs16, Z.hi, extra=FP_REL * (abs(Z.hi) + e * q_u))
     # P-aux: q_u, q_Ru are computed directly (no solver interval), rounding allowance only
-    out["paux"] = paux_event(e, q_u, q_Ru)
+    resolved = q_u > (PAUX_RESOLVED * u_scale) ** 2
+    out["paux"] = paux_event(e, q_u, q_Ru) if resolved else Outcome(True, abs(q_Ru - q_u), e * q_u, vacuous=True)
     # (17)
     if e >= 1:
         out["eq17"] = Outcome(True, math.nan, Z.hi, vacuous=True)
@@ -172,7 +185,9 @@ def evaluate_margin(e, orig, proj, q_u, q_Ru):
         out["objective_control"] = _ge_outcome(Zt, Z.scale(k_c), k_c * Z.lo, Zt.hi)
     dev = abs(q_Ru - q_u)
     out["paux_control"] = (
-        paux_event(0.5 * dev / q_u, q_u, q_Ru) if q_u > 0 and dev > 0 else Outcome(True, dev, 0.0, vacuous=True)
+        paux_event(0.5 * dev / q_u, q_u, q_Ru)
+        if resolved and q_u > 0 and dev > 0
+        else Outcome(True, dev, 0.0, vacuous=True)
     )
     return out
 
@@ -276,7 +291,8 @@ def trial(params, rng):
     q_u = float(u_z @ u_z)
     Ru = XR.T @ u_coef
     q_Ru = float(Ru @ Ru)
-    out = evaluate_margin(e, orig, proj, q_u, q_Ru)
+    u_scale = float(np.abs(u_coef) @ np.sqrt(np.einsum("ij,ij->i", Z, Z)))  # ||z_i|| = ||x_i|| (X X^T = Z Z^T)
+    out = evaluate_margin(e, orig, proj, q_u, q_Ru, u_scale)
     diags = {
         "e": e,
         "gamma": 1 / math.sqrt(orig["w_norm_sq"]) if orig["w_norm_sq"] > 0 else math.inf,
