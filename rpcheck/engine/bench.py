@@ -27,8 +27,10 @@ the IPM counts as solving. The categories (first match on the function's file an
     ``standins``, ``datasets``, ``linalg``, ``strategies``, ``compare``): data, projections' statistics,
     the events of the claims.
 ``engine``
-    ``rpcheck/engine``, ``rpcheck/stats.py``, ``rpcheck/results.py``, ``rpcheck/_rng.py`` and the
-    standard library's pickling and I/O below them: scheduling, seeding, checkpoints, tabulation.
+    ``rpcheck/engine``, ``rpcheck/stats.py``, ``rpcheck/results.py`` and the standard library's pickling
+    below them: scheduling, seeding, checkpoints, tabulation. The shared helpers (``rpcheck/_validation.py``,
+    ``_rng.py``, ``_threads.py``, ``errors.py``) pass their time to their callers, like library code: input
+    validation inside a sketch counts as the sketch's.
 ``other``
     time with no categorised caller (the profiler's own frame, interpreter start-up of the call).
 
@@ -63,7 +65,7 @@ _SEP = re.escape(os.sep)
 _RP = rf"{_SEP}rpcheck{_SEP}"
 _CERT_NAME = re.compile(r"kkt|certif|gap|residual")
 _TRIAL_UNITS = ("checkers", "bounds", "generators", "standins", "datasets", "linalg", "strategies", "compare")
-_ENGINE_UNITS = ("engine", "stats", "results", "_rng", "_threads", "_validation", "errors")
+_ENGINE_UNITS = ("engine", "stats", "results")
 _SOLVER_PACKAGES = ("clarabel", "osqp", "scs", "ecos", "qdldl")
 
 
