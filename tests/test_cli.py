@@ -455,12 +455,14 @@ def test_sigint_exits_130_with_one_line(tmp_path):
 
     env = dict(os.environ, PYTHONPATH=str(__import__("pathlib").Path(__file__).resolve().parents[1]))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "rpcheck.cli", "check", "shi2012.thm8.final_step", "--profile", "standard",
+        # full (9.6M trials): long enough that the run cannot finish between the first checkpoint and the
+        # signal, whatever the load (with standard, 640k trials, it once did on a loaded CI machine: exit 0)
+        [sys.executable, "-m", "rpcheck.cli", "check", "shi2012.thm8.final_step", "--profile", "full",
          "--backend", "processes", "--jobs", "2", "--out", str(tmp_path / "o")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
     )  # fmt: skip
     deadline = time.monotonic() + 120
-    ckpt = tmp_path / "o" / "checkpoints"  # chunks are <start>-<stop>.npz (engine/store.py, format 3)
+    ckpt = tmp_path / "o" / "checkpoints"  # chunks are <start>-<stop>.npz (engine/store.py)
     while not list(ckpt.rglob("0*.npz")) and time.monotonic() < deadline:
         time.sleep(0.2)  # wait until the workers have written a checkpoint chunk
     assert proc.poll() is None, "the run ended before it could be interrupted"
