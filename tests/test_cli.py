@@ -455,11 +455,14 @@ def test_sigint_exits_130_with_one_line(tmp_path):
 
     env = dict(os.environ, PYTHONPATH=str(__import__("pathlib").Path(__file__).resolve().parents[1]))
     proc = subprocess.Popen(
-        # full (9.6M trials): long enough that the run cannot finish between the first checkpoint and the
-        # signal, whatever the load (with standard, 640k trials, it once did on a loaded CI machine: exit 0)
-        [sys.executable, "-m", "rpcheck.cli", "check", "shi2012.thm8.final_step", "--profile", "full",
+        [sys.executable, "-m", "rpcheck.cli", "check", "shi2012.thm8.final_step", "--profile", "standard",
          "--backend", "processes", "--jobs", "2", "--out", str(tmp_path / "o")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+        # a terminal's Ctrl-C reaches a process whose SIGINT disposition is the default; when the test run
+        # itself was started with SIGINT ignored (a background job of a non-interactive shell, nohup), the
+        # child would inherit SIG_IGN and Python would not install its handler (the run then ignored the
+        # signal: exit 0 at the end, or a timeout). Restore the default, as a terminal session has it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
     deadline = time.monotonic() + 120
     ckpt = tmp_path / "o" / "checkpoints"  # chunks are <start>-<stop>.npz (engine/store.py)
