@@ -402,8 +402,9 @@ def _bucket(row):
 
 
 def _count_text(counts):
-    order = {v: i for i, v in enumerate(_VERDICTS)}
-    return ", ".join(f"{n} {k}" for k, n in sorted(counts.items(), key=lambda kv: order.get(kv[0], 9)))
+    from .engine.loading import count_text
+
+    return count_text(counts)
 
 
 def _theorem_summaries(cells):
@@ -453,12 +454,6 @@ def _error_rate_statement(prov):
         f"error rate: P(any false VIOLATED) <= {alpha} and P(any false HOLDS) <= {alpha} in this run (one family, "
         f"Holm: {fam_txt}); a deterministic VIOLATED is a concrete, replayable counterexample"
     )
-
-
-def _summary_counts(cells):
-    from .engine.loading import summary_counts
-
-    return summary_counts(cells)
 
 
 def _unexpected_block(row):
@@ -890,9 +885,9 @@ def render_summary(result, *, details=False, quiet=False, out=None, report_path=
     if len(cells):
         for _, row in cells[~cells["as_expected"].astype(bool)].iterrows():
             lines += _unexpected_block(row)
-    from .engine.loading import summary_line
+    from .engine.loading import summary_counts, summary_line
 
-    counts = _summary_counts(cells)
+    counts = summary_counts(cells)
     lines.append(summary_line(counts))
     lines.append(_error_rate_statement(dict(result.provenance or {})))
     if out is not None:
@@ -1289,7 +1284,9 @@ def _add_bench_parser(sub):
     )
     p.add_argument("ids", nargs="*", metavar="ID", help="theorem ids (default: every registered theorem)")
     p.add_argument("--profile", choices=PROFILES, default="ci", help="Run size. Default: %(default)r")
-    p.add_argument("--trials", type=trials_int, default=None, metavar="N", help="trials per cell (default: the profile's)")
+    p.add_argument(
+        "--trials", type=trials_int, default=None, metavar="N", help="trials per cell (default: the profile's)"
+    )
     p.add_argument("--seed", type=seed_int, default=0, metavar="S", help="root seed in [0, 2**63)")
     p.add_argument("--out", default=None, metavar="CSV", help="also write the table to this CSV file (new file only)")
     p.add_argument("--json", action="store_true", help="print the rows as JSON")
@@ -1303,7 +1300,9 @@ def _cmd_bench(args):
     if args.out is not None:
         _check_out_file(args.out, "--out")
         if Path(args.out).exists():
-            raise RpcheckError(f"`--out` ({args.out!r}) exists; rpcheck bench does not overwrite files. Give a new path.")
+            raise RpcheckError(
+                f"`--out` ({args.out!r}) exists; rpcheck bench does not overwrite files. Give a new path."
+            )
     if args.ids:
         theorems = [_resolve_theorem(t) for t in args.ids]
     else:

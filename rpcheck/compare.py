@@ -94,7 +94,8 @@ def dlss_rank(method, r, n, d):
 #: The paper's C grid {2^-5, ..., 2^5} (Sec. 4).
 DEFAULT_C_GRID = tuple(2.0**k for k in range(-5, 6))
 
-_SKETCH = {
+#: method -> (rpcheck.sketches kind, parameters) of every random-projection method (also lei2020.timing's)
+SKETCH_SPECS = {
     "gaussian": ("gaussian", {}),
     "achlioptas": ("sparse", {"density": "achlioptas"}),
     "countsketch": ("countsketch", {}),
@@ -269,7 +270,7 @@ class _Projector:
             return self
         from .sketches import make_sketch
 
-        kind, kw = _SKETCH[self.method]
+        kind, kw = SKETCH_SPECS[self.method]
         if not hasattr(self, "sketch"):
             self.sketch = make_sketch(kind, self.d, self.r, rng=np.random.default_rng(self.seed), **kw)
         if self.sketch.data_dependent:

@@ -421,19 +421,20 @@ def summary_counts(cells):
     }
 
 
-def _count_text(counts):
+def count_text(counts):
+    """``'3 HOLDS, 1 VIOLATED'`` from ``{verdict: count}``, in :data:`VERDICT_ORDER`."""
     return ", ".join(f"{n} {k}" for k, n in _ordered(counts).items())
 
 
 def summary_line(counts):
     """One line from :func:`summary_counts`: claims per mode, self-checks, controls, measured, unexpected."""
     modes = counts.get("claims_by_mode") or {}
-    claims = "; ".join(f"{m}: {_count_text(c)}" for m, c in modes.items()) or _count_text(counts["claims"]) or "none"
+    claims = "; ".join(f"{m}: {count_text(c)}" for m, c in modes.items()) or count_text(counts["claims"]) or "none"
     parts = [f"claims ({claims})"]
     if counts["self_checks"]:
-        parts.append(f"self-checks: {_count_text(counts['self_checks'])}")
+        parts.append(f"self-checks: {count_text(counts['self_checks'])}")
     if counts["controls"]:
-        parts.append(f"controls: {_count_text(counts['controls'])}")
+        parts.append(f"controls: {count_text(counts['controls'])}")
     if counts["measured"]:
         parts.append(f"measured: {counts['measured']}")
     return f"{counts['theorems']} theorems, {counts['rows']} rows; " + "; ".join(parts) + (

@@ -13,7 +13,8 @@ also contain training and CV, and are not reproducible as specified). Data: dens
 shapes (Table 3), i.i.d. uniform on [-1, 1] (the paper scales features to [-1, 1]; the cost of every kind
 here depends on the shape, not the values): ``shape`` "gisette" (d = 5000, padded d' = 8192, r = 256),
 "usps-b" (d = 256, r = 16), "mushrooms" (d = 112, d' = 128, r = 16), with ``n`` rows (the paper's training
-sizes 6000 / 7291 / 6000 at ``full``; gisette with 200 rows at quick/ci for cost, the small-d shapes from standard on: the ratios are per row, n cancels to first
+sizes 6000 / 7291 / 6000 at ``full``; gisette with 200 rows at quick/ci for cost, the small-d shapes from standard
+on: the ratios are per row, n cancels to first
 order).
 
 Robustness: one trial times every method ``reps`` = 3 times, interleaved in a fresh random order per round
@@ -53,7 +54,8 @@ taking P(support) >= 0.99 per trial, P(HOLDS) >= P(X >= 10 | 11, 0.99) = 0.9946 
   the denominator is the same projection applied 16 (SE) or 4 (SRHT) times in one timed block, so the true
   ratio is about 1/16 or 1/4;
   a trial supports the (false) sentence only if all three single runs are slowed more than 16x (4x) relative to
-  the fastest repeated run -- a judgement about load noise, not a derivation, checked by calibration --, P <= 0.01 per trial, so P(VIOLATED) >= 0.994 (as above). Expected VIOLATED. (A pilot with
+  the fastest repeated run -- a judgement about load noise, not a derivation, checked by calibration --,
+  P <= 0.01 per trial, so P(VIOLATED) >= 0.994 (as above). Expected VIOLATED. (A pilot with
   a double run instead had 1 of 12 trials flip at the 1.7 ms Sparse Embedding time: too close. With 4 runs the
   Sparse Embedding control still had 2 of 11 trials flip in 1 of 20 quick calibration seeds (seed 43, load ~8 on
   2 cores: a 1.7 ms timing is at the scale of scheduler pauses), so its planted block is 16 runs (~27 ms); the
@@ -95,15 +97,8 @@ __all__ = ["TIMING", "trial", "decide", "SHAPES"]
 SHAPES = {"gisette": (5000, 256), "usps-b": (256, 16), "mushrooms": (112, 16)}
 REPS = 3
 
-_KINDS = {
-    "gaussian": ("gaussian", {}),
-    "achlioptas": ("sparse", {"density": "achlioptas"}),
-    "countsketch": ("countsketch", {}),
-    "srht": ("srht", {"replace": False}),
-    "srht-nps": ("srht-nps", {}),
-    "srht-topr": ("srht-topr", {}),
-    "srht-supervised": ("srht-supervised", {"rule": "smallest", "a": 1.0}),
-}
+_KINDS = {m: cmp.SKETCH_SPECS[m] for m in ("gaussian", "achlioptas", "countsketch", "srht", "srht-nps", "srht-topr",
+                                            "srht-supervised")}
 #: variant -> (numerator, denominator, threshold): the trial supports it when t_num / t_den > threshold
 #: (ratio > 1: "num is slower"); for the "within 1.5x" rows, when t_num / t_den <= 1.5.
 _PAIRS = {
@@ -224,7 +219,8 @@ def _variants():
         Variant("swapped_se_slower_than_gaussian", "Sparse Embedding slower than Gaussian (arms swapped)",
                 mode="report", expected=_at_gisette(Verdict.VIOLATED), role="self-check", assumed=_ASSUMED),
         Variant("control_se_slower_than_se_x16", "negative control: Sparse Embedding slower than Sparse "
-                "Embedding applied 16 times", mode="report", expected=Verdict.VIOLATED, role="control", assumed=_ASSUMED),
+                "Embedding applied 16 times", mode="report", expected=Verdict.VIOLATED, role="control",
+                assumed=_ASSUMED),
         Variant("control_srht_slower_than_srht_x4", "negative control: SRHT slower than SRHT applied 4 times",
                 mode="report", expected=Verdict.VIOLATED, role="control", assumed=_ASSUMED),
     ]
