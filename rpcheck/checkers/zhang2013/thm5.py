@@ -24,6 +24,8 @@ Variants (statistic = ``e_T/||w*||`` or the worst step ratio; every Outcome read
     ``stated`` (bound, promised ``delta``): ``e_T <= B_T(eps)``, ``B_0 = ||w*||``, ``B_t = f(eps, B_{t-1}, .)``
     (= ``(eps/(1-eps))^T ||w*||`` for exact duals). HOLDS at the prescribed ``m``.
     ``per_draw`` (deterministic, [D]): ``e_t <= B_t(eps_R)`` for every ``t <= T``; vacuous if ``eps_R >= 1``.
+    Expected HOLDS for the hinge loss or T <= 4; reported for the square loss at T > 4, where the deepest steps
+    can fall inside the float64 rounding band (``_per_draw_expected``).
     ``per_step`` (deterministic, [D]): ``e_t <= f(eps_R, e_{t-1}, .)`` for every ``t`` (the contraction).
 Diagnostics: the fitted rate (slope of ``log e_t``) next to ``log(eps_R/(1 - eps_R))``.
 """
@@ -147,6 +149,17 @@ def _per_step_expected(p):
     return Verdict.HOLDS if (p["loss"] == "hinge" or int(p["T"]) <= 4) else None
 
 
+def _per_draw_expected(p):
+    # The same float64 limit as _per_step_expected: with the square loss at T = 6 the deepest bound
+    # B_6 = (eps_R/(1 - eps_R))^6 ||w*|| can land just above the resolvability cut 2 tol while the computed e_6
+    # sits at the rounding floor (~tol), so e_6 + tol <= B_6 cannot be certified: undetermined, never a
+    # counterexample. Measured: 1 undetermined draw in 1,520 (ci seeds 65-72, 190 trials; seed 65's row was
+    # INCONCLUSIVE), so at 190 draws P(no undetermined draw) is about 0.88 < 0.99 and a deterministic HOLDS is not
+    # derivable. Expected HOLDS where every step is resolvable (hinge loss, or T <= 4), reported otherwise (an
+    # INCONCLUSIVE there says "float64 cannot decide", not "the claim may fail").
+    return _per_step_expected(p)
+
+
 def _cells(n, d, r, T, losses, cs, eps=0.5, delta=0.1, lam=1.0):
     return grid(n=n, d=d, r=r, T=T, eps=eps, delta=delta, c=list(cs), lam=lam, loss=list(losses))
 
@@ -190,7 +203,7 @@ THEOREM = register(
                 "||wtilde_t - w*|| <= (eps_R/(1-eps_R))^t ||w*|| for all t <= T whose bound exceeds the float64 "
                 "rounding band [D]",
                 mode="deterministic",
-                expected=Verdict.HOLDS,
+                expected=_per_draw_expected,
                 assumed=("Algorithm 2 box and eq. (13) reconstructed",),
             ),
             Variant(
