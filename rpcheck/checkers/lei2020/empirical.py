@@ -591,7 +591,32 @@ def _table2_trial(params, rng):
         row = claims[(claims["claim"] == claim) & (claims["sentence"] == sentence)]
         ok = None if not len(row) else row["supported"].iloc[0]
         out[v] = Outcome(holds=bool(ok), vacuous=ok is None)
+    out["sentences_vs_table2"] = Outcome(holds=True)  # measurement row: built by _table2_decide
     return TrialRecord(outcomes=out)
+
+
+def _table2_decide(records, params):
+    """Paper vs rpcheck for the ``sentences_vs_table2`` measurement row (no verdict; the sentence rows are
+    decided by the engine from ``_table2_trial``): each comparative sentence of Sec. 4 ('Experimental
+    Results', paraphrased) beside the arithmetic on the paper's own Table 2 for this data set, agreeing where
+    the table supports it (the same evaluation as the sentence's row)."""
+    key = params["dataset"]
+    claims = cmp.assess_claims(_paper_summary(key))
+    rows = []
+    for v, (claim, sentence) in _SENTENCES.items():
+        if v == "c21_largest_ge_srht":
+            continue
+        row = claims[(claims["claim"] == claim) & (claims["sentence"] == sentence)]
+        ok = None if not len(row) else row["supported"].iloc[0]
+        rows.append({"method": v, "paper_table2": f"'{sentence}' (Sec. 4, Experimental Results; paraphrased)",
+                     "table2": str(row["evidence"].iloc[0]) if len(row) else "not decidable from Table 2",
+                     "table2_agrees": None if ok is None else bool(ok)})
+    return {}, {
+        "data": f"the paper's own Table 2, {key} (r = {cmp.PAPER_TABLE2[key]['r']}; means, stds, times as printed)",
+        "protocol": "arithmetic on the printed numbers; 'significantly' = two-sided Welch test at 0.05 with 15 "
+                    "repetitions per method, the printed std read as the sample std",
+        "sentences": rows,
+    }
 
 
 #: Expected verdicts from Sec. 4, Table 2 and the text around it (p-values there: Welch with n = 15, sample std).
@@ -661,12 +686,17 @@ TABLE2 = register(
             )
             for k, (_, s) in _SENTENCES.items()
             if k != "c21_largest_ge_srht"
+        )
+        + (
+            Variant("sentences_vs_table2", "measurement: each sentence beside the Table 2 arithmetic (Paper vs "
+                    "rpcheck table)", mode="report", expected=None, role="measurement"),
         ),
         profiles={
             p: Profile(cells=grid(dataset=list(cmp.PAPER_TABLE2)), trials=1)
             for p in ("quick", "ci", "standard", "full")
         },
         trial=_table2_trial,
+        decide=_table2_decide,
         parameters={"dataset": Param("choice", choices=tuple(cmp.PAPER_TABLE2), doc="a data set of Table 2")},
         findings=(
             Finding(
