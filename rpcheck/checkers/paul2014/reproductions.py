@@ -504,8 +504,9 @@ def _bundled_paper_vs(D, params, splits):
     """Paper vs rpcheck for the bundled data (report only: the ``table`` row is a measurement). Per split,
     the drop of the test error (or MSE) and the gain of gamma~^2/gamma^2 from the smallest to the largest r of
     the cell; mean and standard error over the splits. Agreement with the paper's direction when the two-sided
-    99% normal interval (mean +- 2.576 se) lies above 0, disagreement when it lies below, else undecided
-    (with the ci profile's 2 splits the interval is wide and the normal approximation rough: indicative)."""
+    99% normal interval (mean +- 2.576 se) lies above 0, disagreement when it lies below, else undecided;
+    undecided also with fewer than ``MIN_SPLITS_AGREEMENT`` splits (the quick and ci profiles' 1-2 splits:
+    their standard error is no basis for a normal interval, and two equal differences give se = 0)."""
     rs = _rs(params)
     name = str(params["dataset"])
     if name.startswith("file:"):
@@ -525,7 +526,7 @@ def _bundled_paper_vs(D, params, splits):
         mean = float(d.mean()) if d.size else None
         se = float(d.std(ddof=1) / math.sqrt(d.size)) if d.size > 1 else None
         agrees = None
-        if mean is not None and se is not None:
+        if mean is not None and se is not None and d.size >= MIN_SPLITS_AGREEMENT:
             agrees = True if mean - Z99 * se > 0 else (False if mean + Z99 * se < 0 else None)
         out[f"paper_{q}"] = PAPER_TRENDS[task][q]
         out[q], out[f"{q}_se"], out[f"{q}_agrees"] = mean, se, agrees
@@ -534,6 +535,8 @@ def _bundled_paper_vs(D, params, splits):
 
 #: two-sided 99% normal quantile
 Z99 = 2.5758293035489004
+#: fewest splits for an agreement call in the Paper vs rpcheck rows (standard: 5, full: 20)
+MIN_SPLITS_AGREEMENT = 5
 
 
 def _bundled_cells(kinds, max_n):
