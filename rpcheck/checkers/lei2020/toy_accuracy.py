@@ -130,8 +130,8 @@ def decide(records, params):
 
 
 #: Sec. 3 (Fig. 1(b)): the sentence on the useless coordinate; the figure has no legible values.
-PAPER_USELESS = ("'SRHT might choose the feature that can not distinguish these two classes [...] and then leads "
-                 "to low classification accuracy' (Sec. 3, Fig. 1(b); no value in the text)")
+PAPER_USELESS = ("the useless feature 'can not distinguish these two classes' (Sec. 3, Fig. 1(b); no value in "
+                 "the text)")
 
 
 def _paper_vs(acc_useless, params):

@@ -88,10 +88,10 @@ def decide(records, params):
 #: Sec. 4.1.4 (Fig. 4, RCV1): the figure's values are not legible and the text gives none; it states the
 #: shape: "For all methods except CW, the number of non-zeros increases with increase in value of r."
 PAPER_FIG4 = {
-    "sparse": "'For all methods except CW, the number of non-zeros increases with increase in value of r' (Sec. "
-              "4.1.4, Fig. 4): for CW, nnz(XR) stays within a nnz(X) (eq. (8))",
-    "dense": "'For all methods except CW, the number of non-zeros increases with increase in value of r' (Sec. "
-             "4.1.4, Fig. 4; no values in the text): nnz(XR) = n r, linear in r",
+    "sparse": "nnz grows with r 'for all methods except CW' (Sec. 4.1.4, Fig. 4): CW keeps nnz(XR) <= a nnz(X) "
+              "(eq. (8))",
+    "dense": "'the number of non-zeros increases with increase in value of r' (Sec. 4.1.4, Fig. 4; no values): "
+             "nnz(XR) = n r",
 }
 
 

@@ -6,6 +6,11 @@ data are separable (with or without threshold) iff ``|r2| > a |r1|``; for a rota
 row this has probability ``(2/pi) arctan(1/a)``, while the D1 margin stays 1 and the D2 margin is
 ``1/sqrt(1+a^2)``. The pitfall variant uses i.i.d. Uniform[-1, 1] entries (rate ``1/(2a)``): that "uniform"
 matrix is drawn here directly because it is not a sketch of the library, it is the misreading under test.
+
+Measurement rows (mode "report", role "measurement", no verdict), for the report's Paper vs rpcheck table:
+``separable_rate`` (shi2012.fig1: the Gaussian separable rate with its binomial standard error beside the
+paper's "angle between the dashed lines / pi", = (2/pi) arctan(1/a) for the spread points) and
+``margins_vs_paper`` (shi2012.fig1.margins: the D1 margin beside the paper's "unchanged", 1).
 """
 
 from __future__ import annotations

@@ -87,9 +87,8 @@ def _decide(records, params):
 
 #: Section 5.1 (Fig. 2 and its caption), the only statement of Figure 2 that one cell can compare: the figure
 #: is an image with no legible values and the text gives none, so the comparison is qualitative.
-PAPER_P1_LT_P2 = ("'for the same gamma, eps and n, the empirical rejection probability for the angle "
-                  "preservation is significantly smaller than that for inner product preservation' (Sec. 5.1, "
-                  "Fig. 2(a)-(b), acute angles; no values in the text)")
+PAPER_P1_LT_P2 = ("P1 (angle) 'significantly smaller' than P2 (inner product) 'for the same gamma, eps and n' "
+                  "(Sec. 5.1, Fig. 2(a)-(b); no values in the text)")
 
 
 def _paper_vs(params, verdict, mean, se, T):
