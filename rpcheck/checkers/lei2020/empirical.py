@@ -143,6 +143,22 @@ def sign_decide(records, names):
     return verdicts, claim
 
 
+def sentence_rows(records, verdicts, texts):
+    """Paper vs rpcheck rows of sign-tested sentences (information only; ``verdicts`` are
+    :func:`sign_decide`'s): per variant, the paper's sentence (``texts[name]``) beside the share of
+    repetitions that support it, agreeing where the sign test decides HOLDS, disagreeing where it decides
+    VIOLATED, undecided otherwise (always with fewer than 7 repetitions)."""
+    rows = []
+    for m, text in texts.items():
+        outs = [rec.outcomes[m] for rec in records if m in rec.outcomes]
+        outs = [o for o in outs if not o.vacuous and not o.undetermined]
+        k, n = sum(bool(o.holds) for o in outs), len(outs)
+        v = verdicts.get(m) if isinstance(verdicts, dict) else None
+        rows.append({"method": m, "paper_sentence": text, "sentence": f"{k}/{n} repetitions support it",
+                     "sentence_agrees": {Verdict.HOLDS: True, Verdict.VIOLATED: False}.get(v)})
+    return rows
+
+
 def _cgrid(p):
     return cmp.DEFAULT_C_GRID if p.get("c_grid", "paper") == "paper" else _CI_GRID
 
@@ -233,7 +249,14 @@ def _comparison_decide(records, params):
         raw.loc[raw["method"] == "all", "r"] = ds.d
         summary = cmp.summarize(raw, dataset=ds.name)
         info["summary"] = summary.round(4).to_dict("records")
+        for rec in info["summary"]:  # the paper's Table 2 beside ours under the names the report pairs
+            for ours, paper in (("acc_mean", "paper_mean"), ("acc_std", "paper_std"), ("time_mean", "paper_time")):
+                if rec.get(paper) is not None:
+                    rec[f"paper_{ours}"] = rec[paper]
         info["claims_on_means"] = cmp.assess_claims(summary).to_dict("records")
+    info["sentences"] = sentence_rows(
+        records, verdicts, {v: f"'{s}' (Sec. 4, Experimental Results; paraphrased)" for v, (_, s) in _SENTENCES.items()}
+    )
     info["protocol"] = (
         f"{len(records)} repetitions, {params['folds']}-fold CV over C in {list(_cgrid(params))}, "
         "exact L1-loss SVM with bias (LIBSVM SMO, tol 1e-3), selections fitted inside each fold"
