@@ -775,7 +775,8 @@ def _pair_rows(data, path=()):
 
     A qualitative comparison (a figure with no legible numbers, a sentence of the paper) is a key
     ``paper_<q>`` holding the paper's statement as text beside ``<q>`` (our number or text) and
-    ``<q>_agrees`` (True, False, or None when this run cannot tell); only keys with ``<q>_agrees`` beside
+    ``<q>_agrees`` (True, False, or None when no rule decides it here, e.g. a trend across cells); only keys
+    with ``<q>_agrees`` beside
     them make such rows, so other ``paper_*`` text (notes, data set names) never does."""
     out = []
     if isinstance(data, dict):
@@ -809,7 +810,7 @@ def _pair_rows(data, path=()):
 
 
 def _agreement_text(agrees):
-    return {True: "agrees", False: "DISAGREES", None: "undecided in this run"}[agrees]
+    return {True: "agrees", False: "DISAGREES", None: "not decided"}[agrees]
 
 
 def _text_td(text):
