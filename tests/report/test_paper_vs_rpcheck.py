@@ -25,8 +25,9 @@ ENGINE_RUN = (
     "paul2014.c11",
     "lei2020.table2",
     "lei2020.toy_accuracy",
+    "shi2012.fig3_4",
 )
-DECIDE_ONLY = ("lei2020.rsweep", "lei2020.stability", "paul2014.repro.bundled")
+DECIDE_ONLY = ("lei2020.rsweep", "lei2020.stability", "paul2014.repro.bundled", "lei2020.comparison")
 
 
 def _rsweep_records(rng, k=5):
@@ -65,6 +66,20 @@ def _bundled_records(rng, rs, k=6):
     return out
 
 
+def _comparison_records(rng, k=4):
+    from rpcheck import compare as cmp
+    from rpcheck.checkers.lei2020 import empirical as e
+
+    out = []
+    for _ in range(k):
+        diag = {}
+        for m in cmp.METHODS:
+            diag |= {f"acc.{m}": float(rng.uniform(80, 95)), f"time.{m}": float(rng.uniform(0.1, 1)),
+                     f"C.{m}": 1.0}  # fmt: skip
+        out.append(TrialRecord(outcomes=e.sentence_outcomes(diag), diagnostics=diag))
+    return out
+
+
 def _decide_infos():
     from rpcheck.checkers.lei2020 import empirical as e
     from rpcheck.checkers.paul2014 import reproductions as rp
@@ -77,6 +92,8 @@ def _decide_infos():
         _stability_records(rng), {"dataset": "breast_cancer", "r_values": "2,4,8,16", "c_grid": "ci"})
     params = {"dataset": "breast_cancer", "kind": "gaussian", "rs": "8,16,32,64,256", "max_n": 0}
     _, infos["paul2014.repro.bundled"] = rp.bundled_decide(_bundled_records(rng, (8, 16, 32, 64, 256)), params)
+    _, infos["lei2020.comparison"] = e._comparison_decide(
+        _comparison_records(rng), {"dataset": "breast_cancer", "r": 8, "folds": 3, "c_grid": "ci"})
     return infos
 
 
