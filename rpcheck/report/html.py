@@ -84,7 +84,7 @@ nav#toc ul ul{padding-left:1em}
 details>summary{cursor:pointer;color:#234;margin:.3em 0}
 .claim{font-size:12px}
 .err{background:#fff4e5;border-left:3px solid #e8a200;padding:6px 10px}
-.pv td,.pv th{font-size:12px}
+.pv td,.pv th{font-size:12px;overflow-wrap:anywhere}
 table.fixed{table-layout:fixed}table.fixed td.num{white-space:normal;overflow-wrap:anywhere}
 @media print{body{max-width:none;padding:0}.theorem{break-inside:avoid-page}details{display:block}
  .v,.c{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
@@ -887,9 +887,9 @@ def _paper_vs_rpcheck(recs, anchors):
         "comparison. Where the paper gives no number (a figure without legible values, a sentence), its "
         "statement stands in the paper column and the difference column says whether this run agrees with "
         "it.</p><details><summary>"
-        f"{len(rows)} compared numbers</summary><table class=\"pv fixed\"><colgroup><col style=\"width:16%\">"
-        '<col style="width:9%"><col style="width:9%"><col style="width:13%"><col style="width:8%">'
-        '<col style="width:11%"><col style="width:19%"><col style="width:15%"></colgroup><thead><tr>'
+        f"{len(rows)} compared numbers</summary><table class=\"pv fixed\"><colgroup><col style=\"width:13%\">"
+        '<col style="width:12%"><col style="width:10%"><col style="width:14%"><col style="width:8%">'
+        '<col style="width:11%"><col style="width:18%"><col style="width:14%"></colgroup><thead><tr>'
         "<th>theorem · cell</th><th>row</th><th>quantity</th><th>paper</th><th>rpcheck</th>"
         "<th>rpcheck − paper or agreement</th>"
         f"<th>data · protocol</th><th>verdicts</th></tr></thead><tbody>{''.join(rows)}</tbody></table></details>"
