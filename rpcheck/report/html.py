@@ -84,7 +84,7 @@ nav#toc ul ul{padding-left:1em}
 details>summary{cursor:pointer;color:#234;margin:.3em 0}
 .claim{font-size:12px}
 .err{background:#fff4e5;border-left:3px solid #e8a200;padding:6px 10px}
-.pv td,.pv th{font-size:12px}
+.pv td,.pv th{font-size:12px;overflow-wrap:anywhere}
 table.fixed{table-layout:fixed}table.fixed td.num{white-space:normal;overflow-wrap:anywhere}
 @media print{body{max-width:none;padding:0}.theorem{break-inside:avoid-page}details{display:block}
  .v,.c{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
@@ -769,9 +769,15 @@ _Z99 = 2.5758293035489004
 
 
 def _pair_rows(data, path=()):
-    """``(label, quantity, paper, ours, se)`` from a decide_info tree: a key ``paper_<q>`` beside ``<q>`` or
-    ``<q>_mean`` (optional ``<q>_se``), in nested dicts and in lists of dicts (labelled by their ``method``,
-    ``dataset`` or ``r`` entry)."""
+    """``(label, quantity, paper, ours, se, agrees)`` from a decide_info tree: a key ``paper_<q>`` beside
+    ``<q>`` or ``<q>_mean`` (optional ``<q>_se``), in nested dicts and in lists of dicts (labelled by their
+    ``method``, ``dataset`` or ``r`` entry). ``agrees`` is None for these numeric rows.
+
+    A qualitative comparison (a figure with no legible numbers, a sentence of the paper) is a key
+    ``paper_<q>`` holding the paper's statement as text beside ``<q>`` (our number or text) and
+    ``<q>_agrees`` (True, False, or None when no rule decides it here, e.g. a trend across cells); only keys
+    with ``<q>_agrees`` beside
+    them make such rows, so other ``paper_*`` text (notes, data set names) never does."""
     out = []
     if isinstance(data, dict):
         for k, v in data.items():
@@ -780,8 +786,19 @@ def _pair_rows(data, path=()):
                 ours_key = q if q in data else (f"{q}_mean" if f"{q}_mean" in data else None)
                 if ours_key is not None and _is_number(data[ours_key]):
                     se = data.get(f"{q}_se")
+                    agrees = data.get(f"{q}_agrees")
                     out.append(("/".join(path) or "value", q, float(v), float(data[ours_key]),
-                                float(se) if _is_number(se) else None))  # fmt: skip
+                                float(se) if _is_number(se) else None,
+                                agrees if isinstance(agrees, bool) else None))  # fmt: skip
+            elif isinstance(k, str) and k.startswith("paper_") and isinstance(v, str) and f"{k[6:]}_agrees" in data:
+                q = k[6:]
+                ours = data.get(q)
+                if _is_number(ours) or isinstance(ours, str):
+                    se = data.get(f"{q}_se")
+                    agrees = data[f"{q}_agrees"]
+                    out.append(("/".join(path) or "value", q, v, float(ours) if _is_number(ours) else ours,
+                                float(se) if _is_number(se) and _is_number(ours) else None,
+                                agrees if isinstance(agrees, bool) else None))  # fmt: skip
             elif isinstance(v, dict | list):
                 out += _pair_rows(v, (*path, str(k)) if isinstance(v, dict) else path)
     elif isinstance(data, list):
@@ -790,6 +807,19 @@ def _pair_rows(data, path=()):
                 lab = next((str(item[x]) for x in ("method", "dataset", "r") if x in item), "")
                 out += _pair_rows(item, (*path, lab) if lab else path)
     return out
+
+
+def _agreement_text(agrees):
+    return {True: "agrees", False: "DISAGREES", None: "not decided"}[agrees]
+
+
+def _text_td(text):
+    return f"<td class='small'>{_e(text)}</td>"
+
+
+def _value_td(v):
+    """A number right-aligned (:func:`_num_td`); a statement (a qualitative comparison) as wrapping text."""
+    return _text_td(v) if isinstance(v, str) else _num_td(fmt_value(v))
 
 
 def _paper_vs_rpcheck(recs, anchors):
@@ -823,9 +853,14 @@ def _paper_vs_rpcheck(recs, anchors):
             verdicts += f"; {n_unexp} unexpected"
         cell = ", ".join(f"{k}={fmt_value(v)}" for k, v in params.items())
         pairs = _pair_rows(data)
-        for i, (label, q, paper, ours, se) in enumerate(pairs):
-            diff = ours - paper
-            dtxt = fmt_value(diff) if se is None else f"{fmt_value(diff)} ± {fmt_value(_Z99 * se)} (99%)"
+        for i, (label, q, paper, ours, se, agrees) in enumerate(pairs):
+            if isinstance(paper, str):  # qualitative: the paper states a shape, not a number
+                dtxt = _agreement_text(agrees) + (f" (ours ± {fmt_value(_Z99 * se)}, 99%)" if se is not None else "")
+            else:
+                diff = ours - paper
+                dtxt = fmt_value(diff) if se is None else f"{fmt_value(diff)} ± {fmt_value(_Z99 * se)} (99%)"
+                if agrees is not None:
+                    dtxt += f"; {_agreement_text(agrees)}"
             span = f' rowspan="{len(pairs)}"'
             first = (
                 f'<td{span}><a href="#{anchors("t", tid)}">{_e(tid)}</a><div class="small muted">{_e(cell)}</div></td>'
@@ -839,8 +874,8 @@ def _paper_vs_rpcheck(recs, anchors):
                 else ""
             )
             rows.append(
-                f"<tr>{first}<td>{_e(label)}</td><td>{_e(q)}</td>{_num_td(fmt_value(paper))}"
-                f"{_num_td(fmt_value(ours))}{_num_td(dtxt)}{last}</tr>"
+                f"<tr>{first}<td>{_e(label)}</td><td>{_e(q)}</td>{_value_td(paper)}"
+                f"{_value_td(ours)}{_text_td(dtxt) if isinstance(paper, str) else _num_td(dtxt)}{last}</tr>"
             )
     if not rows:
         return ""
@@ -849,11 +884,14 @@ def _paper_vs_rpcheck(recs, anchors):
         "compares with the paper: the paper's value, this run's, their difference (± the two-sided 99% normal "
         "interval where the checker reports a standard error), the data (a real file, or a seeded stand-in named "
         "as such) and the protocol with its solver and loss, and the verdicts of the rows that use the "
-        "comparison.</p><details><summary>"
-        f"{len(rows)} compared numbers</summary><table class=\"pv fixed\"><colgroup><col style=\"width:18%\">"
-        '<col style="width:10%"><col style="width:9%"><col style="width:8%"><col style="width:8%">'
-        '<col style="width:11%"><col style="width:20%"><col style="width:16%"></colgroup><thead><tr>'
-        "<th>theorem · cell</th><th>row</th><th>quantity</th><th>paper</th><th>rpcheck</th><th>rpcheck − paper</th>"
+        "comparison. Where the paper gives no number (a figure without legible values, a sentence), its "
+        "statement stands in the paper column and the difference column says whether this run agrees with "
+        "it.</p><details><summary>"
+        f"{len(rows)} compared numbers</summary><table class=\"pv fixed\"><colgroup><col style=\"width:13%\">"
+        '<col style="width:12%"><col style="width:10%"><col style="width:14%"><col style="width:8%">'
+        '<col style="width:11%"><col style="width:18%"><col style="width:14%"></colgroup><thead><tr>'
+        "<th>theorem · cell</th><th>row</th><th>quantity</th><th>paper</th><th>rpcheck</th>"
+        "<th>rpcheck − paper or agreement</th>"
         f"<th>data · protocol</th><th>verdicts</th></tr></thead><tbody>{''.join(rows)}</tbody></table></details>"
         "</section>"
     )

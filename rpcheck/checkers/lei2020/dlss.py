@@ -50,7 +50,7 @@ from ... import compare as cmp
 from ...engine import Outcome, Profile, Theorem, TrialRecord, Variant, grid, register
 from ...linalg import dlss_select
 from . import _common as c
-from .empirical import _CMP_PARAMS, _R_LE_D, C_DATASET, _cgrid, _dataset, sign_decide, user_files
+from .empirical import _CMP_PARAMS, _R_LE_D, C_DATASET, _cgrid, _dataset, sentence_rows, sign_decide, user_files
 
 __all__ = ["DLSS", "trial", "decide"]
 
@@ -134,6 +134,10 @@ def decide(records, params):
         f"{len(records)} repetitions, {params['folds']}-fold CV over C in {list(_cgrid(params))}, exact "
         "L1-loss SVM with bias (LIBSVM SMO, tol 1e-3), every selection (DLSS, PCA, ISRHT) fitted inside each "
         "fold; DLSS by randomized SVD (sklearn randomized_svd, 10 oversamples, 4 power iterations)"
+    )
+    info["sentences"] = sentence_rows(
+        records, verdicts, {v.name: f"{v.statement} (Sec. 4, Table 2 and its text)" for v in DLSS.variants
+                            if v.mode == "report" and v.role == "claim"}  # fmt: skip
     )
     return verdicts, info
 

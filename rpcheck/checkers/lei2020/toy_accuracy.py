@@ -125,7 +125,33 @@ def decide(records, params):
         "paper_acc_srht": "'low classification accuracy' (Sec. 3, Fig. 1(c): an image, no number in the text)",
         "test_points_per_trial": _TEST,
     }
+    info.update(_paper_vs(acc[useless], params))
     return {"srht_accuracy": Verdict.INCONCLUSIVE}, info
+
+
+#: Sec. 3 (Fig. 1(b)): the sentence on the useless coordinate; the figure has no legible values.
+PAPER_USELESS = ("the useless feature 'can not distinguish these two classes' (Sec. 3, Fig. 1(b); no value in "
+                 "the text)")
+
+
+def _paper_vs(acc_useless, params):
+    """Paper vs rpcheck (report only): the accuracy when SRHT keeps the useless coordinate, mean and standard
+    error over those trials, beside the paper's sentence read as chance accuracy 1/2: agrees when 1/2 lies in
+    the two-sided 99% normal interval (mean +- 2.576 se), disagrees when it does not."""
+    n = acc_useless.size
+    mean = float(acc_useless.mean()) if n else None
+    se = float(acc_useless.std(ddof=1) / math.sqrt(n)) if n > 1 else None
+    agrees = None if mean is None or se is None else bool(abs(mean - 0.5) <= 2.5758293035489004 * se)
+    return {
+        "data": "the toy data of Fig. 1(a) (two Gaussian classes, means +-(3, 3), valid covariance, assumed), "
+                "fresh 200-point test set per trial",
+        "protocol": f"SRHT r = 1 on X D H; 1-D threshold at the midpoint of the class means, "
+                    f"{params['n_per_class']} training points per class; no SVM solver",
+        "paper_acc_useless_pick": PAPER_USELESS,
+        "acc_useless_pick": mean,
+        "acc_useless_pick_se": se,
+        "acc_useless_pick_agrees": agrees,
+    }
 
 
 _ASSUMED = ("valid covariance [[1, .75], [.75, 1]] replaces the printed non-PSD one",

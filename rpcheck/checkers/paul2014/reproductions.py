@@ -478,7 +478,62 @@ def bundled_decide(records, params):
             "thm11_ratio": float(np.nanmean(D[f"thm11_ratio.{r}"])),
             "test_error": float(D[f"err.{r}"].mean()),
         }
+    table.update(_bundled_paper_vs(D, params, len(records)))
     return {"table": Verdict.INCONCLUSIVE}, table
+
+
+#: The paper's trend sentences for its real data (none of its data sets is bundled, so no number can be set
+#: beside ours; the comparison is the direction the text states).
+PAPER_TRENDS = {
+    "classification": {
+        "error_drop": "eps_out 'improve[s] as r increases' (Sec. 4.1.2, Table II; Sec. 4.1.1, Table I)",
+        "margin_gain": "the margin gamma 'improve[s] as r increases' (Sec. 4.1.2, Table II; Sec. 4.1.1, Table I)",
+    },
+    "regression": {
+        "error_drop": "in-sample mse 'decreases with an increase in the number of random projections' (Sec. 4.3.1, "
+                      "Table VI; ours is out-of-sample)",
+        "margin_gain": "'The margin increases as the number of random projections increases' (Sec. 4.3.1, Table VI)",
+    },
+}
+
+
+def _bundled_paper_vs(D, params, splits):
+    """Paper vs rpcheck for the bundled data (report only: the ``table`` row is a measurement). Per split,
+    the drop of the test error (or MSE) and the gain of gamma~^2/gamma^2 from the smallest to the largest r of
+    the cell; mean and standard error over the splits. Agreement with the paper's direction when the two-sided
+    99% normal interval (mean +- 2.576 se) lies above 0, disagreement when it lies below, else undecided;
+    undecided also with fewer than ``MIN_SPLITS_AGREEMENT`` splits (the quick and ci profiles' 1-2 splits:
+    their standard error is no basis for a normal interval, and two equal differences give se = 0)."""
+    rs = _rs(params)
+    name = str(params["dataset"])
+    if name.startswith("file:"):
+        from ...datasets import load_file
+
+        task = load_file(name[5:]).task
+    else:
+        task = "regression" if name == "diabetes" else "classification"
+    where = "a user file" if name.startswith("file:") else "scikit-learn bundled"
+    out = {"data": f"{name} ({where}, real data; not one of the paper's data sets)",
+           "protocol": f"{splits} random 2-fold splits; {'eps-SVR (eps = 0.1)' if task == 'regression' else 'L1-loss SVM with bias (eq. (3))'}, "
+                       f"C = 1, exact dual, certified; {params['kind']} projections, r in {list(rs)}"}
+    for q, a, b in (("error_drop", D[f"err.{rs[0]}"], D[f"err.{rs[-1]}"]),
+                    ("margin_gain", D[f"margin_ratio.{rs[-1]}"], D[f"margin_ratio.{rs[0]}"])):
+        d = np.asarray(a, float) - np.asarray(b, float)
+        d = d[np.isfinite(d)]
+        mean = float(d.mean()) if d.size else None
+        se = float(d.std(ddof=1) / math.sqrt(d.size)) if d.size > 1 else None
+        agrees = None
+        if mean is not None and se is not None and d.size >= MIN_SPLITS_AGREEMENT:
+            agrees = True if mean - Z99 * se > 0 else (False if mean + Z99 * se < 0 else None)
+        out[f"paper_{q}"] = PAPER_TRENDS[task][q]
+        out[q], out[f"{q}_se"], out[f"{q}_agrees"] = mean, se, agrees
+    return out
+
+
+#: two-sided 99% normal quantile
+Z99 = 2.5758293035489004
+#: fewest splits for an agreement call in the Paper vs rpcheck rows (standard: 5, full: 20)
+MIN_SPLITS_AGREEMENT = 5
 
 
 def _bundled_cells(kinds, max_n):

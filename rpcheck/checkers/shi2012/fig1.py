@@ -6,6 +6,11 @@ data are separable (with or without threshold) iff ``|r2| > a |r1|``; for a rota
 row this has probability ``(2/pi) arctan(1/a)``, while the D1 margin stays 1 and the D2 margin is
 ``1/sqrt(1+a^2)``. The pitfall variant uses i.i.d. Uniform[-1, 1] entries (rate ``1/(2a)``): that "uniform"
 matrix is drawn here directly because it is not a sketch of the library, it is the misreading under test.
+
+Measurement rows (mode "report", role "measurement", no verdict), for the report's Paper vs rpcheck table:
+``separable_rate`` (shi2012.fig1: the Gaussian separable rate with its binomial standard error beside the
+paper's "angle between the dashed lines / pi", = (2/pi) arctan(1/a) for the spread points) and
+``margins_vs_paper`` (shi2012.fig1.margins: the D1 margin beside the paper's "unchanged", 1).
 """
 
 from __future__ import annotations
@@ -52,8 +57,35 @@ def _trial_impl(params, rng):
         "separability_uniform_entries": Outcome(holds=sep_u, statistic=float(sep_u),
                                                 bound=B.fig1_uniform_separable_probability(a)),
         "bias_irrelevant": Outcome(holds=sep == sep_nobias, statistic=float(sep), bound=float(sep_nobias)),
+        "separable_rate": Outcome(holds=True, statistic=float(sep)),  # measurement: built by _decide
     }
     return TrialRecord(outcomes=out, diagnostics={"p_min_gap": float(np.min(np.abs(p)))})
+
+
+#: Section 2.1 (Figure 1): "If R is chosen randomly from a uniform distribution then probability that the
+#: projected data is linearly separable (by a positive margin) is the angle separating the dashed lines divide
+#: by pi"; the dashed lines pass through the points (+-a, +-1), so the angle is 2 arctan(1/a) and the paper's
+#: value is (2/pi) arctan(1/a) (1/2 for the printed points, a = 1). The text gives no other number.
+PAPER_FIG1 = "angle between the dashed lines / pi (Sec. 2.1, Fig. 1), = (2/pi) arctan(1/a) for the points (+-a, +-1)"
+
+
+def _decide(records, params):
+    """Paper vs rpcheck for the ``separable_rate`` measurement row (no verdict; the exact-law rows are decided
+    by the engine): the measured rate of separable projections (Gaussian row, with its binomial standard
+    error) beside the paper's angle / pi at this spread."""
+    sep = np.array([rec.outcomes["separability_gaussian"].holds for rec in records], dtype=float)
+    n = sep.size
+    rate = float(sep.mean()) if n else None
+    se = float(np.sqrt(rate * (1 - rate) / n)) if n > 1 else None
+    return {}, {
+        "data": f"the 4 points of Fig. 1 spread to (+-{params['a']:g}, +-1), labels by the second coordinate",
+        "protocol": f"{n} Gaussian 1 x 2 projections (rotation-invariant direction); separable = the projected "
+                    "classes' ranges do not overlap; no solver",
+        "paper_note": PAPER_FIG1,
+        "paper_separable_rate": B.fig1_separable_probability(params["a"]),
+        "separable_rate": rate,
+        "separable_rate_se": se,
+    }
 
 
 def _margins_trial(params, rng):
@@ -86,8 +118,30 @@ def _margins_trial_impl(params, rng):
                                        bound=1.0 if sep else 0.0),
         "d1_margin_unchanged": Outcome(holds=abs(float(np.min(y * X[:, 1])) - 1.0) <= 1e-12,
                                        statistic=float(np.min(y * X[:, 1])), bound=1.0),
+        "margins_vs_paper": Outcome(holds=True, statistic=float(np.min(y * X[:, 1]))),  # built by _margins_decide
     }
     return TrialRecord(outcomes=out, diagnostics={"separable": float(sep)})
+
+
+def _margins_decide(records, params):
+    """Paper vs rpcheck for the ``margins_vs_paper`` measurement row (no verdict): the unnormalised margin
+    the paper says is unchanged by the spreading (1, the margin of its printed points (+-1, +-1) about the
+    horizontal axis) beside ours at this spread; the no-bias separable rate of the projections is listed
+    (its comparison with the paper is shi2012.fig1's)."""
+    d1 = [rec.outcomes["d1_margin_unchanged"].statistic for rec in records]
+    sep = np.array([rec.diagnostics["separable"] for rec in records], dtype=float)
+    n = sep.size
+    rate = float(sep.mean()) if n else None
+    return {}, {
+        "data": f"the 4 points of Fig. 1 spread to (+-{params['a']:g}, +-1)",
+        "protocol": f"{n} Gaussian 1 x 2 projections; margin about the horizontal axis u = (0, 1) (D1, "
+                    "Definition 1); no solver for this row",
+        # Sec. 2.1: "if we push x to infinitely far away, the angle reduces to 0 while keeping the original
+        # margin gamma unchanged" -- the printed points (+-1, +-1) have margin 1 about the horizontal axis
+        "paper_d1_margin": 1.0,
+        "d1_margin": float(min(d1)) if d1 else None,
+        "projected_separable_rate": rate,  # the paper's sentence on it is compared in shi2012.fig1's rows
+    }
 
 
 _A = [1.0, 2.0, 5.0, 10.0, 100.0]
@@ -151,7 +205,10 @@ FIG1 = register(Theorem(
                 promised_failure=_p_unif),
         Variant("bias_irrelevant", "separable with threshold <=> separable through the origin, every draw",
                 mode="deterministic", expected=c.H, role="self-check"),
+        Variant("separable_rate", "measurement: the separable rate beside the paper's angle / pi (Paper vs "
+                "rpcheck table)", mode="report", expected=None, role="measurement"),
     ),
+    decide=_decide,
     profiles=_PROFILES,
     parameters={"a": c.FLOAT(0.0, None, closed="neither", doc="spread of the Figure-1 points (+-a, +-1)")},
     trial=_trial,
@@ -186,7 +243,10 @@ FIG1_MARGINS = register(Theorem(
                 mode="deterministic", expected=c.H),
         Variant("d1_margin_unchanged", "D1 margin with u = (0,1) equals 1 for every a", mode="deterministic",
                 expected=c.H, role="self-check"),
+        Variant("margins_vs_paper", "measurement: the margin and separable rate beside the paper's statements "
+                "(Paper vs rpcheck table)", mode="report", expected=None, role="measurement"),
     ),
+    decide=_margins_decide,
     profiles={
         # >= 90 draws per cell: a deterministic HOLDS needs them (rules v2); each trial is two SVMs on 4 points
         "quick": Profile(cells=grid(a=[2.0]), trials=90),

@@ -81,7 +81,28 @@ def _decide(records, params):
     info["claim"] = (f"P2 - P1 = {mean:.3g} (se {se:.2g}, {T} paired draws): one-sided z = {Z_PAIRED:g} rule, nominal "
                      "false alarm 3.2e-5 per direction and cell (normal approximation to the mean of T paired "
                      "differences)")
+    info.update(_paper_vs(params, verdict, mean, se, T))
     return verdict, info
+
+
+#: Section 5.1 (Fig. 2 and its caption), the only statement of Figure 2 that one cell can compare: the figure
+#: is an image with no legible values and the text gives none, so the comparison is qualitative.
+PAPER_P1_LT_P2 = ("P1 (angle) 'significantly smaller' than P2 (inner product) 'for the same gamma, eps and n' "
+                  "(Sec. 5.1, Fig. 2(a)-(b); no values in the text)")
+
+
+def _paper_vs(params, verdict, mean, se, T):
+    """Paper vs rpcheck (report only; the verdict is :func:`_decide`'s): at acute cells the paper's sentence
+    on P1 < P2 beside our paired P2 - P1, agreeing when the z = 4 rule decides HOLDS."""
+    out = {"data": f"fixed pair (w, x) with cos = {params['c']:g} in R^{params['d']} (the laws depend on (c, n) "
+                   "only, so d = 2 is exact; the paper: d = 300)",
+           "protocol": f"{T} Gaussian R (n x d, Theorem 5), n = {params['n']}, eps = {params['eps']:g}; the "
+                       "paper: 2,000 matrices"}
+    if params["c"] > 0:
+        out.update({"paper_P2_minus_P1": PAPER_P1_LT_P2, "P2_minus_P1": mean,
+                    "P2_minus_P1_se": se if math.isfinite(se) else None,
+                    "P2_minus_P1_agrees": {c.H: True, c.V: False}.get(verdict)})
+    return out
 
 
 #: trials of the smallest profile; the power rule below assumes at least this many
