@@ -552,8 +552,7 @@ def fig2_p2_exact(c, n, eps):
     >>> round(fig2_p2_exact(0.827, 100, 0.1), 4)        # Monte Carlo (20000 draws): 0.523
     0.5236
     """
-    from scipy import stats
-    from scipy import integrate
+    from scipy import integrate, stats
     c, n = _check_c_n(c, n)
     eps = _eps(eps)
     if c == 0:
