@@ -284,29 +284,78 @@ def _source_key():
     return f"{zlib.crc32(chr(10).join(parts).encode()):08x}"
 
 
-def _builtin_catalog():
-    """``{id: info}`` of the built-in theorems, from the cache or (once) by importing every checker."""
-    path = _cache_dir() / f"catalog-{_source_key()}.json"
+def _read_cache(path):
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        pass
-    from .engine import registry
+        return None
 
-    registry._load()
-    infos = {
-        t.id: _theorem_info(t)
-        for t in registry.all_theorems()
-        if getattr(t.trial, "__module__", "").startswith("rpcheck.checkers.")
-    }
+
+def _write_cache(path, obj):
     try:  # best effort: a read-only home only makes the next call slow again
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(infos), encoding="utf-8")
+        tmp.write_text(json.dumps(obj), encoding="utf-8")
         os.replace(tmp, path)
     except OSError:
         pass
+
+
+def _builtin_theorems():
+    from .engine import registry
+
+    registry._load()
+    return [t for t in registry.all_theorems() if getattr(t.trial, "__module__", "").startswith("rpcheck.checkers.")]
+
+
+def _builtin_catalog(key=None):
+    """``{id: info}`` of the built-in theorems, from the cache or (once) by importing every checker."""
+    path = _cache_dir() / f"catalog-{key or _source_key()}.json"
+    infos = _read_cache(path)
+    if infos is None:
+        infos = {t.id: _theorem_info(t) for t in _builtin_theorems()}
+        _write_cache(path, infos)
     return infos
+
+
+def _builtin_index(key=None):
+    """``{id: {id, paper, kind, title, source}}`` of the built-in theorems (what ``list`` prints): the full
+    catalog when it is cached, else a light index (cached too) that needs the checkers' declarations only,
+    not :func:`_theorem_info` (whose per-cell expected verdicts may solve problems: cvxpy, numba)."""
+    key = key or _source_key()
+    full = _read_cache(_cache_dir() / f"catalog-{key}.json")
+    if full is not None:
+        return full
+    path = _cache_dir() / f"index-{key}.json"
+    index = _read_cache(path)
+    if index is None:
+        index = {
+            t.id: {"id": t.id, "paper": t.paper, "kind": t.kind, "title": t.title, "source": "built-in"}
+            for t in _builtin_theorems()
+        }
+        _write_cache(path, index)
+    return index
+
+
+def _builtin_info(ref):
+    """``show``'s info of one built-in theorem (None when ``ref`` is not one): from the full catalog when cached,
+    else computed for that theorem alone and cached per theorem."""
+    key = _source_key()
+    full = _read_cache(_cache_dir() / f"catalog-{key}.json")
+    if full is not None:
+        return full.get(ref)
+    if ref not in _builtin_index(key):
+        return None
+    import zlib
+
+    path = _cache_dir() / f"info-{key}" / f"{zlib.crc32(ref.encode()):08x}.json"
+    info = _read_cache(path)
+    if info is None or info.get("id") != ref:
+        from .engine import registry
+
+        info = _theorem_info(registry.get(ref))
+        _write_cache(path, info)
+    return info
 
 
 def _plugin_infos():
@@ -694,7 +743,7 @@ def _check_run_args(args, theorems):
 
 
 def _cmd_list(args):
-    infos = {**_builtin_catalog(), **_plugin_infos()}
+    infos = {**_builtin_index(), **_plugin_infos()}
     if args.paper is not None:
         papers = sorted({i["paper"] for i in infos.values()})
         if args.paper not in papers:
@@ -718,9 +767,9 @@ def _cmd_list(args):
 def _show_info(ref):
     if ":" in ref or not ref:
         return _theorem_info(_resolve_theorem(ref), source="module")
-    catalog = _builtin_catalog()
-    if ref in catalog:
-        return catalog[ref]
+    info = _builtin_info(ref)
+    if info is not None:
+        return info
     from .engine import plugins
 
     try:
@@ -728,7 +777,7 @@ def _show_info(ref):
     except RpcheckError:
         from .engine import registry
 
-        raise _unknown_id(ref, set(catalog) | set(registry._REGISTRY)) from None
+        raise _unknown_id(ref, set(_builtin_index()) | set(registry._REGISTRY)) from None
 
 
 def _show_markdown(ref):

@@ -38,7 +38,6 @@ import os
 import time
 
 import numpy as np
-import pandas as pd
 import scipy.sparse as sp
 import scipy.stats
 
@@ -390,6 +389,7 @@ def summarize(raw, *, baseline="srht", dataset=None):
         One row per (r, method): ``acc_mean, acc_std (ddof=1), time_mean, C_median, reps, diff_vs_baseline,
         welch_t, welch_p`` and, when the data set is in Table 2, ``paper_mean, paper_std, paper_time``.
     """
+    import pandas as pd
     key = paper_key(dataset) if dataset else None
     out = []
     for (rr, m), g in raw.groupby(["r", "method"], sort=False):
@@ -462,6 +462,7 @@ def compare(
     pandas.DataFrame (or (summary, raw))
         See :func:`summarize`; ``summary.attrs["claims"]`` holds :func:`assess_claims`.
     """
+    import pandas as pd
     rng = as_generator(rng)
     ds = _as_dataset(data)
     for m in methods:
@@ -522,6 +523,7 @@ def assess_claims(summary, *, alpha=0.05):
     correction): supported when the mean is higher and p < alpha, contradicted when the mean is not higher,
     undecided otherwise. The other sentences compare means (the paper states them without a test).
     """
+    import pandas as pd
     rows = []
     methods = set(summary["method"])
     rs = sorted({int(x) for x in summary[summary["method"] != "all"]["r"]})
@@ -664,6 +666,7 @@ def fixed_grid_repetition(
 def stability_table(raw, *, baseline="srht"):
     """Per (method, r, C): mean/std accuracy, the baseline's mean, ``ge_srht``; attrs["fraction"] per "
     "method."""
+    import pandas as pd
     g = raw.groupby(["method", "r", "C"])["accuracy"]
     st = pd.DataFrame({"acc_mean": g.mean(), "acc_std": g.std(ddof=1)}).reset_index()
     base = st[st["method"] == baseline].set_index(["r", "C"])["acc_mean"]
@@ -687,6 +690,7 @@ def stability(
     """Fig. 3 protocol (claim 25): accuracy at FIXED (C, r) for SRHT and ISRHT variants, averaged over
     ``repetitions``; see :func:`stability_table` (``attrs["fraction"]``: share of grid points where the ISRHT
     variant's mean accuracy is >= SRHT's; the paper claims well above 1/2 on mushrooms)."""
+    import pandas as pd
     rng = as_generator(rng)
     ds = _as_dataset(data)
     rows = []

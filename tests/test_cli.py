@@ -570,3 +570,26 @@ def test_list_and_show_import_no_heavy_module_once_the_catalog_is_cached(tmp_pat
     assert first.returncode == 0, first.stderr  # builds the catalog (imports every checker)
     second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert second.returncode == 0 and second.stdout.strip() == "[]", second.stdout + second.stderr
+
+
+def test_list_on_a_cold_cache_imports_no_solver_or_dataframe_library(tmp_path):
+    """``list`` with no cached catalog imports the checkers (their THEOREM declarations) but neither cvxpy,
+    scikit-learn, pandas, pyarrow, matplotlib nor hypothesis: those are imported where they are used (issue
+    #12, lazy imports). Deterministic (a sys.modules check in a fresh process), not a timing test."""
+    import os
+    import subprocess
+    import sys
+
+    root = str(__import__("pathlib").Path(__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONPATH=root, RPCHECK_CACHE_DIR=str(tmp_path))
+    code = (
+        "import contextlib, io, sys\nfrom rpcheck.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+        "    assert main(['list']) == 0\n"
+        "assert 'zhang2013.thm4' in out.getvalue()\n"
+        "heavy = ('cvxpy', 'sklearn', 'pandas', 'pyarrow', 'matplotlib', 'hypothesis')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    for _ in range(2):  # cold, then from the light index written by the first call
+        proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0 and proc.stdout.strip() == "[]", proc.stdout + proc.stderr

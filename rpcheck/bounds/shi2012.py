@@ -35,7 +35,6 @@ import itertools
 import math
 
 import numpy as np
-from scipy import integrate, optimize, special, stats
 
 from .._validation import check_choice, check_int, check_interval
 from ..errors import RpcheckError
@@ -149,6 +148,7 @@ def lemma10_exact_failure(n, eps, side="both"):
     >>> round(lemma10_exact_failure(1000, 0.1), 4)       # exact 0.0253 vs the bound 2E = 0.194
     0.0253
     """
+    from scipy import stats
     n = check_int("n", n, 1)
     eps = _eps(eps)
     check_choice("side", side, ("both", "lower", "upper"))
@@ -165,6 +165,7 @@ def lemma10_exact_failure_achlioptas_axis(n, eps, side="both"):
     >>> lemma10_exact_failure_achlioptas_axis(3, 0.5)    # 3B/3 = B, fails unless B = 1
     0.5555555555555556
     """
+    from scipy import stats
     n = check_int("n", n, 1)
     eps = _eps(eps)
     check_choice("side", side, ("both", "lower", "upper"))
@@ -303,6 +304,7 @@ def thm5_n_min(eps):
 
 def _log_pdf_phi(phi, c, n):
     """log of the density of ``phi = arccos(c')`` on (0, pi) (Hotelling's form with N = n + 1)."""
+    from scipy import special
     N = n + 1
     r = np.cos(phi)
     logc = (
@@ -365,6 +367,7 @@ def projected_cosine_cdf(r, c, n, *, upper=False):
     >>> round(projected_cosine_cdf(0.0, 0.3, 1), 6) == round(0.5 - math.asin(0.3) / math.pi, 6)
     True
     """
+    from scipy import integrate
     c, n = _check_c_n(c, n)
     r = float(r)
     if n == 1:
@@ -428,6 +431,7 @@ def thm5_band_width(c, eps, *, clipped=False):
 def _order_stat_tail(kind, B, k, p):
     """Exact order-statistic tails for ``B`` i.i.d. draws (continuous law), ``k``-th smallest ``lo`` and
     ``k``-th largest ``hi``; ``p`` is the tail mass of the threshold on the side named."""
+    from scipy import stats
     if kind == "beyond":   # P(hi >= a) with p = P(X >= a), or P(lo <= b) with p = P(X <= b)
         return float(stats.binom.sf(k - 1, B, p))
     return float(stats.binom.cdf(k - 1, B, p))  # "inside": P(hi <= a) with p = P(X > a), P(lo >= b) likewise
@@ -548,6 +552,7 @@ def fig2_p2_exact(c, n, eps):
     >>> round(fig2_p2_exact(0.827, 100, 0.1), 4)        # Monte Carlo (20000 draws): 0.523
     0.5236
     """
+    from scipy import integrate, stats
     c, n = _check_c_n(c, n)
     eps = _eps(eps)
     if c == 0:
@@ -634,6 +639,7 @@ def thm8_eps_max(gamma, form="as_printed"):
     >>> [round(thm8_eps_max(g), 3) for g in (1.0, 0.8, 0.5, 0.3, 0.1)]     # 0.707 .358 .167 .088 .026
     [0.707, 0.358, 0.167, 0.088, 0.026]
     """
+    from scipy import optimize
     gamma = check_interval("gamma", gamma, 0, 1, closed="right")
     check_choice("form", form, ("as_printed", "corrected"))
 

@@ -188,21 +188,33 @@ def _chunk_arrays(meta, records, variants):
         "error": np.array([r.error for r in records], dtype=str) if n else np.zeros(0, dtype="<U1"),
         "seconds": np.fromiter((r.seconds for r in records), np.float64, n),
     }
+    # one pass over the outcomes of the ok trials, as a (trials, variants, field) object array; each field
+    # column is then converted at once (the same Python bool/float -> float64/bool conversions per value)
+    ok = [t for t, r in enumerate(records) if r.status == "ok"]
+    fields = None
+    if ok and v:
+        fields = np.array([tuple(o) for t in ok for o in records[t].outcomes], dtype=object)
+        fields = fields.reshape(len(ok), v, len(_FIELDS))
     for k, (f, dt) in enumerate(_FIELDS):
         col = np.full((n, v), np.nan if dt is np.float64 else False, dtype=dt)
-        for t, r in enumerate(records):
-            if r.status == "ok":
-                col[t, :] = [o[k] for o in r.outcomes]
+        if fields is not None:
+            col[ok] = fields[:, :, k].astype(dt)
         arrays[f] = col
-    names = sorted({k for r in records for k in r.diagnostics})
+    diags = [r.diagnostics for r in records]
+    names = sorted({k for d in diags for k in d})
     arrays["diag_names"] = np.array(names, dtype=str) if names else np.zeros(0, dtype="<U1")
-    index = {k: m for m, k in enumerate(names)}
-    value = np.full((n, len(names)), np.nan)
-    present = np.zeros((n, len(names)), dtype=bool)
-    for t, r in enumerate(records):
-        for k, x in r.diagnostics.items():
-            value[t, index[k]] = x
-            present[t, index[k]] = True
+    m = len(names)
+    if n and m and all(len(d) == m for d in diags):  # every trial has every diagnostic (the usual case)
+        value = np.array([[d[k] for k in names] for d in diags], dtype=np.float64).reshape(n, m)
+        present = np.ones((n, m), dtype=bool)
+    else:
+        index = {k: j for j, k in enumerate(names)}
+        value = np.full((n, m), np.nan)
+        present = np.zeros((n, m), dtype=bool)
+        for t, d in enumerate(diags):
+            for k, x in d.items():
+                value[t, index[k]] = x
+                present[t, index[k]] = True
     arrays["diag_value"], arrays["diag_present"] = value, present
     return arrays
 

@@ -20,10 +20,23 @@ import numpy as np
 
 from ..errors import RpcheckError
 
-try:  # numba is a declared dependency, but the library must still work without it
-    from . import _kernels
-except ImportError:  # pragma: no cover - exercised only on installs without numba
-    _kernels = None
+#: The compiled kernels module, imported on first need (:func:`_load_kernels`; importing numba costs ~0.5 s,
+#: which ``rpcheck list``/``show`` must not pay); None until then, and when numba is not installed.
+_kernels = None
+_KERNELS_TRIED = False
+
+
+def _load_kernels():
+    """Import :mod:`rpcheck.sketches._kernels` once; return it, or None without numba."""
+    global _kernels, _KERNELS_TRIED
+    if not _KERNELS_TRIED:
+        _KERNELS_TRIED = True
+        try:  # numba is a declared dependency, but the library must still work without it
+            from . import _kernels as k
+        except ImportError:  # pragma: no cover - exercised only on installs without numba
+            k = None
+        _kernels = k
+    return _kernels
 
 __all__ = ["fwht", "next_pow2", "numba_enabled", "parallel_slot", "warmup_kernels"]
 
@@ -54,6 +67,7 @@ def parallel_slot(n_entries):
     if (
         os.environ.get("RPCHECK_PARALLEL", "0") not in ("1", "true", "yes")
         or _FORKED_CHILD
+        or _load_kernels() is None
         or n_entries < _kernels.PARALLEL_MIN_ENTRIES
         or not _PARALLEL_LOCK.acquire(blocking=False)
     ):
@@ -67,7 +81,7 @@ def parallel_slot(n_entries):
 
 def numba_enabled():
     """True when the compiled kernels are available and not disabled by ``RPCHECK_DISABLE_NUMBA=1``."""
-    return _kernels is not None and os.environ.get("RPCHECK_DISABLE_NUMBA", "0") in ("", "0")
+    return os.environ.get("RPCHECK_DISABLE_NUMBA", "0") in ("", "0") and _load_kernels() is not None
 
 
 def next_pow2(d):

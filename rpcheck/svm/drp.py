@@ -33,7 +33,8 @@ ill-defined at the kink, so the projected **dual** (7) is solved directly (spec 
         - \frac{1}{2\lambda} \lVert \hat X^T (y \circ (\beta - \beta^0)) \rVert^2
 
 (``c = 0, beta^0 = 0`` for Algorithm 1; the Algorithm 2 step otherwise), in factored form (the ``n x n``
-Gram matrix is never formed) with cvxpy/Clarabel, followed by a float64 active-set polish.
+Gram matrix is never formed) with Clarabel (posed directly, no cvxpy canonicalisation per solve), followed by a
+float64 active-set polish.
 
 ``"logistic"``, ``"squared_hinge"``, ``"smoothed_hinge"`` (parameter ``mu``): Algorithm 1 as printed.
 The projected primal (6) is solved by :func:`rpcheck.svm.erm.solve_erm` (Newton, certified by its
@@ -367,6 +368,67 @@ def _polish(F, M, y, lam, beta, lin, beta0):
     return best, best_gap
 
 
+#: Clarabel's statuses as cvxpy names them (``cvxpy``'s Clarabel interface, STATUS_MAP), so a SolverError reads
+#: the same whichever path posed the problem.
+_CLARABEL_STATUS = {
+    "Solved": "optimal",
+    "AlmostSolved": "optimal_inaccurate",
+    "PrimalInfeasible": "infeasible",
+    "DualInfeasible": "unbounded",
+    "AlmostPrimalInfeasible": "infeasible_inaccurate",
+    "AlmostDualInfeasible": "unbounded_inaccurate",
+    "MaxIterations": "user_limit",
+    "MaxTime": "user_limit",
+}
+
+
+def _clarabel_box_qp(M, lin, Mb0, lam, opts):
+    r"""The hinge dual as Clarabel's conic QP, posed directly (the problem cvxpy would build, without its
+    per-call canonicalisation, which cost ~40% of a zhang2013.thm4/thm5 trial): variables ``x = (beta, t)``,
+
+    .. math::
+
+        \min \tfrac{1}{2\lambda} \lVert t\rVert^2 - \mathrm{lin}^T \beta
+        \quad\text{s.t.}\quad t - M\beta = -M\beta^0 \text{ (zero cone)},\;
+        \beta \le 1,\; -\beta \le 0 \text{ (nonnegative cone)}.
+
+    ``opts`` are Clarabel settings (as cvxpy passes them). Returns ``(status, iterations, beta or None)``
+    with cvxpy's status names; a solver crash raises SolverError. The caller certifies ``beta`` (Frank-Wolfe
+    gap from the full-precision F), exactly as on the cvxpy path."""
+    import clarabel
+    import scipy.sparse as sparse
+
+    k, n = M.shape
+    P = sparse.block_diag((sparse.csc_matrix((n, n)), sparse.identity(k, format="csc") / lam), format="csc")
+    q = np.concatenate([-lin, np.zeros(k)])
+    eye_n = sparse.identity(n, format="csc")
+    A = sparse.vstack(
+        [
+            sparse.hstack([sparse.csc_matrix(-M), sparse.identity(k, format="csc")]),
+            sparse.hstack([eye_n, sparse.csc_matrix((n, k))]),
+            sparse.hstack([-eye_n, sparse.csc_matrix((n, k))]),
+        ],
+        format="csc",
+    )
+    b = np.concatenate([-Mb0, np.ones(n), np.zeros(n)])
+    cones = [clarabel.ZeroConeT(k), clarabel.NonnegativeConeT(2 * n)]
+    settings = clarabel.DefaultSettings()
+    settings.verbose = False
+    for key, val in opts.items():
+        try:
+            setattr(settings, key, val)
+        except (AttributeError, TypeError) as exc:
+            raise RpcheckError(f"`solver_options`: Clarabel has no setting {key!r} = {val!r} ({exc}).") from None
+    try:
+        sol = clarabel.DefaultSolver(sparse.triu(P, format="csc"), q, A, b, cones, settings).solve()
+    except Exception as exc:  # Clarabel's Rust panics and argument errors surface as Python exceptions
+        raise SolverError(f"CLARABEL failed: {exc}", status="solver_error", solver="CLARABEL") from exc
+    status = _CLARABEL_STATUS.get(str(sol.status), "solver_error")
+    x = np.asarray(sol.x, dtype=np.float64)
+    beta = x[:n] if status in ("optimal", "optimal_inaccurate") and x.shape == (n + k,) else None
+    return status, int(sol.iterations), beta
+
+
 def solve_hinge_dual(F, y, lam, *, c=None, beta0=None, solver="CLARABEL", polish=True, solver_options_=None):
     r"""Solve the hinge-loss dual (2)/(7) of Zhang et al. 2013, or the dual step of Algorithm 2.
 
@@ -377,8 +439,8 @@ def solve_hinge_dual(F, y, lam, *, c=None, beta0=None, solver="CLARABEL", polish
 
     With ``F = X`` this is the full dual (2) (``G = D(y) X X^T D(y)``, eq. 3); with ``F = X R`` it is the
     projected dual (7) (``Ghat``, eq. 8). Posed in factored form through a thin factor of ``F`` (width
-    ``rank(F)``), solved by cvxpy, polished in float64 and certified by the Frank-Wolfe gap computed from
-    ``F`` itself.
+    ``rank(F)``), solved by Clarabel (posed directly, :func:`_clarabel_box_qp`; OSQP and SCS through cvxpy),
+    polished in float64 and certified by the Frank-Wolfe gap computed from ``F`` itself.
 
     Parameters
     ----------
@@ -406,8 +468,6 @@ def solve_hinge_dual(F, y, lam, *, c=None, beta0=None, solver="CLARABEL", polish
     SolverError
         The solver failed or returned a non-optimal status.
     """
-    import cvxpy as cp
-
     t0 = time.perf_counter()
     F = _check_X(F, "F")
     n = F.shape[0]
@@ -420,16 +480,21 @@ def solve_hinge_dual(F, y, lam, *, c=None, beta0=None, solver="CLARABEL", polish
         raise RpcheckError(f"`beta0` must be a vector of shape ({n},) in [0, 1]^n.")
     lin = 1.0 - c
     M = _thin_factor(F, y)
-    beta = cp.Variable(n)
-    obj = cp.Maximize(lin @ beta - cp.sum_squares(M @ beta - M @ b0) / (2.0 * lam))
-    prob = cp.Problem(obj, [beta >= 0, beta <= 1])
     opts = solver_options(solver, solver_options_)
     if solver == "CLARABEL":
         opts = {**_CLARABEL_TIGHT, **opts}
-    status, iters = run_problem(prob, solver, opts)
-    if status not in ("optimal", "optimal_inaccurate") or beta.value is None:
+        status, iters, raw = _clarabel_box_qp(M, lin, M @ b0, lam, opts)
+    else:
+        import cvxpy as cp
+
+        beta = cp.Variable(n)
+        obj = cp.Maximize(lin @ beta - cp.sum_squares(M @ beta - M @ b0) / (2.0 * lam))
+        prob = cp.Problem(obj, [beta >= 0, beta <= 1])
+        status, iters = run_problem(prob, solver, opts)
+        raw = beta.value
+    if status not in ("optimal", "optimal_inaccurate") or raw is None:
         raise SolverError(f"hinge dual: {solver} returned status {status!r}.", status=status, solver=solver)
-    raw = np.asarray(beta.value, dtype=np.float64)
+    raw = np.asarray(raw, dtype=np.float64)
     box_violation = float(max(0.0, -raw.min(), raw.max() - 1.0))
     b = np.clip(raw, 0.0, 1.0)
     gap0 = _fw_gap(_gradient(F, y, lam, b, lin, b0), b)

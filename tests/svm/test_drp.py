@@ -276,3 +276,59 @@ def test_hinge_requires_labels_and_feasible_beta():
         certified_recovery_bound(1.0, 1.0, 0.0, 1.0)
     with pytest.raises(RpcheckError, match="`form`"):
         ridge_solution(X, y, 1.0, form="qr")
+
+
+def _cvxpy_hinge_dual(F, y, lam, c, b0):
+    """The hinge dual posed through cvxpy (Clarabel), as solve_hinge_dual did before it called Clarabel directly."""
+    import cvxpy as cp
+
+    from rpcheck.svm._common import solver_options
+    from rpcheck.svm.drp import _CLARABEL_TIGHT, _thin_factor
+
+    n = F.shape[0]
+    M = _thin_factor(F, y)
+    beta = cp.Variable(n)
+    obj = cp.Maximize((1.0 - c) @ beta - cp.sum_squares(M @ beta - M @ b0) / (2.0 * lam))
+    prob = cp.Problem(obj, [beta >= 0, beta <= 1])
+    prob.solve(solver="CLARABEL", **{**_CLARABEL_TIGHT, **solver_options("CLARABEL")})
+    assert prob.status == "optimal"
+    return np.clip(np.asarray(beta.value), 0.0, 1.0)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("step", [False, True])
+def test_direct_clarabel_hinge_dual_agrees_with_cvxpy_within_certificates(seed, step):
+    """Oracle for the direct Clarabel path: the same dual through cvxpy. Both points are certified by their
+    Frank-Wolfe gaps eta (computed from F, not from the solver), so their objectives lie within eta_a + eta_b
+    of each other, and the primal points w(beta) = F^T (y (beta - beta0)) / lam (lam-strongly convex primal)
+    within sqrt(2 eta_a / lam) + sqrt(2 eta_b / lam)."""
+    from rpcheck.svm.drp import _objective
+
+    X, y, R, _ = _instance(seed=20 + seed, n=50 + 5 * seed)
+    F = X @ R
+    n = F.shape[0]
+    lam = (0.05, 1.0, 10.0)[seed % 3]
+    rng = np.random.default_rng(seed)
+    c = 0.3 * rng.standard_normal(n) if step else np.zeros(n)
+    b0 = rng.uniform(0.0, 1.0, n) if step else np.zeros(n)
+    a = solve_hinge_dual(F, y, lam, c=c if step else None, beta0=b0 if step else None)
+    bb = _cvxpy_hinge_dual(F, y, lam, c, b0)
+    gap_b = hinge_dual_gap(F, y, lam, bb, c=c, beta0=b0)
+    obj_b = _objective(F, y, lam, bb, 1.0 - c, b0)
+    assert abs(a.objective - obj_b) <= a.gap + gap_b + 1e-12 * max(1.0, abs(obj_b))
+    wa = F.T @ (y * (a.beta - b0)) / lam
+    wb = F.T @ (y * (bb - b0)) / lam
+    tol = np.sqrt(2.0 * a.gap / lam) + np.sqrt(2.0 * gap_b / lam)
+    assert np.linalg.norm(wa - wb) <= tol + 1e-12 * max(1.0, np.linalg.norm(wb))
+    assert a.solver == "CLARABEL" and a.status == "optimal" and a.gap_rel <= GAP_REL_MAX
+
+
+def test_direct_clarabel_hinge_dual_raises_solver_error_on_iteration_limit():
+    from rpcheck.errors import SolverError
+
+    X, y, R, _ = _instance(seed=3)
+    with pytest.raises(SolverError) as info:
+        solve_hinge_dual(X @ R, y, 1.0, solver_options_={"max_iter": 1})
+    assert info.value.status == "user_limit" and info.value.solver == "CLARABEL"
+    with pytest.raises(RpcheckError, match="no setting 'no_such_option'"):
+        solve_hinge_dual(X @ R, y, 1.0, solver_options_={"no_such_option": 1})

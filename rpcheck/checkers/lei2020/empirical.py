@@ -23,7 +23,6 @@ import math
 import os
 
 import numpy as np
-import pandas as pd
 import scipy.stats
 
 from ... import compare as cmp
@@ -218,6 +217,7 @@ def sentence_outcomes(diag):
 
 
 def _raw_from_records(records, prefix="acc."):
+    import pandas as pd
     rows = []
     for i, rec in enumerate(records):
         for k, v in rec.diagnostics.items():
@@ -486,6 +486,7 @@ def _stability_trial(params, rng):
 def _stability_decide(records, params):
     """:func:`sign_decide` over repetitions (the verdict); the fraction of grid points where the mean
     accuracy over repetitions is >= SRHT's (the paper's Fig. 3 reading) is a measurement in ``info``."""
+    import pandas as pd
     verdicts, claim = sign_decide(records, ("srht-nps", "srht-topr"))
     rows = []
     for rec in records:
@@ -589,6 +590,7 @@ STABILITY = register(
 # claims 17-23 on the paper's OWN Table 2 (arithmetic on Table 2)
 # ---------------------------------------------------------------------------------------------------------
 def _paper_summary(key):
+    import pandas as pd
     t = cmp.PAPER_TABLE2[key]
     rows = []
     for m in cmp.METHODS:
