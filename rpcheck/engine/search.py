@@ -1,21 +1,21 @@
-r"""Counterexample search for deterministic inequalities.
+r"""The one counterexample search: hypothesis-driven generation, :func:`hypothesis.target` and shrinking.
 
-Counterexample search
----------------------
 A deterministic claim ``statistic <= bound`` is refuted by an instance with negative *slack*
-``bound - statistic`` (beyond the checker's stated tolerance, which the checker folds into its slack).
-Three bounded minimisers of a slack function are provided, all returning a frozen :class:`SearchResult`
-(worst slack found, the instance attaining it, how many instances were tried):
+``bound - statistic`` (beyond the checker's certified tolerance, which the checker folds into its slack).
+:func:`hypothesis_search` minimises the slack over a hypothesis strategy of instances (e.g. one of
+:mod:`rpcheck.strategies`, or ``builds``/``tuples`` of floats parametrising an instance): hypothesis's
+*generate* phase draws instances, its *target* phase (hill climbing on the choice sequence, driven by
+``target(-slack)``) pushes towards small slack, and on the first counterexample its *shrink* phase reduces it
+to the simplest instance that still refutes the claim. The result (:class:`SearchResult`) carries the
+worst slack seen, the shrunk counterexample and how many objective evaluations were spent.
 
-- :func:`hill_climb`: a (1+1) evolution strategy over a real vector parametrising an instance;
-- :func:`random_search`: independent instances from a sampler;
-- :func:`hypothesis_search`: hypothesis's generation, :func:`hypothesis.target`-guided search and
-  shrinking over any strategy (e.g. :mod:`rpcheck.strategies`).
-
-:func:`hill_climb` and :func:`random_search` are pure functions of their ``rng``: a checker calls them
-inside one trial of a ``"search"``-mode variant (one trial = one bounded restart), and the runner's per-trial
-seed replays the restart exactly. Every search stops after a stated number of objective evaluations; none
-loops until it finds something.
+Every ``"search"``-mode checker runs this search inside one trial. A trial must be a pure function of its
+per-trial seed (``rpcheck replay`` re-runs it and compares outcomes), so a checker passes
+``seed=trial_seed(rng)`` and no example database; the search is then a pure function of ``(objective,
+strategy, seed, budgets)``. Every search stops after a stated number of objective evaluations
+(``max_examples`` before a counterexample, ``max_shrinks`` while shrinking); none loops until it finds
+something. For interactive use outside trials, ``database=`` (a directory) keeps found counterexamples
+and replays them first on the next call, as hypothesis does for tests.
 
 The empirical-constant search (``find_constant``) lives in :mod:`rpcheck.engine.constant`.
 """
@@ -23,30 +23,28 @@ The empirical-constant search (``find_constant``) lives in :mod:`rpcheck.engine.
 from __future__ import annotations
 
 import math
+import pickle
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
-from .._rng import as_generator
-from .._validation import check_int, check_interval
+from .._validation import check_int
 from ..errors import RpcheckError, SolverError
 
-__all__ = [
-    "SearchResult",
-    "hill_climb",
-    "random_search",
-    "hypothesis_search",
-    "merge_results",
-    "TRACE_LIMIT",
-]
+__all__ = ["SearchResult", "hypothesis_search", "trial_seed", "TRACE_LIMIT", "SEED_BOUND"]
 
 #: At most this many improvements are kept in ``SearchResult.trace`` (the first TRACE_LIMIT // 2 and the
 #: last TRACE_LIMIT // 2), so a result stays small whatever the budget.
 TRACE_LIMIT = 64
+#: Seeds of :func:`hypothesis_search` drawn by :func:`trial_seed` lie in ``[0, SEED_BOUND)``.
+SEED_BOUND = 2**32
 
 
-# ======================================================================================= counterexamples
+def trial_seed(rng):
+    """The hypothesis seed of a search run inside a trial: one draw ``rng.integers(2**32)`` from the trial's
+    generator, so the search (and the trial) stays a pure function of the per-trial seed."""
+    return int(rng.integers(SEED_BOUND))
+
+
 @dataclass(frozen=True, eq=False)
 class SearchResult:
     """The outcome of a bounded counterexample search (minimisation of a slack function).
@@ -57,10 +55,10 @@ class SearchResult:
         Smallest finite slack ``bound - statistic`` found (``inf`` when no evaluation succeeded).
         Negative means a counterexample.
     worst_instance : object
-        The instance attaining ``worst_slack`` (a vector for :func:`hill_climb`, whatever the sampler or
-        strategy produced otherwise); None when no evaluation succeeded.
+        The instance attaining ``worst_slack`` (as drawn from the strategy); None when no evaluation
+        succeeded.
     tried : int
-        Objective evaluations attempted (including failed ones).
+        Objective evaluations attempted (including failed and skipped ones, and those while shrinking).
     errors : int
         Evaluations that raised :class:`rpcheck.errors.SolverError` or returned a non-finite slack; they
         are never counted as counterexamples.
@@ -69,14 +67,18 @@ class SearchResult:
     trace : tuple of (int, float)
         ``(evaluation index, best slack)`` at improvements (at most ``TRACE_LIMIT`` entries).
     method : str
-        "hill_climb", "random_search", "hypothesis" or "merged".
+        "hypothesis".
     stopped : str
-        Why the search ended: "budget" (all evaluations used), "step_size" (hill climb converged),
-        "target" (slack below ``stop_below``), "counterexample" (hypothesis found and shrank one).
+        Why the search ended: "budget" (all evaluations used or hypothesis's generation ended) or
+        "counterexample" (one was found and shrunk).
     shrunk_instance : object
-        :func:`hypothesis_search` only: the counterexample after hypothesis's shrinking (the simplest
-        instance with slack below the threshold, whose slack is ``shrunk_slack``); None otherwise.
+        The counterexample after shrinking (the simplest instance with slack below the threshold, whose
+        slack is ``shrunk_slack``); None when none was found.
     shrunk_slack : float
+    skipped : int
+        Evaluations whose instance was outside the claim's premise (the objective returned None).
+    shrink_evaluations : int
+        Objective evaluations spent while shrinking (at most ``max_shrinks``).
 
     Instances are arbitrary objects (often arrays), so results compare by identity (``eq=False``);
     compare fields explicitly.
@@ -92,11 +94,28 @@ class SearchResult:
     stopped: str = "budget"
     shrunk_instance: Any = field(default=None, repr=False)
     shrunk_slack: float = math.nan
+    skipped: int = 0
+    shrink_evaluations: int = 0
 
     @property
     def counterexample(self) -> bool:
         """True when an instance with negative slack was found."""
         return self.worst_slack < 0
+
+    @property
+    def found(self) -> bool:
+        """True when the search stopped on a counterexample (slack below its threshold), then shrunk."""
+        return self.stopped == "counterexample"
+
+    @property
+    def slack(self) -> float:
+        """The slack a checker reports: the shrunk counterexample's when one was found, else the worst."""
+        return self.shrunk_slack if self.found else self.worst_slack
+
+    @property
+    def instance(self):
+        """The instance a checker reports: the shrunk counterexample when one was found, else the worst."""
+        return self.shrunk_instance if self.found else self.worst_instance
 
 
 def _thin_trace(trace):
@@ -107,7 +126,7 @@ def _thin_trace(trace):
 
 
 class _Tracker:
-    """Running minimum of slack evaluations (shared by every search)."""
+    """Running minimum of slack evaluations."""
 
     def __init__(self, objective):
         self.objective = objective
@@ -115,17 +134,23 @@ class _Tracker:
         self.best_instance = None
         self.tried = 0
         self.errors = 0
+        self.skipped = 0
         self.improvements = 0
         self.trace = []
 
     def __call__(self, instance):
+        """The slack (``inf`` for an error), or None when the instance is outside the premise."""
         i = self.tried
         self.tried += 1
         try:
-            value = float(self.objective(instance))
+            value = self.objective(instance)
         except SolverError:
             self.errors += 1
             return math.inf
+        if value is None:
+            self.skipped += 1
+            return None
+        value = float(value)
         if not math.isfinite(value):
             self.errors += 1
             return math.inf
@@ -136,188 +161,107 @@ class _Tracker:
             self.trace.append((i, value))
         return value
 
-    def result(self, method, stopped, **extra):
-        return SearchResult(
-            worst_slack=self.best,
-            worst_instance=self.best_instance,
-            tried=self.tried,
-            errors=self.errors,
-            improvements=self.improvements,
-            trace=_thin_trace(self.trace),
-            method=method,
-            stopped=stopped,
-            **extra,
-        )
-
-
-def hill_climb(
-    objective,
-    x0,
-    *,
-    rng=None,
-    steps=200,
-    step_size=0.1,
-    shrink=0.5,
-    grow=1.5,
-    patience=10,
-    min_step=1e-9,
-    stop_below=None,
-):
-    r"""Minimise a slack function over a real vector by a bounded (1+1) evolution strategy.
-
-    From the incumbent ``x`` propose ``x + step * z`` with ``z ~ N(0, I)``; accept when the slack
-    decreases (then ``step *= grow``); after ``patience`` consecutive rejections ``step *= shrink``.
-
-    Parameters
-    ----------
-    objective : callable(ndarray) -> float
-        The slack ``bound - statistic`` of the instance parametrised by the vector (negative = violation).
-        Raising :class:`rpcheck.errors.SolverError` or returning a non-finite value counts as an error
-        (the proposal is rejected), never as a counterexample.
-    x0 : array_like of float
-        Starting vector (draw it from ``rng`` for a random restart).
-    rng : {None, int, numpy.random.Generator, numpy.random.SeedSequence}, optional
-        Pseudorandom number generator state (SPEC 7). The result is a pure function of ``rng``,
-        ``x0`` and ``objective``.
-    steps : int, default=200
-        Maximum number of objective evaluations, including the one at ``x0``. Never exceeded.
-    step_size : float, default=0.1
-        Initial standard deviation of the proposals.
-    shrink : float, default=0.5
-        Factor in ``(0, 1)`` applied to the step after ``patience`` consecutive rejections.
-    grow : float, default=1.5
-        Factor ``>= 1`` applied to the step after an accepted proposal.
-    patience : int, default=10
-    min_step : float, default=1e-9
-        Stop (``stopped="step_size"``) once the step falls below this.
-    stop_below : float, optional
-        Stop (``stopped="target"``) as soon as a slack below this value is found (e.g. ``0.0`` to stop at
-        the first counterexample).
-
-    Returns
-    -------
-    SearchResult
-        ``worst_instance`` is the best vector (a copy).
-
-    Examples
-    --------
-    >>> res = hill_climb(lambda x: float(np.sum((x - 3.0) ** 2)), np.zeros(2), rng=0, steps=300)
-    >>> bool(res.worst_slack < 1e-6), res.tried <= 300
-    (True, True)
-    """
-    rng = as_generator(rng)
-    steps = check_int("steps", steps, 1)
-    step = check_interval("step_size", step_size, 0, None, closed="neither")
-    shrink = check_interval("shrink", shrink, 0, 1, closed="neither")
-    grow = check_interval("grow", grow, 1, None)
-    patience = check_int("patience", patience, 1)
-    min_step = check_interval("min_step", min_step, 0, None)
-    x = np.array(x0, dtype=float, copy=True)
-    if x.ndim != 1 or x.size == 0 or not np.all(np.isfinite(x)):
-        raise RpcheckError(f"`x0` must be a non-empty finite 1-dimensional vector; got shape {x.shape}.")
-    track = _Tracker(objective)
-    fx = track(x.copy())
-    stopped = "budget"
-    fails = 0
-    while track.tried < steps:
-        if stop_below is not None and track.best < stop_below:
-            stopped = "target"
-            break
-        if step < min_step:
-            stopped = "step_size"
-            break
-        cand = x + step * rng.standard_normal(x.size)
-        fc = track(cand.copy())
-        if fc < fx:
-            x, fx = cand, fc
-            step *= grow
-            fails = 0
-        else:
-            fails += 1
-            if fails >= patience:
-                step *= shrink
-                fails = 0
-    else:
-        if stop_below is not None and track.best < stop_below:
-            stopped = "target"
-    return track.result("hill_climb", stopped)
-
-
-def random_search(objective, sampler, *, n, rng=None, stop_below=None):
-    """Evaluate the slack of ``n`` independent instances ``sampler(rng)`` and keep the worst.
-
-    Parameters
-    ----------
-    objective : callable(instance) -> float
-        Slack (negative = violation); SolverError / non-finite values count as errors.
-    sampler : callable(numpy.random.Generator) -> instance
-        Draws one instance, using only the generator it is given (e.g. a function of
-        :mod:`rpcheck.generators`).
-    n : int
-        Number of instances (the exact budget).
-    rng : {None, int, numpy.random.Generator, numpy.random.SeedSequence}, optional
-        Pseudorandom number generator state (SPEC 7); the result is a pure function of it.
-    stop_below : float, optional
-        Stop early once a slack below this value is found.
-
-    Returns
-    -------
-    SearchResult
-    """
-    rng = as_generator(rng)
-    n = check_int("n", n, 1)
-    track = _Tracker(objective)
-    stopped = "budget"
-    for _ in range(n):
-        track(sampler(rng))
-        if stop_below is not None and track.best < stop_below:
-            stopped = "target"
-            break
-    return track.result("random_search", stopped)
-
 
 class _Found(Exception):
     """Raised inside the hypothesis test to mark a counterexample (so hypothesis shrinks it)."""
 
 
-def hypothesis_search(objective, strategy, *, max_examples=200, seed=0, threshold=0.0, shrink=True):
+def _key(example):
+    """A hashable key of an example (arrays and floats included) for the memo of failing examples."""
+    try:
+        return pickle.dumps(example, protocol=4)
+    except Exception:  # pragma: no cover - unpicklable examples fall back to their repr
+        return repr(example)
+
+
+def _as_database(database):
+    from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
+
+    if isinstance(database, ExampleDatabase):
+        return database
+    if isinstance(database, str) or hasattr(database, "__fspath__"):
+        return DirectoryBasedExampleDatabase(database)
+    raise RpcheckError(
+        f"`database` must be None, a directory path or a hypothesis ExampleDatabase; got {type(database).__name__}."
+    )
+
+
+def hypothesis_search(
+    objective,
+    strategy,
+    *,
+    max_examples=200,
+    seed=0,
+    threshold=0.0,
+    shrink=True,
+    max_shrinks=None,
+    database=None,
+    database_key=None,
+):
     r"""Minimise a slack over a hypothesis strategy with :func:`hypothesis.target`, then shrink.
 
     Every example's slack is reported to hypothesis as ``target(-slack, label="slack")``, so the
     generate and *target* phases (hypothesis's own hill climbing on the choice sequence) push towards
     small slack. When an example has slack below ``threshold`` it is a counterexample: the test fails and,
-    with ``shrink=True``, hypothesis shrinks it to the simplest example that still has slack below
-    ``threshold`` (reported as ``shrunk_instance``), as :func:`hypothesis.find` does.
+    with ``shrink=True``, hypothesis shrinks it to the simplest example (in hypothesis's order: smaller
+    sizes, then numbers closer to zero / to the strategy's first choices) that still has slack below
+    ``threshold``, reported as ``shrunk_instance`` / ``shrunk_slack``, as :func:`hypothesis.find` does.
 
     Parameters
     ----------
-    objective : callable(example) -> float
-        Slack of an example (negative = violation). SolverError / non-finite: counted as an error.
+    objective : callable(example) -> float or None
+        Slack of an example (negative = violation). :class:`rpcheck.errors.SolverError` or a non-finite
+        value: counted as an error, never as a counterexample. None: the example lies outside the claim's
+        premise (counted in ``skipped``; hypothesis discards it).
     strategy : hypothesis.strategies.SearchStrategy
     max_examples : int, default=200
-        Hypothesis's example budget (``settings.max_examples``). Shrinking adds evaluations (hypothesis
-        bounds them internally); ``tried`` reports the total.
+        Objective evaluations before a counterexample is found (hypothesis's ``settings.max_examples``, and
+        a hard cap: hypothesis's extra calls beyond it are not evaluated).
     seed : int, default=0
-        Passed to :func:`hypothesis.seed`; with no example database the search is a pure function of it.
+        Passed to :func:`hypothesis.seed`; with ``database=None`` the search is a pure function of
+        ``(objective, strategy, seed, max_examples, threshold, shrink, max_shrinks)``. Inside a trial use
+        :func:`trial_seed`.
     threshold : float or None, default=0.0
         Slack below which an example counts as a counterexample: the search stops at the first one and
         shrinks it. ``None``: pure minimisation, no example fails, the whole budget is spent on generation
         and targeting (use it to measure how small the slack gets, e.g. for an open question).
     shrink : bool, default=True
+    max_shrinks : int, optional
+        Objective evaluations allowed while shrinking (default ``max_examples``). Once spent, hypothesis's
+        further shrink candidates are treated as passing without evaluation (so its shrinker stalls and
+        stops) and the best counterexample so far is reported. Total evaluations never exceed
+        ``max_examples + max_shrinks``.
+    database : None, str, os.PathLike or hypothesis.database.ExampleDatabase, optional
+        For interactive use only, never inside a trial (a trial must be a pure function of its seed):
+        a directory (:class:`hypothesis.database.DirectoryBasedExampleDatabase`) or database in which
+        hypothesis saves the shrunk counterexample, and from which the next call with the same
+        ``database_key`` replays it first (hypothesis's *reuse* phase).
+    database_key : str, optional
+        Key of this search in ``database``; default from the objective's qualified name and the strategy's
+        repr. Give distinct keys to distinct claims searched over the same strategy.
 
     Returns
     -------
     SearchResult
         ``worst_slack``/``worst_instance``: the smallest slack seen (during generation, targeting or
-        shrinking). ``stopped="counterexample"`` when one was found.
+        shrinking). ``stopped="counterexample"`` when one was found; then ``shrunk_instance`` is the
+        shrunk counterexample (``.instance``/``.slack`` give the reportable instance and slack).
 
     Notes
     -----
-    Runs hypothesis with ``database=None`` (nothing read or written), ``derandomize=False`` plus the
-    explicit ``seed``, no deadline, all health checks suppressed and quiet verbosity. Do not call it from
-    inside another ``@given`` test (hypothesis does not support nesting).
+    Runs hypothesis with ``derandomize=False`` plus the explicit ``seed``, no deadline, all health checks
+    suppressed and quiet verbosity. A failing example is memoised, so hypothesis's final replay of the
+    shrunk example costs no evaluation. Do not call it from inside another ``@given`` test (hypothesis does
+    not support nesting).
+
+    Examples
+    --------
+    >>> from hypothesis import strategies as st
+    >>> res = hypothesis_search(lambda x: 10 - x, st.integers(0, 1000), max_examples=100, seed=0)
+    >>> res.found, res.shrunk_instance, res.shrunk_slack   # the smallest x with 10 - x < 0
+    (True, 11, -1.0)
     """
-    from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
+    from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings, target
     from hypothesis import seed as hseed
     from hypothesis.strategies import SearchStrategy
 
@@ -325,15 +269,46 @@ def hypothesis_search(objective, strategy, *, max_examples=200, seed=0, threshol
         raise RpcheckError(f"`strategy` must be a hypothesis SearchStrategy; got {type(strategy).__name__}.")
     max_examples = check_int("max_examples", max_examples, 1)
     seed = check_int("seed", seed, 0)
+    max_shrinks = max_examples if max_shrinks is None else check_int("max_shrinks", max_shrinks, 0)
     threshold = None if threshold is None else float(threshold)
+    db = None if database is None else _as_database(database)
     track = _Tracker(objective)
-    shrunk = []
+    state = {"found": False, "shrink_evals": 0, "shrunk": None}
+    failing = {}  # key -> (example, slack) of every counterexample evaluated
 
     phases = [Phase.generate, Phase.target] + ([Phase.shrink] if shrink else [])
+    if db is not None:
+        phases.insert(0, Phase.reuse)
 
-    @settings(
+    def _fail(example, value):
+        state["shrunk"] = (example, value)  # the last raise is hypothesis's final replay: the shrunk one
+        raise _Found
+
+    def _body(example):
+        known = failing.get(_key(example)) if failing else None
+        if known is not None:
+            _fail(*known)
+        if state["found"]:
+            if state["shrink_evals"] >= max_shrinks:
+                return  # shrink budget spent: treated as passing, not evaluated
+            state["shrink_evals"] += 1
+        elif track.tried >= max_examples:
+            return  # generation budget spent
+        value = track(example)
+        if value is None:
+            reject()
+        if math.isfinite(value):
+            target(-value, label="slack")
+            if threshold is not None and value < threshold:
+                state["found"] = True
+                failing[_key(example)] = (example, value)
+                _fail(example, value)
+
+    _search = given(strategy)(_body)
+    _search = hseed(seed)(_search)  # (hypothesis.seed sets database=None; the settings below decide)
+    _search = settings(
         max_examples=max_examples,
-        database=None,
+        database=db,
         derandomize=False,
         deadline=None,
         phases=phases,
@@ -341,46 +316,29 @@ def hypothesis_search(objective, strategy, *, max_examples=200, seed=0, threshol
         verbosity=Verbosity.quiet,
         report_multiple_bugs=False,
         print_blob=False,
-    )
-    @given(strategy)
-    def _search(example):
-        value = track(example)
-        if math.isfinite(value):
-            target(-value, label="slack")
-            if threshold is not None and value < threshold:
-                shrunk[:] = [(example, value)]
-                raise _Found
-
-    _search = hseed(seed)(_search)
+    )(_search)
+    if db is not None:
+        name = f"{getattr(objective, '__module__', '')}.{getattr(objective, '__qualname__', '')}"
+        key = database_key or f"{name}|{strategy!r}"
+        _search._hypothesis_internal_database_key = key.encode()  # as hypothesis.find does
     stopped = "budget"
     try:
         _search()
     except _Found:
         stopped = "counterexample"
     extra = {}
-    if shrunk:
-        extra = {"shrunk_instance": shrunk[0][0], "shrunk_slack": shrunk[0][1]}
-    return track.result("hypothesis", stopped, **extra)
-
-
-def merge_results(results):
-    """Combine restarts: the worst slack over all, total ``tried`` and ``errors``.
-
-    The merged ``trace`` lists ``(restart index, worst slack of that restart)``.
-    """
-    results = list(results)
-    if not results:
-        raise RpcheckError("`results` must contain at least one SearchResult.")
-    best = min(results, key=lambda r: r.worst_slack)
+    if stopped == "counterexample" and state["shrunk"] is not None:
+        extra = {"shrunk_instance": state["shrunk"][0], "shrunk_slack": state["shrunk"][1]}
     return SearchResult(
-        worst_slack=best.worst_slack,
-        worst_instance=best.worst_instance,
-        tried=sum(r.tried for r in results),
-        errors=sum(r.errors for r in results),
-        improvements=sum(r.improvements for r in results),
-        trace=_thin_trace([(i, r.worst_slack) for i, r in enumerate(results)]),
-        method="merged",
-        stopped="counterexample" if best.worst_slack < 0 else "budget",
-        shrunk_instance=best.shrunk_instance,
-        shrunk_slack=best.shrunk_slack,
+        worst_slack=track.best,
+        worst_instance=track.best_instance,
+        tried=track.tried,
+        errors=track.errors,
+        improvements=track.improvements,
+        trace=_thin_trace(track.trace),
+        method="hypothesis",
+        stopped=stopped,
+        skipped=track.skipped,
+        shrink_evaluations=state["shrink_evals"],
+        **extra,
     )
