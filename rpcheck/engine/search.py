@@ -166,6 +166,12 @@ class _Found(Exception):
     """Raised inside the hypothesis test to mark a counterexample (so hypothesis shrinks it)."""
 
 
+class _BudgetSpent(BaseException):
+    """Raised inside the hypothesis test when the evaluation budget is spent: hypothesis lets a
+    BaseException that is not an Exception through (like KeyboardInterrupt), which ends its run at once
+    instead of letting it call the test further without evaluating anything."""
+
+
 def _key(example):
     """A hashable key of an example (arrays and floats included) for the memo of failing examples."""
     try:
@@ -228,9 +234,8 @@ def hypothesis_search(
     shrink : bool, default=True
     max_shrinks : int, optional
         Objective evaluations allowed while shrinking (default ``max_examples``). Once spent, hypothesis's
-        further shrink candidates are treated as passing without evaluation (so its shrinker stalls and
-        stops) and the best counterexample so far is reported. Total evaluations never exceed
-        ``max_examples + max_shrinks``.
+        run is ended and the last counterexample its shrinker accepted (the smallest so far) is reported.
+        Total evaluations never exceed ``max_examples + max_shrinks``.
     database : None, str, os.PathLike or hypothesis.database.ExampleDatabase, optional
         For interactive use only, never inside a trial (a trial must be a pure function of its seed):
         a directory (:class:`hypothesis.database.DirectoryBasedExampleDatabase`) or database in which
@@ -290,10 +295,10 @@ def hypothesis_search(
             _fail(*known)
         if state["found"]:
             if state["shrink_evals"] >= max_shrinks:
-                return  # shrink budget spent: treated as passing, not evaluated
+                raise _BudgetSpent  # keep the last counterexample hypothesis accepted
             state["shrink_evals"] += 1
         elif track.tried >= max_examples:
-            return  # generation budget spent
+            raise _BudgetSpent
         value = track(example)
         if value is None:
             reject()
@@ -326,6 +331,8 @@ def hypothesis_search(
         _search()
     except _Found:
         stopped = "counterexample"
+    except _BudgetSpent:
+        stopped = "counterexample" if state["found"] else "budget"
     extra = {}
     if stopped == "counterexample" and state["shrunk"] is not None:
         extra = {"shrunk_instance": state["shrunk"][0], "shrunk_slack": state["shrunk"][1]}
