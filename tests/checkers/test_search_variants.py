@@ -108,3 +108,30 @@ def test_thm6_iterate_counterexample_replays(tmp_path):
         "zhang2013.thm6", "iterate", tmp_path, profile="ci", seed=1, overrides={"lam": 0.01, "m": 400}, trials=5
     )
     assert r.saved["diagnostics"]["iterate_found"] == 1.0
+
+
+# ---------------------------------------------------------------------------------------- lei2020
+@pytest.mark.parametrize(
+    "theorem_id,params",
+    [
+        ("lei2020.prop2", {"n": 6, "d": 8, "r": 2, "data": "lowrank"}),
+        ("lei2020.prop2", {"n": 200, "d": 128, "r": 16, "data": "gaussian"}),
+        ("lei2020.topr", {"instance": "random", "n": 4, "d": 8, "r": 2}),
+    ],
+)
+def test_lei2020_search_trials_are_pure_functions_of_their_seed(theorem_id, params):
+    from rpcheck.checkers.lei2020 import selection as sel
+
+    rec = _trial_twice(theorem_id, params, 4)
+    if theorem_id == "lei2020.prop2":
+        assert rec.diagnostics["nonvacuous_searched"] <= sel.NONVACUOUS_EXAMPLES + sel.NONVACUOUS_SHRINKS
+        o = rec.outcomes["nonvacuous"]
+        assert o.holds == (o.statistic <= o.bound)  # the reported instance's comparison
+        if params["data"] == "gaussian":  # Prop. 2's bound is vacuous at r <= d/4 (module docstring)
+            assert not o.holds and rec.diagnostics["nonvacuous_found"] == 1.0
+    else:
+        assert rec.diagnostics["searched"] <= sel.TOPR_EXAMPLES + sel.TOPR_SHRINKS
+
+
+def test_lei2020_prop2_nonvacuous_counterexample_replays(tmp_path):
+    _replay_first_counterexample("lei2020.prop2", "nonvacuous", tmp_path, profile="quick", seed=1)

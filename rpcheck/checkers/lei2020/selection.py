@@ -280,7 +280,8 @@ TOPR_SHRINKS = 10
 
 
 def _topr_errors(Xr, r):
-    """``(error of top-r, best error over all r-subsets, best subset, tol)`` for the rotated data ``Xr``."""
+    """``(error of top-r, best error over all r-subsets, best subset, tol, Prop. 2 bound of top-r)`` for the
+    rotated data ``Xr``."""
     K = Xr @ Xr.T
     en = c.energies(Xr)
     top = np.sort(np.argsort(-en, kind="stable")[:r])
