@@ -17,13 +17,13 @@ Per trial (a bounded search, the event is "no certified violation found"):
    ``V^T R R^T V = S`` and ``e = ||I - S||_2`` exactly; ``X R = X V S^{1/2}``;
 3. for each variant its own counterexample search, :func:`rpcheck.engine.search.hypothesis_search` (the one
    search of the engine) over the projection: ``t`` in [-1, 1]^d with ``t_1 = +-1`` (``e = e_max``) and a
-   rotation ``Q = expm(A - A^T)`` with the strictly upper entries of ``A`` in [-pi, pi] (hypothesis floats;
-   the data ``X, y, C`` are the trial's draw). The objective is the certified slack of the variant's comparison (below), reported to hypothesis
-   as ``target(-slack)``, so hypothesis's target phase is the hill climber that the private loop of earlier
-   versions was; the first certified violation stops the search and is *shrunk* (towards
-   ``t = (+-1, 0, ..., 0)`` and ``Q = I``: the simplest distortion that still violates). The search seed is one draw from the
-   trial's generator and no example database is used, so the trial is a pure function of its per-trial seed
-   and ``rpcheck replay`` re-runs it exactly.
+   rotation ``Q = expm(A - A^T)`` with the strictly upper entries of ``A`` in [-pi, pi] (hypothesis floats; the
+   data ``X, y, C`` are the trial's draw). The objective is the certified slack of the variant's comparison
+   (below), reported to hypothesis as ``target(-slack)``, so hypothesis's target phase is the hill climber that
+   the private loop of earlier versions was; the first certified violation stops the search and is *shrunk*
+   (towards ``t = (+-1, 0, ..., 0)`` and ``Q = I``: the simplest distortion that still violates). The search
+   seed is one draw from the trial's generator and no example database is used, so the trial is a pure function
+   of its per-trial seed and ``rpcheck replay`` re-runs it exactly.
 
 Budget (objective evaluations = projected SVC solves per trial): ``n_examples`` per search before a
 counterexample plus at most ``n_shrink`` while shrinking, three searches; at ci ``3 x 9 = 27`` (+ shrinking
@@ -52,10 +52,11 @@ searched):
   Reported (development spot checks: the upper bound fails with slack).
 
 Diagnostics (scalars): ``instances`` / ``solver_errors`` / ``skipped`` (projected solves of the trial), per
-search ``<v>_slack`` (the reported slack), ``<v>_e`` (distortion ``e`` of the reported instance),
-``<v>_found`` (1 when a counterexample was found and shrunk), ``<v>_t_nonzero`` (non-zero entries of the
-reported ``t``) and ``<v>_angles_nonzero`` (non-zero rotation angles): the shrunk counterexample's size, with ``<v>`` in ``lower``, ``lower_sa``, ``upper``; the
-instance's ``C``, ``n``, ``d``, whether its original optimum has zero slack, and ``degenerate``.
+search ``<v>_slack`` (the reported slack), ``<v>_e`` (distortion ``e`` of the reported instance), ``<v>_found``
+(1 when a counterexample was found and shrunk), ``<v>_t_nonzero`` (non-zero entries of the reported ``t``) and
+``<v>_angles_nonzero`` (non-zero rotation angles): the shrunk counterexample's size, with ``<v>`` in ``lower``,
+``lower_sa``, ``upper``; the instance's ``C``, ``n``, ``d``, whether its original optimum has zero slack, and
+``degenerate``.
 """
 
 from __future__ import annotations
