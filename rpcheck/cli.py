@@ -985,7 +985,7 @@ def _cmd_verify(args):
 def _cmd_constant(args):
     import pandas as pd
 
-    from .engine.search import find_constant
+    from .engine.constant import find_constant
     from .engine.store import read_csv_exact
 
     theorem = _resolve_theorem(args.id)

@@ -4,6 +4,15 @@ and the toy example of Fig. 1 (claim 16).
 
 Selections without rescaling give K~ = X_r P X_r^T; brute force over all r-subsets is the oracle for the
 optimality statements.
+
+The two ``"search"`` variants run the engine's one counterexample search,
+:func:`rpcheck.engine.search.hypothesis_search`, inside each trial (seed: one draw from the trial's generator,
+after every other draw, and no example database, so a trial stays a pure function of its per-trial seed and
+``rpcheck replay`` re-runs it): ``prop2.nonvacuous`` over the rotation signs (``NONVACUOUS_EXAMPLES`` sign
+vectors per trial, ``NONVACUOUS_SHRINKS`` evaluations to shrink), ``topr.as_implied`` on random instances over
+the column scalings (``TOPR_EXAMPLES``, ``TOPR_SHRINKS``). A found counterexample is reported shrunk (its
+statistic and bound in the Outcome, its size in the diagnostics). The printed instance of ``topr`` is a single
+fixed matrix (nothing to search); it is evaluated directly.
 """
 
 from __future__ import annotations
@@ -14,7 +23,20 @@ import math
 import numpy as np
 
 from ...bounds import lei2020 as B
-from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ...engine import (
+    Constraint,
+    Finding,
+    Outcome,
+    Param,
+    Profile,
+    Theorem,
+    TrialRecord,
+    Variant,
+    Verdict,
+    grid,
+    register,
+)
+from ...engine.search import trial_seed
 from ...errors import RpcheckError
 from ...sketches import make_sketch
 from . import _common as c
@@ -84,14 +106,16 @@ def _prop2_trial(params, rng):
     lhs_r = _sel_err(Xr, K, np.flatnonzero(rand_sel))
     rhs_r = B.prop2_bound(en, rand_sel)
     ctrl = lhs_r <= rhs_r / (2 * math.sqrt(n)) + tol or rhs_r <= best_rhs + tol
+    nonvac, nonvac_diag = _nonvacuous_search(X, r, Kf, trial_seed(rng))  # last draw: the others unchanged
     out = {
         "as_printed": Outcome(holds=bool(ok_print), statistic=worst, bound=tol),
         "sharper_chain": Outcome(holds=bool(ok_chain)),
         "topr_minimizes_bound": Outcome(holds=top_rhs <= best_rhs + tol, statistic=top_rhs, bound=best_rhs),
-        "nonvacuous": Outcome(holds=top_rhs <= Kf, statistic=top_rhs, bound=Kf),
+        "nonvacuous": nonvac,
         "control_planted": Outcome(holds=bool(ctrl)),
     }
     diag = {
+        **nonvac_diag,
         "looseness_topr": top_rhs / top_lhs if top_lhs > 0 else math.inf,
         "rhs_over_Kfro": top_rhs / Kf,
         "topr_err": top_lhs,
@@ -99,6 +123,40 @@ def _prop2_trial(params, rng):
         "srht_rmse": math.sqrt(B.uniform_without_replacement_sq_error(en, Kf**2, r)),
     }
     return TrialRecord(outcomes=out, diagnostics=diag)
+
+
+#: ``prop2.nonvacuous`` search budget: sign vectors per trial before a counterexample, while shrinking one
+NONVACUOUS_EXAMPLES = 2
+NONVACUOUS_SHRINKS = 8
+
+
+def _nonvacuous_search(X, r, Kf, seed):
+    """``prop2.nonvacuous`` by the engine's one counterexample search (:func:`hypothesis_search`) over the
+    signs ``D`` of the rotation ``X_r = pad(X) D H / sqrt(d')``: slack ``||K||_F - RHS(top-r)`` with
+    ``RHS(top-r)`` the unselected energy of the ``r`` columns of largest energy (negative = vacuous, the
+    comparison of earlier versions, which used the library sketch's signs). Hypothesis's first instance is
+    ``D = -I`` (its simplest), then random signs; a vacuous instance shrinks towards fewer ``+1`` signs."""
+    from hypothesis import strategies as st
+
+    from ...engine.search import hypothesis_search
+
+    dp = c.dpad(X.shape[1])
+    seen = {}
+
+    def objective(flips):
+        en = c.energies(c.rotate_dense(X, np.where(flips, 1.0, -1.0)))
+        rhs = float(np.sort(en)[: dp - r].sum())  # the d' - r smallest energies are the unselected ones
+        seen[flips] = rhs
+        return Kf - rhs
+
+    res = hypothesis_search(
+        objective, st.tuples(*[st.booleans()] * dp), max_examples=NONVACUOUS_EXAMPLES,
+        max_shrinks=NONVACUOUS_SHRINKS, seed=seed,
+    )  # fmt: skip
+    rhs = seen[res.instance]
+    diag = {"nonvacuous_found": float(res.found), "nonvacuous_rhs_over_Kfro": rhs / Kf,
+            "nonvacuous_plus_signs": float(sum(res.instance)), "nonvacuous_searched": float(res.tried)}  # fmt: skip
+    return Outcome(holds=not res.found, statistic=rhs, bound=Kf), diag
 
 
 def _prop2_nonvacuous_expected(p):
@@ -192,11 +250,7 @@ def _topr_trial(params, rng):
     if params["instance"] == "printed":
         Xr = PRINTED_TOPR_XR.copy()
     else:
-        # two nearly parallel heavy columns plus one orthogonal lighter one, embedded and rotated: the
-        # structure behind the printed example, with random sizes
-        n, d = params["n"], params["d"]
-        X = c.make_data("lowrank", n, d, rng) * 10.0 ** rng.uniform(-1, 1, size=d)
-        Xr = c.rotate_dense(X, c.signs(d, rng))
+        return _topr_random_trial(params, rng)
     K = Xr @ Xr.T
     en = c.energies(Xr)
     dp = Xr.shape[1]
@@ -218,6 +272,62 @@ def _topr_trial(params, rng):
         },
         artifacts=art,
     )
+
+
+#: ``topr.as_implied`` search budget on random instances: column scalings per trial, shrink evaluations
+TOPR_EXAMPLES = 3
+TOPR_SHRINKS = 10
+
+
+def _topr_errors(Xr, r):
+    """``(error of top-r, best error over all r-subsets, best subset, tol, Prop. 2 bound of top-r)`` for the
+    rotated data ``Xr``."""
+    K = Xr @ Xr.T
+    en = c.energies(Xr)
+    top = np.sort(np.argsort(-en, kind="stable")[:r])
+    e_top = _sel_err(Xr, K, top)
+    best, best_idx = math.inf, None
+    for s in itertools.combinations(range(Xr.shape[1]), r):
+        e = _sel_err(Xr, K, s)
+        if e < best:
+            best, best_idx = e, s
+    return e_top, best, best_idx, c.RTOL_EXACT * float(en.sum()), B.prop2_bound(en, np.isin(range(len(en)), top))
+
+
+def _topr_random_trial(params, rng):
+    """Random instances by the engine's one counterexample search (:func:`hypothesis_search`): a low-rank
+    ``X`` and rotation signs from the trial's draw, and hypothesis's column scalings ``10**s_j``,
+    ``s_j in [-1, 1]`` (earlier versions drew ``s`` uniformly, one instance per trial; here hypothesis's
+    simplest instance ``s = 0`` then random ones), slack ``best + tol - err(top-r)``: negative = top-r is not
+    error-optimal. A counterexample shrinks towards ``s = 0`` (fewer rescaled columns)."""
+    from hypothesis import strategies as st
+
+    from ...engine.search import hypothesis_search, trial_seed
+
+    r, n, d = params["r"], params["n"], params["d"]
+    X0 = c.make_data("lowrank", n, d, rng)
+    sg = c.signs(d, rng)
+    seen = {}
+
+    def objective(s):
+        got = _topr_errors(c.rotate_dense(X0 * 10.0 ** np.asarray(s), sg), r)
+        seen[s] = got
+        return got[1] + got[3] - got[0]
+
+    scale = st.floats(-1.0, 1.0, allow_nan=False)
+    res = hypothesis_search(objective, st.tuples(*[scale] * d), max_examples=TOPR_EXAMPLES,
+                            max_shrinks=TOPR_SHRINKS, seed=trial_seed(rng))  # fmt: skip
+    e_top, best, best_idx, tol, bound_topr = seen[res.instance]
+    art = {}
+    if res.found:
+        art = {"Xr": c.rotate_dense(X0 * 10.0 ** np.asarray(res.instance), sg), "best": np.array(best_idx),
+               "log10_scales": np.asarray(res.instance)}  # fmt: skip
+    return TrialRecord(
+        outcomes={"as_implied": Outcome(holds=not res.found, statistic=e_top, bound=best)},
+        diagnostics={"err_topr": e_top, "err_best": best, "bound_topr": bound_topr, "found": float(res.found),
+                     "scaled_columns": float(np.count_nonzero(res.instance)), "searched": float(res.tried)},
+        artifacts=art,
+    )  # fmt: skip
 
 
 TOPR = register(

@@ -15,22 +15,48 @@ Per trial (a bounded search, the event is "no certified violation found"):
 2. projections with exactly controlled distortion (as in development spot checks): ``R = V S^{1/2}`` with ``V`` the row
    basis of X and ``S = Q diag(1 + e_max t) Q^T`` (``t`` in [-1, 1]^d, ``Q`` orthogonal), so
    ``V^T R R^T V = S`` and ``e = ||I - S||_2`` exactly; ``X R = X V S^{1/2}``;
-3. ``N_RANDOM`` random ``S`` then ``N_CLIMB`` hill-climbing steps (random rotations of ``Q`` and
-   perturbations of ``t``, accepted when they improve the objective) for each of two objectives:
-   minimise ``ratio/(1 - e)`` (stated lower bound, ``ratio = gamma~^2/gamma^2``) and maximise
-   ``ratio/(1 + e)`` (upper bound).
+3. for each variant its own counterexample search, :func:`rpcheck.engine.search.hypothesis_search` (the one
+   search of the engine) over the projection: ``t`` in [-1, 1]^d with ``t_1 = +-1`` (``e = e_max``) and a
+   rotation ``Q = expm(A - A^T)`` with the strictly upper entries of ``A`` in [-pi, pi] (hypothesis floats; the
+   data ``X, y, C`` are the trial's draw). The objective is the certified slack of the variant's comparison
+   (below), reported to hypothesis as ``target(-slack)``, so hypothesis's target phase is the hill climber that
+   the private loop of earlier versions was; the first certified violation stops the search and is *shrunk*
+   (towards ``t = (+-1, 0, ..., 0)`` and ``Q = I``: the simplest distortion that still violates). The search
+   seed is one draw from the trial's generator and no example database is used, so the trial is a pure function
+   of its per-trial seed and ``rpcheck replay`` re-runs it exactly.
 
-Variants (mode "search"; every Outcome reads ``statistic <= bound``):
+Budget (objective evaluations = projected SVC solves per trial): ``n_examples`` per search before a
+counterexample plus at most ``n_shrink`` while shrinking, three searches; at ci ``3 x 9 = 27`` (+ shrinking
+only where a violation is found), against ``n_random + 2 n_climb = 8 + 2 x 10 = 28`` of the random-start-then-
+hill-climb loop it replaces (quick 18 -> 18, standard 62 -> 60, full 140 -> 135).
 
-- ``stated_search``: no certified ``gamma~^2 < (1 - e) gamma^2`` found (gamma = 1/||w||). Open question,
-  expected verdict None (reported: worst slack and instances tried).
-- ``stated_sum_alpha_search``: the same with ``gamma^2 = 1/sum alpha*``. Open, None.
-- ``upper_search``: no certified ``gamma~^2 > (1 + e) gamma^2`` found. Reported (development spot checks:
-  the upper bound fails with slack).
+Certified slacks (normalised by the point value, so each is about ``ratio/(1 -/+ e) - 1``; negative iff the
+comparison of the certified intervals of :mod:`._common` (duality gap and strong convexity, relative rounding
+``FP_REL``) is a violation, exactly the comparisons of earlier versions):
 
-Certified comparisons use the intervals of :mod:`._common` (duality gap and strong convexity).
-Diagnostics: ``instances`` (projected solves in the trial), the worst objective values, ``e`` at the worst
-instance, the instance's ``C``, ``n``, ``d`` and whether its original optimum has zero slack.
+- lower: ``(W.hi (1 + FP_REL) - (1 - e) Wt.lo) / ((1 - e) Wt)`` with ``W, Wt`` the intervals of ``||w||^2``
+  before / after projection (``gamma^2 = 1/||w||^2``);
+- lower, sum alpha: the same with ``sum alpha`` (``gamma^2 = 1/sum alpha``);
+- upper: ``((1 + e) Wt.hi (1 + FP_REL) - W.lo) / ((1 + e) Wt)``.
+
+Degenerate solutions (``w = 0``) lie outside the claim's premise (skipped).
+
+Variants (mode "search"; every Outcome reads ``statistic <= bound`` with ``bound - statistic`` the certified
+slack of the reported instance: the shrunk counterexample when the search found one, else the worst instance
+searched):
+
+- ``stated_search``: no certified ``gamma~^2 < (1 - e) gamma^2`` found (gamma = 1/||w||); statistic 1,
+  bound ``1 + slack``. Open question, expected INCONCLUSIVE (a search never HOLDS).
+- ``stated_sum_alpha_search``: the same with ``gamma^2 = 1/sum alpha*``. Open, INCONCLUSIVE.
+- ``upper_search``: no certified ``gamma~^2 > (1 + e) gamma^2`` found; statistic ``1 - slack``, bound 1.
+  Reported (development spot checks: the upper bound fails with slack).
+
+Diagnostics (scalars): ``instances`` / ``solver_errors`` / ``skipped`` (projected solves of the trial), per
+search ``<v>_slack`` (the reported slack), ``<v>_e`` (distortion ``e`` of the reported instance), ``<v>_found``
+(1 when a counterexample was found and shrunk), ``<v>_t_nonzero`` (non-zero entries of the reported ``t``) and
+``<v>_angles_nonzero`` (non-zero rotation angles): the shrunk counterexample's size, with ``<v>`` in ``lower``,
+``lower_sa``, ``upper``; the instance's ``C``, ``n``, ``d``, whether its original optimum has zero slack, and
+``degenerate``.
 """
 
 from __future__ import annotations
@@ -40,11 +66,10 @@ import math
 import numpy as np
 
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
-from ...errors import SolverError
 from ...linalg import row_space_basis
 from ._common import FP_REL, cite, svc_bounds
 
-__all__ = ["THEOREM", "trial", "projected_data"]
+__all__ = ["THEOREM", "trial", "projected_data", "rotation", "projection_strategy"]
 
 THEOREM_ID = "paul2014.thm3.5.search"
 VARIANTS = ("stated_search", "stated_sum_alpha_search", "upper_search")
@@ -58,13 +83,37 @@ def projected_data(X, V, Q, t, e_max):
     return X @ V @ S_half, float(e_max * np.max(np.abs(t)))
 
 
-def _random_rotation(k, rng, scale):
-    A = rng.standard_normal((k, k)) * scale
-    Q, _ = np.linalg.qr(np.eye(k) + (A - A.T) / 2)
-    return Q
+def rotation(a, k):
+    """``Q = expm(S)``, ``S`` skew-symmetric with strictly upper entries ``a`` (row-major), orthogonal; ``a = 0``
+    gives ``Q = I``."""
+    from scipy.linalg import expm
+
+    S = np.zeros((k, k))
+    S[np.triu_indices(k, 1)] = a
+    return expm(S - S.T)
+
+
+def projection_strategy(k):
+    """Hypothesis strategy of ``(a, t)``: ``a`` the ``k(k-1)/2`` rotation angles in ``[-pi, pi]``, ``t`` the
+    relative eigenvalue shifts of ``S`` with ``t_1 = +-1`` (the full distortion budget, ``e = e_max``, as in
+    the random draws of earlier versions; no loss since ``Q`` permutes the eigenvectors) and ``t_2..t_k`` in
+    ``[-1, 1]``. Shrinks towards ``Q = I``, ``t = (1, 0, ..., 0)``: one direction stretched by ``1 + e``."""
+    from hypothesis import strategies as st
+
+    angle = st.floats(-math.pi, math.pi, allow_nan=False)
+    shift = st.floats(-1.0, 1.0, allow_nan=False)
+    return st.tuples(
+        st.tuples(*[angle] * (k * (k - 1) // 2)),
+        st.tuples(st.sampled_from((1.0, -1.0)), *[shift] * (k - 1)),
+    )
+
+
+#: variant -> (key of the search, which certified comparison)
+_SEARCHES = {"stated_search": "lower", "stated_sum_alpha_search": "lower_sa", "upper_search": "upper"}
 
 
 def trial(params, rng):
+    from ...engine.search import hypothesis_search, trial_seed
     from ...svm import SVCProblem, solve_svc
 
     n = int(rng.integers(params["n_min"], params["n_max"] + 1))
@@ -79,107 +128,82 @@ def trial(params, rng):
     if np.all(y == y[0]):
         y[0] = -y[0]
     V = row_space_basis(X)
+    k = X.shape[1]
     res = solve_svc(X, y, C)
     orig = svc_bounds(X, y, C, res.alpha, res.b)
-    prob = SVCProblem(n, X.shape[1], C=C)
-    counter = {"n": 0, "err": 0}
-    best = {"lo": (math.inf, math.nan), "lo_sa": (math.inf, math.nan), "up": (-math.inf, math.nan)}
-    found = {"lo": False, "lo_sa": False, "up": False}
+    prob = SVCProblem(n, k, C=C)
+    W, S_ = orig["wsq"], orig["sum_alpha"]
 
-    def evaluate(Q, t):
-        XR, e = projected_data(X, V, Q, t, e_max)
-        counter["n"] += 1
-        try:
-            rt = prob.solve(XR, y)
-        except SolverError:
-            counter["err"] += 1
-            return None
+    def slacks(a, t):
+        """Certified slacks (lower, lower_sa, upper) and e of one projection; None when degenerate."""
+        XR, e = projected_data(X, V, rotation(np.asarray(a, float), k), np.asarray(t, float), e_max)
+        rt = prob.solve(XR, y)  # SolverError: counted as an error by the search
         proj = svc_bounds(XR, y, C, rt.alpha, rt.b)
         if orig["degenerate"] or proj["degenerate"]:
             return None
-        ratio = orig["w_norm_sq"] / proj["w_norm_sq"]
-        ratio_sa = orig["alpha_sum"] / proj["alpha_sum"]
-        h_lo, h_sa, h_up = ratio / (1 - e), ratio_sa / (1 - e), ratio / (1 + e)
-        W, Wt, S_, St = orig["wsq"], proj["wsq"], orig["sum_alpha"], proj["sum_alpha"]
-        if W.hi * (1 + FP_REL) < (1 - e) * Wt.lo:
-            found["lo"] = True
-        if S_.hi * (1 + FP_REL) < (1 - e) * St.lo:
-            found["lo_sa"] = True
-        if W.lo > (1 + e) * Wt.hi * (1 + FP_REL):
-            found["up"] = True
-        if h_lo < best["lo"][0]:
-            best["lo"] = (h_lo, e)
-        if h_sa < best["lo_sa"][0]:
-            best["lo_sa"] = (h_sa, e)
-        if h_up > best["up"][0]:
-            best["up"] = (h_up, e)
-            best["up_QT"] = (Q, t)
-        return h_lo, h_up
+        Wt, St = proj["wsq"], proj["sum_alpha"]
+        lo = (W.hi * (1 + FP_REL) - (1 - e) * Wt.lo) / ((1 - e) * proj["w_norm_sq"])
+        lo_sa = (S_.hi * (1 + FP_REL) - (1 - e) * St.lo) / ((1 - e) * proj["alpha_sum"])
+        up = ((1 + e) * Wt.hi * (1 + FP_REL) - W.lo) / ((1 + e) * proj["w_norm_sq"])
+        return {"lower": lo, "lower_sa": lo_sa, "upper": up}, e
 
-    def draw():
-        k = X.shape[1]
-        Q = _random_rotation(k, rng, 10.0)
-        t = rng.uniform(-1, 1, size=k)
-        t[rng.integers(k)] = rng.choice([-1.0, 1.0])  # use the full distortion budget
-        return Q, t
-
-    starts = []
-    for _ in range(params["n_random"]):
-        Q, t = draw()
-        val = evaluate(Q, t)
-        if val is not None:
-            starts.append((val, Q, t))
-    for which, sign in (("lo", 1.0), ("up", -1.0)):  # minimise sign * objective
-        if not starts:
-            break
-        idx = 0 if which == "lo" else 1
-        val, Q, t = min(starts, key=lambda s: sign * s[0][idx])
-        cur = sign * val[idx]
-        for _ in range(params["n_climb"]):
-            Q2 = Q @ _random_rotation(Q.shape[0], rng, 0.3)
-            t2 = np.clip(t + 0.3 * rng.standard_normal(t.shape), -1, 1)
-            v2 = evaluate(Q2, t2)
-            if v2 is not None and sign * v2[idx] < cur:
-                cur, Q, t = sign * v2[idx], Q2, t2
-    out = {
-        "stated_search": Outcome(not found["lo"], 1.0, best["lo"][0]),
-        "stated_sum_alpha_search": Outcome(not found["lo_sa"], 1.0, best["lo_sa"][0]),
-        "upper_search": Outcome(not found["up"], best["up"][0], 1.0),
-    }
-    diags = {
-        "instances": float(counter["n"]),
-        "solver_errors": float(counter["err"]),
-        "worst_lower_ratio_over_1me": best["lo"][0],
-        "worst_lower_e": best["lo"][1],
-        "worst_sum_alpha_ratio_over_1me": best["lo_sa"][0],
-        "worst_upper_ratio_over_1pe": best["up"][0],
-        "worst_upper_e": best["up"][1],
-        "C": C,
-        "n": float(n),
-        "d": float(d),
-        "zero_slack": float(res.zero_slack),
-        "degenerate": float(orig["degenerate"]),
-    }
+    out, diags = {}, {}
+    totals = {"instances": 0, "solver_errors": 0, "skipped": 0}
     arts = {}
-    if found["lo"] or found["up"] or found["lo_sa"]:
-        # replay: XR = projected_data(X, row_space_basis(X), Q, t, e_max) for the worst upper-bound instance
-        arts = {"X": X, "y": y, "C": np.array(C), "e_max": np.array(e_max)}
-        if "up_QT" in best:
-            arts["Q_upper"], arts["t_upper"] = best["up_QT"]
+    for variant, key in _SEARCHES.items():
+
+        def objective(inst, key=key):
+            got = slacks(*inst)
+            return None if got is None else got[0][key]
+
+        found = hypothesis_search(
+            objective,
+            projection_strategy(k),
+            max_examples=int(params["n_examples"]),
+            max_shrinks=int(params["n_shrink"]),
+            seed=trial_seed(rng),
+        )
+        totals["instances"] += found.tried
+        totals["solver_errors"] += found.errors
+        totals["skipped"] += found.skipped
+        slack = found.slack
+        if found.instance is not None:
+            a, t = (np.asarray(v, float) for v in found.instance)
+            e_rep = float(e_max * np.max(np.abs(t)))
+            t_nonzero, a_nonzero = float(np.count_nonzero(t)), float(np.count_nonzero(a))
+        else:
+            a = t = None
+            e_rep, t_nonzero, a_nonzero = math.nan, math.nan, math.nan
+        if key == "upper":
+            out[variant] = Outcome(not found.found, 1.0 - slack, 1.0)
+        else:
+            out[variant] = Outcome(not found.found, 1.0, 1.0 + slack)
+        diags.update({f"{key}_slack": slack, f"{key}_e": e_rep, f"{key}_found": float(found.found),
+                      f"{key}_t_nonzero": t_nonzero, f"{key}_angles_nonzero": a_nonzero})  # fmt: skip
+        if found.found:
+            # replay: XR = projected_data(X, row_space_basis(X), rotation(a, d), t, e_max)
+            arts[f"a_{key}"], arts[f"t_{key}"] = a, t
+    diags.update({name: float(v) for name, v in totals.items()})
+    diags.update({"C": C, "n": float(n), "d": float(d), "zero_slack": float(res.zero_slack),
+                  "degenerate": float(orig["degenerate"])})  # fmt: skip
+    if arts:
+        arts.update({"X": X, "y": y, "C": np.array(C), "e_max": np.array(e_max)})
     return TrialRecord(outcomes=out, diagnostics=diags, artifacts=arts)
 
 
-def _cells(e_max, n_random, n_climb):
+def _cells(e_max, n_examples):
     return tuple(
-        {"n_min": 8, "n_max": 24, "d_max": 5, "e_max": em, "n_random": n_random, "n_climb": n_climb} for em in e_max
+        {"n_min": 8, "n_max": 24, "d_max": 5, "e_max": em, "n_examples": n_examples, "n_shrink": n_examples}
+        for em in e_max
     )
 
 
+# n_examples: 3 n_examples ~ n_random + 2 n_climb of the loop it replaced (6+2x6, 8+2x10, 12+2x25, 20+2x60)
 PROFILES = {
-    "quick": Profile(_cells([0.4], 6, 6), trials=6),
-    "ci": Profile(_cells([0.25, 0.45], 8, 10), trials=15),
-    "standard": Profile(_cells([0.1, 0.25, 0.45, 0.7], 12, 25), trials=60),
-    "full": Profile(_cells([0.1, 0.25, 0.45, 0.7, 0.9], 20, 60), trials=300),
+    "quick": Profile(_cells([0.4], 6), trials=6),
+    "ci": Profile(_cells([0.25, 0.45], 9), trials=15),
+    "standard": Profile(_cells([0.1, 0.25, 0.45, 0.7], 20), trials=60),
+    "full": Profile(_cells([0.1, 0.25, 0.45, 0.7, 0.9], 45), trials=300),
 }
 
 THEOREM = register(
@@ -197,7 +221,8 @@ THEOREM = register(
                 "search for gamma~^2 < (1 - e) gamma^2 (gamma = 1/||w||), soft margin",
                 mode="search",
                 expected=Verdict.INCONCLUSIVE,
-                note="Open: unproven for soft margin (eqs. 18-19 need zero slack); statistic 1 <= bound min ratio/(1-e).",
+                note="Open: unproven for soft margin (eqs. 18-19 need zero slack); statistic 1 <= bound 1 + certified "
+                "slack (about min ratio/(1-e)).",
             ),
             Variant(
                 "stated_sum_alpha_search",
@@ -223,8 +248,8 @@ THEOREM = register(
             "n_max": Param("int", low=2, doc="largest n searched"),
             "d_max": Param("int", low=2, doc="largest d searched (d drawn in [2, d_max])"),
             "e_max": Param("float", low=0.0, high=1.0, closed="neither", doc="distortion budget e = ||I - S||"),
-            "n_random": Param("int", low=1, doc="random projections per instance"),
-            "n_climb": Param("int", low=0, doc="hill-climbing steps per objective"),
+            "n_examples": Param("int", low=1, doc="projected solves per search before a counterexample"),
+            "n_shrink": Param("int", low=0, doc="projected solves per search while shrinking a counterexample"),
         },
         constraints=(Constraint("n_min <= n_max", lambda p: p["n_min"] <= p["n_max"]),),
         tolerance=FP_REL,

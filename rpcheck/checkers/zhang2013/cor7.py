@@ -24,8 +24,8 @@ Variants
     at the cell's ``m``, i.e. the ``c`` for which the printed formula, at the measured ``eps = q``, returns
     this ``m``. Reported (no verdict rule with a stated error rate). The definition of ``c_emp`` (solve for
     the ``m`` at which the quantile equals ``eps``) is :func:`empirical_constant`; the engine's
-    ``rpcheck.engine.search`` searches ``m`` with ``constant_search`` below (its factor is
-    ``m_needed / m_printed = (1/4) / c_emp``).
+    ``rpcheck.engine.constant`` (``rpcheck constant``) searches ``m`` with ``constant_search`` below (its
+    factor is ``m_needed / m_printed = (1/4) / c_emp``).
 """
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ from scipy import stats as _sps
 
 from ...bounds.zhang2013 import C_COR7, cor7_failure_upper, cor7_min_dim
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
-from ...engine.search import cp_upper
+from ...stats import clopper_pearson
 from ...svm.drp import ridge_solution
 from ._common import (
     ASSUMED_C,
@@ -196,13 +196,6 @@ def trial(params, rng):
     return TrialRecord(outcomes=out, diagnostics=diags)
 
 
-def cp_lower(failures, n, confidence):
-    """One-sided exact Clopper-Pearson lower confidence bound (0 when ``failures = 0``)."""
-    if n == 0 or failures == 0:
-        return 0.0
-    return float(_sps.beta.ppf(1.0 - confidence, failures, n - failures + 1))
-
-
 def decide(records, params):
     grid = m_grid(params)
     t, delta, r = float(params["target"]), float(params["delta"]), int(params["r"])
@@ -214,8 +207,9 @@ def decide(records, params):
     n = ok.sum(axis=0)
     k = ((rel > t) & ok).sum(axis=0)
     conf = 1.0 - BRACKET_ALPHA / (2 * len(grid))
-    upper = [cp_upper(int(k[j]), int(n[j]), conf) for j in range(len(grid))]
-    lower = [cp_lower(int(k[j]), int(n[j]), conf) for j in range(len(grid))]
+    # one-sided exact Clopper-Pearson bounds (rpcheck.stats.clopper_pearson; 1 / 0 when n = 0)
+    upper = [clopper_pearson(int(k[j]), int(n[j]), conf, "less")[1] for j in range(len(grid))]
+    lower = [clopper_pearson(int(k[j]), int(n[j]), conf, "greater")[0] for j in range(len(grid))]
     emp = k / np.maximum(n, 1)
     m_hat = None
     for j in range(len(grid) - 1, -1, -1):

@@ -25,6 +25,19 @@ Variants (statistic = ``||wtilde - w*||/||w*||``)
     over ``T = 5`` steps,
     evaluated where the first step's relative error is < 1 (the theorem's multiplier
     ``eps/(1-eps)(1 + sqrt(lambda)/sigma_k)`` is >= 2 in every ci cell, so the printed premise never holds).
+
+Search (``iterate``): the engine's one counterexample search, :func:`rpcheck.engine.search.hypothesis_search`,
+over the coefficients ``c`` of ``w*`` in ``span(v_1..v_k)`` (``y = U_k c sqrt(n)``; ``c`` in ``[-3, 3]^k``,
+not 0; ``U`` and ``A`` are the trial's draw). The objective is the certified slack ``FP_REL - incr`` with
+``incr = max_t (||w_t - w*|| - ||w_{t-1} - w*||)/||w*||``: negative iff the error certainly increases (beyond
+the ``FP_REL ||w*||`` rounding allowance); an instance whose first step has relative error >= 1 is outside the
+premise (skipped). Budget: ``ITER_EXAMPLES = 1`` instance per trial (the one Algorithm 2 run per trial of
+earlier versions, which used the main draw's ``c``) plus at most ``ITER_SHRINKS = 3`` runs to shrink a
+counterexample (towards ``c`` with fewer non-zero, smaller coefficients; e.g. ``w*`` along ``v_1`` alone).
+The search seed is one draw from the trial's generator after every other draw, so the other variants see
+exactly the draws of earlier versions and the trial stays a pure function of its per-trial seed
+(``rpcheck replay``). The Outcome and the diagnostics ``iterate_*`` are those of the shrunk counterexample
+when one is found, else of the instance searched.
 """
 
 from __future__ import annotations
@@ -35,6 +48,7 @@ import numpy as np
 
 from ...bounds.zhang2013 import C_THM6, effective_rank, thm6_bound, thm6_eps
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...engine.search import trial_seed
 from ...generators import haar_orthonormal
 from ...svm.drp import drp, iterative_drp, ridge_solution
 from ._common import ASSUMED_PROB, FP_REL, cite, single_threaded, sketch_matrix, vacuous_outcome
@@ -43,6 +57,9 @@ from ._recovery import CONTROL_VARIANTS, planted_controls
 __all__ = ["THEOREM", "trial", "spectrum", "cell_quantities"]
 
 THEOREM_ID = "zhang2013.thm6"
+#: ``iterate`` search budget: instances per trial before a counterexample, runs while shrinking one
+ITER_EXAMPLES = 1
+ITER_SHRINKS = 3
 ASSUMED_C6 = "c = 1/32 in Theorem 6's condition on m [R]"
 ASSUMED_RBAR = "rbar = sum sigma_i^2/(lambda/gamma + sigma_i^2) (definition inferred [D])"
 T_ITER = 5
@@ -97,19 +114,6 @@ def trial(params, rng):
         "scaling": Outcome(True, rel * math.sqrt(m / rbar), math.nan),
     }
     mult = ep / (1 - ep) * (1 + math.sqrt(lam) / sk) if ep < 1 else math.inf
-    if rel < 1:  # the empirical analogue of "multiplier < 1" (the printed multiplier is >= 2 in every cell)
-        it = iterative_drp(Z, y, lam, A, T_ITER, loss="square")
-        e = np.linalg.norm(np.asarray(it.w_path) - w_star[None, :], axis=1)
-        incr = float(np.max(e[1:] - e[:-1])) / wn
-        # non-increasing up to rounding (FP_REL ||w*||): an increase within rounding is undetermined
-        if incr <= -FP_REL:
-            out["iterate"] = Outcome(True, incr, 0.0)
-        elif incr > FP_REL:
-            out["iterate"] = Outcome(False, incr, 0.0)
-        else:
-            out["iterate"] = Outcome(bool(incr <= 0.0), incr, 0.0, undetermined=True)
-    else:
-        out["iterate"] = vacuous_outcome()
     tail = float(np.linalg.norm(w_star[k:])) / wn
     diags = {
         "rel_err": rel,
@@ -119,8 +123,60 @@ def trial(params, rng):
         "w_star_tail": tail,
         "multiplier": mult,
     }
-    out["control_stated"] = planted_controls(m, rng)["control_stated"]  # last: main draw unchanged
+    out["control_stated"] = planted_controls(m, rng)["control_stated"]  # main draw unchanged
+    out["iterate"], iter_diags = _iterate_search(Z, U, k, lam, A, n, trial_seed(rng))  # last draw
+    diags.update(iter_diags)
     return TrialRecord(outcomes=out, diagnostics=diags)
+
+
+def _iterate_slack(Z, U, k, lam, A, n, c):
+    """Certified slack ``FP_REL - incr`` of Algorithm 2 on ``y = U_k c sqrt(n)`` (None: first step's relative
+    error >= 1 or ``c = 0``, outside the premise), with ``incr`` and the first step's relative error."""
+    c = np.asarray(c, dtype=float)
+    y = U[:, :k] @ c * math.sqrt(n)
+    w_star = ridge_solution(Z, y, lam)
+    wn = float(np.linalg.norm(w_star))
+    if wn == 0.0:
+        return None
+    it = iterative_drp(Z, y, lam, A, T_ITER, loss="square")
+    e = np.linalg.norm(np.asarray(it.w_path) - w_star[None, :], axis=1)
+    rel1 = float(e[1]) / wn
+    if not rel1 < 1:
+        return None
+    incr = float(np.max(e[1:] - e[:-1])) / wn
+    return FP_REL - incr, incr, rel1
+
+
+def _iterate_search(Z, U, k, lam, A, n, seed):
+    """The ``iterate`` Outcome and diagnostics from :func:`hypothesis_search` over ``c`` (module docstring)."""
+    from hypothesis import strategies as st
+
+    from ...engine.search import hypothesis_search
+
+    coef = st.integers(-3, 3)
+    strategy = st.tuples(*[coef] * k).filter(any)
+
+    seen = {}
+
+    def objective(c):
+        seen[c] = got = _iterate_slack(Z, U, k, lam, A, n, c)
+        return None if got is None else got[0]
+
+    res = hypothesis_search(objective, strategy, max_examples=ITER_EXAMPLES, max_shrinks=ITER_SHRINKS, seed=seed)
+    diags = {"iterate_found": float(res.found), "iterate_searched": float(res.tried),
+             "iterate_skipped": float(res.skipped)}  # fmt: skip
+    if res.instance is None:  # every instance outside the premise (or solver errors)
+        diags.update({"iterate_slack": math.nan, "iterate_rel1": math.nan, "iterate_c_nonzero": math.nan})
+        return vacuous_outcome(), diags
+    _, incr, rel1 = seen[res.instance]  # the reported instance
+    diags.update({"iterate_slack": res.slack, "iterate_rel1": rel1,
+                  "iterate_c_nonzero": float(np.count_nonzero(res.instance))})  # fmt: skip
+    # non-increasing up to rounding (FP_REL ||w*||): an increase within rounding is undetermined
+    if res.found:
+        return Outcome(False, incr, 0.0), diags
+    if incr <= -FP_REL:
+        return Outcome(True, incr, 0.0), diags
+    return Outcome(bool(incr <= 0.0), incr, 0.0, undetermined=True), diags
 
 
 def decide(records, params):
