@@ -27,7 +27,7 @@ import functools
 
 import numpy as np
 
-from ..._threads import single_thread_blas
+from ..._threads import single_threaded
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
 from ...generators import separable_dataset
@@ -66,12 +66,8 @@ def _witness(params, rng):
     return X, y, gu, RX, float(cos.min()), bool(np.all(np.abs(q - 1) <= eps))
 
 
+@single_threaded(user_api="blas")
 def _trial(params, rng):
-    with single_thread_blas():
-        return _trial_impl(params, rng)
-
-
-def _trial_impl(params, rng):
     eps = params["eps"]
     _, _, gu, _, gw, events = _witness(params, rng)
     b_pr = B.thm6_margin_bound(gu, eps)
@@ -88,12 +84,8 @@ def _trial_impl(params, rng):
                                                   "gamma_u": gu})
 
 
+@single_threaded(user_api="blas")
 def _svm_trial(params, rng):
-    with single_thread_blas():
-        return _svm_trial_impl(params, rng)
-
-
-def _svm_trial_impl(params, rng):
     eps = params["eps"]
     _, y, gu, RX, gw, _ = _witness(params, rng)
     g0 = _opt_margin(params["m"], params["d"], params["gamma"])
