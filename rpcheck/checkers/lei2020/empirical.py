@@ -22,19 +22,7 @@ import scipy.stats
 
 from ... import compare as cmp
 from ...datasets import BUNDLED, load_bundled, load_file
-from ...engine import (
-    Constraint,
-    Finding,
-    Outcome,
-    Param,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    grid,
-    register,
-)
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from . import _common as c
 
 __all__ = ["COMPARISON", "RSWEEP", "STABILITY", "user_files"]
