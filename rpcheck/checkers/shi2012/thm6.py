@@ -142,6 +142,11 @@ _VARIANTS = (
             expected=c.V, promised_failure=0.05, role="control"),
 )
 
+#: Parameter domains of both Theorem 6 rows (witness and optimal margin).
+_PARAMS = {"gamma": c.FLOAT(0.0, 1.0, closed="right", doc="planted normalised margin in (0, 1]"),
+           "eps": c.EPS01, "n": c.INT(1, doc="rows of R"), "m": c.INT(1, doc="points"),
+           "d": c.INT(2, doc="dimension")}
+
 THM6 = register(Theorem(
     id="shi2012.thm6",
     paper="shi2012",
@@ -161,9 +166,7 @@ THM6 = register(Theorem(
         "standard": Profile(cells=_STANDARD, trials=3000),
         "full": Profile(cells=_STANDARD, trials=20000),
     },
-    parameters={"gamma": c.FLOAT(0.0, 1.0, closed="right", doc="planted normalised margin in (0, 1]"),
-                "eps": c.EPS01, "n": c.INT(1, doc="rows of R"), "m": c.INT(1, doc="points"),
-                "d": c.INT(2, doc="dimension")},
+    parameters=_PARAMS,
     trial=_trial,
     tolerance=c.TOL,
     tolerance_note="float64 cosines; 1e-9 absolute",
@@ -211,9 +214,7 @@ THM6_SVM = register(Theorem(
         "standard": Profile(cells=_SVM_CELLS, trials=200),
         "full": Profile(cells=_SVM_CELLS, trials=1000),
     },
-    parameters={"gamma": c.FLOAT(0.0, 1.0, closed="right", doc="planted normalised margin in (0, 1]"),
-                "eps": c.EPS01, "n": c.INT(1, doc="rows of R"), "m": c.INT(1, doc="points"),
-                "d": c.INT(2, doc="dimension")},
+    parameters=_PARAMS,
     trial=_svm_trial,
     tolerance=1e-7,
     tolerance_note="solver certificate (margin_upper from the dual value) plus 1e-7",
