@@ -61,12 +61,15 @@ def single_thread_blas(*, user_api="blas"):
     return _OneThread(libs)
 
 
-def single_threaded(fn):
-    """Decorator: run a trial ``fn(params, rng)`` with BLAS and OpenMP limited to one thread."""
+def single_threaded(fn=None, *, user_api=None):
+    """Decorator: run a trial ``fn(params, rng)`` with ``user_api`` ("blas", "openmp", or None for both,
+    the default) limited to one thread. ``@single_threaded`` or ``@single_threaded(user_api="blas")``."""
+    if fn is None:
+        return functools.partial(single_threaded, user_api=user_api)
 
     @functools.wraps(fn)
     def wrapper(params, rng):
-        with single_thread_blas(user_api=None):
+        with single_thread_blas(user_api=user_api):
             return fn(params, rng)
 
     return wrapper

@@ -289,23 +289,7 @@ def available_memory():
             avail = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
         except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
             avail = 2**63
-    try:
-        import resource
-
-        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-        if soft != resource.RLIM_INFINITY:
-            avail = min(avail, soft)
-    except (ImportError, ValueError, OSError):  # pragma: no cover - non-POSIX
-        pass
-    cap = os.environ.get("RPCHECK_MAX_MEMORY", "")
-    if cap.strip():
-        try:
-            avail = min(avail, int(float(cap)))
-        except ValueError:
-            raise RpcheckError(
-                f"the environment variable `RPCHECK_MAX_MEMORY` ({cap!r}) must be a number of bytes."
-            ) from None
-    return int(avail)
+    return int(min(avail, _stated_caps(strict=True)))
 
 
 #: Requests up to this size skip the /proc/meminfo read in :func:`check_memory` (the read costs about
@@ -315,8 +299,11 @@ def available_memory():
 SMALL_REQUEST = 16 * 2**20
 
 
-def _stated_caps():
-    """``min(RLIMIT_AS, RPCHECK_MAX_MEMORY)`` without reading /proc (cheap); infinity when neither is set."""
+def _stated_caps(strict=False):
+    """``min(RLIMIT_AS, RPCHECK_MAX_MEMORY)`` without reading /proc (cheap); infinity when neither is set.
+
+    An unreadable ``RPCHECK_MAX_MEMORY`` raises with ``strict`` (:func:`available_memory`), else gives -1
+    (the caller then asks :func:`available_memory`, which raises the message)."""
     avail = math.inf
     try:
         import resource
@@ -331,7 +318,11 @@ def _stated_caps():
         try:
             avail = min(avail, int(float(cap)))
         except ValueError:
-            return -1  # let available_memory() raise its message
+            if not strict:
+                return -1
+            raise RpcheckError(
+                f"the environment variable `RPCHECK_MAX_MEMORY` ({cap!r}) must be a number of bytes."
+            ) from None
     return avail
 
 

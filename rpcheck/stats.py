@@ -670,6 +670,15 @@ def _descriptive(c, level=DETERMINISTIC_CONFIDENCE):
     return dict(ci_low=lo, ci_high=hi, confidence_level=level)
 
 
+def _counterexample_or_empty(c, found):
+    """The decision that needs no statistics: VIOLATED (stopping the row) on a counterexample, ``c.failures
+    of c.evaluated <found>``, else the empty-row decision of :func:`_empty`, else None."""
+    if c.failures > 0:
+        claim = f"counterexample found: {c.failures} of {c.evaluated} {found}"
+        return Decision(Verdict.VIOLATED, claim, stops=True, **_descriptive(c))
+    return _empty(c)
+
+
 def decide_deterministic(counts, *, exhaustive=False):
     """Decision of a ``"deterministic"`` row (module docstring): any certified failure is VIOLATED; HOLDS
     needs no failure, no ambiguous trial and at least :data:`DETERMINISTIC_MIN_DRAWS` evaluated draws.
@@ -693,12 +702,9 @@ def decide_deterministic(counts, *, exhaustive=False):
     'exhaustive: holds on its fixed inputs (1 evaluation; no randomness involved)'
     """
     c = _as_counts(counts)
-    if c.failures > 0:
-        claim = f"counterexample found: {c.failures} of {c.evaluated} evaluated draws fail"
-        return Decision(Verdict.VIOLATED, claim, stops=True, **_descriptive(c))
-    empty = _empty(c)
-    if empty is not None:
-        return empty
+    first = _counterexample_or_empty(c, "evaluated draws fail")
+    if first is not None:
+        return first
     conf = _pct(1 - DETERMINISTIC_CONFIDENCE)
     if exhaustive and not c.ambiguous:
         claim = f"exhaustive: holds on its fixed inputs ({c.evaluated} evaluation{'s' * (c.evaluated != 1)}; " \
@@ -733,12 +739,9 @@ def decide_search(counts, worst_slack=math.nan):
     (<Verdict.INCONCLUSIVE: 'INCONCLUSIVE'>, 'no counterexample in 300 instances searched; worst slack 0.02')
     """
     c = _as_counts(counts)
-    if c.failures > 0:
-        claim = f"counterexample found: {c.failures} of {c.evaluated} instances searched"
-        return Decision(Verdict.VIOLATED, claim, stops=True, **_descriptive(c))
-    empty = _empty(c)
-    if empty is not None:
-        return empty
+    first = _counterexample_or_empty(c, "instances searched")
+    if first is not None:
+        return first
     s = "n/a" if math.isnan(worst_slack) else _g(worst_slack)
     claim = f"no counterexample in {c.evaluated} instances searched; worst slack {s}" + _suffix(c)
     return Decision(Verdict.INCONCLUSIVE, claim, **_descriptive(c))

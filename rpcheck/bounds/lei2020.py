@@ -260,9 +260,7 @@ def selection_dual_gap_bound(n, C, lambda_max):
     >>> selection_dual_gap_bound(4, 1.0, 0.25)
     0.5
     """
-    n = check_int("n", n, 1)
-    C = check_interval("C", C, 0, None, closed="neither")
-    return 0.5 * n * C**2 * float(lambda_max)
+    return dual_perturbation_bound(n, C, lambda_max)  # the same sup over F, with lambda_max for ||.||_2
 
 
 def jl_min_dim(n, eps, delta):

@@ -219,14 +219,8 @@ class _ImprovedSRHT(RotationMixin, Sketch):
         """Number of float64 accumulators of length d' that ``fit`` keeps."""
         return 1
 
-    def _apply_dense(self, X):
-        return self._rotate_select(X, False, self.indices_, self.weights_)
-
-    def _apply_sparse(self, X):
-        return self._rotate_select(X, True, self.indices_, self.weights_)
-
-    def _matrix(self):
-        return self._rotation_columns(self.indices_) * self.weights_
+    def _column_scale(self):
+        return self.weights_
 
 
 def _top(scores, r):

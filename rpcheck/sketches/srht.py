@@ -37,6 +37,17 @@ class RotationMixin:
     so :math:`X X^T = X_r X_r^T` and the column energies sum to :math:`\|X\|_F^2` (Lei & Lan 2020, Sec. 1.2).
     """
 
+    # A sketch of the family keeps the columns ``indices_`` of X_r, scaled by ``_column_scale()`` (a scalar
+    # or one weight per kept column): apply, and the explicit matrix R = (D H)[:, indices_] * scale.
+    def _apply_dense(self, X):
+        return self._rotate_select(X, False, self.indices_, self._column_scale())
+
+    def _apply_sparse(self, X):
+        return self._rotate_select(X, True, self.indices_, self._column_scale())
+
+    def _matrix(self):
+        return self._rotation_columns(self.indices_) * self._column_scale()
+
     def rotate(self, X):
         """Return the rotated matrix ``X_r = pad(X) D H``, a dense (n, d') array of X's float dtype."""
         from ._base import check_input
@@ -225,11 +236,5 @@ class SRHTSketch(RotationMixin, Sketch):
             self.indices_ = self._rng.choice(self.d_pad, size=self.r, replace=False)
         self.scale_ = np.sqrt(self.d_pad / self.r)
 
-    def _apply_dense(self, X):
-        return self._rotate_select(X, False, self.indices_, self.scale_)
-
-    def _apply_sparse(self, X):
-        return self._rotate_select(X, True, self.indices_, self.scale_)
-
-    def _matrix(self):
-        return self._rotation_columns(self.indices_) * self.scale_
+    def _column_scale(self):
+        return self.scale_

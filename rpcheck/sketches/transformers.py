@@ -57,6 +57,13 @@ class _SketchRandomProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         "random_state": ["random_state"],
     }
 
+    def __init__(self, n_components="auto", *, eps=0.1, random_state=None):
+        # the parameters of CountSketch, NPS and top-r; the other subclasses declare their own __init__
+        # (scikit-learn reads the parameter names from the signature)
+        self.n_components = n_components
+        self.eps = eps
+        self.random_state = random_state
+
     def _sketch_params(self):
         return {}
 
@@ -210,11 +217,6 @@ class CountSketchRandomProjection(_SketchRandomProjection):
 
     _kind = "countsketch"
 
-    def __init__(self, n_components="auto", *, eps=0.1, random_state=None):
-        self.n_components = n_components
-        self.eps = eps
-        self.random_state = random_state
-
 
 class CWRandomProjection(_SketchRandomProjection):
     r"""Clarkson-Woodruff sparse embedding with ``a`` nonzeros :math:`\pm 1/\sqrt{a}` per row of ``R``.
@@ -272,11 +274,6 @@ class NPSRandomProjection(_SketchRandomProjection):
 
     _kind = "srht-nps"
 
-    def __init__(self, n_components="auto", *, eps=0.1, random_state=None):
-        self.n_components = n_components
-        self.eps = eps
-        self.random_state = random_state
-
 
 class TopRRandomProjection(_SketchRandomProjection):
     """ISRHT-top-r (Lei & Lan 2020, Prop. 2): the r rotated columns of largest training energy.
@@ -290,11 +287,6 @@ class TopRRandomProjection(_SketchRandomProjection):
 
     _kind = "srht-topr"
     _at_most_dpad = True
-
-    def __init__(self, n_components="auto", *, eps=0.1, random_state=None):
-        self.n_components = n_components
-        self.eps = eps
-        self.random_state = random_state
 
 
 class SupervisedSRHTRandomProjection(_SketchRandomProjection):

@@ -10,6 +10,7 @@ Keerthi et al. 2008 (the multiclass SVM and its sequential dual method).
 
 from . import kkt
 from ._common import SOLVERS
+from .certified import Interval, svc_bounds, svr_bounds
 from ._results import BallResult, KKTResiduals, L2SVCResult, MarginResult, MulticlassResult, SVCResult, SVRResult
 from .erm import ERM_LOSSES, ERMResult, erm_duality_gap, solve_erm
 from .liblinear import solve_l2svc
@@ -28,6 +29,9 @@ __all__ = [
     "L2SVCResult",
     "SVCProblem",
     "solve_svr",
+    "svc_bounds",
+    "svr_bounds",
+    "Interval",
     "solve_erm",
     "erm_duality_gap",
     "ERM_LOSSES",

@@ -228,3 +228,11 @@ def factor_rows(X):
 def check_status(status, solver, *, what):
     if status not in _OK:
         raise SolverError(f"{solver} returned status {status!r} for {what}.", status=status, solver=solver)
+
+
+def stage_budget(stages, k, max_iter, done):
+    """Epoch budget of stage ``k`` of a coordinate-descent run certified between stages: what is left of
+    ``max_iter`` after ``done`` epochs, capped by ``stages[k]`` (uncapped after the last stage); <= 0 when
+    nothing is left."""
+    left = max_iter - done
+    return min(left, stages[k]) if k < len(stages) else left

@@ -21,6 +21,22 @@ def _freeze(obj):
             v.flags.writeable = False
 
 
+class _Frozen:
+    """Base of the result dataclasses: every ndarray field is made read-only once constructed."""
+
+    def __post_init__(self):
+        _freeze(self)
+
+
+class _DualSupport(_Frozen):
+    """A result with dual variables ``alpha >= 0`` (one per example)."""
+
+    @property
+    def support(self) -> np.ndarray:
+        """Indices with ``alpha_i > 0`` (after the solver's threshold, where it has one)."""
+        return np.flatnonzero(self.alpha > 0)
+
+
 @dataclass(frozen=True)
 class KKTResiduals:
     """Residuals of the four KKT conditions of a convex QP at a returned point.
@@ -62,7 +78,7 @@ class KKTResiduals:
 
 
 @dataclass(frozen=True, eq=False)
-class SVCResult:
+class SVCResult(_DualSupport):
     """Solution of the linear SVM classification dual (Paul et al. 2014, eq. 3) with its certificate.
 
     Attributes
@@ -129,17 +145,9 @@ class SVCResult:
     iterations: int
     solve_time: float
 
-    def __post_init__(self):
-        _freeze(self)
-
-    @property
-    def support(self) -> np.ndarray:
-        """Indices with ``alpha_i > 0`` after the solver's threshold (see ``n_free``)."""
-        return np.flatnonzero(self.alpha > 0)
-
 
 @dataclass(frozen=True, eq=False)
-class L2SVCResult:
+class L2SVCResult(_DualSupport):
     """Solution of the L2-regularised squared-hinge (L2-loss) linear SVM that LIBLINEAR solves by default
     (``rpcheck.svm.solve_l2svc``), with its duality-gap and KKT certificate.
 
@@ -213,22 +221,14 @@ class L2SVCResult:
     iterations: int
     solve_time: float
 
-    def __post_init__(self):
-        _freeze(self)
-
     @property
     def dual_objective(self) -> float:
         """Alias of ``objective``."""
         return self.objective
 
-    @property
-    def support(self) -> np.ndarray:
-        """Indices with ``alpha_i > 0``."""
-        return np.flatnonzero(self.alpha > 0)
-
 
 @dataclass(frozen=True, eq=False)
-class SVRResult:
+class SVRResult(_Frozen):
     """Solution of the linear epsilon-insensitive SVR dual (Paul et al. 2014, eq. 2 or, as printed, eq. 4).
 
     Attributes
@@ -287,12 +287,9 @@ class SVRResult:
     iterations: int
     solve_time: float
 
-    def __post_init__(self):
-        _freeze(self)
-
 
 @dataclass(frozen=True, eq=False)
-class BallResult:
+class BallResult(_Frozen):
     """Minimum enclosing ball of the rows of X (Paul et al. 2014, Section 1.5 of the spec).
 
     Attributes
@@ -331,9 +328,6 @@ class BallResult:
     iterations: int
     solve_time: float
 
-    def __post_init__(self):
-        _freeze(self)
-
     @property
     def radius_lower(self) -> float:
         """Certified lower bound ``sqrt(max(dual_value, 0))`` on the minimum radius B."""
@@ -341,7 +335,7 @@ class BallResult:
 
 
 @dataclass(frozen=True, eq=False)
-class MarginResult:
+class MarginResult(_Frozen):
     """Normalised margin of Shi et al. 2012 (Definition 2): no bias, unit-normalised points.
 
     Attributes
@@ -374,12 +368,9 @@ class MarginResult:
     note: str = ""
     svc: SVCResult | None = field(default=None, repr=False)
 
-    def __post_init__(self):
-        _freeze(self)
-
 
 @dataclass(frozen=True, eq=False)
-class MulticlassResult:
+class MulticlassResult(_Frozen):
     """Solution of the Crammer-Singer multiclass linear SVM (no bias) with its duality-gap certificate
     (:func:`rpcheck.svm.solve_crammer_singer`).
 
@@ -427,9 +418,6 @@ class MulticlassResult:
     status: str
     iterations: int
     solve_time: float
-
-    def __post_init__(self):
-        _freeze(self)
 
     def decision_function(self, X) -> np.ndarray:
         """Scores ``X W^T`` of shape (m, K)."""

@@ -70,7 +70,7 @@ import scipy.sparse as sp
 
 from .._validation import check_int, check_interval
 from ..errors import RpcheckError, SolverError
-from ._common import check_finite_outputs, validate_bool, validate_C_scale, validate_labels, validate_X
+from ._common import check_finite_outputs, stage_budget, validate_bool, validate_C_scale, validate_labels, validate_X
 from ._results import L2SVCResult
 
 __all__ = ["solve_l2svc", "L2SVC_KKT_ACCEPT", "MAX_POLISH"]
@@ -322,11 +322,9 @@ def _solve(X, y, C, bias, tol, max_iter, t0):
     epochs = 0
     best = None
     for k in range(len(_STAGES) + 1):
-        left = max_iter - epochs
+        left = stage_budget(_STAGES, k, max_iter, epochs)
         if left <= 0:
             break
-        if k < len(_STAGES):
-            left = min(left, _STAGES[k])
         if sp.issparse(Xa):
             ran, pgmax = dcd_csr(Xa.indptr.astype(np.int64), Xa.indices.astype(np.int64), Xa.data, y, qdiag, dii,
                              alpha, wv, left, _PG_STOP, _SEED + epochs)

@@ -66,7 +66,7 @@ import scipy.sparse as sp
 
 from .._validation import check_int, check_interval
 from ..errors import RpcheckError, SolverError
-from ._common import check_finite_outputs, validate_C_scale, validate_X
+from ._common import check_finite_outputs, stage_budget, validate_C_scale, validate_X
 from ._results import MulticlassResult
 
 __all__ = ["solve_crammer_singer", "cs_primal_objective", "MAX_CELLS"]
@@ -239,11 +239,9 @@ def _solve(X, classes, yk, C, tol, max_iter, t0):
     W = np.zeros((K, d))
     epochs, viol, best, tried_ipm = 0, math.inf, None, False
     for k in range(len(_STAGES) + 1):
-        left = max_iter - epochs
+        left = stage_budget(_STAGES, k, max_iter, epochs)
         if left <= 0:
             break
-        if k < len(_STAGES):
-            left = min(left, _STAGES[k])
         ran, viol = cs_epochs(X, yk, float(C), sq, alpha, W, left, _V_STOP, _SEED + epochs)
         epochs += int(ran)
         for pol in (_polish_alpha(X, yk, alpha, C, K, W) if viol <= _POLISH_FROM else ()):

@@ -25,7 +25,7 @@ Derivation (hard margin, separable data, ``C = inf``; deterministic given ``e_T`
     slack and the argument above fails (the slacks change with ``T``); no verdict is expected, the
     rows are reported (Paul et al.'s soft-margin case is searched by ``paul2014.thm3.5.search``).
 
-Variants (deterministic; certified intervals of ``||w*||^2`` from ``paul2014._common.svc_bounds``, shared
+Variants (deterministic; certified intervals of ``||w*||^2`` from ``rpcheck.svm.svc_bounds``, shared
 event functions of :mod:`rpcheck.checkers.paul2014.margin`; a straddling interval is undetermined)
     ``stated``: ``gamma~_T^2 >= (1 - e_T) gamma^2``; vacuous for ``e_T >= 1``. Expected (hard): HOLDS, or
     VACUOUS where ``e_T >= 1`` in every draw (:func:`.xar.always_vacuous`; no such cell in the profiles, see
@@ -60,12 +60,10 @@ from ...engine import Citation, Finding, Outcome, Profile, Theorem, TrialRecord,
 from ...errors import NotSeparableError
 from ...linalg import embedding_distortion
 from ...sketches import make_sketch
+from ...svm.certified import FP_REL, svc_bounds
 from ..paul2014.margin import margin_lower_event, margin_upper_event
 from . import xar
 
-# The certified-interval helpers of paul2014 reach this module through xar (whose private import of
-# paul2014._common is allowlisted in tests/test_layers.py), not by a second cross-unit private import.
-svc_bounds, FP_REL = xar.svc_bounds, xar.FP_REL
 
 __all__ = ["THEOREM", "trial"]
 
@@ -202,7 +200,7 @@ THEOREM = register(
         constraints=tuple(xar.THEOREM.constraints),
         tolerance=FP_REL,
         tolerance_note="Certified intervals of ||w*||^2 and ||w~*||^2 (duality gap + 1-strong convexity of the "
-        "primal in w, paul2014._common.svc_bounds); 1e-10 relative rounding allowance.",
+        "primal in w, rpcheck.svm.svc_bounds); 1e-10 relative rounding allowance.",
         findings=(
             Finding(
                 "alpcan-margin-any-T",

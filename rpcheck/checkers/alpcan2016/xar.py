@@ -13,7 +13,7 @@ easy and the quoted form (with ``1/(1 - e)``) becomes vacuous. The suite reports
 Per trial: low-rank data (``rpcheck.checkers.paul2014._data.classification_instance``; separable for
 ``C = inf``, 15% label flips otherwise), ``R`` (the cell's ``sketch``), the map ``A`` of the cell's family,
 ``T = A R``, both SVM duals solved by ``rpcheck.svm.solve_svc`` (bias, box bound ``C``) and certified by the
-intervals of ``rpcheck.checkers.paul2014._common.svc_bounds`` (``Z_opt in [D, P]`` at exactly feasible
+intervals of ``rpcheck.svm.svc_bounds`` (``Z_opt in [D, P]`` at exactly feasible
 points).
 
 Sweep over C (Paul et al. eq. (3); their experiments use C = 1 and C = 500, Table V; "our results hold for
@@ -100,7 +100,7 @@ from ...engine import (
 )
 from ...linalg import embedding_distortion
 from ...sketches import make_sketch
-from ..paul2014._common import FP_REL, svc_bounds
+from ...svm.certified import FP_REL, svc_bounds
 from ..paul2014._data import classification_instance
 
 __all__ = [
@@ -244,7 +244,7 @@ def trial(params, rng):
     proj = svc_bounds(XT, y, C, res_t.alpha, res_t.b)
     diags["degenerate"] = float(orig["degenerate"] and proj["degenerate"])
     if diags["degenerate"]:
-        # w* = 0 AND w~* = 0 (or ||w|| not resolved by the certificate; paul2014._common.svc_bounds): seen
+        # w* = 0 AND w~* = 0 (or ||w|| not resolved by the certificate; rpcheck.svm.svc_bounds): seen
         # with label noise when one class is small (e.g. 9 of 40, C = 1: Z_opt = Z~_opt = 18,
         # ||w||^2 ~ 1e-30). Then a* is optimal for both problems, q_u ~ 0, and every bound holds with
         # EQUALITY up to rounding: no certificate can decide it. Vacuous, counted in ``degenerate``.
@@ -491,7 +491,7 @@ THEOREM = register(
             ),
         ),
         tolerance=FP_REL,
-        tolerance_note="Certified intervals Z_opt in [D, P] at exactly feasible points (paul2014._common."
+        tolerance_note="Certified intervals Z_opt in [D, P] at exactly feasible points (rpcheck.svm."
         "svc_bounds), ||w~*||^2 from 1-strong convexity; 1e-10 relative rounding allowance.",
         findings=(
             Finding(

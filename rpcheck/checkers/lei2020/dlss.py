@@ -47,10 +47,20 @@ from __future__ import annotations
 import numpy as np
 
 from ... import compare as cmp
-from ...engine import Outcome, Profile, Theorem, TrialRecord, Variant, grid, register
+from ...engine import Outcome, Theorem, TrialRecord, Variant, grid, register
 from ...linalg import dlss_select
 from . import _common as c
-from .empirical import _CMP_PARAMS, _R_LE_D, C_DATASET, _cgrid, _dataset, sentence_rows, sign_decide, user_files
+from .empirical import (
+    _CMP_PARAMS,
+    _R_LE_D,
+    C_DATASET,
+    _cgrid,
+    _dataset,
+    comparison_profiles,
+    sentence_rows,
+    sign_decide,
+    with_user_files,
+)
 
 __all__ = ["DLSS", "trial", "decide"]
 
@@ -60,7 +70,7 @@ _METHODS = ("all", "pca", *cmp.RP_METHODS, *cmp.DLSS_METHODS)
 
 def _names():
     out = []
-    for m, t in _TAGS.items():
+    for t in _TAGS.values():
         out += [f"pca_gt_dlss_{t}", f"all_gt_dlss_{t}", f"rp_faster_than_dlss_{t}"]
     return out
 
@@ -173,11 +183,7 @@ def _cells(profile):
         "standard": grid(dataset=["breast_cancer", "digits"], r=[8, 16], folds=5, c_grid="paper"),
         "full": grid(dataset=["breast_cancer", "digits"], r=[8, 16], folds=5, c_grid="paper"),
     }[profile]
-    if profile in ("standard", "full"):
-        for path in user_files():
-            ds_r = (cmp.PAPER_TABLE2.get(cmp.paper_key(path) or "", {}) or {}).get("r", 16)
-            base += grid(dataset=path, r=ds_r, folds=5, c_grid="paper")
-    return base
+    return with_user_files(base, profile)
 
 
 DLSS = register(
@@ -191,13 +197,8 @@ DLSS = register(
         "on the six data sets; PCA and all features are more accurate; every random projection is faster.",
         kind="empirical",
         variants=_variants(),
-        profiles={
-            "quick": Profile(cells=_cells("quick"), trials=3),
-            # 8 repetitions: the sign test can decide (2^-8 < 0.01); ~0.45 s each on breast_cancer
-            "ci": Profile(cells=_cells("ci"), trials=8),
-            "standard": Profile(cells=_cells("standard"), trials=15),
-            "full": Profile(cells=_cells("full"), trials=15),
-        },
+        # 8 repetitions at ci: the sign test can decide (2^-8 < 0.01); ~0.45 s each on breast_cancer
+        profiles=comparison_profiles(_cells, ci_trials=8),
         trial=trial,
         decide=decide,
         parameters=_CMP_PARAMS,

@@ -19,7 +19,6 @@ sentence beside the arithmetic on the paper's Table 2.
 
 from __future__ import annotations
 
-import math
 import os
 
 import numpy as np
@@ -272,11 +271,24 @@ def _cells(profile):
         "standard": grid(dataset=["breast_cancer", "digits"], r=[8, 16], folds=5, c_grid="paper"),
         "full": grid(dataset=["breast_cancer", "digits"], r=[4, 8, 16], folds=5, c_grid="paper"),
     }[profile]
+    return with_user_files(base, profile)
+
+
+def with_user_files(cells, profile):
+    """``cells`` plus, at the standard and full profiles, one cell per user data file (:func:`user_files`)
+    at Table 2's ``r`` for that data set (16 when the paper has no row for it)."""
     if profile in ("standard", "full"):
         for path in user_files():
             ds_r = (cmp.PAPER_TABLE2.get(cmp.paper_key(path) or "", {}) or {}).get("r", 16)
-            base += grid(dataset=path, r=ds_r, folds=5, c_grid="paper")
-    return base
+            cells += grid(dataset=path, r=ds_r, folds=5, c_grid="paper")
+    return cells
+
+
+def comparison_profiles(cells, ci_trials):
+    """The profiles of a Table 2 comparison run: ``cells(profile)`` at each, 3 repetitions at quick,
+    ``ci_trials`` at ci, 15 at standard and full."""
+    trials = {"quick": 3, "ci": ci_trials, "standard": 15, "full": 15}
+    return {name: Profile(cells=cells(name), trials=t) for name, t in trials.items()}
 
 
 _CMP_PARAMS = {"dataset": P_DATASET, "r": Param("int", low=1, doc="target dimension r"), "folds": P_FOLDS,
@@ -313,12 +325,7 @@ COMPARISON = register(
             )
             for k, (_, s) in _SENTENCES.items()
         ),
-        profiles={
-            "quick": Profile(cells=_cells("quick"), trials=3),
-            "ci": Profile(cells=_cells("ci"), trials=3),
-            "standard": Profile(cells=_cells("standard"), trials=15),
-            "full": Profile(cells=_cells("full"), trials=15),
-        },
+        profiles=comparison_profiles(_cells, ci_trials=3),
         trial=_comparison_trial,
         decide=_comparison_decide,
         parameters=_CMP_PARAMS,

@@ -115,7 +115,7 @@ def evaluate_margin(e, orig, proj, q_u, q_Ru, u_scale=0.0):
     e : float
         Measured distortion ``||E||_2``.
     orig, proj : dict
-        :func:`rpcheck.checkers.paul2014._common.svc_bounds` of the original and projected duals.
+        :func:`rpcheck.svm.svc_bounds` of the original and projected duals.
     q_u, q_Ru : float
         ``||u||^2`` and ``||R^T u||^2`` for ``u = X^T Y a~`` (a~ the exactly feasible projected point).
     u_scale : float

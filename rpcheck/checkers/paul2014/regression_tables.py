@@ -27,7 +27,7 @@ xi_i = max(0, |y_i - w^T x_i - b| - eps_svr) be ANY primal point of (2) on X wit
 feasible on XR with the same slacks, and the projected optimum obeys
 ``||w~*||^2 <= 2 Z~* <= ||w||^2/(1 - e) + 2 C ||xi||_1``.
 Evaluated at the solver's certified primal point of the full problem and the certified lower bound of
-||w~*||^2 (duality gap, :func:`._common.svr_bounds`), for every (method, r) of the trial (vacuous when
+||w~*||^2 (duality gap, :func:`rpcheck.svm.svr_bounds`), for every (method, r) of the trial (vacuous when
 e >= 1). When every point is inside the tube (xi = 0) this is Theorem 3.7 as stated. HOLDS needs >= 90
 evaluated draws: only the ``full`` profile (100 draws) reaches it; quick/ci say INCONCLUSIVE (unattainable).
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._threads import single_thread_blas
+from ..._threads import single_threaded
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, grid, register
 from ...svm import normalized_margin
@@ -38,12 +38,8 @@ def _separable_1d(p, y):
     return bool(pos.min() > neg.max() or neg.min() > pos.max())
 
 
+@single_threaded(user_api="blas")
 def _trial(params, rng):
-    with single_thread_blas():
-        return _trial_impl(params, rng)
-
-
-def _trial_impl(params, rng):
     a = params["a"]
     X, y = _points(a)
     p = c.project(X, 1, rng)[:, 0]
@@ -88,12 +84,8 @@ def _decide(records, params):
     }
 
 
+@single_threaded(user_api="blas")
 def _margins_trial(params, rng):
-    with single_thread_blas():
-        return _margins_trial_impl(params, rng)
-
-
-def _margins_trial_impl(params, rng):
     a = params["a"]
     X, y = _points(a)
     # D2 margin of the original data (no-bias SVM on normalised points) must equal 1/sqrt(1+a^2): the solver

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from ..._threads import single_thread_blas
+from ..._threads import single_threaded
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, grid, register
 from . import _common as c
@@ -35,12 +35,8 @@ def _p2(cc, n, eps):
     return B.fig2_p2_exact(cc, n, eps)
 
 
+@single_threaded(user_api="blas")
 def _trial(params, rng):
-    with single_thread_blas():
-        return _trial_impl(params, rng)
-
-
-def _trial_impl(params, rng):
     cc, n, eps, d = params["c"], params["n"], params["eps"], params["d"]
     w, x = c.fixed_pair(cc, d, "dense")
     RV = c.project(np.vstack([w, x]), n, rng)

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from ..._threads import single_thread_blas
+from ..._threads import single_threaded
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
 from . import _common as c
@@ -24,12 +24,8 @@ def _x(d):
     return 3.0 * c.instance_rng("lemma10-x", d).standard_normal(d)
 
 
+@single_threaded(user_api="blas")
 def _trial(params, rng):
-    with single_thread_blas():
-        return _trial_impl(params, rng)
-
-
-def _trial_impl(params, rng):
     n, eps, d = params["n"], params["eps"], params["d"]
     x = _x(d)
     q = float(c.sq_ratio(c.project(x, n, rng), x[None, :])[0])

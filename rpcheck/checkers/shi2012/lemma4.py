@@ -26,7 +26,7 @@ import math
 import numpy as np
 from scipy import stats
 
-from ..._threads import single_thread_blas
+from ..._threads import single_threaded
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, grid, register
 from . import _common as c
@@ -73,12 +73,8 @@ def _clt_expected(params):
 K_CONTROL = 0.25
 
 
+@single_threaded(user_api="blas")
 def _trial(params, rng):
-    with single_thread_blas():
-        return _trial_impl(params, rng)
-
-
-def _trial_impl(params, rng):
     kind, geom, cc, n, Bk, d = (params[k] for k in ("kind", "geometry", "c", "n", "B", "d"))
     w, x = c.fixed_pair(cc, d, geom)
     RV = c.project(np.vstack([w, x]), n * Bk, rng, kind=kind)

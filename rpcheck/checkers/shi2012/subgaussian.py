@@ -79,7 +79,7 @@ import functools
 
 import numpy as np
 
-from ..._threads import single_thread_blas
+from ..._threads import single_threaded
 from ..._validation import check_choice, check_interval
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
@@ -89,12 +89,8 @@ from . import _common as c
 __all__ = ["SUBGAUSSIAN", "SUBGAUSSIAN_THM6"]
 
 
+@single_threaded(user_api="blas")
 def _trial(params, rng):
-    with single_thread_blas():
-        return _trial_impl(params, rng)
-
-
-def _trial_impl(params, rng):
     kind, geom, cc, n, eps, d = (params[k] for k in ("kind", "geometry", "c", "n", "eps", "d"))
     w, x = c.fixed_pair(cc, d, geom)
     diff = x / np.linalg.norm(x) - w / np.linalg.norm(w)
@@ -244,12 +240,8 @@ def _achlioptas_axis_ok(n, eps):
     return max(lo, up) <= e, max(lo, up) / e
 
 
+@single_threaded(user_api="blas")
 def _thm6_trial(params, rng):
-    with single_thread_blas():
-        return _thm6_trial_impl(params, rng)
-
-
-def _thm6_trial_impl(params, rng):
     kind, geom, m, d, gamma, n, eps = (params[k] for k in ("kind", "geometry", "m", "d", "gamma", "n", "eps"))
     X, y, u, gu = _thm6_data(geom, m, d, gamma)
     Xs = y[:, None] * X

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from ..._threads import single_thread_blas
+from ..._threads import single_threaded
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
 from . import _common as c
@@ -38,12 +38,8 @@ EPS_CONTROL = 1e-3
 MAX_REJECT = 5000
 
 
+@single_threaded(user_api="blas")
 def _trial(params, rng):
-    with single_thread_blas():
-        return _trial_impl(params, rng)
-
-
-def _trial_impl(params, rng):
     cc, n, eps, d = params["c"], params["n"], params["eps"], params["d"]
     w, x = c.fixed_pair(cc, d, params.get("geometry", "dense"))
     diff = x / np.linalg.norm(x) - w / np.linalg.norm(w)

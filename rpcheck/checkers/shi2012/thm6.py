@@ -27,7 +27,7 @@ import functools
 
 import numpy as np
 
-from ..._threads import single_thread_blas
+from ..._threads import single_threaded
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
 from ...generators import separable_dataset
@@ -66,12 +66,8 @@ def _witness(params, rng):
     return X, y, gu, RX, float(cos.min()), bool(np.all(np.abs(q - 1) <= eps))
 
 
+@single_threaded(user_api="blas")
 def _trial(params, rng):
-    with single_thread_blas():
-        return _trial_impl(params, rng)
-
-
-def _trial_impl(params, rng):
     eps = params["eps"]
     _, _, gu, _, gw, events = _witness(params, rng)
     b_pr = B.thm6_margin_bound(gu, eps)
@@ -88,12 +84,8 @@ def _trial_impl(params, rng):
                                                   "gamma_u": gu})
 
 
+@single_threaded(user_api="blas")
 def _svm_trial(params, rng):
-    with single_thread_blas():
-        return _svm_trial_impl(params, rng)
-
-
-def _svm_trial_impl(params, rng):
     eps = params["eps"]
     _, y, gu, RX, gw, _ = _witness(params, rng)
     g0 = _opt_margin(params["m"], params["d"], params["gamma"])
@@ -150,6 +142,11 @@ _VARIANTS = (
             expected=c.V, promised_failure=0.05, role="control"),
 )
 
+#: Parameter domains of both Theorem 6 rows (witness and optimal margin).
+_PARAMS = {"gamma": c.FLOAT(0.0, 1.0, closed="right", doc="planted normalised margin in (0, 1]"),
+           "eps": c.EPS01, "n": c.INT(1, doc="rows of R"), "m": c.INT(1, doc="points"),
+           "d": c.INT(2, doc="dimension")}
+
 THM6 = register(Theorem(
     id="shi2012.thm6",
     paper="shi2012",
@@ -169,9 +166,7 @@ THM6 = register(Theorem(
         "standard": Profile(cells=_STANDARD, trials=3000),
         "full": Profile(cells=_STANDARD, trials=20000),
     },
-    parameters={"gamma": c.FLOAT(0.0, 1.0, closed="right", doc="planted normalised margin in (0, 1]"),
-                "eps": c.EPS01, "n": c.INT(1, doc="rows of R"), "m": c.INT(1, doc="points"),
-                "d": c.INT(2, doc="dimension")},
+    parameters=_PARAMS,
     trial=_trial,
     tolerance=c.TOL,
     tolerance_note="float64 cosines; 1e-9 absolute",
@@ -219,9 +214,7 @@ THM6_SVM = register(Theorem(
         "standard": Profile(cells=_SVM_CELLS, trials=200),
         "full": Profile(cells=_SVM_CELLS, trials=1000),
     },
-    parameters={"gamma": c.FLOAT(0.0, 1.0, closed="right", doc="planted normalised margin in (0, 1]"),
-                "eps": c.EPS01, "n": c.INT(1, doc="rows of R"), "m": c.INT(1, doc="points"),
-                "d": c.INT(2, doc="dimension")},
+    parameters=_PARAMS,
     trial=_svm_trial,
     tolerance=1e-7,
     tolerance_note="solver certificate (margin_upper from the dual value) plus 1e-7",

@@ -19,7 +19,7 @@ import functools
 
 import numpy as np
 
-from ..._threads import single_thread_blas
+from ..._threads import single_threaded
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, grid, register
 from ...generators import multiclass_dataset, multiclass_margins
@@ -57,12 +57,8 @@ def _projected(X, y, U, n, eps, rng):
     return margin_p, point_bound, bool(np.all(np.abs(q - 1) <= eps))
 
 
+@single_threaded(user_api="blas")
 def _trial(params, rng):
-    with single_thread_blas():
-        return _trial_impl(params, rng)
-
-
-def _trial_impl(params, rng):
     m, d, L, gamma, n, eps = (params[k] for k in ("m", "d", "L", "gamma", "n", "eps"))
     X, y, U, gu = _data(m, d, L, gamma)
     margin_p, point_bound, events = _projected(X, y, U, n, eps, rng)
@@ -150,12 +146,8 @@ THM8 = register(Theorem(
 
 
 # ------------------------------------------------------------------------------------------ C12 construction
+@single_threaded(user_api="blas")
 def _final_trial(params, rng):
-    with single_thread_blas():
-        return _final_trial_impl(params, rng)
-
-
-def _final_trial_impl(params, rng):
     n, eps, c1 = params["n"], params["eps"], params["c1"]
     s1 = float(np.sqrt(1 - c1 * c1))
     x = np.array([1.0, 0.0])

@@ -22,7 +22,7 @@ import functools
 
 import numpy as np
 
-from ..._threads import single_thread_blas
+from ..._threads import single_threaded
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
 from ...generators import multiclass_dataset, multiclass_margins
@@ -51,12 +51,8 @@ def _data(m, d, L, gamma):
     return D.X, D.y, W, gu, np.array(Z), np.array(Zw), np.array(pairs)
 
 
+@single_threaded(user_api="blas")
 def _trial(params, rng):
-    with single_thread_blas():
-        return _trial_impl(params, rng)
-
-
-def _trial_impl(params, rng):
     m, d, L, gamma, n, eps = (params[k] for k in ("m", "d", "L", "gamma", "n", "eps"))
     X, y, W, gu, Z, Zw, pairs = _data(m, d, L, gamma)
     u = W.reshape(-1)                                   # [w_1; ...; w_L]

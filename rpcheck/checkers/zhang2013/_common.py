@@ -34,7 +34,7 @@ import math
 import numpy as np
 
 from ..._threads import single_threaded  # noqa: F401  (re-exported for the theorem modules)
-from ...engine import Citation, Constraint, Outcome, Param, Profile, Verdict, grid
+from ...engine import Citation, Constraint, Outcome, Param, Profile, Variant, Verdict, grid
 from ...generators import haar_orthonormal
 from ...sketches import SKETCH_KINDS
 
@@ -45,6 +45,9 @@ __all__ = [
     "ASSUMED_C",
     "ASSUMED_EPS",
     "ASSUMED_PROB",
+    "delta_failure",
+    "stated_variant",
+    "per_draw_variant",
     "Instance",
     "make_instance",
     "wishart_gram",
@@ -81,6 +84,24 @@ FP_REL = 1e-9
 ASSUMED_C = "c = 1/4 in m >= (r+1) log(2r/delta)/(c eps^2) [R]"
 ASSUMED_EPS = "eps in (0, 1/2] [R]"
 ASSUMED_PROB = "probability 1 - delta [R]"
+
+
+def delta_failure(params):
+    """The failure probability a theorem promises: its ``delta`` (``Variant.promised_failure``)."""
+    return float(params["delta"])
+
+
+def stated_variant(statement, expected, **extra):
+    """The ``"stated"`` row of a theorem that holds with probability ``1 - delta`` under Cor. 7's m: a bound
+    row promising failure probability ``delta``, on the reconstructed constants ``ASSUMED_*``."""
+    return Variant("stated", statement, mode="bound", expected=expected, promised_failure=delta_failure,
+                   assumed=(ASSUMED_C, ASSUMED_EPS, ASSUMED_PROB), **extra)
+
+
+def per_draw_variant(statement):
+    """The ``"per_draw"`` row: the deterministic bound in the measured ``eps_R`` of every draw (expected to
+    hold, [D])."""
+    return Variant("per_draw", statement, mode="deterministic", expected=Verdict.HOLDS)
 
 
 def cite(location, equations=""):

@@ -16,6 +16,7 @@ from ...engine import Outcome
 from ...errors import RpcheckError
 from ...svm.drp import certified_recovery_bound
 from ._common import (
+    delta_failure,
     distortion_from_A,
     fp_tolerance,
     m_for,
@@ -250,7 +251,7 @@ def control_variants(theorem4=False):
         Variant("control_per_draw", pd, mode="deterministic", expected=Verdict.VIOLATED, role="control",
                 note="Negative control (derivation in rpcheck.checkers.zhang2013._recovery.planted_controls)."),
         Variant("control_stated", "planted rank-1 square loss: ||wtilde - w*||/||w*|| <= 1e-8", mode="bound",
-                expected=Verdict.VIOLATED, promised_failure=lambda p: float(p["delta"]), role="control",
+                expected=Verdict.VIOLATED, promised_failure=delta_failure, role="control",
                 note="Negative control (derivation in rpcheck.checkers.zhang2013._recovery.planted_controls)."),
     )
 

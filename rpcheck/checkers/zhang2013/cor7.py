@@ -43,9 +43,11 @@ from ._common import (  # noqa: F401  (re-exported)
     ASSUMED_PROB,
     ROW_LEVEL,
     cite,
+    delta_failure,
     power_holds,
     power_violated,
     sketch_matrix,
+    stated_variant,
     wishart_gram,
 )
 
@@ -233,13 +235,9 @@ THEOREM = register(
         "provided m >= (r+1) log(2r/delta)/(c eps^2), c >= 1/4 (constants reconstructed [R]).",
         kind="probabilistic",
         variants=(
-            Variant(
-                "stated",
+            stated_variant(
                 "eps_R = ||A A^T/m - I||_2 <= eps",
-                mode="bound",
-                expected=_expected_stated,
-                promised_failure=lambda p: float(p["delta"]),
-                assumed=(ASSUMED_C, ASSUMED_EPS, ASSUMED_PROB),
+                _expected_stated,
                 note="Expected verdicts derived per cell: HOLDS from the matrix Laplace upper bound, VIOLATED "
                 "(c = 4, small r: m is 1/16 of the prescribed m) from the chi-square lower bound, else reported.",
             ),
@@ -248,7 +246,7 @@ THEOREM = register(
                 "eps_R <= eps/100 (negative control: the same event with the threshold tightened 100-fold)",
                 mode="bound",
                 expected=Verdict.VIOLATED,
-                promised_failure=lambda p: float(p["delta"]),
+                promised_failure=delta_failure,
                 role="control",
                 # Derivation: eps_R >= max_i |W_ii - 1| with W_ii ~ chi2_m/m independent, so
                 # P(eps_R > eps/100) >= 1 - P(|chi2_m/m - 1| <= eps/100)^r >= 0.9985 in every cell (the

@@ -82,9 +82,6 @@ import numpy as np
 from ...bounds.zhang2013 import cor7_failure_upper, thm2_bound
 from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ._common import (
-    ASSUMED_C,
-    ASSUMED_EPS,
-    ASSUMED_PROB,
     FP_REL,
     RANK_CONSTRAINT,
     SMOOTH_LOSSES,
@@ -93,8 +90,10 @@ from ._common import (
     derived_stated,
     fewest_trials,
     m_for,
+    per_draw_variant,
     recovery_parameters,
     single_threaded,
+    stated_variant,
     vacuous_outcome,
 )
 from ._recovery import CONTROL_VARIANTS, certify_le, diagnostics, draw, planted_controls
@@ -225,20 +224,10 @@ THEOREM = register(
         "||wtilde - w*||_2 <= eps/(1 - eps) ||w*||_2 provided m >= (r+1) log(2r/delta)/(c eps^2) (c = 1/4 [R]).",
         kind="probabilistic",
         variants=(
-            Variant(
-                "stated",
-                "||wtilde - w*|| <= eps/(1-eps) ||w*||  (certified by the duality gaps)",
-                mode="bound",
-                expected=derived_stated(PROFILES),
-                promised_failure=lambda p: float(p["delta"]),
-                assumed=(ASSUMED_C, ASSUMED_EPS, ASSUMED_PROB),
+            stated_variant(
+                "||wtilde - w*|| <= eps/(1-eps) ||w*||  (certified by the duality gaps)", derived_stated(PROFILES)
             ),
-            Variant(
-                "per_draw",
-                "||wtilde - w*|| <= eps_R/(1-eps_R) ||w*|| for every R with eps_R < 1 [D]",
-                mode="deterministic",
-                expected=Verdict.HOLDS,
-            ),
+            per_draw_variant("||wtilde - w*|| <= eps_R/(1-eps_R) ||w*|| for every R with eps_R < 1 [D]"),
             Variant(
                 "naive_per_draw",
                 "the per-draw bound for the naive solution R z (10) instead of (12) (negative control)",

@@ -27,16 +27,15 @@ import numpy as np
 from ...bounds.zhang2013 import thm1_bound, thm2_bound
 from ...engine import Finding, Outcome, Theorem, TrialRecord, Variant, Verdict, register
 from ._common import (
-    ASSUMED_C,
-    ASSUMED_EPS,
-    ASSUMED_PROB,
     FP_REL,
     RANK_CONSTRAINT,
     cite,
     derived_stated,
+    per_draw_variant,
     recovery_parameters,
     recovery_profiles,
     single_threaded,
+    stated_variant,
     vacuous_outcome,
 )
 from ._recovery import CONTROL_VARIANTS, certify_le, diagnostics, draw, planted_controls, ratio_interval
@@ -99,20 +98,8 @@ THEOREM = register(
         "(sqrt(2) eps/sqrt(1-eps)) ||R^T w*||_2 provided m >= (r+1) log(2r/delta)/(c eps^2) (c = 1/4 [R]).",
         kind="probabilistic",
         variants=(
-            Variant(
-                "stated",
-                "||z - R^T w*|| / ||R^T w*|| <= sqrt(2) eps / sqrt(1 - eps)",
-                mode="bound",
-                expected=derived_stated(PROFILES),
-                promised_failure=lambda p: float(p["delta"]),
-                assumed=(ASSUMED_C, ASSUMED_EPS, ASSUMED_PROB),
-            ),
-            Variant(
-                "per_draw",
-                "||z - R^T w*|| / ||R^T w*|| <= eps_R/(1 - eps_R) for every R with eps_R < 1 [D]",
-                mode="deterministic",
-                expected=Verdict.HOLDS,
-            ),
+            stated_variant("||z - R^T w*|| / ||R^T w*|| <= sqrt(2) eps / sqrt(1 - eps)", derived_stated(PROFILES)),
+            per_draw_variant("||z - R^T w*|| / ||R^T w*|| <= eps_R/(1 - eps_R) for every R with eps_R < 1 [D]"),
             Variant(
                 "identity",
                 "sqrt(m) z* = R_paper^T wtilde (Prop. 2), to 1e-9 relative",

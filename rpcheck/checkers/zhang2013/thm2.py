@@ -44,18 +44,17 @@ Extension of the grid beyond ``eps = 1/2`` and to larger ranks (``EXTENSION``)
 from __future__ import annotations
 
 from ...bounds.zhang2013 import thm2_bound
-from ...engine import Finding, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...engine import Finding, Param, Profile, Theorem, TrialRecord, register
 from ._common import (
-    ASSUMED_C,
-    ASSUMED_EPS,
-    ASSUMED_PROB,
     FP_REL,
     RANK_CONSTRAINT,
     cite,
     derived_stated,
+    per_draw_variant,
     recovery_parameters,
     recovery_profiles,
     single_threaded,
+    stated_variant,
     vacuous_outcome,
 )
 from ._recovery import CONTROL_VARIANTS, SAMPLERS, certify_le, diagnostics, draw, planted_controls
@@ -138,22 +137,13 @@ THEOREM = register(
         "eps/(1 - eps) ||w*||_2 provided m >= (r+1) log(2r/delta)/(c eps^2) (c = 1/4 [R]).",
         kind="probabilistic",
         variants=(
-            Variant(
-                "stated",
+            stated_variant(
                 "||wtilde - w*|| <= eps/(1-eps) ||w*||  (certified by the dual gaps)",
-                mode="bound",
-                expected=expected_stated,
-                promised_failure=lambda p: float(p["delta"]),
-                assumed=(ASSUMED_C, ASSUMED_EPS, ASSUMED_PROB),
+                expected_stated,
                 note="c = 4 (m/16) and c = 1 (m/4) cells are reported only; so are the cells with eps > 1/2, "
                 "outside the theorem's stated range 0 < eps <= 1/2.",
             ),
-            Variant(
-                "per_draw",
-                "||wtilde - w*|| <= eps_R/(1-eps_R) ||w*|| for every R with eps_R < 1 [D]",
-                mode="deterministic",
-                expected=Verdict.HOLDS,
-            ),
+            per_draw_variant("||wtilde - w*|| <= eps_R/(1-eps_R) ||w*|| for every R with eps_R < 1 [D]"),
         )
         + CONTROL_VARIANTS,
         profiles=PROFILES,
