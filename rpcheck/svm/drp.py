@@ -111,6 +111,14 @@ def _check_X(X, name="X"):
     return np.ascontiguousarray(X, dtype=np.float64)
 
 
+def _check_drp_inputs(X, y, lam, R, loss, losses):
+    """The shared input contract of :func:`drp` and :func:`iterative_drp` (checked in this order)."""
+    check_choice("loss", loss, losses)
+    X = _check_X(X)
+    n, d = X.shape
+    return X, _check_targets(y, n, loss), _check_lam(lam), _check_R(R, d)
+
+
 def _check_targets(y, n, loss):
     yy = np.asarray(y)
     if yy.ndim != 1:
@@ -618,12 +626,8 @@ def drp(X, y, lam, R, *, loss="square", solver="CLARABEL", polish=True, mu=1.0):
     >>> bool(np.allclose(res.w_tilde, ridge_drp_closed_form(X, y, 1.0, R)))
     True
     """
-    check_choice("loss", loss, LOSSES)
-    X = _check_X(X)
+    X, y, lam, R = _check_drp_inputs(X, y, lam, R, loss, LOSSES)
     n, d = X.shape
-    y = _check_targets(y, n, loss)
-    lam = _check_lam(lam)
-    R = _check_R(R, d)
     Xh = X @ R
     if loss == "square":
         z = _SquareSolver(Xh, lam).solve(Xh.T @ y)
@@ -729,12 +733,8 @@ def iterative_drp(X, y, lam, R, n_iter, *, loss="square", solver="CLARABEL", pol
     -------
     IterativeDRPResult
     """
-    check_choice("loss", loss, ITERATIVE_LOSSES)
-    X = _check_X(X)
+    X, y, lam, R = _check_drp_inputs(X, y, lam, R, loss, ITERATIVE_LOSSES)
     n, d = X.shape
-    y = _check_targets(y, n, loss)
-    lam = _check_lam(lam)
-    R = _check_R(R, d)
     T = check_int("n_iter", n_iter, 1)
     Xh = X @ R
     w_path = np.zeros((T + 1, d))
