@@ -229,9 +229,11 @@ def trial(params, rng):
     diag = {}
     G = np.zeros((len(GAME_ADVERSARIES), len(LEARNERS)))
     n_inf = n_all = 0
-    for a in ADVERSARIES:
+    B = np.vstack([rows[a] for a in ADVERSARIES])  # one product per R for all adversary rows
+    VtTs = {rname: B @ R for rname, R in Rs.items()}
+    for i, a in enumerate(ADVERSARIES):
         for j, rname in enumerate(LEARNERS):
-            VtT = rows[a] @ Rs[rname]
+            VtT = VtTs[rname][i * rho : (i + 1) * rho]
             e = float(embedding_distortion(V, VtR=VtT))
             XT = Zfac @ VtT  # = X A R
             key = f"{a}.{rname}"
