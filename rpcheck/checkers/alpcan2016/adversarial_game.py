@@ -51,7 +51,8 @@ an undetermined entry makes the trial undetermined; a trial with no informative 
     ``w~_T = 2 w~_R`` and ``gamma~_T^2 = gamma~_R^2/4 <= (1 + e_R) gamma^2/4`` (the upper bound of
     :mod:`.margin`), below ``gamma^2`` whenever ``e_R < 3``; on separable data ``Z = 1/(2 gamma^2)``, so
     ``Z~_opt >= 4 Z_opt/(1 + e_R) > Z_opt``: a certified failure in every draw with ``e_R < 3``
-    (``P(e_R >= 3) <= exp(-r (1 - sqrt(rho/r))^2/2) < 1e-100``).
+    (``P(e_R >= 3) = P(s_max(V^T R) >= 2) <= exp(-r (1 - sqrt(rho/r))^2/2)``, ``1.5e-95`` at ``rho = 3, r = 512``;
+    smaller in every larger profile cell).
     ``margin_control`` (control): ``gamma~_T^2 >= gamma^2`` on every solved entry; fails at the same entry
     by the same derivation. Expected VIOLATED.
     ``informative`` (measurement): fraction of the entries with ``e_T < 1`` (the quoted bound is vacuous on
@@ -404,10 +405,12 @@ THEOREM = register(
             "rho": Param("int", low=1, doc="rank of X"),
             "r_lo": Param("int", low=1, doc="columns of the smaller Gaussian R"),
             "r_hi": Param("int", low=1, doc="columns of the larger Gaussian R and of the sampling R"),
-            "b": Param("float", low=0.0, high=1.0, doc="adversary budget: ||A - I|| (shrink), fraction of features deleted (delete)"),
+            "b": Param("float", low=0.0, high=1.0,
+                       doc="adversary budget: ||A - I|| (shrink), fraction of features deleted (delete)"),
         },
         constraints=(
-            Constraint("rho <= min(n, d) (rank of the n x d data)", lambda p: int(p["rho"]) <= min(int(p["n"]), int(p["d"]))),
+            Constraint("rho <= min(n, d) (rank of the n x d data)",
+                       lambda p: int(p["rho"]) <= min(int(p["n"]), int(p["d"]))),
             Constraint("r_lo <= r_hi", lambda p: int(p["r_lo"]) <= int(p["r_hi"])),
         ),
         tolerance=FP_REL,
@@ -425,7 +428,8 @@ THEOREM = register(
             ),
         ),
         notes="Hard margin (C = inf) on separable data, bias (Paul et al.'s eq. (3)); R Gaussian N(0, 1/r) or "
-        "uniform column sampling sqrt(d/r) S; rows identity, shrink (I - b v v^T, v the top right singular vector of X), delete (ceil(b d) top-leverage "
+        "uniform column sampling sqrt(d/r) S; rows identity, shrink (I - b v v^T, v the top right singular vector of "
+        "X), delete (ceil(b d) top-leverage "
         "features); the attenuate row (A = I/2) serves the controls only and is not part of the game.",
     )
 )
