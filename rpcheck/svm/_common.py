@@ -170,18 +170,27 @@ def check_finite_outputs(where, inputs, **values):
             )
 
 
-def validate_labels(y, n, *, both_classes=True, name="y"):
-    """Labels in {-1, +1}, length n; both classes required iff ``both_classes``."""
+def validate_targets(y, n, *, name="y", dtype_message=None):
+    """A 1-dimensional real vector of length n (one entry per row of X), as an array; ``dtype_message`` is
+    the error text for a non-numeric dtype (default: "must hold real numbers")."""
     yy = np.asarray(y)
     if yy.ndim != 1:
         raise RpcheckError(f"`{name}` must be 1-dimensional; got shape {yy.shape}.")
     if yy.shape[0] != n:
         raise RpcheckError(f"`{name}` has length {yy.shape[0]} but X has {n} rows; they must match.")
     if yy.dtype.kind not in "biuf":
-        raise RpcheckError(
-            f"`{name}` must contain only the labels -1 and +1; got dtype {yy.dtype} (values "
-            f"{yy[:5].tolist()})."
-        )
+        raise RpcheckError(dtype_message or f"`{name}` must hold real numbers; got dtype {yy.dtype}.")
+    return yy
+
+
+def validate_labels(y, n, *, both_classes=True, name="y"):
+    """Labels in {-1, +1}, length n; both classes required iff ``both_classes``."""
+    yy = np.asarray(y)
+    yy = validate_targets(
+        yy, n, name=name,
+        dtype_message=(f"`{name}` must contain only the labels -1 and +1; got dtype {yy.dtype} (values "
+                       f"{yy[:5].tolist()})."),
+    )
     bad = ~np.isin(yy, (-1, 1))
     if np.any(bad):
         vals = np.unique(yy).tolist()

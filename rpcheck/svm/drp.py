@@ -71,7 +71,7 @@ import numpy as np
 
 from .._validation import check_choice, check_int, check_interval, check_matrix
 from ..errors import RpcheckError, SolverError
-from ._common import check_solver, run_problem, solver_options
+from ._common import check_solver, run_problem, solver_options, validate_targets
 from .erm import ERM_LOSSES, ERMResult, solve_erm
 
 __all__ = [
@@ -120,14 +120,7 @@ def _check_drp_inputs(X, y, lam, R, loss, losses):
 
 
 def _check_targets(y, n, loss):
-    yy = np.asarray(y)
-    if yy.ndim != 1:
-        raise RpcheckError(f"`y` must be 1-dimensional; got shape {yy.shape}.")
-    if yy.shape[0] != n:
-        raise RpcheckError(f"`y` has length {yy.shape[0]} but X has {n} rows; they must match.")
-    if yy.dtype.kind not in "biuf":
-        raise RpcheckError(f"`y` must hold real numbers; got dtype {yy.dtype}.")
-    yy = yy.astype(np.float64)
+    yy = validate_targets(y, n).astype(np.float64)
     if loss != "square" and not np.all(np.isin(yy, (-1.0, 1.0))):
         vals = np.unique(yy)[:5]
         raise RpcheckError(
