@@ -4,14 +4,18 @@ Trials and IPM iterations are small products; a multi-threaded BLAS gains nothin
 engine's worker processes on a shared machine, oversubscribes the cores (measured on 2 cores: 10 ms per
 zhang2013.thm2 trial single-threaded vs 25-1300 ms with the default pools; a 20x slowdown of shi2012.thm9;
 an IPM solve of 0.1 s taking 4-7 s). Results do not change beyond the last bits (only the blocking across
-threads differs). The controller's library discovery costs ~15 ms, so it is created once per process.
+threads differs). The controller's library discovery costs ~15 ms, so it is created once per process and
+rebuilt only when modules have been imported since (a new extension module can load a new BLAS/OpenMP runtime,
+e.g. scikit-learn's or numba's OpenMP, which the old controller would not see and so would leave unlimited).
 """
 
 import functools
+import sys
 
 __all__ = ["single_thread_blas", "single_threaded"]
 
 _CONTROLLER = None
+_N_MODULES = 0  # len(sys.modules) when the controller was built
 
 
 _SELECTED = {}
@@ -48,11 +52,12 @@ class _OneThread:
 
 def single_thread_blas(*, user_api="blas"):
     """Context manager limiting ``user_api`` ("blas", "openmp", or None for both) to one thread."""
-    global _CONTROLLER
-    if _CONTROLLER is None:
+    global _CONTROLLER, _N_MODULES
+    if _CONTROLLER is None or len(sys.modules) != _N_MODULES:
         from threadpoolctl import ThreadpoolController
 
         _CONTROLLER = ThreadpoolController()
+        _N_MODULES = len(sys.modules)
         _SELECTED.clear()
     libs = _SELECTED.get(user_api)
     if libs is None:

@@ -100,7 +100,8 @@ def _paper_vs(params, ratios, ok, trials):
     shape the text states, agreeing exactly when the ``densification`` rule holds."""
     kind = params["kind"]
     return {
-        "data": f"random sparse CSR matrix {params['n']} x {params['d']}, density {params['density']:g} "
+        "data": f"random sparse CSR matrix {params.get('n', '?')} x {params.get('d', '?')}, density "
+                f"{params.get('density', '?')} "
                 "(rpcheck.generators.sparse_matrix; NOT RCV1: the paper's is 20,242 x 47,236, 0.16%)",
         "protocol": f"{trials} draws of X and R ({kind}, r = {params['r']}); nnz counted exactly; no solver",
         "paper_nnz_ratio": PAPER_FIG4["sparse" if kind in _SPARSE_KINDS else "dense"],
