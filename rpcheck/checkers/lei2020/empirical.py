@@ -19,6 +19,7 @@ sentence beside the arithmetic on the paper's Table 2.
 
 from __future__ import annotations
 
+import math
 import os
 
 import numpy as np
