@@ -82,7 +82,7 @@ def _comparison_records(rng, k=4):
 
 def _decide_infos():
     from rpcheck.checkers.lei2020 import empirical as e
-    from rpcheck.checkers.paul2014 import reproductions as rp
+    from rpcheck.checkers.paul2014 import repro_bundled as rp
 
     rng = np.random.default_rng(3)
     infos = {}
@@ -91,7 +91,7 @@ def _decide_infos():
     _, infos["lei2020.stability"] = e._stability_decide(
         _stability_records(rng), {"dataset": "breast_cancer", "r_values": "2,4,8,16", "c_grid": "ci"})
     params = {"dataset": "breast_cancer", "kind": "gaussian", "rs": "8,16,32,64,256", "max_n": 0}
-    _, infos["paul2014.repro.bundled"] = rp.bundled_decide(_bundled_records(rng, (8, 16, 32, 64, 256)), params)
+    _, infos["paul2014.repro.bundled"] = rp.decide(_bundled_records(rng, (8, 16, 32, 64, 256)), params)
     _, infos["lei2020.comparison"] = e._comparison_decide(
         _comparison_records(rng), {"dataset": "breast_cancer", "r": 8, "folds": 3, "c_grid": "ci"})
     return infos
