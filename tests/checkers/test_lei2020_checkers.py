@@ -173,7 +173,7 @@ def test_invalid_cell_is_an_error_at_construction():
 def test_jl_pair_distances_match_the_difference_formula(case):
     """lei2020.jl's Gram-based pair distances equal the difference formula to 1e-10 relative, including
     near-coincident points (recomputed from their differences) and extreme scales (rescaled first)."""
-    from rpcheck.checkers.lei2020.rotation import _pair_distances
+    from rpcheck.checkers.lei2020.jl import _pair_distances
 
     rng = np.random.default_rng(7)
     X = {

@@ -16,6 +16,9 @@
 from . import (  # noqa: F401  (imported for registration)
     comparison,
     dlss,
+    energy,
+    flattening,
+    jl,
     rotation,
     rsweep,
     sampling,
