@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import rpcheck.bounds.lei2020 as B
 from rpcheck.checkers.lei2020 import _common as c
-from rpcheck.checkers.lei2020.sampling import _unsq
+from rpcheck.checkers.lei2020.prop1 import _unsq
 from rpcheck.errors import RpcheckError
 from rpcheck.sketches import make_sketch, supervised_scores
 

@@ -1,8 +1,10 @@
 """Checkers for Lei & Lan (2020), "Improved Subsampled Randomized Hadamard Transform for Linear SVM"
 (AAAI 2020). Each module registers its Theorem(s) on import.
 
-- ``rotation``: claims 1, 11, 12 (Gram preservation, rotated energy moments, flattening)
-- ``sampling``: claims 2-5, 14, 15 (unbiasedness, Prop. 1 squared/unsquared, replacement, DKM, nps trace)
+- ``rotation``, ``energy``, ``flattening``, ``jl``: claims 1, 11, 12, 13 (Gram preservation, rotated energy
+  moments, flattening, the JL lemma)
+- ``unbiased``, ``prop1``, ``replacement``, ``dkm``, ``nps_trace``: claims 2-5, 14, 15 (unbiasedness, Prop. 1
+  squared/unsquared, replacement, DKM, nps trace)
 - ``selection``: claims 6-8, 16 (Prop. 2, top-r not optimal, supervised score and rules, toy example)
 - ``svm_bounds``: claims 9, 10 (no-rescale selection dual/margin bounds, dual perturbation)
 - ``comparison``, ``rsweep``, ``stability``, ``table2``: claims 17-25 (comparison on real data and on the
@@ -15,13 +17,16 @@
 
 from . import (  # noqa: F401  (imported for registration)
     comparison,
+    dkm,
     dlss,
     energy,
     flattening,
     jl,
+    nps_trace,
+    prop1,
+    replacement,
     rotation,
     rsweep,
-    sampling,
     selection,
     sparse_scale,
     stability,
@@ -29,4 +34,5 @@ from . import (  # noqa: F401  (imported for registration)
     table2,
     timing,
     toy_accuracy,
+    unbiased,
 )
