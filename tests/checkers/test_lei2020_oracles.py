@@ -84,7 +84,8 @@ def test_printed_prop1_counterexample_numbers():
 
 
 def test_printed_topr_counterexample_numbers():
-    from rpcheck.checkers.lei2020.selection import PRINTED_TOPR_XR, _sel_err
+    from rpcheck.checkers.lei2020._common import selection_error as _sel_err
+    from rpcheck.checkers.lei2020.topr import PRINTED_TOPR_XR
 
     K = PRINTED_TOPR_XR @ PRINTED_TOPR_XR.T
     assert _sel_err(PRINTED_TOPR_XR, K, [0]) == pytest.approx(1.62)

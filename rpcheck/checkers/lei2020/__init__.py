@@ -5,7 +5,8 @@
   moments, flattening, the JL lemma)
 - ``unbiased``, ``prop1``, ``replacement``, ``dkm``, ``nps_trace``: claims 2-5, 14, 15 (unbiasedness, Prop. 1
   squared/unsquared, replacement, DKM, nps trace)
-- ``selection``: claims 6-8, 16 (Prop. 2, top-r not optimal, supervised score and rules, toy example)
+- ``prop2``, ``topr``, ``supervised``, ``toy``: claims 6-8, 16 (Prop. 2, top-r not optimal, supervised score
+  and rules, toy example)
 - ``svm_bounds``: claims 9, 10 (no-rescale selection dual/margin bounds, dual perturbation)
 - ``comparison``, ``rsweep``, ``stability``, ``table2``: claims 17-25 (comparison on real data and on the
   paper's own Table 2; mode "report"; shared data sets and sign tests in ``_empirical``)
@@ -24,15 +25,18 @@ from . import (  # noqa: F401  (imported for registration)
     jl,
     nps_trace,
     prop1,
+    prop2,
     replacement,
     rotation,
     rsweep,
-    selection,
     sparse_scale,
     stability,
+    supervised,
     svm_bounds,
     table2,
     timing,
+    topr,
+    toy,
     toy_accuracy,
     unbiased,
 )

@@ -260,3 +260,13 @@ def rotated_instance(params, rng):
     X = make_data(params.get("data", "scaled"), n, d, rng)
     Xr = rotate_dense(X, signs(d, rng))
     return X, Xr
+
+
+#: brute force over r-subsets only when there are at most this many (lei2020.prop2, .topr, .supervised)
+MAX_SUBSETS = 5000
+
+
+def selection_error(Xr, K, idx):
+    """``||Z Z^T - K||_F`` for the columns ``idx`` of ``X_r`` kept without rescaling (``Z = X_r[:, idx]``)."""
+    Z = Xr[:, list(idx)]
+    return float(np.linalg.norm(Z @ Z.T - K))
