@@ -7,7 +7,8 @@
   squared/unsquared, replacement, DKM, nps trace)
 - ``prop2``, ``topr``, ``supervised``, ``toy``: claims 6-8, 16 (Prop. 2, top-r not optimal, supervised score
   and rules, toy example)
-- ``svm_bounds``: claims 9, 10 (no-rescale selection dual/margin bounds, dual perturbation)
+- ``selection_dual``, ``dual_perturbation``: claims 9, 10 (no-rescale selection dual/margin bounds, dual
+  perturbation; shared solver certificates in ``_svm_bounds``)
 - ``comparison``, ``rsweep``, ``stability``, ``table2``: claims 17-25 (comparison on real data and on the
   paper's own Table 2; mode "report"; shared data sets and sign tests in ``_empirical``)
 - ``toy_accuracy``: claim 16, SRHT accuracy on the toy data; exact chance law given the useless pick
@@ -20,6 +21,7 @@ from . import (  # noqa: F401  (imported for registration)
     comparison,
     dkm,
     dlss,
+    dual_perturbation,
     energy,
     flattening,
     jl,
@@ -29,10 +31,10 @@ from . import (  # noqa: F401  (imported for registration)
     replacement,
     rotation,
     rsweep,
+    selection_dual,
     sparse_scale,
     stability,
     supervised,
-    svm_bounds,
     table2,
     timing,
     topr,
