@@ -136,7 +136,7 @@ THEOREM = register(
         trial=trial,
         parameters={"n": Param("int", low=2, doc="number of points (both classes present)"), "d": c.P_D,
                     "r": c.P_R, "C": Param("float", low=0.0, closed="neither", doc="SVM C (inf = hard margin)"),
-                    "noise": Param("float", low=0.0, doc="label noise level of svm_data")},
+                    "noise": Param("float", low=0.0, doc="label noise level of _svm_data")},
         constraints=(c.R_LE_DPAD,),
         tolerance_note="per-solve certificate |primal - dual| + n max(C,1) (primal_abs + dual_abs) of "
             "solve_svc",
