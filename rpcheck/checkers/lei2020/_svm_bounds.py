@@ -3,8 +3,9 @@ bounds (claim 9, D2; ``selection_dual``) and the dual perturbation bound for eve
 ``dual_perturbation``).
 
 The paper only argues heuristically (H1) that alpha~* is close to alpha* when X~X~^T is close to XX^T; the
-deterministic bounds here are DERIVED in rpcheck.bounds.lei2020 (dual_perturbation_bound, selection_dual_gap_bound) and evaluated with ``rpcheck.svm.solve_svc``
-(exact dual (3) with bias, KKT-certified). Tolerances come from each solve's certificate: the true optimum
+deterministic bounds here are DERIVED in rpcheck.bounds.lei2020 (dual_perturbation_bound,
+selection_dual_gap_bound) and evaluated with ``rpcheck.svm.solve_svc`` (exact dual (3) with bias,
+KKT-certified). Tolerances come from each solve's certificate: the true optimum
 lies within ``cert = |primal - dual objective| + n max(C, 1) (primal + dual feasibility residuals)`` of the
 reported objective.
 """

@@ -64,7 +64,8 @@ THEOREM = register(
             "w.p. 1-delta",
         citation=c.citation("Sec. 3.1 (no probability given; bound IMPORTED from Drineas-Kannan-Mahoney "
             "2006 Thm 1)"),
-        statement="(IMPORTED, rpcheck.bounds.lei2020.dkm_frobenius_bound) nps: beta = 1; uniform with replacement: beta = ||X||_F^2/(d "
+        statement="(IMPORTED, rpcheck.bounds.lei2020.dkm_frobenius_bound) nps: beta = 1; uniform with replacement: "
+                  "beta = ||X||_F^2/(d "
             "max_j c_j).",
         kind="probabilistic",
         variants=(

@@ -80,7 +80,8 @@ THEOREM = register(
         title="|OPT(K) - OPT(K~)| <= (n C^2/2) ||K - K~||_2 for every projection (Gaussian ... supervised)",
         citation=c.citation("Sec. 2 (eqs. (3), (4); 'alpha~* close to alpha*' heuristic), bound DERIVED "
             "rpcheck.bounds.lei2020.dual_perturbation_bound"),
-        statement="(DERIVED, rpcheck.bounds.lei2020.dual_perturbation_bound) The feasible sets of (3) and (4) coincide, so |OPT - OPT~| <= "
+        statement="(DERIVED, rpcheck.bounds.lei2020.dual_perturbation_bound) The feasible sets of (3) and (4) "
+                  "coincide, so |OPT - OPT~| <= "
         "(n C^2/2) ||K - K~||_2.",
         kind="deterministic",
         variants=(

@@ -77,7 +77,8 @@ THEOREM = register(
         title="E_D c_j = ||X||_F^2/d and Var_D c_j = (2/d^2) sum_{k!=l}(X^T X)_kl^2, exactly (all 2^d "
             "sign vectors)",
         citation=c.citation("Sec. 3.1 ('the Hadamard transform tends to equalize column norms')"),
-        statement="(DERIVED, rpcheck.bounds.lei2020.rotated_energy_moments) E_D[c_j] = ||X||_F^2/d, Var_D[c_j] = (2/d^2) sum_{k != l}(X^T "
+        statement="(DERIVED, rpcheck.bounds.lei2020.rotated_energy_moments) E_D[c_j] = ||X||_F^2/d, Var_D[c_j] = "
+                  "(2/d^2) sum_{k != l}(X^T "
         "X)_{kl}^2; "
         "hence E_D[p_j^nps] = 1/d.",
         kind="deterministic",

@@ -60,8 +60,10 @@ THEOREM = register(
         paper="lei2020",
         title="Flattening (DERIVED): max_j c_j <= 2 ln(2nd/delta)/d ||X||_F^2 with probability >= 1 - "
             "delta over D",
-        citation=c.citation("Sec. 3.1 ('tends to equalize column norms'; no bound given, DERIVED rpcheck.bounds.lei2020.flattening_bound)"),
-        statement="(DERIVED, Hoeffding + union bound, rpcheck.bounds.lei2020.flattening_bound) P_D(max_j c_j > 2 ln(2nd/delta) "
+        citation=c.citation("Sec. 3.1 ('tends to equalize column norms'; no bound given, DERIVED "
+                            "rpcheck.bounds.lei2020.flattening_bound)"),
+        statement="(DERIVED, Hoeffding + union bound, rpcheck.bounds.lei2020.flattening_bound) P_D(max_j c_j > 2 "
+                  "ln(2nd/delta) "
         "||X||_F^2 / d) "
         "<= delta.",
         kind="probabilistic",

@@ -98,7 +98,8 @@ def trial(params, rng):
     utol = c.RTOL_EXACT * fro2 * 10
     out["as_printed_unsquared"] = Outcome(holds=u_best >= u_nps - utol, statistic=u_nps, bound=u_best)
     # "uniform sampling would result in large variance of each element" (Sec. 3.1): nps has entrywise
-    # variance <= uniform's for EVERY entry (DKM Lemma 3).  False: nps minimises only the SUM (rpcheck.bounds.lei2020.sampled_entry_variance).
+    # variance <= uniform's for EVERY entry (DKM Lemma 3).  False: nps minimises only the SUM
+    # (rpcheck.bounds.lei2020.sampled_entry_variance).
     v_nps = B.sampled_entry_variance(Xr, p_nps, r)
     v_uni = B.sampled_entry_variance(Xr, np.full(d, 1 / d), r)
     worst_entry = float((v_nps - v_uni).max())

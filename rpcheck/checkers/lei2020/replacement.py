@@ -68,7 +68,8 @@ def trial(params, rng):
 
 
 def _repl_expected_nps(params):
-    # rpcheck.bounds.lei2020.uniform_without_replacement_sq_error: Gaussian X at n=200, d=128 -> SRHT (w/o replacement) beats nps
+    # rpcheck.bounds.lei2020.uniform_without_replacement_sq_error: Gaussian X at n=200, d=128 -> SRHT (w/o
+    # replacement) beats nps
     return V if params["data"] == "gaussian" and params["n"] >= params["d"] else None
 
 
@@ -93,7 +94,8 @@ THEOREM = register(
                 "nps_le_srht_without",
                 "E_sq(nps) <= E_sq(SRHT without replacement) [the paper's comparison]",
                 expected=_repl_expected_nps,
-                note="expected VIOLATED for Gaussian data with n >= d (rpcheck.bounds.lei2020.uniform_without_replacement_sq_error: n=200, d=128); only "
+                note="expected VIOLATED for Gaussian data with n >= d "
+                     "(rpcheck.bounds.lei2020.uniform_without_replacement_sq_error: n=200, d=128); only "
                 "reported for low-rank data and for n < d (rank-deficient, where nps tends to win)",
             ),
             Variant(

@@ -97,8 +97,10 @@ THEOREM = register(
         id="lei2020.selection_dual",
         paper="lei2020",
         title="Top-r/supervised (no rescale): 0 <= OPT~ - OPT <= (nC^2/2) lambda_max(K - K~); margin shrinks",
-        citation=c.citation("Sec. 2-3 (dual eqs. (3), (4); heuristic H1), bounds DERIVED rpcheck.bounds.lei2020.selection_dual_gap_bound", "eqs. (3), (4)"),
-        statement="(DERIVED, rpcheck.bounds.lei2020.selection_dual_gap_bound) For a 0/1 column selection K~ <= K, so OPT(4) >= OPT(3), "
+        citation=c.citation("Sec. 2-3 (dual eqs. (3), (4); heuristic H1), bounds DERIVED "
+                            "rpcheck.bounds.lei2020.selection_dual_gap_bound", "eqs. (3), (4)"),
+        statement="(DERIVED, rpcheck.bounds.lei2020.selection_dual_gap_bound) For a 0/1 column selection K~ <= K, so "
+                  "OPT(4) >= OPT(3), "
         "OPT(4) - OPT(3) <= (n C^2/2) lambda_max(K - K~) <= (n C^2/2) sum_unselected c_j, and the hard "
         "margin "
         "can only shrink.",
