@@ -21,13 +21,7 @@ import scipy.stats
 
 from ... import compare as cmp
 from ...datasets import BUNDLED, load_bundled, load_file
-from ...engine import (
-    Constraint,
-    Param,
-    Profile,
-    Verdict,
-    grid,
-)
+from ...engine import Constraint, Param, Profile, Verdict, grid
 from . import _common as c
 
 __all__ = [

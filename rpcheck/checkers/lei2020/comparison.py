@@ -13,36 +13,16 @@ contradict it), INCONCLUSIVE (not decidable). The data sets (bundled, and user f
 from __future__ import annotations
 
 from ... import compare as cmp
-from ...engine import (
-    Finding,
-    Outcome,
-    Theorem,
-    TrialRecord,
-    Variant,
-    grid,
-    register,
-)
+from ...engine import Finding, Outcome, Theorem, TrialRecord, Variant, grid, register
 from . import _common as c
-from ._empirical import (
-    _CMP_PARAMS,
-    _R_LE_D,
-    _REPORT,
-    _SENTENCES,
-    C_DATASET,
-    _cgrid,
-    _dataset,
-    comparison_profiles,
-    sentence_rows,
-    sign_decide,
-    with_user_files,
-)
+from . import _empirical as E
 
 __all__ = ["THEOREM", "trial", "decide", "sentence_outcomes"]
 
 
 def trial(params, rng):
-    ds = _dataset(params["dataset"])
-    rows = cmp.run_repetition(ds, r=params["r"], C_grid=_cgrid(params), cv_folds=params["folds"], rng=rng)
+    ds = E._dataset(params["dataset"])
+    rows = cmp.run_repetition(ds, r=params["r"], C_grid=E._cgrid(params), cv_folds=params["folds"], rng=rng)
     diag = {}
     for row in rows:
         diag[f"acc.{row['method']}"] = row["accuracy"]
@@ -95,12 +75,12 @@ def _raw_from_records(records, prefix="acc."):
 
 
 def decide(records, params):
-    """Per sentence, :func:`sign_decide` over the repetitions (a repetition supports a sentence when its
+    """Per sentence, :func:`E.sign_decide` over the repetitions (a repetition supports a sentence when its
     accuracy difference is > 0, resp. >= 0 for the 'at least as good' sentence); the Table 2 style summary
     (mean +- std, Welch tests, the paper's numbers) and ``compare.assess_claims`` go to ``info`` as
     measurements."""
-    verdicts, claim = sign_decide(records, list(_SENTENCES))
-    ds = _dataset(params["dataset"])
+    verdicts, claim = E.sign_decide(records, list(E._SENTENCES))
+    ds = E._dataset(params["dataset"])
     info = {"claim": claim, "dataset": ds.name, "paper_dataset": cmp.paper_key(ds.name) or ""}
     if len(records) >= 2:
         raw = _raw_from_records(records)
@@ -113,11 +93,12 @@ def decide(records, params):
                 if rec.get(paper) is not None:
                     rec[f"paper_{ours}"] = rec[paper]
         info["claims_on_means"] = cmp.assess_claims(summary).to_dict("records")
-    info["sentences"] = sentence_rows(
-        records, verdicts, {v: f"'{s}' (Sec. 4, Experimental Results; paraphrased)" for v, (_, s) in _SENTENCES.items()}
+    info["sentences"] = E.sentence_rows(
+        records, verdicts,
+        {v: f"'{s}' (Sec. 4, Experimental Results; paraphrased)" for v, (_, s) in E._SENTENCES.items()},
     )
     info["protocol"] = (
-        f"{len(records)} repetitions, {params['folds']}-fold CV over C in {list(_cgrid(params))}, "
+        f"{len(records)} repetitions, {params['folds']}-fold CV over C in {list(E._cgrid(params))}, "
         "exact L1-loss SVM with bias (LIBSVM SMO, tol 1e-3), selections fitted inside each fold"
     )
     return verdicts, info
@@ -131,7 +112,7 @@ def _cells(profile):
         "standard": grid(dataset=["breast_cancer", "digits"], r=[8, 16], folds=5, c_grid="paper"),
         "full": grid(dataset=["breast_cancer", "digits"], r=[4, 8, 16], folds=5, c_grid="paper"),
     }[profile]
-    return with_user_files(base, profile)
+    return E.with_user_files(base, profile)
 
 
 THEOREM = register(
@@ -148,7 +129,7 @@ THEOREM = register(
             Variant(
                 k,
                 s,
-                **_REPORT,
+                **E._REPORT,
                 assumed=(
                     "exact L1-loss dual (3) with bias via LIBSVM, not the paper's LIBLINEAR",
                     "features scaled to [-1,1] with training-fold ranges",
@@ -157,13 +138,13 @@ THEOREM = register(
                     "digits: digit 8 vs rest (stand-in for usps-b, binarization unspecified)",
                 ),
             )
-            for k, (_, s) in _SENTENCES.items()
+            for k, (_, s) in E._SENTENCES.items()
         ),
-        profiles=comparison_profiles(_cells, ci_trials=3),
+        profiles=E.comparison_profiles(_cells, ci_trials=3),
         trial=trial,
         decide=decide,
-        parameters=_CMP_PARAMS,
-        constraints=(C_DATASET, _R_LE_D),
+        parameters=E._CMP_PARAMS,
+        constraints=(E.C_DATASET, E._R_LE_D),
         findings=(
             Finding(
                 "table2_vs_text",

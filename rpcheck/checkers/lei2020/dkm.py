@@ -7,17 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...bounds import lei2020 as B
-from ...engine import (
-    Finding,
-    Outcome,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    grid,
-    register,
-)
+from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...sketches import make_sketch
 from . import _common as c
 

@@ -14,18 +14,7 @@ import itertools
 import numpy as np
 
 from ...bounds import lei2020 as B
-from ...engine import (
-    Constraint,
-    Outcome,
-    Param,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    grid,
-    register,
-)
+from ...engine import Constraint, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from . import _common as c
 
 __all__ = ["THEOREM", "trial"]

@@ -10,16 +10,7 @@ The negative control tightens the bound to just below the perfectly flat value `
 from __future__ import annotations
 
 from ...bounds import lei2020 as B
-from ...engine import (
-    Outcome,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    grid,
-    register,
-)
+from ...engine import Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...sketches import make_sketch
 from . import _common as c
 

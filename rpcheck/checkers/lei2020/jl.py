@@ -8,19 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...bounds import lei2020 as B
-from ...engine import (
-    Constraint,
-    Finding,
-    Outcome,
-    Param,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    grid,
-    register,
-)
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid
+from ...engine.registry import register
 from ...sketches import make_sketch
 from . import _common as c
 

@@ -12,18 +12,7 @@ import numpy as np
 import scipy.optimize
 
 from ...bounds import lei2020 as B
-from ...engine import (
-    Constraint,
-    Finding,
-    Outcome,
-    Param,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    register,
-)
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from . import _common as c
 
 __all__ = ["THEOREM", "trial"]

@@ -19,17 +19,7 @@ import math
 import numpy as np
 
 from ...bounds import lei2020 as B
-from ...engine import (
-    Finding,
-    Outcome,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    grid,
-    register,
-)
+from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...engine.search import trial_seed
 from ...sketches import make_sketch
 from . import _common as c

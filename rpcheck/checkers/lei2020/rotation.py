@@ -10,17 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...engine import (
-    Finding,
-    Outcome,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    grid,
-    register,
-)
+from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...sketches import make_sketch
 from . import _common as c
 

@@ -15,32 +15,9 @@ import numpy as np
 import scipy.stats
 
 from ... import compare as cmp
-from ...engine import (
-    Constraint,
-    Outcome,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    grid,
-    register,
-)
+from ...engine import Constraint, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from . import _common as c
-from ._empirical import (
-    _REPORT,
-    C_DATASET,
-    P_CGRID,
-    P_DATASET,
-    P_FOLDS,
-    P_RVALUES,
-    _cgrid,
-    _dataset,
-    _r_values_ok,
-    resolve_r_values,
-    sign_decide,
-    user_files,
-)
+from . import _empirical as E
 
 __all__ = ["THEOREM", "trial", "decide"]
 
@@ -52,13 +29,13 @@ _ISRHT = ("srht-nps", "srht-topr", "srht-supervised")
 
 
 def trial(params, rng):
-    ds = _dataset(params["dataset"])
-    rv = resolve_r_values(params["r_values"], params["dataset"])
+    ds = E._dataset(params["dataset"])
+    rv = E.resolve_r_values(params["r_values"], params["dataset"])
     rows = cmp.run_repetition(
         ds,
         r=list(rv),
         methods=("srht", *_ISRHT),
-        C_grid=_cgrid(params),
+        C_grid=E._cgrid(params),
         cv_folds=params["folds"],
         rng=rng,
     )
@@ -73,10 +50,10 @@ def trial(params, rng):
 
 
 def decide(records, params):
-    """:func:`sign_decide` over repetitions (the verdict); mean gap by r and its Spearman rho are
+    """:func:`E.sign_decide` over repetitions (the verdict); mean gap by r and its Spearman rho are
     measurements in ``info``."""
-    rv = list(resolve_r_values(params["r_values"], params["dataset"]))
-    verdicts, claim = sign_decide(records, _ISRHT)
+    rv = list(E.resolve_r_values(params["r_values"], params["dataset"]))
+    verdicts, claim = E.sign_decide(records, _ISRHT)
     info = {"claim": claim, "r_values": rv}
     for m in _ISRHT:
         gaps = [
@@ -96,7 +73,7 @@ PAPER_FIG2 = ("the gain over SRHT is 'large when r is set to relative small numb
 
 
 def _rsweep_paper_vs(records, params, rv, verdicts):
-    """Paper vs rpcheck (report only; the verdicts are :func:`sign_decide`'s): per ISRHT variant, the gap
+    """Paper vs rpcheck (report only; the verdicts are :func:`E.sign_decide`'s): per ISRHT variant, the gap
     at the smallest r minus the gap at the largest r (mean over repetitions, with its standard error),
     agreeing with Fig. 2's sentence where the sign test decides HOLDS, disagreeing where it decides VIOLATED."""
     out = {"data": f"{params['dataset']} (scikit-learn bundled, real data; the paper: its six LIBSVM data sets)",
@@ -128,7 +105,7 @@ THEOREM = register(
         kind="empirical",
         variants=tuple(
             Variant(m, f"P(acc gap {m} - SRHT at the smallest r > gap at the largest r) > 1/2 (sign test over "
-                    "repetitions)", **_REPORT) for m in _ISRHT
+                    "repetitions)", **E._REPORT) for m in _ISRHT
         ),
         profiles={
             "quick": Profile(
@@ -146,7 +123,7 @@ THEOREM = register(
             # on breast_cancer is outside the domain)
             "full": Profile(
                 cells=grid(
-                    dataset=["breast_cancer", "digits", *user_files()],
+                    dataset=["breast_cancer", "digits", *E.user_files()],
                     r_values="paper",
                     folds=5,
                     c_grid="paper",
@@ -156,12 +133,12 @@ THEOREM = register(
         },
         trial=trial,
         decide=decide,
-        parameters={"dataset": P_DATASET, "r_values": P_RVALUES, "folds": P_FOLDS, "c_grid": P_CGRID},
+        parameters={"dataset": E.P_DATASET, "r_values": E.P_RVALUES, "folds": E.P_FOLDS, "c_grid": E.P_CGRID},
         constraints=(
-            C_DATASET,
+            E.C_DATASET,
             Constraint("r_values are increasing ints in [1, d'] of the data set (at least 2 of them)",
-                       lambda p: _r_values_ok(p, on_paper_grid=False)
-                       and len(resolve_r_values(p["r_values"], p["dataset"])) >= 2),
+                       lambda p: E._r_values_ok(p, on_paper_grid=False)
+                       and len(E.resolve_r_values(p["r_values"], p["dataset"])) >= 2),
         ),
     )
 )

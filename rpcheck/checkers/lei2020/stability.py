@@ -14,31 +14,9 @@ import math
 import numpy as np
 
 from ... import compare as cmp
-from ...engine import (
-    Constraint,
-    Outcome,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    grid,
-    register,
-)
+from ...engine import Constraint, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from . import _common as c
-from ._empirical import (
-    _REPORT,
-    C_DATASET,
-    P_CGRID,
-    P_DATASET,
-    P_RVALUES,
-    _cgrid,
-    _dataset,
-    _r_values_ok,
-    resolve_r_values,
-    sign_decide,
-    user_files,
-)
+from . import _empirical as E
 
 __all__ = ["THEOREM", "trial", "decide"]
 
@@ -47,9 +25,9 @@ __all__ = ["THEOREM", "trial", "decide"]
 # claim 25: stability over the (C, r) grid
 # ---------------------------------------------------------------------------------------------------------
 def trial(params, rng):
-    ds = _dataset(params["dataset"])
-    rv = resolve_r_values(params["r_values"], params["dataset"])
-    rows = cmp.fixed_grid_repetition(ds, r_values=rv, C_grid=_cgrid(params), rng=rng)
+    ds = E._dataset(params["dataset"])
+    rv = E.resolve_r_values(params["r_values"], params["dataset"])
+    rows = cmp.fixed_grid_repetition(ds, r_values=rv, C_grid=E._cgrid(params), rng=rng)
     diag = {f"acc.{x['method']}.{x['r']}.{x['C']!r}": x["accuracy"] for x in rows}
     out = {}
     for m in ("srht-nps", "srht-topr"):
@@ -60,10 +38,10 @@ def trial(params, rng):
 
 
 def decide(records, params):
-    """:func:`sign_decide` over repetitions (the verdict); the fraction of grid points where the mean
+    """:func:`E.sign_decide` over repetitions (the verdict); the fraction of grid points where the mean
     accuracy over repetitions is >= SRHT's (the paper's Fig. 3 reading) is a measurement in ``info``."""
     import pandas as pd
-    verdicts, claim = sign_decide(records, ("srht-nps", "srht-topr"))
+    verdicts, claim = E.sign_decide(records, ("srht-nps", "srht-topr"))
     rows = []
     for rec in records:
         for k, v in rec.diagnostics.items():
@@ -87,10 +65,10 @@ PAPER_FIG3 = ("the (SRHT, ISRHT) points lie 'above y = x line' (Sec. 4, Fig. 3, 
 
 
 def _stability_paper_vs(records, params, verdicts):
-    """Paper vs rpcheck (report only; the verdicts are :func:`sign_decide`'s): per ISRHT variant, the
+    """Paper vs rpcheck (report only; the verdicts are :func:`E.sign_decide`'s): per ISRHT variant, the
     fraction of repetitions whose (C, r) points lie mostly on or above y = x, agreeing with Fig. 3's reading
     where the sign test decides HOLDS, disagreeing where it decides VIOLATED."""
-    rv = resolve_r_values(params["r_values"], params["dataset"])
+    rv = E.resolve_r_values(params["r_values"], params["dataset"])
     out = {"data": f"{params['dataset']} (scikit-learn bundled, real data; the paper: mushrooms)",
            "protocol": f"{len(records)} repetitions, fixed (C, r) grid ({params['c_grid']} C grid, r in "
                        f"{list(rv)}), exact L1-loss SVM with bias; the paper: 15 repetitions"}
@@ -126,7 +104,7 @@ THEOREM = register(
                 m,
                 f"P(a repetition has acc({m}) >= acc(SRHT) at more than half of the (C, r) grid points) > 1/2 "
                 "(sign test over repetitions)",
-                **_REPORT,
+                **E._REPORT,
                 assumed=("breast_cancer (d'=32) stands in for mushrooms at ci",),
             )
             for m in ("srht-nps", "srht-topr")
@@ -138,12 +116,12 @@ THEOREM = register(
             # standard/full: the paper's grid of each data set (was 2..64 for all: r = 64 > d' = 32 on
             # breast_cancer is outside the domain and crashed the first trial)
             "standard": Profile(
-                cells=grid(dataset=["breast_cancer", *user_files()], r_values="paper", c_grid="paper"),
+                cells=grid(dataset=["breast_cancer", *E.user_files()], r_values="paper", c_grid="paper"),
                 trials=15,
             ),
             "full": Profile(
                 cells=grid(
-                    dataset=["breast_cancer", "digits", *user_files()],
+                    dataset=["breast_cancer", "digits", *E.user_files()],
                     r_values="paper",
                     c_grid="paper",
                 ),
@@ -152,11 +130,11 @@ THEOREM = register(
         },
         trial=trial,
         decide=decide,
-        parameters={"dataset": P_DATASET, "r_values": P_RVALUES, "c_grid": P_CGRID},
+        parameters={"dataset": E.P_DATASET, "r_values": E.P_RVALUES, "c_grid": E.P_CGRID},
         constraints=(
-            C_DATASET,
+            E.C_DATASET,
             Constraint("r_values lie on the paper's grid {d'/64, ..., d'/2} of the data set (Sec. 4, Fig. 3)",
-                       lambda p: _r_values_ok(p, on_paper_grid=True)),
+                       lambda p: E._r_values_ok(p, on_paper_grid=True)),
         ),
     )
 )

@@ -12,19 +12,8 @@ import math
 
 import numpy as np
 
-from ...engine import (
-    Constraint,
-    Finding,
-    Outcome,
-    Param,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    grid,
-    register,
-)
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid
+from ...engine.registry import register
 from ...sketches import make_sketch
 from . import _common as c
 

@@ -9,22 +9,9 @@ measurement row ``sentences_vs_table2`` puts each sentence beside that arithmeti
 from __future__ import annotations
 
 from ... import compare as cmp
-from ...engine import (
-    Finding,
-    Outcome,
-    Param,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    grid,
-    register,
-)
+from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from . import _common as c
-from ._empirical import (
-    _SENTENCES,
-)
+from ._empirical import _SENTENCES
 
 __all__ = ["THEOREM", "trial", "decide"]
 

@@ -19,19 +19,8 @@ import math
 import numpy as np
 
 from ...bounds import lei2020 as B
-from ...engine import (
-    Constraint,
-    Finding,
-    Outcome,
-    Param,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    grid,
-    register,
-)
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid
+from ...engine.registry import register
 from . import _common as c
 
 __all__ = ["THEOREM", "trial"]

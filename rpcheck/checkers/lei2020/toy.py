@@ -7,18 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...engine import (
-    Finding,
-    Outcome,
-    Param,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    grid,
-    register,
-)
+from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...errors import RpcheckError
 from ...sketches import make_sketch
 from . import _common as c

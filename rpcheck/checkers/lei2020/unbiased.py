@@ -11,17 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...bounds import lei2020 as B
-from ...engine import (
-    Constraint,
-    Outcome,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    grid,
-    register,
-)
+from ...engine import Constraint, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from . import _common as c
 
 __all__ = ["THEOREM", "trial"]
