@@ -50,7 +50,7 @@ def sampled_sq_error(c, K_fro_sq, p, r):
 
     .. math:: E||K~ - K||_F^2 = \frac{1}{r}\Big(\sum_j \frac{c_j^2}{p_j} - ||K||_F^2\Big).
 
-    Verified against exact enumeration of all multisets in ``rpcheck.checkers.lei2020.sampling``.
+    Verified against exact enumeration of all multisets in ``rpcheck.checkers.lei2020.prop1`` and ``.replacement``.
 
     Parameters
     ----------
@@ -108,7 +108,7 @@ def uniform_without_replacement_sq_error(c, K_fro_sq, r):
 
     .. math:: E||K~ - K||_F^2 = \frac{d-r}{d-1}\,\frac{1}{r}\Big(d\sum_j c_j^2 - ||K||_F^2\Big),
 
-    verified by enumerating all r-subsets in ``rpcheck.checkers.lei2020.sampling``. For d = 1 (so r = 1)
+    verified by enumerating all r-subsets in ``rpcheck.checkers.lei2020.replacement``. For d = 1 (so r = 1)
     the sample is the whole population and the error is 0.
 
     >>> round(uniform_without_replacement_sq_error([1, 2], 5.0, 1), 12)

@@ -86,8 +86,8 @@ def test_toy_srht_choice_is_fair_coin():
 
 
 def test_comparison_decide_on_synthetic_records():
-    from rpcheck.checkers.lei2020 import empirical as e
-    from rpcheck.engine import Outcome, TrialRecord
+    from rpcheck.checkers.lei2020 import comparison as e
+    from rpcheck.engine import TrialRecord
 
     rng = np.random.default_rng(0)
     methods = ["all", "pca", "gaussian", "achlioptas", "countsketch", "srht", "srht-nps", "srht-topr",
@@ -101,7 +101,7 @@ def test_comparison_decide_on_synthetic_records():
             diag[f"time.{m}"] = 1.0
             diag[f"C.{m}"] = 1.0
         recs.append(TrialRecord(outcomes=e.sentence_outcomes(diag), diagnostics=diag))
-    verdicts, info = e._comparison_decide(recs, {"dataset": "breast_cancer", "r": 8, "folds": 3, "c_grid": "ci"})
+    verdicts, info = e.decide(recs, {"dataset": "breast_cancer", "r": 8, "folds": 3, "c_grid": "ci"})
     assert verdicts["c17_topr_gt_srht"] == Verdict.HOLDS
     assert verdicts["c21_supervised_best"] == Verdict.HOLDS
     assert verdicts["c21_largest_ge_srht"] == Verdict.VIOLATED
@@ -109,14 +109,14 @@ def test_comparison_decide_on_synthetic_records():
     assert len(info["summary"]) == len(methods)
     assert "sign test" in info["claim"] and "0.01" in info["claim"]
     # 5 repetitions cannot reach the level: 2^-5 = 0.031 > 0.01
-    verdicts, _ = e._comparison_decide(recs[:5], {"dataset": "breast_cancer", "r": 8, "folds": 3, "c_grid": "ci"})
+    verdicts, _ = e.decide(recs[:5], {"dataset": "breast_cancer", "r": 8, "folds": 3, "c_grid": "ci"})
     assert verdicts["c17_topr_gt_srht"] == Verdict.INCONCLUSIVE
 
 
 def test_sign_test_levels():
     from scipy.stats import binom
 
-    from rpcheck.checkers.lei2020.empirical import sign_test
+    from rpcheck.checkers.lei2020._empirical import sign_test
 
     assert sign_test(7, 7)[0] == Verdict.HOLDS and sign_test(0, 7)[0] == Verdict.VIOLATED
     assert sign_test(6, 6)[0] == Verdict.INCONCLUSIVE  # 2^-6 = 0.0156 > 0.01
@@ -138,7 +138,7 @@ def test_parameters_declared_and_every_profile_cell_valid(th):
 
 
 def test_r_grids_resolve_against_the_data_set():
-    from rpcheck.checkers.lei2020 import empirical as e
+    from rpcheck.checkers.lei2020 import _empirical as e
 
     # the paper's Fig. 3 grid {d/64, ..., d/2} with d the padded dimension: mushrooms d = 112 -> d' = 128
     assert e.paper_r_grid(112) == (2, 4, 8, 16, 32, 64)
@@ -173,7 +173,7 @@ def test_invalid_cell_is_an_error_at_construction():
 def test_jl_pair_distances_match_the_difference_formula(case):
     """lei2020.jl's Gram-based pair distances equal the difference formula to 1e-10 relative, including
     near-coincident points (recomputed from their differences) and extreme scales (rescaled first)."""
-    from rpcheck.checkers.lei2020.rotation import _pair_distances
+    from rpcheck.checkers.lei2020.jl import _pair_distances
 
     rng = np.random.default_rng(7)
     X = {

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import rpcheck.bounds.lei2020 as B
 from rpcheck.checkers.lei2020 import _common as c
-from rpcheck.checkers.lei2020.sampling import _unsq
+from rpcheck.checkers.lei2020.prop1 import _unsq
 from rpcheck.errors import RpcheckError
 from rpcheck.sketches import make_sketch, supervised_scores
 
@@ -84,7 +84,8 @@ def test_printed_prop1_counterexample_numbers():
 
 
 def test_printed_topr_counterexample_numbers():
-    from rpcheck.checkers.lei2020.selection import PRINTED_TOPR_XR, _sel_err
+    from rpcheck.checkers.lei2020._common import selection_error as _sel_err
+    from rpcheck.checkers.lei2020.topr import PRINTED_TOPR_XR
 
     K = PRINTED_TOPR_XR @ PRINTED_TOPR_XR.T
     assert _sel_err(PRINTED_TOPR_XR, K, [0]) == pytest.approx(1.62)

@@ -15,7 +15,7 @@ from rpcheck.checkers.paul2014 import (
     main_ratio,
     margin,
     margin_search,
-    reproductions,
+    repro_synthetic,
     sparsity,
 )
 from rpcheck.checkers.paul2014._common import Interval, svc_bounds, svr_bounds
@@ -230,17 +230,17 @@ def test_synthetic_decide_verdicts():
             "gamma.RG.256": 5.0, "gamma.RG.512": 6.0}  # fmt: skip
     # 30/200 = 15% errors and gamma ~ 7.74: the paper's numbers are reproduced
     recs = [_rec(**base, **{"errcount.full": 30.0, "n_eval.full": 200.0, "gamma.full": g}) for g in (7.7, 7.78)]
-    v, info = reproductions.synthetic_decide(recs, params)
+    v, info = repro_synthetic.decide(recs, params)
     # agreement is not evidence of agreement (no equivalence test): INCONCLUSIVE, never HOLDS
     assert v["error_vs_paper"] == Verdict.INCONCLUSIVE and v["margin_vs_paper"] == Verdict.INCONCLUSIVE
     assert v["margin_trend"] == Verdict.HOLDS and v["error_trend"] == Verdict.HOLDS
     assert info["RG"]["256"]["paper_eps_out_%"] == 24.34 and "99%" in info["claim"]
     # 3 data sets: the 99% t interval is mean +- 9.92 SE = 5.25 +- 0.29, far from 7.74
     recs = [_rec(**base, **{"errcount.full": 96.0, "n_eval.full": 200.0, "gamma.full": g}) for g in (5.2, 5.25, 5.3)]
-    v, _ = reproductions.synthetic_decide(recs, params)
+    v, _ = repro_synthetic.decide(recs, params)
     assert v["error_vs_paper"] == Verdict.VIOLATED and v["margin_vs_paper"] == Verdict.VIOLATED
     # 2 data sets: t quantile 63.7, the same spread no longer rejects
-    v, _ = reproductions.synthetic_decide(recs[::2], params)
+    v, _ = repro_synthetic.decide(recs[::2], params)
     assert v["margin_vs_paper"] == Verdict.INCONCLUSIVE
 
 

@@ -120,17 +120,17 @@ def test_thm6_iterate_counterexample_replays(tmp_path):
     ],
 )
 def test_lei2020_search_trials_are_pure_functions_of_their_seed(theorem_id, params):
-    from rpcheck.checkers.lei2020 import selection as sel
+    from rpcheck.checkers.lei2020 import prop2, topr
 
     rec = _trial_twice(theorem_id, params, 4)
     if theorem_id == "lei2020.prop2":
-        assert rec.diagnostics["nonvacuous_searched"] <= sel.NONVACUOUS_EXAMPLES + sel.NONVACUOUS_SHRINKS
+        assert rec.diagnostics["nonvacuous_searched"] <= prop2.NONVACUOUS_EXAMPLES + prop2.NONVACUOUS_SHRINKS
         o = rec.outcomes["nonvacuous"]
         assert o.holds == (o.statistic <= o.bound)  # the reported instance's comparison
         if params["data"] == "gaussian":  # Prop. 2's bound is vacuous at r <= d/4 (module docstring)
             assert not o.holds and rec.diagnostics["nonvacuous_found"] == 1.0
     else:
-        assert rec.diagnostics["searched"] <= sel.TOPR_EXAMPLES + sel.TOPR_SHRINKS
+        assert rec.diagnostics["searched"] <= topr.TOPR_EXAMPLES + topr.TOPR_SHRINKS
 
 
 def test_lei2020_prop2_nonvacuous_counterexample_replays(tmp_path):

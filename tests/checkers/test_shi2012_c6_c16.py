@@ -11,9 +11,11 @@ from scipy import stats as sps
 import rpcheck.checkers.shi2012  # noqa: F401  (registers the theorems)
 from rpcheck.bounds import shi2012 as B
 from rpcheck.checkers.shi2012 import _common as c
+from rpcheck.checkers.shi2012 import _thm6, thm6, thm9
 from rpcheck.checkers.shi2012 import subgaussian as sg
+from rpcheck.checkers.shi2012 import subgaussian_thm6 as sg6
 from rpcheck.checkers.shi2012 import thm5_band_width as bw
-from rpcheck.checkers.shi2012 import thm6, thm9
+from rpcheck.checkers.shi2012 import thm5_measured_band as mb
 from rpcheck.engine import registry
 from rpcheck.errors import RpcheckError
 from rpcheck.stats import Verdict, violated_power
@@ -32,7 +34,7 @@ def test_printed_width_is_linear_with_the_derived_slope(eps):
 
 @pytest.mark.parametrize("eps", [0.05, 0.3, 0.34, 0.4, 0.5, 0.6, 0.7, 0.71, 0.9])
 def test_clipped_width_increases_exactly_where_derived(eps):
-    rec = bw._width_trial({"eps": eps}, None)
+    rec = bw.trial({"eps": eps}, None)
     increasing = not rec.outcomes["width_clipped_acute"].holds
     assert increasing == (1 / 3 < eps < 1 / math.sqrt(2))
     assert bw._clipped_expected({"eps": eps}) is (Verdict.VIOLATED if increasing else Verdict.HOLDS)
@@ -66,16 +68,16 @@ def test_measured_band_bound_is_an_upper_bound_by_simulation():
     assert 0.05 < pbar < 0.5
     rng = np.random.default_rng(1)
     T = 2000
-    fails = sum(bw._widths(0.527, 30, 200, rng) >= bw._widths(0.1, 30, 200, rng) for _ in range(T))
+    fails = sum(mb._widths(0.527, 30, 200, rng) >= mb._widths(0.1, 30, 200, rng) for _ in range(T))
     # one-sided: the rate must not exceed pbar (z = 5)
     assert fails / T <= pbar + 5 * math.sqrt(pbar * (1 - pbar) / T)
 
 
 def test_measured_band_documented_powers():
-    for p, pbar, hp, vp_ctrl, vp_mirror in bw.power_table("ci"):
+    for p, pbar, hp, vp_ctrl, vp_mirror in mb.power_table("ci"):
         assert pbar <= 4e-4
         assert hp >= 0.9947 and vp_ctrl >= 0.99 and vp_mirror >= 0.99
-        assert bw._shrinks_expected(p) is Verdict.HOLDS
+        assert mb._shrinks_expected(p) is Verdict.HOLDS
 
 
 def test_mirror_widths_are_exchangeable():
@@ -99,7 +101,7 @@ def test_achlioptas_sparse_axis_tails_below_e():
 
 
 def test_axis_data_has_the_planted_margin_and_is_two_sparse():
-    X, y, u, gu = sg._thm6_data("axis", 20, 40, 0.6)
+    X, y, u, gu = sg6._thm6_data("axis", 20, 40, 0.6)
     assert gu == pytest.approx(0.6, abs=1e-14)
     assert np.all(np.count_nonzero(X, axis=1) <= 2) and np.count_nonzero(u) == 1
     assert np.all(y * (X @ u) / np.linalg.norm(X, axis=1) >= 0.6 - 1e-12)
@@ -107,13 +109,13 @@ def test_axis_data_has_the_planted_margin_and_is_two_sparse():
 
 def test_subgaussian_thm6_true_rate_bound_numbers():
     p = {"kind": "sign", "geometry": "dense", "gamma": 0.9, "eps": 0.3, "n": 300, "m": 20, "d": 40}
-    pbar, ep = sg.thm6_true_rate_bound(p, "as_printed")
+    pbar, ep = sg6.thm6_true_rate_bound(p, "as_printed")
     assert ep == pytest.approx(0.811, abs=1e-3) and pbar == pytest.approx(1.2e-8, rel=0.05)
-    gu = sg._thm6_data("dense", 20, 40, 0.9)[3]
+    gu = sg6._thm6_data("dense", 20, 40, 0.9)[3]
     # eps' is the largest one whose as-proved margin still implies the printed claim
     assert B.thm6_margin_bound(gu, ep, "as_proved") >= B.thm6_margin_bound(gu, 0.3) - 1e-12
     assert B.thm6_margin_bound(gu, min(ep + 1e-3, 0.999), "as_proved") < B.thm6_margin_bound(gu, 0.3)
-    pbar2, ep2 = sg.thm6_true_rate_bound(p, "as_proved")
+    pbar2, ep2 = sg6.thm6_true_rate_bound(p, "as_proved")
     assert ep2 == pytest.approx(0.3, abs=1e-9) and pbar2 == pytest.approx(82 * B.tail_e(300, 0.3), rel=1e-6)
 
 
@@ -124,7 +126,7 @@ def test_subgaussian_thm6_proof_structure_holds_on_event_draws_any_kind():
             rng = np.random.default_rng(3)
             seen = 0
             for _ in range(300):
-                rec = sg._thm6_trial(p, rng)
+                rec = sg6.trial(p, rng)
                 o = rec.outcomes["proof_structure"]
                 if not o.vacuous:
                     seen += 1
@@ -140,8 +142,8 @@ def _all_cells(th):
 
 def test_thm6_control_derivation():
     tau = 2e-3 / (1 - 1e-3)
-    for p, T in _all_cells(thm6.THM6):
-        gu = thm6._data(p["m"], p["d"], p["gamma"])[3]
+    for p, T in _all_cells(thm6.THEOREM):
+        gu = _thm6.data(p["m"], p["d"], p["gamma"])[3]
         pf = B.projected_cosine_cdf(gu - tau, gu, p["n"])
         assert pf >= 0.3779
         assert violated_power("bound", T, pf, 0.05, c.POWER_LEVEL) >= 0.99
@@ -158,7 +160,7 @@ def test_thm9_control_derivation():
 
 
 def test_subgaussian_control_derivation_cantelli():
-    for p, T in _all_cells(sg.SUBGAUSSIAN):
+    for p, T in _all_cells(sg.THEOREM):
         w, _ = c.fixed_pair(p["c"], p["d"], p["geometry"])
         var = B.lemma4_variance(w, w, p["n"], entries=p["kind"]) / float(w @ w) ** 2
         assert var <= 2 / p["n"] + 1e-15
@@ -188,13 +190,13 @@ def test_every_shi_theorem_with_a_new_control_has_it_expected_violated():
 
 def test_public_helpers_validate_their_arguments():
     with pytest.raises(RpcheckError, match="gamma"):
-        sg.thm6_eps_prime(1.5, 0.3, "as_printed")
+        sg6.thm6_eps_prime(1.5, 0.3, "as_printed")
     with pytest.raises(RpcheckError, match="form"):
-        sg.thm6_eps_prime(0.5, 0.3, "printed")
+        sg6.thm6_eps_prime(0.5, 0.3, "printed")
     with pytest.raises(RpcheckError, match="not a cell"):
-        sg.thm6_true_rate_bound({"kind": "gauss", "geometry": "dense", "gamma": 0.9, "eps": 0.3, "n": 300, "m": 20,
+        sg6.thm6_true_rate_bound({"kind": "gauss", "geometry": "dense", "gamma": 0.9, "eps": 0.3, "n": 300, "m": 20,
                                  "d": 40}, "as_printed")
     with pytest.raises(RpcheckError, match="profile"):
-        bw.power_table("fast")
+        mb.power_table("fast")
     with pytest.raises(RpcheckError, match="k"):
         B.measured_band_failure_bound(0.1, 0.5, 30, 200, 150)

@@ -10,7 +10,7 @@ import pytest
 import rpcheck.checkers.shi2012  # noqa: F401  (registers the theorems)
 from rpcheck.bounds import shi2012 as B
 from rpcheck.checkers.shi2012 import _common as c
-from rpcheck.checkers.shi2012 import fig1, thm8, thm9
+from rpcheck.checkers.shi2012 import fig1, thm8_final_step, thm9
 from rpcheck.engine import Outcome, TrialRecord, registry
 from rpcheck.engine.runner import canonical_json, trial_rng
 
@@ -110,13 +110,13 @@ def test_c12_counterexample_is_found_and_replayable():
     params = {"c1": 0.0, "eps": 0.5, "n": 3}
     found = None
     for seed in range(5000):
-        rec = thm8._final_trial(params, np.random.default_rng(seed))
+        rec = thm8_final_step.trial(params, np.random.default_rng(seed))
         o = rec.outcomes["printed_step"]
         if not o.vacuous and not o.holds:
             found = seed
             break
     assert found is not None
-    rec = thm8._final_trial(params, np.random.default_rng(found))
+    rec = thm8_final_step.trial(params, np.random.default_rng(found))
     V, RV = rec.artifacts["V"], rec.artifacts["RV"]
     q = np.einsum("ij,ij->i", RV, RV) / np.einsum("ij,ij->i", V, V)
     assert np.all(np.abs(q - 1) <= 0.5)                               # every Lemma-10 event holds
@@ -151,7 +151,7 @@ def test_lemma4_block_decomposition_is_exact():
 def test_fig1_separability_rule():
     rng = np.random.default_rng(3)
     for a in (0.5, 1.0, 3.0):
-        X, y = fig1._points(a)
+        X, y = c.fig1_points(a)
         for _ in range(200):
             r = rng.standard_normal(2)
             assert fig1._separable_1d(X @ r, y) == (abs(r[1]) > a * abs(r[0]))

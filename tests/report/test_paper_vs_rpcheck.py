@@ -31,16 +31,16 @@ DECIDE_ONLY = ("lei2020.rsweep", "lei2020.stability", "paul2014.repro.bundled", 
 
 
 def _rsweep_records(rng, k=5):
-    from rpcheck.checkers.lei2020 import empirical as e
+    from rpcheck.checkers.lei2020 import rsweep
 
     out = []
     for _ in range(k):
         diag = {}
         for r in (2, 4, 8, 16, 32):
             diag[f"acc.srht.{r}"] = float(rng.uniform(80, 90))
-            for m in e._ISRHT:
+            for m in rsweep._ISRHT:
                 diag[f"acc.{m}.{r}"] = float(rng.uniform(80, 95))
-        outs = {m: Outcome(holds=bool(rng.random() < 0.5)) for m in e._ISRHT}
+        outs = {m: Outcome(holds=bool(rng.random() < 0.5)) for m in rsweep._ISRHT}
         out.append(TrialRecord(outcomes=outs, diagnostics=diag))
     return out
 
@@ -68,7 +68,7 @@ def _bundled_records(rng, rs, k=6):
 
 def _comparison_records(rng, k=4):
     from rpcheck import compare as cmp
-    from rpcheck.checkers.lei2020 import empirical as e
+    from rpcheck.checkers.lei2020 import comparison
 
     out = []
     for _ in range(k):
@@ -76,23 +76,23 @@ def _comparison_records(rng, k=4):
         for m in cmp.METHODS:
             diag |= {f"acc.{m}": float(rng.uniform(80, 95)), f"time.{m}": float(rng.uniform(0.1, 1)),
                      f"C.{m}": 1.0}  # fmt: skip
-        out.append(TrialRecord(outcomes=e.sentence_outcomes(diag), diagnostics=diag))
+        out.append(TrialRecord(outcomes=comparison.sentence_outcomes(diag), diagnostics=diag))
     return out
 
 
 def _decide_infos():
-    from rpcheck.checkers.lei2020 import empirical as e
-    from rpcheck.checkers.paul2014 import reproductions as rp
+    from rpcheck.checkers.lei2020 import comparison, rsweep, stability
+    from rpcheck.checkers.paul2014 import repro_bundled as rp
 
     rng = np.random.default_rng(3)
     infos = {}
-    _, infos["lei2020.rsweep"] = e._rsweep_decide(
+    _, infos["lei2020.rsweep"] = rsweep.decide(
         _rsweep_records(rng), {"dataset": "breast_cancer", "r_values": "2,4,8,16,32", "folds": 3, "c_grid": "ci"})
-    _, infos["lei2020.stability"] = e._stability_decide(
+    _, infos["lei2020.stability"] = stability.decide(
         _stability_records(rng), {"dataset": "breast_cancer", "r_values": "2,4,8,16", "c_grid": "ci"})
     params = {"dataset": "breast_cancer", "kind": "gaussian", "rs": "8,16,32,64,256", "max_n": 0}
-    _, infos["paul2014.repro.bundled"] = rp.bundled_decide(_bundled_records(rng, (8, 16, 32, 64, 256)), params)
-    _, infos["lei2020.comparison"] = e._comparison_decide(
+    _, infos["paul2014.repro.bundled"] = rp.decide(_bundled_records(rng, (8, 16, 32, 64, 256)), params)
+    _, infos["lei2020.comparison"] = comparison.decide(
         _comparison_records(rng), {"dataset": "breast_cancer", "r": 8, "folds": 3, "c_grid": "ci"})
     return infos
 
@@ -140,9 +140,9 @@ def test_pair_rows_reads_qualitative_comparisons_only_with_an_agreement_key():
 
 def test_paper_vs_rows_do_not_change_the_hook_verdicts():
     """The added keys are information only: the verdicts returned by the hooks are those of the rules."""
-    from rpcheck.checkers.lei2020 import empirical as e
+    from rpcheck.checkers.lei2020 import _empirical, rsweep
 
     recs = _rsweep_records(np.random.default_rng(1), k=8)
-    verdicts, _ = e._rsweep_decide(recs, {"dataset": "breast_cancer", "r_values": "2,4,8,16,32", "folds": 3,
+    verdicts, _ = rsweep.decide(recs, {"dataset": "breast_cancer", "r_values": "2,4,8,16,32", "folds": 3,
                                           "c_grid": "ci"})  # fmt: skip
-    assert verdicts == e.sign_decide(recs, e._ISRHT)[0]
+    assert verdicts == _empirical.sign_decide(recs, rsweep._ISRHT)[0]

@@ -251,3 +251,22 @@ def toy_data(n_per_class, cov=VALID_TOY_COV, *, rng=None):
     X = np.vstack([rng.standard_normal((n_per_class, 2)) @ Lc.T + np.array(m) for m in TOY_MEANS])
     y = np.repeat([1.0, -1.0], n_per_class)
     return X, y
+
+
+def rotated_instance(params, rng):
+    """Data ``X`` (``make_data(params.get("data", "scaled"), n, d)``) and its rotation ``X D H_d/sqrt(d)`` with
+    fresh signs: the instance of one trial of lei2020.unbiased, lei2020.prop1 and lei2020.replacement."""
+    n, d = params["n"], params["d"]
+    X = make_data(params.get("data", "scaled"), n, d, rng)
+    Xr = rotate_dense(X, signs(d, rng))
+    return X, Xr
+
+
+#: brute force over r-subsets only when there are at most this many (lei2020.prop2, .topr, .supervised)
+MAX_SUBSETS = 5000
+
+
+def selection_error(Xr, K, idx):
+    """``||Z Z^T - K||_F`` for the columns ``idx`` of ``X_r`` kept without rescaling (``Z = X_r[:, idx]``)."""
+    Z = Xr[:, list(idx)]
+    return float(np.linalg.norm(Z @ Z.T - K))

@@ -50,7 +50,7 @@ from ... import compare as cmp
 from ...engine import Outcome, Theorem, TrialRecord, Variant, grid, register
 from ...linalg import dlss_select
 from . import _common as c
-from .empirical import (
+from ._empirical import (
     _CMP_PARAMS,
     _R_LE_D,
     C_DATASET,
@@ -117,7 +117,7 @@ def trial(params, rng):
 
 
 def decide(records, params):
-    """Sign tests of the sentences (:func:`empirical.sign_decide`); the accuracy/time table with the
+    """Sign tests of the sentences (:func:`_empirical.sign_decide`); the accuracy/time table with the
     paper's Table 2 numbers beside ours (``paper_<q>`` beside ``<q>``) and the SVD overlap in ``info``."""
     verdicts, claim = sign_decide(records, _names())
     ds = _dataset(params["dataset"])

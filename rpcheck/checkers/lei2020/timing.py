@@ -22,7 +22,7 @@ Robustness: one trial times every method ``reps`` = 3 times, interleaved in a fr
 trial's statistic is the ratio of the two minima. Kernels are compiled before any timed region.
 
 Decision rule (every variant; mode "report"): the exact one-sided sign test of ``lei2020.comparison`` over the
-independent trials (``empirical.sign_decide``): HOLDS when P(a trial shows ratio > 1) > 1/2 at level 0.01
+independent trials (``_empirical.sign_decide``): HOLDS when P(a trial shows ratio > 1) > 1/2 at level 0.01
 (P(false HOLDS) <= 0.01), VIOLATED when it is < 1/2 at level 0.01, else INCONCLUSIVE. With 11 trials (quick,
 ci) HOLDS needs >= 10 supporting trials (P(X >= 10 | 11, 1/2) = 12/2048 = 0.0059) and VIOLATED <= 1; with 15
 (standard, full) >= 12 (P(X >= 12 | 15, 1/2) = 0.0037).
@@ -89,7 +89,7 @@ from ... import compare as cmp
 from ...engine import Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...sketches import make_sketch, warmup_kernels
 from . import _common as c
-from .empirical import sign_decide
+from ._empirical import sign_decide
 
 __all__ = ["TIMING", "trial", "decide", "SHAPES"]
 
@@ -177,7 +177,7 @@ _PAPER_METHOD = {"alg1-topr": "srht-topr"}
 
 
 def decide(records, params):
-    """Sign tests (``empirical.sign_decide``) of every ratio row; medians of the trial ratios beside the
+    """Sign tests (``_empirical.sign_decide``) of every ratio row; medians of the trial ratios beside the
     paper's Table 2 time ratios of the same pair (``paper_<q>`` beside ``<q>``) in ``info``."""
     names = [*_PAIRS, *_WITHIN]
     verdicts, claim = sign_decide(records, names)

@@ -29,6 +29,8 @@ __all__ = [
     "SKETCH_KIND_CHOICES",
     "rho_le",
     "certified_ge",
+    "sketch_options",
+    "target_dims",
 ]
 
 AUTHORS = "Saurabh Paul, Christos Boutsidis, Malik Magdon-Ismail, Petros Drineas"
@@ -186,3 +188,14 @@ def svr_slack_bound(full, proj, slack, C, e, e_fp=0.0):
     rhs = (full["w_norm_sq"] / (1 - e - e_fp) + 2 * C * slack) * (1 + FP_REL) + full["fp"]
     return proj["wsq"].lo, rhs
 
+
+
+def sketch_options(kind):
+    """Extra ``make_sketch`` options of the Sec. 4 reproductions (paul2014.repro.synthetic and .bundled): the
+    paper's FHT samples with replacement."""
+    return {"replace": True} if kind == "srht" else {}
+
+
+def target_dims(params):
+    """The comma-separated target dimensions ``params["rs"]`` of a reproduction cell, as ints."""
+    return [int(v) for v in str(params["rs"]).split(",")]

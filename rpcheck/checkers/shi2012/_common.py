@@ -162,3 +162,23 @@ def CHOICE(*choices, doc=""):
 
 EPS01 = Param("float", low=0.0, high=1.0, closed="neither", doc="distortion eps in (0, 1)")
 COS = Param("float", low=-1.0, high=1.0, doc="cosine c = cos(w, x) in [-1, 1]")
+
+
+def fig1_points(a):
+    """The four points of Figure 1 spread to ``(+-a, +-1)``, labelled by the sign of the second coordinate
+    (shared by shi2012.fig1 and shi2012.fig1.margins)."""
+    X = np.array([[-a, 1.0], [a, 1.0], [-a, -1.0], [a, -1.0]])
+    y = np.array([1.0, 1.0, -1.0, -1.0])
+    return X, y
+
+
+def fig1_spread_param():
+    return {"a": FLOAT(0.0, None, closed="neither", doc="spread of the Figure-1 points (+-a, +-1)")}
+
+
+#: Theorem 8 as printed (the statement of shi2012.thm8 and of shi2012.thm8.final_step).
+THM8_STATEMENT = (
+    "If S is separable by multiclass normalised margin gamma in (0,1], then for delta, eps in (0,1) and "
+    "n > 12/(3eps^2-2eps^3) ln(6Lm/delta), with probability >= 1-delta, S' is separable by margin "
+    "-(1+3eps)/(1-eps^2) + sqrt(1-eps^2)/(1+eps) + (1+eps)/(1-eps) gamma."
+)

@@ -7,10 +7,10 @@ row this has probability ``(2/pi) arctan(1/a)``, while the D1 margin stays 1 and
 ``1/sqrt(1+a^2)``. The pitfall variant uses i.i.d. Uniform[-1, 1] entries (rate ``1/(2a)``): that "uniform"
 matrix is drawn here directly because it is not a sketch of the library, it is the misreading under test.
 
-Measurement rows (mode "report", role "measurement", no verdict), for the report's Paper vs rpcheck table:
-``separable_rate`` (shi2012.fig1: the Gaussian separable rate with its binomial standard error beside the
-paper's "angle between the dashed lines / pi", = (2/pi) arctan(1/a) for the spread points) and
-``margins_vs_paper`` (shi2012.fig1.margins: the D1 margin beside the paper's "unchanged", 1).
+Measurement row (mode "report", role "measurement", no verdict), for the report's Paper vs rpcheck table:
+``separable_rate`` (the Gaussian separable rate with its binomial standard error beside the paper's "angle
+between the dashed lines / pi", = (2/pi) arctan(1/a) for the spread points). The margins of the same
+construction are shi2012.fig1.margins (module ``fig1_margins``).
 """
 
 from __future__ import annotations
@@ -20,16 +20,9 @@ import numpy as np
 from ..._threads import single_threaded
 from ...bounds import shi2012 as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, grid, register
-from ...svm import normalized_margin
 from . import _common as c
 
-__all__ = ["FIG1", "FIG1_MARGINS"]
-
-
-def _points(a):
-    X = np.array([[-a, 1.0], [a, 1.0], [-a, -1.0], [a, -1.0]])
-    y = np.array([1.0, 1.0, -1.0, -1.0])
-    return X, y
+__all__ = ["THEOREM", "trial", "decide", "PAPER_FIG1"]
 
 
 def _separable_1d(p, y):
@@ -39,9 +32,9 @@ def _separable_1d(p, y):
 
 
 @single_threaded(user_api="blas")
-def _trial(params, rng):
+def trial(params, rng):
     a = params["a"]
-    X, y = _points(a)
+    X, y = c.fig1_points(a)
     p = c.project(X, 1, rng)[:, 0]
     sep = _separable_1d(p, y)
     sep_nobias = bool(np.all(y * p > 0) or np.all(y * p < 0))
@@ -65,7 +58,7 @@ def _trial(params, rng):
 PAPER_FIG1 = "angle between the dashed lines / pi (Sec. 2.1, Fig. 1), = (2/pi) arctan(1/a) for the points (+-a, +-1)"
 
 
-def _decide(records, params):
+def decide(records, params):
     """Paper vs rpcheck for the ``separable_rate`` measurement row (no verdict; the exact-law rows are decided
     by the engine): the measured rate of separable projections (Gaussian row, with its binomial standard
     error) beside the paper's angle / pi at this spread."""
@@ -84,59 +77,7 @@ def _decide(records, params):
     }
 
 
-@single_threaded(user_api="blas")
-def _margins_trial(params, rng):
-    a = params["a"]
-    X, y = _points(a)
-    # D2 margin of the original data (no-bias SVM on normalised points) must equal 1/sqrt(1+a^2): the solver
-    # certificate [margin_lower, margin_upper] must contain it (plus 1e-7 for the solver's KKT accuracy).
-    m0 = normalized_margin(X, y)
-    want = B.fig1_normalized_margin(a)
-    # equality claim: certified when the certificate contains `want` and is narrower than 2e-6; a certificate that
-    # contains it but is wider cannot decide equality to 1e-6 (undetermined); one that excludes it is a failure
-    inside0 = m0.margin_lower - 1e-7 <= want <= m0.margin_upper + 1e-7
-    narrow0 = (m0.margin_upper - m0.margin_lower) <= 2e-6
-    ok0 = inside0 and narrow0 and abs(m0.margin - want) <= 1e-6
-    und0 = inside0 and not narrow0
-    p = c.project(X, 1, rng)[:, 0]
-    sep = bool(np.all(y * p > 0) or np.all(y * p < 0))
-    # in 1-D every normalised point is +-1: a separable projection has D2 margin exactly 1, else <= 0
-    mp = normalized_margin(p[:, None], y)
-    ok1 = (abs(mp.margin - 1.0) <= 1e-6) if sep else (mp.margin <= 1e-9 and not mp.separable)
-    out = {
-        "original_d2_margin": Outcome(holds=bool(ok0), statistic=float(m0.margin), bound=want,
-                                      undetermined=bool(und0)),
-        "projected_d2_margin": Outcome(holds=bool(ok1), statistic=float(mp.margin),
-                                       bound=1.0 if sep else 0.0),
-        "d1_margin_unchanged": Outcome(holds=abs(float(np.min(y * X[:, 1])) - 1.0) <= 1e-12,
-                                       statistic=float(np.min(y * X[:, 1])), bound=1.0),
-        "margins_vs_paper": Outcome(holds=True, statistic=float(np.min(y * X[:, 1]))),  # built by _margins_decide
-    }
-    return TrialRecord(outcomes=out, diagnostics={"separable": float(sep)})
 
-
-def _margins_decide(records, params):
-    """Paper vs rpcheck for the ``margins_vs_paper`` measurement row (no verdict): the unnormalised margin
-    the paper says is unchanged by the spreading (1, the margin of its printed points (+-1, +-1) about the
-    horizontal axis) beside ours at this spread; the no-bias separable rate of the projections is listed
-    (its comparison with the paper is shi2012.fig1's)."""
-    d1 = [rec.outcomes["d1_margin_unchanged"].statistic for rec in records]
-    sep = np.array([rec.diagnostics["separable"] for rec in records], dtype=float)
-    n = sep.size
-    rate = float(sep.mean()) if n else None
-    return {}, {
-        "data": f"the 4 points of Fig. 1 spread to (+-{params['a']:g}, +-1)",
-        "protocol": f"{n} Gaussian 1 x 2 projections; margin about the horizontal axis u = (0, 1) (D1, "
-                    "Definition 1); no solver for this row",
-        # Sec. 2.1: "if we push x to infinitely far away, the angle reduces to 0 while keeping the original
-        # margin gamma unchanged" -- the printed points (+-1, +-1) have margin 1 about the horizontal axis
-        "paper_d1_margin": 1.0,
-        "d1_margin": float(min(d1)) if d1 else None,
-        "projected_separable_rate": rate,  # the paper's sentence on it is compared in shi2012.fig1's rows
-    }
-
-
-_A = [1.0, 2.0, 5.0, 10.0, 100.0]
 _A_CI = [0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 100.0]
 
 _PROFILES = {
@@ -176,7 +117,7 @@ def _p_unif(p):
     return 1.0 - B.fig1_uniform_separable_probability(p["a"])
 
 
-FIG1 = register(Theorem(
+THEOREM = register(Theorem(
     id="shi2012.fig1",
     paper="shi2012",
     title="Figure 1: P(projected 4-point data separable) = (2/pi) arctan(1/a) -> 0 while the D1 margin "
@@ -200,10 +141,10 @@ FIG1 = register(Theorem(
         Variant("separable_rate", "measurement: the separable rate beside the paper's angle / pi (Paper vs "
                 "rpcheck table)", mode="report", expected=None, role="measurement"),
     ),
-    decide=_decide,
+    decide=decide,
     profiles=_PROFILES,
-    parameters={"a": c.FLOAT(0.0, None, closed="neither", doc="spread of the Figure-1 points (+-a, +-1)")},
-    trial=_trial,
+    parameters=c.fig1_spread_param(),
+    trial=trial,
     findings=(
         Finding("fig1-confirmed", "The Figure-1 construction behaves as described: the separability rate "
                                   "equals "
@@ -218,36 +159,3 @@ FIG1 = register(Theorem(
     ),
 ))
 
-
-FIG1_MARGINS = register(Theorem(
-    id="shi2012.fig1.margins",
-    paper="shi2012",
-    title="Figure 1 margins: D1 margin 1 for every a, D2 margin 1/sqrt(1+a^2); projected D2 margin 1 or <= 0",
-    citation=c.citation("Section 2.1, Figure 1; Definitions 1 and 2", "(1)"),
-    statement="Spreading the Figure-1 data keeps the unnormalised margin at 1 while the normalised margin "
-              "shrinks.",
-    kind="deterministic",
-    variants=(
-        Variant("original_d2_margin", "gamma*_D2 = 1/sqrt(1+a^2) (no-bias SVM on normalised points, "
-                                      "certified)",
-                mode="deterministic", expected=c.H),
-        Variant("projected_d2_margin", "1-D projection: D2 margin = 1 if separable, <= 0 otherwise",
-                mode="deterministic", expected=c.H),
-        Variant("d1_margin_unchanged", "D1 margin with u = (0,1) equals 1 for every a", mode="deterministic",
-                expected=c.H, role="self-check"),
-        Variant("margins_vs_paper", "measurement: the margin and separable rate beside the paper's statements "
-                "(Paper vs rpcheck table)", mode="report", expected=None, role="measurement"),
-    ),
-    decide=_margins_decide,
-    profiles={
-        # >= 90 draws per cell: a deterministic HOLDS needs them (rules v2); each trial is two SVMs on 4 points
-        "quick": Profile(cells=grid(a=[2.0]), trials=90),
-        "ci": Profile(cells=grid(a=[1.0, 5.0, 100.0]), trials=90),
-        "standard": Profile(cells=grid(a=_A), trials=200),
-        "full": Profile(cells=grid(a=_A + [1000.0]), trials=1000),
-    },
-    parameters={"a": c.FLOAT(0.0, None, closed="neither", doc="spread of the Figure-1 points (+-a, +-1)")},
-    trial=_margins_trial,
-    tolerance=1e-6,
-    tolerance_note="solver certificate: margin_lower/margin_upper bracket plus 1e-7 KKT accuracy",
-))

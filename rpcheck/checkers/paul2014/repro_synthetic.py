@@ -1,0 +1,324 @@
+r"""Reproduction of Sec. 4.1.1 of Paul et al. (2014): the synthetic recipe (Table I),
+``paul2014.repro.synthetic``. The bundled real data are paul2014.repro.bundled (module ``repro_bundled``).
+
+Synthetic recipe (arXiv v5 Sec. 4.1.1, Table I, Fig. 1 = TKDD Sec. 4.1.1, "Table 4.1")
+    w in R^d with i.i.d. N(mu, sigma) entries (D1: N(0,1), D2: N(1,1.5), D3: N(2,2); the pairing of
+    distributions to families is ambiguous and statistically irrelevant), w^ = w/||w||, X_ij ~ N(0,1),
+    y_i = sign(w^T x_i). D1: 200 x 5,000, D2: 250 x 10,000, D3: 300 x 20,000. Linear SVM with C = 1000;
+    r in {256, 512, 1024}; RG, RS, FHT, CW. Paper (Table I, D1): eps_out 15.10% on the full data,
+    24.08-24.34% at r = 256, ...; gamma 7.74 full, 5.67-5.76 at r = 256.
+
+Per trial (one data set of the family): k-fold cross-validation (ci: 3 folds, one repetition; full: 10
+folds, paper sizes), one projection per (kind, r) applied to all points (data-oblivious, so the same as
+projecting each fold), the certified soft-margin dual with C = 1000 on each training fold, bias from the
+solver; out-of-sample error pooled over the folds; margins gamma = 1/||w|| averaged over the folds; the
+distortion e of each projection on the row space of the whole data set. Every quantity is a scalar
+diagnostic; the cell's ``decide`` builds Table I (ours beside the paper's) and gives the verdicts:
+
+- ``error_vs_paper`` (report): HOLDS if the paper's full-data eps_out lies in the exact 99% Clopper-
+  Pearson interval of our pooled full-data test errors, VIOLATED otherwise. Expected VIOLATED: the
+  derivation at the variant predicts about 45-50% for the literal recipe (no learner can reach 15% with ~180 labels in
+  d = 5000). We report what we measure.
+- ``margin_vs_paper`` (report): HOLDS if the paper's full-data gamma lies within our mean +- 3 standard
+  errors (over data sets and folds), else VIOLATED. Reported (development runs: about 5.2 vs 7.74 for D1).
+- ``margin_trend`` (report): the paper's claim that gamma~ grows with r (for every kind). Expected HOLDS.
+- ``error_trend`` (report): the paper's claim that eps_out decreases with r. Reported (None): with errors
+  near 50% the trend is within noise.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...errors import SolverError
+from ...linalg import row_space_basis
+from ...sketches import make_sketch
+from ...stats import BinomialCount
+from ._common import cite, distortion, sketch_options, target_dims
+
+__all__ = ["THEOREM", "PAPER_TABLE_I", "trial", "decide"]
+
+#: Paper's four methods -> rpcheck kinds. CW's (q, v, a) are never given; CountSketch (q = a = 1) is used.
+METHODS = {"CW": "countsketch", "RS": "sign", "FHT": "srht", "RG": "gaussian"}
+
+
+#: Table I of the paper (Sec. 4.1.1): eps_out (%) and gamma means, r = 256 | 512 | 1024 | full.
+PAPER_TABLE_I = {
+    "D1": {
+        "shape": (200, 5000), "w": (0.0, 1.0),
+        "eps_out": {"CW": (24.08, 19.45, 16.66), "RS": (24.10, 19.46, 16.36), "FHT": (23.52, 19.59, 16.67),
+                    "RG": (24.34, 19.73, 16.69), "full": 15.10, "full_sigma": 2.60},
+        "gamma": {"CW": (5.72, 6.67, 7.16), "RS": (5.73, 6.66, 7.18), "FHT": (5.76, 6.64, 7.15),
+                  "RG": (5.67, 6.60, 7.13), "full": 7.74, "full_sigma": 0.59},
+    },
+    "D2": {
+        "shape": (250, 10000), "w": (1.0, 1.5),
+        "eps_out": {"CW": (25.94, 21.07, 17.33), "RS": (25.80, 20.80, 17.47), "FHT": (25.33, 21.23, 17.58),
+                    "RG": (25.43, 20.54, 17.25), "full": 15.44, "full_sigma": 2.54},
+        "gamma": {"CW": (6.62, 8.09, 8.88), "RS": (6.65, 8.10, 8.88), "FHT": (6.66, 8.06, 8.84),
+                  "RG": (6.66, 8.13, 8.90), "full": 9.78, "full_sigma": 0.66},
+    },
+    "D3": {
+        "shape": (300, 20000), "w": (2.0, 2.0),
+        "eps_out": {"CW": (27.62, 22.97, 18.93), "RS": (28.15, 23.00, 18.72), "FHT": (27.92, 23.41, 18.73),
+                    "RG": (27.71, 22.85, 18.96), "full": 15.83, "full_sigma": 2.00},
+        "gamma": {"CW": (7.69, 9.84, 11.07), "RS": (7.61, 9.85, 11.05), "FHT": (7.63, 9.83, 11.11),
+                  "RG": (7.69, 9.85, 11.04), "full": 12.46, "full_sigma": 0.69},
+    },
+}  # fmt: skip
+
+
+PAPER_RS = (256, 512, 1024)
+
+
+C_SYNTH = 1000.0
+
+
+def _methods(params):
+    return str(params["methods"]).split(",")
+
+
+def _folds(n, k, rng):
+    perm = rng.permutation(n)
+    return np.array_split(perm, k)
+
+
+def _fit_predict(Xtr, ytr, Xte, C):
+    from ...svm import solve_svc
+
+    res = solve_svc(Xtr, ytr, C)
+    pred = np.sign(Xte @ res.w + res.b)
+    pred[pred == 0] = 1
+    return res, pred
+
+
+def trial(params, rng):
+    """One data set of the family: CV errors and margins, full and projected (see module docstring)."""
+    fam = params["family"]
+    n, d = params["n"], params["d"]
+    mu, sigma = PAPER_TABLE_I[fam]["w"]
+    w = rng.normal(mu, sigma, size=d)
+    w /= np.linalg.norm(w)
+    X = rng.standard_normal((n, d))
+    y = np.sign(X @ w)
+    y[y == 0] = 1
+    folds = _folds(n, params["folds"], rng)
+    V = row_space_basis(X)
+    proj = {}
+    diags = {"rho": float(V.shape[1])}
+    for meth in _methods(params):
+        for r in target_dims(params):
+            sk = make_sketch(METHODS[meth], d, r, rng=rng, **sketch_options(METHODS[meth]))
+            proj[(meth, r)] = np.asarray(sk.apply(X))
+            diags[f"e.{meth}.{r}"] = distortion(V, sk)
+    errs = {"full": 0}
+    gam = {"full": []}
+    for key in proj:
+        errs[key], gam[key] = 0, []
+    n_err = 0
+    for f in range(len(folds)):
+        te = folds[f]
+        tr = np.concatenate([folds[g] for g in range(len(folds)) if g != f])
+        for key, Xk in [("full", X)] + list(proj.items()):
+            try:
+                res, pred = _fit_predict(Xk[tr], y[tr], Xk[te], C_SYNTH)
+            except SolverError:
+                # counted and reported (diag solver_errors); the fold's test points count as errors of
+                # unknown outcome: they are excluded from that method's error rate (n_eval.<key>).
+                n_err += 1
+                errs[key] = errs[key] if isinstance(errs[key], int) else errs[key]
+                gam[key].append(math.nan)
+                diags[f"skipped.{key if key == 'full' else '.'.join(map(str, key))}"] = diags.get(
+                    f"skipped.{key if key == 'full' else '.'.join(map(str, key))}", 0.0
+                ) + len(te)
+                continue
+            errs[key] += int(np.sum(pred != y[te]))
+            gam[key].append(res.margin)
+    diags["solver_errors"] = float(n_err)
+    ne_full = n - diags.get("skipped.full", 0.0)
+    diags["err.full"] = errs["full"] / ne_full if ne_full else math.nan
+    diags["errcount.full"] = float(errs["full"])
+    diags["n_eval.full"] = float(ne_full)
+    diags["gamma.full"] = float(np.nanmean(gam["full"]))
+    for meth, r in proj:
+        ne = n - diags.get(f"skipped.{meth}.{r}", 0.0)
+        diags[f"err.{meth}.{r}"] = errs[(meth, r)] / ne if ne else math.nan
+        diags[f"gamma.{meth}.{r}"] = float(np.nanmean(gam[(meth, r)])) if ne else math.nan
+    dummy = {
+        "error_vs_paper": Outcome(True, diags["err.full"] * 100, PAPER_TABLE_I[fam]["eps_out"]["full"]),
+        "margin_vs_paper": Outcome(True, diags["gamma.full"], PAPER_TABLE_I[fam]["gamma"]["full"]),
+        "margin_trend": Outcome(True),
+        "error_trend": Outcome(True),
+    }
+    return TrialRecord(outcomes=dummy, diagnostics=diags)
+
+
+def decide(records, params):
+    """Table I, ours beside the paper's, and the report verdicts."""
+    fam = params["family"]
+    paper = PAPER_TABLE_I[fam]
+    D = {k: np.array([rec.diagnostics[k] for rec in records]) for k in records[0].diagnostics}
+    # pooled CP interval of the full-data error (all test predictions of all data sets)
+    k = int(D["errcount.full"].sum())
+    m = int(D["n_eval.full"].sum())
+    ci = BinomialCount(k, m).proportion_ci(confidence_level=0.99)
+    lo, hi = ci.low, ci.high
+    p_err = paper["eps_out"]["full"] / 100
+    g = D["gamma.full"]
+    se = g.std(ddof=1) / math.sqrt(len(g)) if len(g) > 1 else math.inf
+    table = {"family": fam, "n": params["n"], "d": params["d"], "folds": params["folds"], "datasets": len(records),
+             "full": {"eps_out_%": 100 * k / m, "eps_out_ci99_%": [100 * lo, 100 * hi],
+                      "paper_eps_out_%": paper["eps_out"]["full"], "gamma": float(g.mean()),
+                      "gamma_se": float(se), "paper_gamma": paper["gamma"]["full"]}}  # fmt: skip
+    margin_mono, err_mono = True, True
+    for meth in _methods(params):
+        row = {}
+        gs, es = [], []
+        for r in target_dims(params):
+            gm = float(D[f"gamma.{meth}.{r}"].mean())
+            em = float(100 * D[f"err.{meth}.{r}"].mean())
+            gs.append(gm)
+            es.append(em)
+            pi = PAPER_RS.index(r) if r in PAPER_RS else None
+            row[str(r)] = {
+                "eps_out_%": em, "gamma": gm, "e_median": float(np.median(D[f"e.{meth}.{r}"])),
+                "paper_eps_out_%": paper["eps_out"][meth][pi] if pi is not None else None,
+                "paper_gamma": paper["gamma"][meth][pi] if pi is not None else None,
+            }  # fmt: skip
+        margin_mono &= bool(np.all(np.diff(gs) > 0))
+        err_mono &= bool(np.all(np.diff(es) <= 0))
+        table[meth] = row
+    few = len(g) < 2  # one data set: no standard error, no margin verdict
+    # two-sided 99% t interval over data sets (each data set's fold-averaged gamma is one observation)
+    from scipy.stats import t as _t
+
+    tq = float(_t.ppf(0.995, len(g) - 1)) if not few else math.inf
+    table["claim"] = (
+        "error_vs_paper: VIOLATED when the paper's eps_out lies outside the exact two-sided 99% Clopper-Pearson "
+        "interval of our pooled test errors (P(false VIOLATED) <= 0.01 if the pooled predictions are i.i.d. at "
+        "the paper's rate); margin_vs_paper: VIOLATED when the paper's gamma lies outside the two-sided 99% t "
+        f"interval mean +- {tq:.3g} SE over {len(g)} data sets (P(false VIOLATED) <= 0.01 for normal "
+        "per-data-set means)"
+    )
+    verdicts = {
+        "error_vs_paper": Verdict.INCONCLUSIVE if lo <= p_err <= hi else Verdict.VIOLATED,
+        "margin_vs_paper": Verdict.INCONCLUSIVE
+        if few
+        else (Verdict.INCONCLUSIVE if abs(g.mean() - paper["gamma"]["full"]) <= tq * se else Verdict.VIOLATED),
+        "margin_trend": Verdict.HOLDS if margin_mono else Verdict.VIOLATED,
+        "error_trend": Verdict.HOLDS if err_mono else Verdict.VIOLATED,
+    }
+    return verdicts, table
+
+
+def _syn_cells(families, scale, folds, rs, methods):
+    cells = []
+    for fam in families:
+        n, d = PAPER_TABLE_I[fam]["shape"]
+        cells.append({"family": fam, "n": n, "d": int(d * scale), "folds": folds,
+                      "rs": ",".join(map(str, rs)), "methods": ",".join(methods)})  # fmt: skip
+    return tuple(cells)
+
+
+_ALL = list(METHODS)
+
+
+THEOREM = register(
+    Theorem(
+        id="paul2014.repro.synthetic",
+        paper="paul2014",
+        title="Sec. 4.1.1 / Table I: the synthetic recipe D1-D3 (eps_out, gamma vs r), ours beside the paper's",
+        citation=cite("Theorem 1.1", "Sec. 4.1.1, Table I, Fig. 1"),
+        statement="Table I: eps_out 15.10/15.44/15.83% (full data, D1-D3), rising to 24-28% at r = 256; gamma "
+        "7.74/9.78/12.46 (full); eps_out decreases and gamma increases with r for all four methods.",
+        kind="empirical",
+        variants=(
+            Variant(
+                "error_vs_paper",
+                "paper's full-data eps_out within our 99% CP interval",
+                mode="report",
+                expected=Verdict.VIOLATED,
+                note="Derivation of VIOLATED: for this model a unit vector v has test error angle(v, w)/pi; "
+                "with ~133 training labels in d = 5000 any estimator has overlap |v.w| well below 0.3 (the "
+                "Hebbian sum_i y_i x_i reaches ~0.15), so the error is >= arccos(0.3)/pi = 0.40. At ci the "
+                "pooled count is 400 predictions (2 data sets x 200); at a true rate 0.40 the 99% CP interval's "
+                "lower end is ~0.34, and ~0.28 even if fold correlation cut the effective count to 100: both "
+                "far above the paper's 0.151.",
+            ),
+            Variant(
+                "margin_vs_paper",
+                "paper's full-data gamma within our two-sided 99% t interval over data sets",
+                mode="report",
+                expected=None,
+                note="Expected gamma ~5.2 (D1) vs the paper's 7.74; with 2-3 data sets the t quantile (63.7 at "
+                "2, 9.92 at 3) leaves the power underived, so the row is reported. Not rejecting is "
+                "INCONCLUSIVE (absence of evidence), never HOLDS.",
+            ),
+            Variant(
+                "margin_trend",
+                "gamma~ increases with r for every method",
+                mode="report",
+                expected=None,
+                role="measurement",
+                note="Means over a few data sets; no test with a stated error rate: measured.",
+            ),
+            Variant(
+                "error_trend",
+                "eps_out decreases with r for every method",
+                mode="report",
+                expected=None,
+                role="measurement",
+                note="Errors near 50%: measured, no verdict rule.",
+            ),
+        ),
+        profiles={
+            "quick": Profile(_syn_cells(["D1"], 1.0, 2, [256, 1024], ["RG", "FHT"]), trials=2),
+            "ci": Profile(_syn_cells(["D1"], 1.0, 3, PAPER_RS, _ALL), trials=2),
+            "standard": Profile(_syn_cells(["D1", "D2", "D3"], 1.0, 5, PAPER_RS, _ALL), trials=3),
+            "full": Profile(_syn_cells(["D1", "D2", "D3"], 1.0, 10, PAPER_RS, _ALL), trials=10),
+        },
+        trial=trial,
+        decide=decide,
+        parameters={
+            "family": Param("choice", choices=tuple(PAPER_TABLE_I), doc="Table I family"),
+            "n": Param("int", low=4, doc="points"),
+            "d": Param("int", low=1, doc="features"),
+            "folds": Param("int", low=2, doc="cross-validation folds"),
+            "rs": Param("str", doc="comma-separated target dimensions"),
+            "methods": Param("str", doc="comma-separated methods among CW, RS, FHT, RG"),
+        },
+        constraints=(
+            Constraint("rs: comma-separated ints >= 1", lambda p: all(int(x) >= 1 for x in str(p["rs"]).split(","))),
+            Constraint("methods among CW, RS, FHT, RG", lambda p: set(_methods(p)) <= set(METHODS)),
+            Constraint("folds <= n", lambda p: p["folds"] <= p["n"]),
+        ),
+        findings=(
+            Finding(
+                "synthetic-error",
+                "The literal recipe gives eps_out near 50% (development run: ~48%), not "
+                "the paper's 15%: with ~180 labels in d = 5000 no learner can reach 15% "
+                "(information argument at the variant error_vs_paper).",
+                evidence_variant="error_vs_paper",
+                spec_ref="Sec. 4.1.1, Table I",
+            ),
+            Finding(
+                "synthetic-margin",
+                "Full-data margins differ from Table I (development run: 5.2 vs 7.74 for D1).",
+                evidence_variant="margin_vs_paper",
+                spec_ref="Sec. 4.1.1, Table I",
+            ),
+            Finding(
+                "theory-vs-experiments",
+                "At the paper's r (256-1024) with rho = 180-270 training rows, e is "
+                "about 1 or more (diagnostics e.<method>.<r>): the theorems say nothing about these runs.",
+                evidence_variant="margin_trend",
+                spec_ref="Secs. 4.1.1-4.1.2; Lemmas 3.1-3.4",
+            ),
+        ),  # fmt: skip
+        notes="ci: D1 at the paper's size (200 x 5000), 3-fold CV, 2 data sets, one projection per (method, "
+        "r); standard/full: D1-D3 at paper sizes with 5/10 folds. CW = CountSketch (q, v, a not given).",
+    )
+)
