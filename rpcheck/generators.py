@@ -36,6 +36,9 @@ __all__ = [
     "haar_orthonormal",
     "orthonormal_basis",
     "coherence",
+    "LOW_RANK_REGIMES",
+    "low_rank_classification",
+    "low_rank_regression",
     "low_rank_matrix",
     "sparse_matrix",
     "separable_dataset",
@@ -576,3 +579,81 @@ def multiclass_dataset(n, d, k, *, margin, rng=None):
         theta = np.arccos(g[i] * np.cos(phi)) - phi
         X[i] = radius[i] * (np.cos(theta) * u + np.sin(theta) * v)
     return MulticlassData(X, y.astype(np.int64), U, gamma)
+
+
+# ------------------------------------------------------------------ exact-rank instances of Paul et al. (2014)
+#: Label regimes of :func:`low_rank_classification`.
+LOW_RANK_REGIMES = ("hard", "soft", "random")
+
+
+def low_rank_classification(n, d, rho, regime, *, rng, coherence="incoherent", margin=0.5, flip=0.15):
+    """Labelled data of exact rank ``rho``: ``X = Z V^T`` with ``Z`` (n x rho) Gaussian and ``V`` (d x rho)
+    orthonormal (:func:`orthonormal_basis`), so ``rank(X) = rho`` almost surely, ``V`` is an orthonormal basis
+    of the row space and ``X X^T = Z Z^T`` (a dual that depends on the data only through this Gram matrix can
+    be solved on the factor ``Z``). Used by the Paul et al. (2014) and Alpcan et al. (2016) checkers.
+
+    ``regime="hard"``: linearly separable with bias by construction: a unit ``u`` in R^rho and offset
+    ``b0``, ``y = sign(Z u + b0)``, then every point is pushed ``margin`` away from the hyperplane along
+    ``u`` (so the hard-margin SVM is feasible with geometric margin >= ``margin``). ``regime="soft"``:
+    the same, then each label is flipped with probability ``flip`` (not separable in general, so the
+    soft-margin optimum has bounded support vectors and positive slack). ``regime="random"``: labels
+    i.i.d. uniform in {-1, +1}, independent of the points (Gaussian, so in general position a.s.); by
+    Cover's function-counting theorem (Cover 1965, with the bias as an extra coordinate) the labelling is
+    linearly separable with probability exactly ``P(Bin(n - 1, 1/2) <= rho)``. Both classes always occur.
+
+    Returns ``X (n, d), y (n,), Z (n, rho), V (d, rho)``.
+
+    >>> X, y, Z, V = low_rank_classification(20, 8, 3, "hard", rng=np.random.default_rng(0))
+    >>> X.shape, int(np.linalg.matrix_rank(X)), sorted(set(y.tolist()))
+    ((20, 8), 3, [-1.0, 1.0])
+    """
+    n = check_int("n", n, 2)
+    d = check_int("d", d, 1)
+    rho = check_int("rho", rho, 1, d)
+    check_choice("regime", regime, LOW_RANK_REGIMES)
+    margin = check_interval("margin", margin, 0.0, None, finite=True)
+    flip = check_interval("flip", flip, 0.0, 1.0)
+    rng = as_generator(rng)
+    Z = rng.standard_normal((n, rho))
+    if regime == "random":
+        y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
+        if np.all(y == y[0]):  # both classes are needed for the bias constraint
+            y[0] = -y[0]
+        V = orthonormal_basis(d, rho, coherence=coherence, rng=rng)
+        return Z @ V.T, y, Z, V
+    u = rng.standard_normal(rho)
+    u /= np.linalg.norm(u)
+    b0 = 0.3 * rng.standard_normal()
+    y = np.sign(Z @ u + b0)
+    y[y == 0] = 1.0
+    if np.all(y == y[0]):  # both classes are needed for the bias constraint
+        y[0] = -y[0]
+    Z = Z + np.outer(y * margin, u)
+    if regime == "soft":
+        y = np.where(rng.random(n) < flip, -y, y)
+        if np.all(y == y[0]):
+            y[0] = -y[0]
+    V = orthonormal_basis(d, rho, coherence=coherence, rng=rng)
+    return Z @ V.T, y, Z, V
+
+
+def low_rank_regression(n, d, rho, *, rng, noise=0.1):
+    """Regression data of exact rank ``rho``: ``y = X beta + noise`` with ``beta`` in the row space
+    (``X = Z V^T`` as in :func:`low_rank_classification`).
+
+    Returns ``X (n, d), y (n,), Z (n, rho), V (d, rho)``.
+
+    >>> X, y, Z, V = low_rank_regression(10, 6, 2, rng=np.random.default_rng(0))
+    >>> X.shape, y.shape, int(np.linalg.matrix_rank(X))
+    ((10, 6), (10,), 2)
+    """
+    n = check_int("n", n, 1)
+    d = check_int("d", d, 1)
+    rho = check_int("rho", rho, 1, d)
+    noise = check_interval("noise", noise, 0.0, None, finite=True)
+    rng = as_generator(rng)
+    Z = rng.standard_normal((n, rho))
+    beta = rng.standard_normal(rho)
+    y = Z @ beta / np.sqrt(rho) + noise * rng.standard_normal(n)
+    V = orthonormal_basis(d, rho, rng=rng)
+    return Z @ V.T, y, Z, V

@@ -202,3 +202,42 @@ def test_multiclass_margin_is_exact_near_one(margin):
     for seed in range(10):
         data = g.multiclass_dataset(20, 2, 2, margin=margin, rng=seed)
         assert g.multiclass_margins(data.X, data.y, data.witnesses).min() >= margin - 1e-12
+
+
+# ---------------------------------------------------------------- exact-rank instances (moved from paul2014)
+@pytest.mark.parametrize("regime", ["hard", "soft", "random"])
+def test_low_rank_classification_rank_labels_and_separability(regime):
+    from rpcheck.generators import low_rank_classification
+
+    X, y, Z, V = low_rank_classification(40, 30, 4, regime, rng=np.random.default_rng(1))
+    assert X.shape == (40, 30) and Z.shape == (40, 4) and V.shape == (30, 4)
+    np.testing.assert_allclose(V.T @ V, np.eye(4), atol=1e-12)
+    np.testing.assert_allclose(X, Z @ V.T)
+    assert np.linalg.matrix_rank(X) == 4
+    assert set(y.tolist()) == {-1.0, 1.0}
+
+
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        (dict(n=1, d=5, rho=2, regime="hard"), "n"),
+        (dict(n=10, d=5, rho=6, regime="hard"), "rho"),
+        (dict(n=10, d=5, rho=2, regime="easy"), "regime"),
+        (dict(n=10, d=5, rho=2, regime="soft", flip=1.5), "flip"),
+        (dict(n=10, d=5, rho=2, regime="hard", margin=-1.0), "margin"),
+    ],
+)
+def test_low_rank_classification_domain(kwargs, name):
+    from rpcheck.generators import low_rank_classification
+
+    with pytest.raises(RpcheckError, match=f"`{name}`"):
+        low_rank_classification(**kwargs, rng=0)
+
+
+def test_low_rank_regression_domain_and_rank():
+    from rpcheck.generators import low_rank_regression
+
+    X, y, Z, V = low_rank_regression(12, 9, 3, rng=np.random.default_rng(2))
+    assert np.linalg.matrix_rank(X) == 3 and y.shape == (12,)
+    with pytest.raises(RpcheckError, match="`noise`"):
+        low_rank_regression(12, 9, 3, rng=0, noise=float("nan"))

@@ -10,7 +10,7 @@ Statement (Alpcan et al. 2016, the sentence citing Paul et al. [41]; reconstruct
 The chain is deterministic given ``e`` and holds for **any** ``T``; with an adversarial ``A``, ``e >= 1`` is
 easy and the quoted form (with ``1/(1 - e)``) becomes vacuous. The suite reports how often.
 
-Per trial: low-rank data (``rpcheck.checkers.paul2014._data.classification_instance``; separable for
+Per trial: low-rank data (``rpcheck.generators.low_rank_classification``; separable for
 ``C = inf``, 15% label flips otherwise), ``R`` (the cell's ``sketch``), the map ``A`` of the cell's family,
 ``T = A R``, both SVM duals solved by ``rpcheck.svm.solve_svc`` (bias, box bound ``C``) and certified by the
 intervals of ``rpcheck.svm.svc_bounds`` (``Z_opt in [D, P]`` at exactly feasible
@@ -98,10 +98,10 @@ from ...engine import (
     Verdict,
     register,
 )
+from ...generators import low_rank_classification as classification_instance
 from ...linalg import embedding_distortion
 from ...sketches import make_sketch
 from ...svm.certified import FP_REL, svc_bounds
-from ..paul2014._data import classification_instance
 
 __all__ = [
     "THEOREM",
