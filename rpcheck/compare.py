@@ -219,9 +219,9 @@ def _as_dataset(data):
 
         ds = load_bundled(data) if str(data) in BUNDLED else load_file(data)
     elif isinstance(data, tuple) and len(data) == 2:
-        from .datasets import _make
+        from .datasets import make_dataset
 
-        ds = _make(data[0], np.asarray(data[1]), name="array", task="classification", description="arrays")
+        ds = make_dataset(data[0], np.asarray(data[1]), name="array", task="classification", description="arrays")
     else:
         raise RpcheckError("`data` must be a Dataset, a bundled name, a file path or a tuple (X, y).")
     if ds.task != "classification":

@@ -69,6 +69,7 @@ from .errors import RpcheckError
 
 __all__ = [
     "Dataset",
+    "make_dataset",
     "BUNDLED",
     "FORMATS",
     "MAX_FEATURES",
@@ -244,8 +245,14 @@ def _binarize_multilabel(label_sets, *, name, positive):
     return out, {positive: 1, "rest": -1}, f"multi-label one-vs-rest: rows with label {positive!r} -> +1, others -> -1"
 
 
-def _make(X, y, *, name, task, description, positive=None, row_lines=None):
+def make_dataset(X, y, *, name, task, description, positive=None, row_lines=None):
+    """A validated :class:`Dataset` from arrays: ``X`` (n x d, dense or sparse, at least 2 x 1, converted to
+    float64 / CSR), ``y`` (n labels or targets, or a list of label tuples for a multi-label file), ``task`` in
+    :data:`TASKS`, ``positive`` the label mapped to +1 for a binary task (optional), ``row_lines`` the source
+    line of each row (for error messages). Bad input raises :class:`~rpcheck.errors.RpcheckError`."""
     from ._validation import check_matrix
+
+    check_choice("task", task, TASKS)
 
     X = check_matrix("X", X)
     if sp.issparse(X):
@@ -579,7 +586,7 @@ def load_bundled(name, *, digit=8):
 
     if name == "breast_cancer":
         b = skd.load_breast_cancer()
-        return _make(
+        return make_dataset(
             b.data,
             b.target,
             name=name,
@@ -589,7 +596,7 @@ def load_bundled(name, *, digit=8):
     if name == "digits":
         digit = check_int("digit", digit, 0, 9)
         b = skd.load_digits()
-        return _make(
+        return make_dataset(
             b.data,
             b.target,
             name=f"digits{digit}",
@@ -598,7 +605,7 @@ def load_bundled(name, *, digit=8):
             description=f"scikit-learn bundled 8x8 digits, digit {digit} vs rest",
         )
     b = skd.load_diabetes()
-    return _make(
+    return make_dataset(
         b.data,
         b.target,
         name=name,
@@ -1007,7 +1014,7 @@ def load_file(
     desc = f"{fmt} file {path}" + (f" ({', '.join(notes)})" if notes else "")
     if spec is not None:
         desc += f"; shape checked against {spec.name!r} ({spec.source})"
-    return _make(X, y, name=name, task=task, positive=positive, description=desc, row_lines=row_lines)
+    return make_dataset(X, y, name=name, task=task, positive=positive, description=desc, row_lines=row_lines)
 
 
 def _techtc_width(idx_path):
@@ -1077,7 +1084,7 @@ def load_techtc(path, *, check_shape=True):
         spec = _known("techtc300")
         _raise_problems(spec, vec, _shape_problems(spec, X, y))
     desc = f"TechTC-300 pair {name} ({vec}" + (f", width from {idx_path})" if width else ")")
-    return _make(X, y, name=name, task="classification", description=desc, row_lines=row_lines)
+    return make_dataset(X, y, name=name, task="classification", description=desc, row_lines=row_lines)
 
 
 def iter_techtc(root, *, check_shape=True):

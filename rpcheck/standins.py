@@ -29,7 +29,7 @@ import scipy.sparse as sp
 
 from ._rng import as_generator
 from ._validation import check_choice, check_int, check_interval
-from .datasets import DENSE_MAX_ENTRIES, Dataset, _make
+from .datasets import DENSE_MAX_ENTRIES, Dataset, make_dataset
 from .errors import RpcheckError
 
 __all__ = [
@@ -217,7 +217,7 @@ def _dataset(X, y, *, name, description, y_raw=None, positive=None):
             label_map={-1.0: -1, 1.0: 1},
             y_raw=y.copy(),
         )
-    return _make(X, y_raw, name=name, task="classification", description=description, positive=positive)
+    return make_dataset(X, y_raw, name=name, task="classification", description=description, positive=positive)
 
 
 def techtc_like(*, n=150, d=20_000, density=0.01, informative=10, boost=2.0, rng=None):
@@ -347,7 +347,7 @@ def hapmap_like(
         X[:, j0 : j0 + m] = rng.binomial(2, popf[pop]) + shift
     y_raw = region_of_pop[pop] if label == "region" else pop
     check_int("positive", positive, 0, int(y_raw.max()))
-    return _make(
+    return make_dataset(
         X,
         y_raw.astype(np.int64),
         name="hapmap-hgdp-standin",

@@ -41,12 +41,6 @@ LAYERS = {
 
 #: Known violations, (importing module, imported module or name, kind) -> owner who should fix it.
 ALLOWLIST = {
-    # alpcan2016's X_aR checker reuses paul2014's private data recipe; it should move to a shared public
-    # module (e.g. generators). Owner: checkers. (The certified bounds moved to rpcheck.svm.certified.)
-    # compare.py builds datasets with datasets' private _make; it should be public. Owner: datasets/compare.
-    ("rpcheck.compare", "rpcheck.datasets._make", "private"): "datasets",
-    # the stand-ins build Dataset objects with the same private constructor helper. Owner: datasets.
-    ("rpcheck.standins", "rpcheck.datasets._make", "private"): "datasets",
     # options (layer 6) is imported by nothing below; engine.theorem import is downward: no entry needed.
 }
 
