@@ -234,7 +234,8 @@ def test_find_constant_on_shi2012_lemma10_against_the_exact_chi2_threshold():
     - value >= 59: holds unless some evaluated CP bound fails to cover (probability <= 1 - 0.95; fixed seed);
     - value <= 128: the search goes above 128 only if n = 128 (exact failure 0.0167) does not pass, i.e. more
       than 15 failures in 300 trials, probability 5.8e-5 (binomial tail, recomputed below);
-    - hence the implied constant against the printed formula is < 1 (the bound is conservative, spec I4).
+    - hence the implied constant against the printed formula is < 1 (the printed bound of Lemma 10 is
+      conservative: n = 59 suffices where it asks for 167).
     """
     from rpcheck.bounds import shi2012 as B
     from rpcheck.engine import registry

@@ -149,15 +149,14 @@ def _per_step_expected(p):
     return Verdict.HOLDS if (p["loss"] == "hinge" or int(p["T"]) <= 4) else None
 
 
-def _per_draw_expected(p):
-    # The same float64 limit as _per_step_expected: with the square loss at T = 6 the deepest bound
-    # B_6 = (eps_R/(1 - eps_R))^6 ||w*|| can land just above the resolvability cut 2 tol while the computed e_6
-    # sits at the rounding floor (~tol), so e_6 + tol <= B_6 cannot be certified: undetermined, never a
-    # counterexample. Measured: 1 undetermined draw in 1,520 (ci seeds 65-72, 190 trials; seed 65's row was
-    # INCONCLUSIVE), so at 190 draws P(no undetermined draw) is about 0.88 < 0.99 and a deterministic HOLDS is not
-    # derivable. Expected HOLDS where every step is resolvable (hinge loss, or T <= 4), reported otherwise (an
-    # INCONCLUSIVE there says "float64 cannot decide", not "the claim may fail").
-    return _per_step_expected(p)
+# The same float64 limit as _per_step_expected: with the square loss at T = 6 the deepest bound
+# B_6 = (eps_R/(1 - eps_R))^6 ||w*|| can land just above the resolvability cut 2 tol while the computed e_6
+# sits at the rounding floor (~tol), so e_6 + tol <= B_6 cannot be certified: undetermined, never a
+# counterexample. Measured: 1 undetermined draw in 1,520 (ci seeds 65-72, 190 trials; seed 65's row was
+# INCONCLUSIVE), so at 190 draws P(no undetermined draw) is about 0.88 < 0.99 and a deterministic HOLDS is not
+# derivable. Expected HOLDS where every step is resolvable (hinge loss, or T <= 4), reported otherwise (an
+# INCONCLUSIVE there says "float64 cannot decide", not "the claim may fail").
+_per_draw_expected = _per_step_expected
 
 
 def _cells(n, d, r, T, losses, cs, eps=0.5, delta=0.1, lam=1.0):
