@@ -102,7 +102,9 @@ row, and of every other row of the Holm family: the level used is the largest on
 
 The runner then uses INCONCLUSIVE as the effective expected verdict (column ``expected``), keeps the
 declared one in ``expected_declared`` and appends the reason to the row's ``claim`` (e.g. "HOLDS
-unattainable: 40 draws, the rule needs 90"). :func:`holds_power` and :func:`violated_power` give the
+unattainable: 40 draws, the rule needs 90"). A declared HOLDS whose every draw was vacuous (0 evaluated
+draws) also accepts VACUOUS, the rule's name for that no-evidence state; a failure is never excused.
+:func:`holds_power` and :func:`violated_power` give the
 exact probability that a rule says HOLDS / VIOLATED, so the power behind an expected verdict can be
 computed (and written) next to it.
 

@@ -614,7 +614,7 @@ class _Row:
     counterexample: str = ""
     expected: Verdict | None = None  # effective expected verdict (INCONCLUSIVE when the declared is unattainable)
     unattainable: str = ""
-    also_expected: Verdict | None = None  # INCONCLUSIVE when the expected verdict needs a favourable Holm level
+    also_expected: Verdict | None = None  # INCONCLUSIVE: needs a favourable Holm level; VACUOUS: all draws vacuous
 
     @property
     def in_family(self):
@@ -768,6 +768,12 @@ def _attainability(r, alpha, sequential, seq_levels, m=1):
     if why:
         r.expected = Verdict.INCONCLUSIVE
         r.unattainable = why
+        if exp is Verdict.HOLDS and draws == 0 and r.counts.vacuous > 0:
+            # Every draw was vacuous (the theorem's hypothesis, e.g. eps < 1/2, failed in each one): the row has
+            # no evidence either way, which the decision rule names VACUOUS rather than INCONCLUSIVE. Both are
+            # the "no verdict" a HOLDS with zero evaluated draws can give; a failure is never excused.
+            r.also_expected = Verdict.VACUOUS
+            r.unattainable = f"{why}; every draw vacuous: VACUOUS also as expected"
         return
     if v.mode in STAT_MODES and not sequential and m > 1:
         # Holm's level for this row lies between alpha/m and alpha and depends on the other rows' p-values.

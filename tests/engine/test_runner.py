@@ -373,3 +373,40 @@ def test_r_prescribed_column_from_the_theorems_formula():
         assert rp == math.ceil(params["c"] * th.constant_search["formula"](params))
     res2 = run(["engine_test.cheap"], profile="quick", backend="serial", trials=1)
     assert res2.cells["r_prescribed"].isna().all()  # no formula: no marker
+
+
+def _vacuous_trial(params, rng):
+    from rpcheck.engine import Outcome, TrialRecord
+
+    u = rng.random()
+    # "often": vacuous unless u < 0.5; "always": the hypothesis never holds; "fails": evaluated and fails
+    return TrialRecord(outcomes={
+        "often": Outcome(holds=True, vacuous=bool(u >= 0.5)),
+        "always": Outcome(holds=True, vacuous=True),
+        "fails": Outcome(holds=False, vacuous=bool(u >= 0.5)),
+    })
+
+
+def test_all_vacuous_row_with_expected_holds_is_vacuous_as_expected():
+    """A deterministic HOLDS needs 90 evaluated draws; a row whose every draw is vacuous has none, and the
+    rule names it VACUOUS: no evidence either way, as with the unattainable INCONCLUSIVE. A row with some
+    evaluated draws stays INCONCLUSIVE-as-expected, and a failure stays unexpected."""
+    from rpcheck.engine import Citation, Profile, Theorem, Variant
+
+    prof = Profile(cells=({"k": 1},), trials=40)
+    th = Theorem(
+        id="engine_test.vacuous_rows",
+        paper="test",
+        title="vacuous rows",
+        citation=Citation(authors="T", year=2024, title="t", venue="t", location="t"),
+        statement="-",
+        kind="deterministic",
+        variants=tuple(Variant(n, "-", expected="HOLDS") for n in ("often", "always", "fails")),
+        profiles={k: prof for k in ("quick", "ci", "standard", "full")},
+        trial=_vacuous_trial,
+    )
+    c = run(th, backend="serial", seed=SEED).cells.set_index("variant")
+    assert c.loc["always", "verdict"] == "VACUOUS" and c.loc["always", "as_expected"]
+    assert c.loc["always", "claim"].endswith("every draw vacuous: VACUOUS also as expected")
+    assert c.loc["often", "verdict"] == "INCONCLUSIVE" and c.loc["often", "as_expected"]
+    assert c.loc["fails", "verdict"] == "VIOLATED" and not c.loc["fails", "as_expected"]
