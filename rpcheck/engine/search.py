@@ -203,6 +203,7 @@ def hypothesis_search(
     max_shrinks=None,
     database=None,
     database_key=None,
+    fixed_size=False,
 ):
     r"""Minimise a slack over a hypothesis strategy with :func:`hypothesis.target`, then shrink.
 
@@ -244,6 +245,13 @@ def hypothesis_search(
     database_key : str, optional
         Key of this search in ``database``; default from the objective's qualified name and the strategy's
         repr. Give distinct keys to distinct claims searched over the same strategy.
+    fixed_size : bool, default=False
+        Declare that every example of ``strategy`` draws the same number of choices (e.g. ``st.tuples`` of
+        booleans). Hypothesis's first example (without ``database``) is its all-simplest choice sequence,
+        which is then the minimum of the shrink order (shortlex over choice indices): a counterexample there
+        is reported at once, without the shrink phase. Same result as shrinking, which cannot improve on it
+        but still walks its passes over every choice (measured: 3 s per search over 512 booleans,
+        ``lei2020.prop2``). Wrong if examples can draw fewer choices (``one_of``, lists): leave it False.
 
     Returns
     -------
@@ -275,6 +283,8 @@ def hypothesis_search(
     max_examples = check_int("max_examples", max_examples, 1)
     seed = check_int("seed", seed, 0)
     max_shrinks = max_examples if max_shrinks is None else check_int("max_shrinks", max_shrinks, 0)
+    if not isinstance(fixed_size, bool):
+        raise RpcheckError(f"`fixed_size` must be True or False; got {fixed_size!r}.")
     threshold = None if threshold is None else float(threshold)
     db = None if database is None else _as_database(database)
     track = _Tracker(objective)
@@ -299,6 +309,7 @@ def hypothesis_search(
             state["shrink_evals"] += 1
         elif track.tried >= max_examples:
             raise _BudgetSpent
+        first = track.tried == 0
         value = track(example)
         if value is None:
             reject()
@@ -307,6 +318,9 @@ def hypothesis_search(
             if threshold is not None and value < threshold:
                 state["found"] = True
                 failing[_key(example)] = (example, value)
+                if first and fixed_size and db is None:
+                    state["shrunk"] = (example, value)  # the shrink order's minimum (``fixed_size``)
+                    raise _BudgetSpent
                 _fail(example, value)
 
     _search = given(strategy)(_body)

@@ -157,3 +157,24 @@ def test_hypothesis_search_example_database_replays_a_found_counterexample(tmp_p
 def test_trace_is_bounded():
     res = hypothesis_search(lambda x: -float(x), st.integers(0, 10**9), max_examples=500, seed=0, threshold=None)
     assert len(res.trace) <= TRACE_LIMIT
+
+
+def test_fixed_size_skips_the_shrinker_with_the_same_result():
+    """A counterexample at hypothesis's first example (its all-simplest choices) of a fixed-size strategy
+    is the shrink order's minimum: ``fixed_size=True`` reports it without the shrink phase, as shrinking
+    would; a later counterexample is still shrunk."""
+    from hypothesis import strategies as st
+
+    strat = st.tuples(*[st.booleans()] * 64)
+    first = [hypothesis_search(lambda t: -1.0 - sum(t), strat, max_examples=5, max_shrinks=8, seed=3,
+                               fixed_size=f) for f in (False, True)]  # fmt: skip
+    assert first[0].found and first[1].found
+    assert first[0].instance == first[1].instance == (False,) * 64
+    assert first[0].slack == first[1].slack == -1.0 and first[1].shrink_evaluations == 0
+    # slack < 0 needs at least 3 True: never the first example; then shrinking runs either way
+    later = [hypothesis_search(lambda t: 2.5 - sum(t), strat, max_examples=50, max_shrinks=30, seed=3,
+                               fixed_size=f) for f in (False, True)]  # fmt: skip
+    assert later[0].found and later[0].instance == later[1].instance and later[0].slack == later[1].slack
+    assert later[1].shrink_evaluations > 0
+    with pytest.raises(RpcheckError, match="fixed_size"):
+        hypothesis_search(lambda t: 1.0, strat, fixed_size="yes")

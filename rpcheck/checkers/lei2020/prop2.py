@@ -126,7 +126,7 @@ def _nonvacuous_search(X, r, Kf, seed):
 
     res = hypothesis_search(
         objective, st.tuples(*[st.booleans()] * dp), max_examples=NONVACUOUS_EXAMPLES,
-        max_shrinks=NONVACUOUS_SHRINKS, seed=seed,
+        max_shrinks=NONVACUOUS_SHRINKS, seed=seed, fixed_size=True,
     )  # fmt: skip
     rhs = seen[res.instance]
     diag = {"nonvacuous_found": float(res.found), "nonvacuous_rhs_over_Kfro": rhs / Kf,
