@@ -96,11 +96,15 @@ def test_no_leakage_selection_fitted_inside_folds(monkeypatch):
     assert n_train + rows[0]["n_test"] == ds.n
 
 
-def test_cvxpy_solver_path_matches_libsvm():
+def test_certified_solver_path_matches_libsvm():
     ds = load_bundled("breast_cancer")
     kw = dict(r=4, methods=("srht-topr",), C_grid=(1.0,), cv_folds=2, rng=5)
     a = cmp.run_repetition(ds, solver="libsvm", **kw)[0]["accuracy"]
-    b = cmp.run_repetition(ds, solver="cvxpy", **kw)[0]["accuracy"]
+    b = cmp.run_repetition(ds, solver="certified", **kw)[0]["accuracy"]
+    assert cmp.run_repetition(ds, solver="cvxpy", **kw)[0]["accuracy"] == b  # the older name
+    assert cmp.run_repetition(ds, **kw)[0]["accuracy"] == b  # the default
+    with pytest.raises(RpcheckError, match="solver"):
+        cmp.run_repetition(ds, solver="liblinear", **kw)
     # same split, same projection, same problem (eq. 3); LIBSVM stops at KKT tol 1e-3 -> at most a few
     # borderline test points can differ
     assert abs(a - b) <= 100.0 * 3 / 171

@@ -112,13 +112,47 @@ def _bias(g, y, alpha, C):
     return _hinge_argmin_b(g, y), "interval"
 
 
+def _solve_free_lowrank(A, yF, bias, rhs, z0):
+    """:func:`_solve_free` through the factored system, for ``m`` free points in ``k`` dimensions, m >> k.
+
+    With ``A = Y_F X_F`` (m x k) the KKT matrix is ``M = [[A A^T, y_F], [y_F^T, 0]] = P K P^T``, where
+    ``P = [[A, y_F, 0], [0, 0, 1]]`` ((m+1) x (k+2)) and ``K = diag(I_k, [[0, 1], [1, 0]])`` (without bias:
+    ``M = A A^T``, ``P = A``, ``K = I_k``). With the thin QR ``P = Q R`` (Q orthonormal columns),
+    ``M = Q N Q^T`` with ``N = R K R^T``, so ``M^+ = Q N^+ Q^T`` (the Penrose conditions carry over) and the
+    minimum-norm least-squares correction is ``Q u``, ``u`` the minimum-norm solution of
+    ``N u = Q^T (r - M z0)``: O(m k^2) instead of the O(m^3) of the (m+1)-square system, the same solution in
+    exact arithmetic, and the same rank cut (LAPACK's gelsy at rcond = eps: N has M's nonzero singular
+    values)."""
+    m, k = A.shape
+    if bias:
+        P = np.zeros((m + 1, k + 2))
+        P[:m, :k] = A
+        P[:m, k] = yF
+        P[m, k + 1] = 1.0
+        perm = np.r_[np.arange(k), k + 1, k]  # K swaps the last two coordinates: R K = R[:, perm]
+    else:
+        P = A
+        perm = np.arange(k)
+    Mz0 = P @ (P.T @ z0)[perm]
+    Q, R = np.linalg.qr(P)
+    N = R[:, perm] @ R.T
+    u = sla.lstsq(N, Q.T @ (rhs - Mz0), lapack_driver="gelsy")[0]
+    return z0 + Q @ u
+
+
 def _solve_free(X, y, F, U, C, bias, z0):
     """Minimum-norm correction of ``z0 = (alpha_F, b)`` solving the KKT equalities on the free set F."""
     XF = _rows(X, F)
     yF = y[F]
     wU = _transpose_times(X[U], y[U] * C) if U.size else np.zeros(X.shape[1])
-    Q = (yF[:, None] * yF[None, :]) * (XF @ XF.T)
     rhs = 1.0 - yF * (XF @ wU)
+    if F.size + 1 > 2 * (XF.shape[1] + 2):  # low rank: factored system (m >> k)
+        r = np.concatenate([rhs, [-(C * float(np.sum(y[U])) if U.size else 0.0)]]) if bias else rhs
+        try:
+            return _solve_free_lowrank(yF[:, None] * XF, yF, bias, r, z0)
+        except (np.linalg.LinAlgError, ValueError):
+            return None
+    Q = (yF[:, None] * yF[None, :]) * (XF @ XF.T)
     if bias:
         m = F.size
         M = np.empty((m + 1, m + 1))

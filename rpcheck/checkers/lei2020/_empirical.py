@@ -4,7 +4,7 @@ r"""Shared pieces of the Lei & Lan (2020) empirical checkers (claims 17-25, mode
 
 One trial = one repetition of the Table 2 protocol (random stratified split, [-1, 1] scaling from the
 training part, C by CV inside the training part, selections fitted inside each fold, exact L1-loss SVM with
-bias via LIBSVM). Each comparative sentence becomes a verdict by the sign test of :func:`sign_decide`:
+bias, KKT-certified solve_svc). Each comparative sentence becomes a verdict by the sign test of :func:`sign_decide`:
 HOLDS (our runs support it), VIOLATED (they contradict it), INCONCLUSIVE (not decidable).
 
 Data: scikit-learn's bundled breast_cancer and digits (digit 8 vs rest) at ``quick``/``ci``; at

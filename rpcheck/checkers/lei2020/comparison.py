@@ -3,7 +3,7 @@ which comparative sentences of Sec. 4 our runs of the Table 2 protocol support (
 
 One trial = one repetition of the Table 2 protocol (random stratified split, [-1, 1] scaling from the
 training part, C by CV inside the training part, selections fitted inside each fold, exact L1-loss SVM with
-bias via LIBSVM). ``decide`` rebuilds the summary (mean +- std, Welch tests vs SRHT), puts the paper's
+bias, KKT-certified solve_svc). ``decide`` rebuilds the summary (mean +- std, Welch tests vs SRHT), puts the paper's
 Table 2 beside it when the data set is one of the paper's, and turns each comparative sentence into a
 verdict by the sign test of ``_empirical.sign_decide``: HOLDS (our runs support it), VIOLATED (they
 contradict it), INCONCLUSIVE (not decidable). The data sets (bundled, and user files named in
@@ -99,7 +99,7 @@ def decide(records, params):
     )
     info["protocol"] = (
         f"{len(records)} repetitions, {params['folds']}-fold CV over C in {list(E._cgrid(params))}, "
-        "exact L1-loss SVM with bias (LIBSVM SMO, tol 1e-3), selections fitted inside each fold"
+        "exact L1-loss SVM with bias (KKT-certified solve_svc), selections fitted inside each fold"
     )
     return verdicts, info
 
@@ -131,7 +131,7 @@ THEOREM = register(
                 s,
                 **E._REPORT,
                 assumed=(
-                    "exact L1-loss dual (3) with bias via LIBSVM, not the paper's LIBLINEAR",
+                    "exact L1-loss dual (3) with bias, KKT-certified (solve_svc), not the paper's LIBLINEAR",
                     "features scaled to [-1,1] with training-fold ranges",
                     "SRHT = uniform r-subset without replacement; Gaussian variance 1/r; Achlioptas "
                         "1/6,2/3,1/6",

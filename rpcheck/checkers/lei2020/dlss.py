@@ -20,7 +20,7 @@ DLSS number beside each of them.
 
 Protocol: one trial = one repetition of the Table 2 protocol of ``rpcheck.compare.run_repetition`` (stratified
 split, [-1, 1] scaling from the training part, C by CV inside the training part with every selection refit on
-each fold, exact L1-loss SVM with bias via LIBSVM), for all features, PCA, the seven random projections and
+each fold, exact L1-loss SVM with bias, KKT-certified solve_svc), for all features, PCA, the seven random projections and
 the three DLSS ranks. Each trial also computes DLSS with the exact SVD on the same training data and records
 the fraction of the ``r`` selected features shared with the randomized-SVD selection (the difference between
 the paper's randomized SVD and an exact one).
@@ -142,7 +142,7 @@ def decide(records, params):
                               "is given for this one")
     info["protocol"] = (
         f"{len(records)} repetitions, {params['folds']}-fold CV over C in {list(_cgrid(params))}, exact "
-        "L1-loss SVM with bias (LIBSVM SMO, tol 1e-3), every selection (DLSS, PCA, ISRHT) fitted inside each "
+        "L1-loss SVM with bias (KKT-certified solve_svc), every selection (DLSS, PCA, ISRHT) fitted inside each "
         "fold; DLSS by randomized SVD (sklearn randomized_svd, 10 oversamples, 4 power iterations)"
     )
     info["sentences"] = sentence_rows(
@@ -156,7 +156,7 @@ _ASSUMED = (
     "DLSS rank k not given by the paper: swept over k in {r/4, r/2, r}",
     "DLSS keeps exactly r features (the paper compares at fixed r); leverage scores of the scaled, uncentred "
     "training data",
-    "exact L1-loss dual (3) with bias via LIBSVM, not the paper's LIBLINEAR",
+    "exact L1-loss dual (3) with bias, KKT-certified (solve_svc), not the paper's LIBLINEAR",
 )
 _REPORT = dict(mode="report", expected=None, assumed=_ASSUMED)
 
