@@ -27,6 +27,7 @@ Variants (statistic = ``e_T/||w*||`` or the worst step ratio; every Outcome read
     Expected HOLDS for the hinge loss or T <= 4; reported for the square loss at T > 4, where the deepest steps
     can fall inside the float64 rounding band (``_per_draw_expected``).
     ``per_step`` (deterministic, [D]): ``e_t <= f(eps_R, e_{t-1}, .)`` for every ``t`` (the contraction).
+    Expected HOLDS for T <= 4; reported at T > 4 for either loss (``_per_step_expected``).
 Diagnostics: the fitted rate (slope of ``log e_t``) next to ``log(eps_R/(1 - eps_R))``.
 """
 
@@ -146,6 +147,14 @@ def _per_step_expected(p):
     # deepest steps sits inside the rounding band in some draws (7 of 90 undetermined at T = 6) and cannot be
     # certified either way. Expected HOLDS only where every step is resolvable: hinge loss, or T <= 4; reported
     # otherwise (an INCONCLUSIVE there says "float64 cannot decide", not "the claim may fail").
+    # The hinge loss reaches the same band by T = 8: its iterates stop at the dual solver's certified gap
+    # floor, where e_t and the step bound f(eps_R, e_(t-1), eta) both sit within a few tol (standard seed 0,
+    # T = 8: 1-7 undetermined draws of 200 in 5 of the 6 hinge cells, no failure). The step rule is therefore
+    # expected HOLDS only for T <= 4, whatever the loss; the per-draw rule keeps its own expectation below.
+    return Verdict.HOLDS if int(p["T"]) <= 4 else None
+
+
+def _per_draw_hinge_or_shallow(p):
     return Verdict.HOLDS if (p["loss"] == "hinge" or int(p["T"]) <= 4) else None
 
 
@@ -156,7 +165,7 @@ def _per_step_expected(p):
 # INCONCLUSIVE), so at 190 draws P(no undetermined draw) is about 0.88 < 0.99 and a deterministic HOLDS is not
 # derivable. Expected HOLDS where every step is resolvable (hinge loss, or T <= 4), reported otherwise (an
 # INCONCLUSIVE there says "float64 cannot decide", not "the claim may fail").
-_per_draw_expected = _per_step_expected
+_per_draw_expected = _per_draw_hinge_or_shallow
 
 
 def _cells(n, d, r, T, losses, cs, eps=0.5, delta=0.1, lam=1.0):
