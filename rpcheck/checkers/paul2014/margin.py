@@ -97,6 +97,16 @@ def _hard_or_report(params):
     return Verdict.HOLDS if params.get("regime") == "hard" else None
 
 
+# eq. (17)'s expectation. Soft margin: eq. (17) can be nearly tight, and its certified comparison is then
+# undetermined (the intervals of Z_opt and of Z~_opt - e/(2(1-e)) ||w~*||^2 overlap; never a certified
+# failure). Measured at standard: 1 undetermined soft-regime draw of 800 (seed 0, 50 trials) and 1 of 1,600
+# (seed 1, 100 trials; cell 21, srht, r = 64). Pooled 2/2,400, 99% Clopper-Pearson upper end u = 0.0035: a
+# deterministic HOLDS (no undetermined draw allowed) then comes out of 100 draws with probability
+# >= (1 - u)^100 = 0.70 only, so HOLDS is not derivable there: reported. Hard margin: no undetermined draw in
+# 800 + 1,600.
+_eq17_expected = _hard_or_report
+
+
 #: P-aux is evaluated only where u = X^T Y a~ is resolved in float64: ||u|| above this fraction of the sum of
 #: its summands' norms, sum_i a~_i ||x_i||. Below it (labels so noisy that w~* = 0), the computed u is
 #: cancellation noise of size ~ n u_eps sum_i a~_i ||x_i||, which lies outside the row space and is stretched
@@ -378,7 +388,7 @@ THEOREM = register(
             Variant(
                 "eq17",
                 "Z_opt >= Z~_opt - (e/(2(1-e))) ||w~*||^2  (eq. 17; any C, e < 1)",
-                expected=Verdict.HOLDS,
+                expected=_eq17_expected,
             ),
             Variant(
                 "obj_upper",
