@@ -58,7 +58,8 @@ def trial(params, rng):
             "nps_mean_uniform": Outcome(holds=dpn <= 1e-12, statistic=dpn, bound=1e-12),
             "control_planted": Outcome(holds=bool(ctrl)),
         },
-        diagnostics={"cv_energy": float(np.sqrt(v_th) / m_th)},
+        # v_th = 0 exactly in theory on "spiky" data; its computed value can round to -1e-17 (no NaN, no warning)
+        diagnostics={"cv_energy": float(np.sqrt(np.maximum(v_th, 0.0)) / m_th)},
     )
 
 

@@ -1,0 +1,82 @@
+"""What the ``full`` profile costs: one timed trial per ``full`` cell of every theorem, extrapolated.
+
+Not a test (not collected). Run from the repository root::
+
+    OMP_NUM_THREADS=1 python tests/bench/full_survey.py [--budget 30] [--theorem ID ...] [--out survey.csv]
+
+For each theorem, the cells of its ``full`` profile are visited in order and ONE trial of each is run and
+timed in this process (single-threaded BLAS, as the engine's workers run them), until the theorem's
+``--budget`` seconds are spent; the cells not reached are estimated by the mean per-trial time of the cells
+measured (column ``measured`` says how many were). The estimate of the theorem's ``full`` CPU time is
+``sum over cells of trials x seconds per trial``. A trial that raises is recorded with its error and counts
+as measured (its time is what a worker would lose).
+
+Per-trial times vary between draws (solver iterations, data-dependent work), so the estimate is indicative
+within a factor of about 2; it also leaves out the decide phase and the report, which are small next to the
+trials at ``full``. The wall time on ``k`` cores is at least the CPU total / k and at least the longest single
+trial's time x the number of trials in one chunk; PROFILES.md ("The full profile") works both out.
+"""
+
+import argparse
+import math
+import sys
+import time
+import traceback
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))  # this checkout's rpcheck
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--budget", type=float, default=30.0, help="measured seconds per theorem (default 30)")
+    ap.add_argument("--theorem", action="append", dest="theorems")
+    ap.add_argument("--out", default=None, help="CSV file for the per-theorem table")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+
+    import numpy as np
+    import pandas as pd
+
+    import rpcheck.checkers  # noqa: F401  (registers the theorems)
+    from rpcheck._threads import single_thread_blas
+    from rpcheck.engine import registry
+
+    ids = args.theorems or sorted(th.id for th in registry.all_theorems())
+    rows = []
+    with single_thread_blas():
+        for tid in ids:
+            th = registry.get(tid)
+            prof = th.profiles["full"]
+            cells = list(prof.cells)
+            spent, times, errors = 0.0, [], []
+            for k, cell in enumerate(cells):
+                if spent >= args.budget:
+                    break
+                rng = np.random.default_rng([args.seed, k])
+                t0 = time.perf_counter()
+                try:
+                    th.trial(dict(cell), rng)
+                except Exception as exc:  # noqa: BLE001 - recorded, the survey goes on
+                    errors.append(f"cell {k}: {type(exc).__name__}: {exc}".splitlines()[0][:160])
+                    traceback.print_exc(limit=1, file=sys.stderr)
+                dt = time.perf_counter() - t0
+                times.append(dt)
+                spent += dt
+            mean = sum(times) / len(times) if times else math.nan
+            est = sum(times) * prof.trials + mean * prof.trials * (len(cells) - len(times))
+            rows.append({"theorem": tid, "cells": len(cells), "trials_per_cell": prof.trials,
+                         "measured": len(times), "max_trial_s": max(times) if times else math.nan,
+                         "mean_trial_s": mean, "cpu_s_estimate": est, "errors": "; ".join(errors)})
+            print(f"{tid}: {len(times)}/{len(cells)} cells measured, mean {mean:.3g} s/trial, "
+                  f"estimate {est / 3600:.2f} CPU h" + (f"  ERRORS: {errors}" if errors else ""), flush=True)
+    df = pd.DataFrame(rows).sort_values("cpu_s_estimate", ascending=False)
+    total = float(df["cpu_s_estimate"].sum())
+    print(f"\nTOTAL full estimate: {total / 3600:.1f} CPU hours; on 2 / 16 / 64 cores at least "
+          f"{total / 3600 / 2:.1f} / {total / 3600 / 16:.2f} / {total / 3600 / 64:.2f} h")
+    if args.out:
+        df.to_csv(args.out, index=False)
+
+
+if __name__ == "__main__":
+    main()
