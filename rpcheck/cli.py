@@ -1081,9 +1081,17 @@ def _load_results_checked(path):
         msg = f"{type(exc).__name__}: {exc}".splitlines()[0]
         return RpcheckError(f"`RESULTS` ({str(path)!r}) holds unreadable result files ({msg}).")
 
-    for name, cols in (("cells", CELL_COLUMNS), ("trials", TRIAL_COLUMNS)):
+    from .engine.loading import TRIALS_DIR
+
+    tables = [(p, "cells", CELL_COLUMNS)]
+    if (p / TRIALS_DIR).is_dir():  # one trials table per theorem
+        tables += [(f.parent, f.stem, TRIAL_COLUMNS) for f in sorted((p / TRIALS_DIR).iterdir())
+                   if f.suffix in (".parquet", ".csv") and not f.name.startswith(".")]  # fmt: skip
+    else:  # results written before per-theorem tables
+        tables.append((p, "trials", TRIAL_COLUMNS))
+    for where, name, cols in tables:
         try:
-            table = read_table(p, name)
+            table = read_table(where, name)
         except FileNotFoundError:
             raise RpcheckError(
                 f"`RESULTS` ({str(path)!r}) has no {name} table: not a complete results directory."

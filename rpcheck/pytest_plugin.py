@@ -134,10 +134,12 @@ def _collected_result():
     import pandas as pd
 
     cells = pd.concat([r.cells for r in results], ignore_index=True)
-    trials = pd.concat([r.trials for r in results if r.trials is not None], ignore_index=True)
+    tables = {}
+    for r in results:  # per theorem (one table of every theorem's columns would be rows x all columns)
+        tables.update(r.trial_tables)
     prov = dict(results[0].provenance or {})
     prov["theorems"] = sorted(set(cells["theorem"]))
-    return SimpleNamespace(cells=cells, trials=trials, provenance=prov)
+    return SimpleNamespace(cells=cells, trial_tables=tables, provenance=prov)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):

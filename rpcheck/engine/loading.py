@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -123,10 +124,11 @@ class RunResult:
     ----------
     cells : pandas.DataFrame
         One row per (theorem, variant, cell); schema in ``ARCHITECTURE.md`` ("Result tables").
-    trials : pandas.DataFrame
-        One row per (theorem, cell, trial) for the first ``rpcheck.engine.runner.TRIAL_SAMPLE`` (2,000)
-        trials of each cell: a bounded sample, so memory does not grow with the number of trials. Every
-        trial of a saved run is in its ``checkpoints/``: :func:`rpcheck.engine.load_trials` loads them.
+    trial_tables : mapping theorem id -> pandas.DataFrame
+        Per theorem, one row per (cell, trial) for the first ``rpcheck.engine.runner.TRIAL_SAMPLE`` (2,000)
+        trials of each cell (a bounded sample, so memory does not grow with the number of trials), with that
+        theorem's own columns only. A DataFrame given here (the older one-table form) is split by theorem.
+        Every trial of a saved run is in its ``checkpoints/``: :func:`rpcheck.engine.load_trials` loads them.
     provenance : dict
         Versions, solver, root seed, profile, git commit, start/end UTC, alpha, backend, jobs.
     counterexamples : mapping relative path -> (arrays dict, metadata dict)
@@ -137,10 +139,37 @@ class RunResult:
     """
 
     cells: pd.DataFrame
-    trials: pd.DataFrame
+    trial_tables: Mapping[str, pd.DataFrame]
     provenance: Mapping[str, Any]
     counterexamples: Mapping[str, Any] = field(default_factory=dict, repr=False)
     path: Path | None = None
+
+    def __post_init__(self):
+        tables = self.trial_tables
+        if tables is None:
+            tables = {}
+        elif not isinstance(tables, Mapping):  # the one-table form: split it by theorem
+            tables = split_trials(tables)
+        object.__setattr__(self, "trial_tables", dict(tables))
+        object.__setattr__(self, "_wide", None)
+
+    @property
+    def trials(self):
+        """Every theorem's sampled trials in ONE table (columns: the union of the theorems' columns).
+
+        Built on first access and kept. Its size is (sampled trials) x (every theorem's variant and diagnostic
+        columns): fine for a few theorems, about 16 GB for the whole suite at ``standard`` -- use
+        :meth:`trials_of` (one theorem) there."""
+        if self._wide is None:
+            object.__setattr__(self, "_wide", _concat_trial_frames(list(self.trial_tables.values())))
+        return self._wide
+
+    def trials_of(self, theorem):
+        """The sampled trials of ``theorem`` (its own columns), an empty table for an id not in the run."""
+        import pandas as pd
+
+        t = self.trial_tables.get(str(theorem))
+        return t if t is not None else pd.DataFrame(columns=list(TRIAL_COLUMNS))
 
     def unexpected(self):
         """Rows of ``cells`` whose verdict differs from a stated expected verdict."""
@@ -170,10 +199,17 @@ class RunResult:
         out = ensure_results_dir(out, key)
         for rel, (arrays, meta) in self.counterexamples.items():
             write_counterexample(out / rel, arrays, meta)
-        write_table(self.trials, out, "trials")
+        tdir = out / TRIALS_DIR
+        tdir.mkdir(exist_ok=True)
+        stems = {trials_file_stem(tid) for tid in self.trial_tables}
+        for f in tdir.iterdir():  # rpcheck's own tables of theorems no longer in this result
+            if f.suffix in (".parquet", ".csv") and f.stem not in stems:
+                f.unlink()
+        for tid, table in self.trial_tables.items():
+            write_table(table, tdir, trials_file_stem(tid))
         write_table(self.cells, out, "cells")
         atomic_write_text(out / "provenance.json", json.dumps(dict(self.provenance), indent=2, default=str))
-        return RunResult(self.cells, self.trials, self.provenance, self.counterexamples, out)
+        return RunResult(self.cells, self.trial_tables, self.provenance, self.counterexamples, out)
 
     def overview(self):
         """One row per theorem: verdict counts of its claim rows, self-checks and controls counted apart,
@@ -292,6 +328,28 @@ def _records_frame(theorem_id, cell_index, variant_names, recs):
     return pd.DataFrame(data)
 
 
+#: Subdirectory of a results directory with one trials table per theorem (``<theorem id>.parquet``)
+TRIALS_DIR = "trials"
+
+
+def trials_file_stem(theorem):
+    """File name (without suffix) of ``theorem``'s trials table: the id, with any character outside
+    ``[A-Za-z0-9._-]`` replaced by ``_`` (the table's ``theorem`` column keeps the exact id)."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", str(theorem))
+
+
+def split_trials(trials):
+    """A one-table ``trials`` frame as ``{theorem: frame}``, each with only the columns its theorem fills."""
+    if trials is None or not len(trials) or "theorem" not in trials.columns:
+        return {}
+    out = {}
+    lead = [c for c in TRIAL_COLUMNS if c in trials.columns]
+    for tid, sub in trials.groupby("theorem", sort=True):
+        keep = lead + [c for c in sub.columns if c not in lead and sub[c].notna().any()]
+        out[str(tid)] = sub[keep].reset_index(drop=True)
+    return out
+
+
 def _concat_trial_frames(frames):
     import pandas as pd
 
@@ -325,7 +383,15 @@ def load_results(path):
         raise RpcheckError(f"`path` ({str(path)!r}) is not a results directory.")
     try:
         cells = read_table(path, "cells")
-        trials = read_table(path, "trials")
+        if (path / TRIALS_DIR).is_dir():
+            tables = {}
+            for f in sorted((path / TRIALS_DIR).iterdir()):
+                if f.suffix in (".parquet", ".csv") and not f.name.startswith("."):
+                    t = read_table(f.parent, f.stem)
+                    if len(t):
+                        tables[str(t["theorem"].iloc[0])] = t
+        else:  # results written before per-theorem trial tables: one trials table
+            tables = split_trials(read_table(path, "trials"))
     except FileNotFoundError as exc:
         raise RpcheckError(f"`path` ({str(path)!r}) holds no complete results: {exc}.") from None
     prov = read_json(path / "provenance.json", "provenance file")
@@ -338,16 +404,17 @@ def load_results(path):
             if col in cells:
                 cells[col] = [("" if pd.isna(v) else str(v)) for v in cells[col]]
         cells["as_expected"] = cells["as_expected"].astype(bool)
-    if len(trials) and "error" in trials:
-        trials["error"] = [("" if pd.isna(v) else str(v)) for v in trials["error"]]
-    return RunResult(cells, trials, prov, {}, path)
+    for trials in tables.values():
+        if len(trials) and "error" in trials:
+            trials["error"] = [("" if pd.isna(v) else str(v)) for v in trials["error"]]
+    return RunResult(cells, tables, prov, {}, path)
 
 
 def load_trials(path):
     """Every trial of a results directory, read from its checkpoint files (``checkpoints/``), as a frame with
     the columns of ``RunResult.trials``.
 
-    ``RunResult.trials`` and ``trials.parquet`` hold only the first
+    ``RunResult.trial_tables`` and ``trials/`` hold only the first
     :data:`rpcheck.engine.runner.TRIAL_SAMPLE` trials of each cell (the parent's memory stays flat in the
     number of trials); this function loads all of them (the trials ``< trials`` of each cell row, so a
     sequential cell that stopped early gets exactly the trials its verdict used), in memory.

@@ -4,7 +4,7 @@ Layout of a results directory (``ARCHITECTURE.md``, "Result tables")::
 
     out/
       cells.parquet        (cells.csv when pyarrow is absent)
-      trials.parquet       (trials.csv)
+      trials/<theorem id>.parquet   (.csv; one table per theorem, its own columns only)
       provenance.json
       counterexamples/*.npz
       checkpoints/<theorem id>/<crc32 of params>-s<root seed>/<start>-<stop>.npz
@@ -14,7 +14,7 @@ flushed, fsync'ed and moved over the target with :func:`os.replace` (atomic on P
 a crash or SIGKILL mid-write leaves either the old file or the new one, never a torn file.
 Checkpoint chunks are columnar ``.npz`` files without pickled objects (:class:`CheckpointStore`): floats
 are stored as binary float64 (NaN and infinities included), so a resumed run is bit-identical to an
-uninterrupted one. ``trials.parquet`` holds the first :data:`rpcheck.engine.runner.TRIAL_SAMPLE` trials of
+uninterrupted one. ``trials/`` holds the first :data:`rpcheck.engine.runner.TRIAL_SAMPLE` trials of
 each cell; every trial stays in ``checkpoints/`` (:func:`rpcheck.engine.load_trials` reads them all).
 """
 

@@ -580,10 +580,11 @@ def _paper_pairs(rows, plist, varying, plotted):
 
 
 class _Trials:
-    """Row indices of ``trials`` per theorem, computed once (the table has one column per variant and
-    diagnostic of every theorem: selecting a few columns first keeps the report fast)."""
+    """The sampled trials per theorem: ``RunResult.trial_tables`` (one table per theorem), or a one-table
+    ``trials`` frame split once by theorem (row indices; selecting a few columns first keeps it fast)."""
 
-    def __init__(self, trials):
+    def __init__(self, trials=None, tables=None):
+        self.tables = {_str(k): v for k, v in (tables or {}).items()}
         self.df = trials if trials is not None and len(trials) and {"theorem", "cell"} <= set(trials.columns) else None
         self.index = {}
         if self.df is not None:
@@ -593,6 +594,9 @@ class _Trials:
 
     def columns(self, tid, cols):
         """``cell`` and ``cols`` of theorem ``tid``'s trials, or None when a column is absent."""
+        t = self.tables.get(tid)
+        if t is not None:
+            return t[["cell", *cols]] if len(t) and all(c in t.columns for c in cols) else None
         if self.df is None or tid not in self.index or any(c not in self.df.columns for c in cols):
             return None
         return self.df[["cell", *cols]].iloc[self.index[tid]]
@@ -1036,6 +1040,9 @@ def _prepare(result):
             r[col] = _str(r.get(col))
     prov = getattr(result, "provenance", None)
     prov = dict(prov) if isinstance(prov, dict) or hasattr(prov, "items") else {}
+    tables = getattr(result, "trial_tables", None)
+    if tables is not None:  # a RunResult: per-theorem tables (never its one-table ``trials`` of every theorem)
+        return recs, _Trials(tables=tables), prov
     return recs, _Trials(getattr(result, "trials", None)), prov
 
 

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from rpcheck import testing
+from rpcheck.engine import registry as rpcheck_registry
 from rpcheck.engine import (
     RunResult,
     TrialError,
@@ -201,13 +202,40 @@ def test_run_cell_matches_run(serial_run):
 def test_save_and_load_roundtrip(serial_run, tmp_path):
     saved = serial_run.save(tmp_path / "res")
     assert saved.path == tmp_path / "res"
-    for name in ("cells.parquet", "trials.parquet", "provenance.json"):
+    for name in ("cells.parquet", "provenance.json"):
         assert (tmp_path / "res" / name).exists()
+    tids = serial_run.theorem_ids()
+    assert len(tids) > 1 and sorted(serial_run.trial_tables) == tids
+    for tid in tids:  # one trials table per theorem, holding only its own columns
+        assert (tmp_path / "res" / "trials" / f"{tid}.parquet").exists()
+        own = {f"{v.name}.holds" for v in rpcheck_registry.get(tid).variants}
+        t = serial_run.trials_of(tid)
+        assert set(t["theorem"]) == {tid} and own <= set(t.columns)
+        assert not [c for c in t.columns if c.endswith(".holds") and c not in own]
     back = load_results(tmp_path / "res")
     pd.testing.assert_frame_equal(back.cells, serial_run.cells, check_dtype=False)
     pd.testing.assert_frame_equal(back.trials, serial_run.trials, check_dtype=False)
+    for tid in tids:
+        pd.testing.assert_frame_equal(back.trials_of(tid), serial_run.trials_of(tid), check_dtype=False)
     assert back.provenance["seed"] == SEED
     assert (tmp_path / "res" / back.cells["counterexample"].loc[lambda s: s != ""].iloc[0]).exists()
+
+
+def test_results_with_one_trials_table_still_load(serial_run, tmp_path):
+    """Results written before per-theorem trial tables (one ``trials`` table) load and split by theorem."""
+    from rpcheck.engine.store import write_table
+
+    saved = serial_run.save(tmp_path / "old")
+    import shutil
+
+    shutil.rmtree(tmp_path / "old" / "trials")
+    write_table(serial_run.trials, saved.path, "trials")
+    back = load_results(saved.path)
+    assert sorted(back.trial_tables) == serial_run.theorem_ids()
+    for tid in back.trial_tables:
+        a, b = back.trials_of(tid), serial_run.trials_of(tid)
+        pd.testing.assert_frame_equal(a, b[a.columns], check_dtype=False)
+    assert back.trials_of("no.such.theorem").empty
 
 
 def test_csv_fallback_roundtrip(serial_run, tmp_path, monkeypatch):

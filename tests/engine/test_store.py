@@ -234,7 +234,7 @@ def test_result_files_get_the_umask_permissions(tmp_path):
     try:
         out = tmp_path / "r"
         run("engine_test.det", backend="serial", trials=3, out=out)
-        for name in ("cells.parquet", "trials.parquet", "provenance.json", store_mod.MARKER):
+        for name in ("cells.parquet", "trials/engine_test.det.parquet", "provenance.json", store_mod.MARKER):
             assert (out / name).stat().st_mode & 0o777 == 0o644, name
         chunk = next(out.glob("checkpoints/*/*/*-*.npz"))
         assert chunk.stat().st_mode & 0o777 == 0o644
