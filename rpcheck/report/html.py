@@ -19,8 +19,6 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import math
-import os
-import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -1148,17 +1146,12 @@ def render_theorem_section(result, theorem_id, *, full_page=True):
 
 
 def write_report(result, path, *, title="rpcheck verification report", constants=None):
-    """Render and write the report atomically (temporary file + ``os.replace``); returns the Path."""
+    """Render and write the report atomically (temporary file + ``os.replace``, with the permissions of an
+    ordinary new file: ``0o666`` minus the umask, not ``mkstemp``'s ``0o600``); returns the Path."""
+    from ..engine.store import atomic_write_text
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     text = render_report(result, title=title, constants=constants)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".report-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic_write_text(path, text)
     return path

@@ -238,6 +238,11 @@ def test_result_files_get_the_umask_permissions(tmp_path):
             assert (out / name).stat().st_mode & 0o777 == 0o644, name
         chunk = next(out.glob("checkpoints/*/*/*-*.npz"))
         assert chunk.stat().st_mode & 0o777 == 0o644
+        from rpcheck.engine import load_results
+        from rpcheck.report import write_report
+
+        rep = write_report(load_results(out), out / "report.html")  # was 0o600 (mkstemp's mode)
+        assert rep.stat().st_mode & 0o777 == 0o644
     finally:
         os.umask(old)
 
