@@ -1081,14 +1081,10 @@ def _load_results_checked(path):
         msg = f"{type(exc).__name__}: {exc}".splitlines()[0]
         return RpcheckError(f"`RESULTS` ({str(path)!r}) holds unreadable result files ({msg}).")
 
-    from .engine.loading import TRIALS_DIR
+    from .engine.loading import trial_table_files
 
-    tables = [(p, "cells", CELL_COLUMNS)]
-    if (p / TRIALS_DIR).is_dir():  # one trials table per theorem
-        tables += [(f.parent, f.stem, TRIAL_COLUMNS) for f in sorted((p / TRIALS_DIR).iterdir())
-                   if f.suffix in (".parquet", ".csv") and not f.name.startswith(".")]  # fmt: skip
-    else:  # results written before per-theorem tables
-        tables.append((p, "trials", TRIAL_COLUMNS))
+    files = trial_table_files(p)  # one trials table per theorem, or (older results) one for the run
+    tables = [(p, "cells", CELL_COLUMNS)] + [(d, stem, TRIAL_COLUMNS) for d, stem in (files or [(p, "trials")])]
     for where, name, cols in tables:
         try:
             table = read_table(where, name)

@@ -338,6 +338,16 @@ def trials_file_stem(theorem):
     return re.sub(r"[^A-Za-z0-9._-]", "_", str(theorem))
 
 
+def trial_table_files(path):
+    """``(directory, stem)`` of every per-theorem trials table of the results directory ``path``, sorted;
+    None when ``path`` has no ``trials/`` folder (results written with one trials table)."""
+    tdir = Path(path) / TRIALS_DIR
+    if not tdir.is_dir():
+        return None
+    return [(tdir, f.stem) for f in sorted(tdir.iterdir())
+            if f.suffix in (".parquet", ".csv") and not f.name.startswith(".")]  # fmt: skip
+
+
 def split_trials(trials):
     """A one-table ``trials`` frame as ``{theorem: frame}``, each with only the columns its theorem fills."""
     if trials is None or not len(trials) or "theorem" not in trials.columns:
@@ -383,13 +393,13 @@ def load_results(path):
         raise RpcheckError(f"`path` ({str(path)!r}) is not a results directory.")
     try:
         cells = read_table(path, "cells")
-        if (path / TRIALS_DIR).is_dir():
+        files = trial_table_files(path)
+        if files is not None:
             tables = {}
-            for f in sorted((path / TRIALS_DIR).iterdir()):
-                if f.suffix in (".parquet", ".csv") and not f.name.startswith("."):
-                    t = read_table(f.parent, f.stem)
-                    if len(t):
-                        tables[str(t["theorem"].iloc[0])] = t
+            for where, stem in files:
+                t = read_table(where, stem)
+                if len(t):
+                    tables[str(t["theorem"].iloc[0])] = t
         else:  # results written before per-theorem trial tables: one trials table
             tables = split_trials(read_table(path, "trials"))
     except FileNotFoundError as exc:

@@ -146,24 +146,13 @@ def _solve_free(X, y, F, U, C, bias, z0):
     yF = y[F]
     wU = _transpose_times(X[U], y[U] * C) if U.size else np.zeros(X.shape[1])
     rhs = 1.0 - yF * (XF @ wU)
-    if F.size + 1 > 2 * (XF.shape[1] + 2):  # low rank: factored system (m >> k)
-        r = np.concatenate([rhs, [-(C * float(np.sum(y[U])) if U.size else 0.0)]]) if bias else rhs
-        try:
-            return _solve_free_lowrank(yF[:, None] * XF, yF, bias, r, z0)
-        except (np.linalg.LinAlgError, ValueError):
-            return None
-    Q = (yF[:, None] * yF[None, :]) * (XF @ XF.T)
-    if bias:
-        m = F.size
-        M = np.empty((m + 1, m + 1))
-        M[:m, :m] = Q
-        M[:m, m] = yF
-        M[m, :m] = yF
-        M[m, m] = 0.0
-        r = np.concatenate([rhs, [-(C * float(np.sum(y[U])) if U.size else 0.0)]])
-    else:
-        M, r = Q, rhs
+    r = np.concatenate([rhs, [-(C * float(np.sum(y[U])) if U.size else 0.0)]]) if bias else rhs
     try:
+        if F.size + 1 > 2 * (XF.shape[1] + 2):  # low rank: factored system (m >> k)
+            return _solve_free_lowrank(yF[:, None] * XF, yF, bias, r, z0)
+        M = (yF[:, None] * yF[None, :]) * (XF @ XF.T)
+        if bias:
+            M = np.block([[M, yF[:, None]], [yF[None, :], np.zeros((1, 1))]])
         return z0 + sla.lstsq(M, r - M @ z0, lapack_driver="gelsy")[0]
     except (np.linalg.LinAlgError, ValueError):
         return None

@@ -42,10 +42,9 @@ def trial(params, rng):
     # within tol while ||X||_F > 0. Elsewhere (some r p_{i_t} != 1) the no-rescale bug is visible: at a
     # column with r p_i != 1 the norm c_i = p_i ||X||_F^2 differs from ||X||_F^2/r by |r p_i - 1| ||X||_F^2/r,
     # so the no-rescale bug is planted wherever that exceeds 2 tol for some sampled column.
-    Zb = Xr[:, sk.indices_]
-    if float(np.abs(np.sum(Zb**2, axis=0) - fro2 / r).max()) <= 2.0 * tol:
-        Zb = Zb / np.sqrt(sk.probabilities_[sk.indices_])
-    colb = np.sum(Zb**2, axis=0)
+    colb = np.sum(Xr[:, sk.indices_] ** 2, axis=0)
+    if float(np.abs(colb - fro2 / r).max()) <= 2.0 * tol:
+        colb = colb / sk.probabilities_[sk.indices_]  # the norms of Zb / sqrt(p)
     ctrl = float(np.abs(colb - fro2 / r).max()) <= tol or abs(float(colb.sum()) - fro2) <= tol * r
     return TrialRecord(
         outcomes={
