@@ -424,19 +424,30 @@ def _row_vacuous_reason(cell, v, delta):
 # ------------------------------------------------------------------------------------------- execution
 
 
-#: Least measured work per chunk, in seconds, once a cell's trial time is known: a checkpoint write costs
-#: about 2 ms (zip + fsync), so chunks of at least 0.25 s keep it under 1% of the work.
-MIN_CHUNK_SECONDS = 0.25
+#: Least measured work per chunk, in seconds, once a cell's trial time is known, per backend. A checkpoint
+#: write costs about 2 ms (zip + fsync), so chunks of at least 0.25 s keep it under 1% of the work. A Dask
+#: chunk also costs the client and scheduler about 8 ms of CPU (measured on a 2-core LocalCluster, where
+#: they share the cores with the workers: 382 chunks of the ci run of tests/bench/dask_scaling.py's four
+#: theorems added 3 s of parent CPU), so Dask chunks are at least 1 s: under 1% of the work.
+MIN_CHUNK_SECONDS = {"serial": 0.25, "processes": 0.25, "dask": 1.0}
 
 
-def _chunk_size(n_missing, jobs, seconds_per_trial=None):
-    """Trials per chunk: about four chunks per worker (load balance), but at least
-    ``MIN_CHUNK_SECONDS`` of measured work (fast trials: the per-chunk checkpoint and scheduling costs
-    would dominate) and at most ``MAX_CHUNK``. Chunking never changes a result: every trial's random
-    stream depends on its index only, and a resume fills whatever ranges are missing."""
+def _probe_size(n_missing, jobs):
+    """Trials of a cell's first chunk, run before its trial time is known: 1/16 of a worker's fair share.
+    The rest of the cell is sized from its measured time (:func:`_chunk_size`), so a cell of fast trials
+    costs two chunks, not ``4 * jobs``; a lone cell leaves the other workers idle for at most this chunk
+    (about 1/(16 jobs) of its work)."""
+    return max(1, min(MAX_CHUNK, n_missing, math.ceil(n_missing / (16 * max(1, jobs)))))
+
+
+def _chunk_size(n_missing, jobs, seconds_per_trial=None, min_seconds=MIN_CHUNK_SECONDS["processes"]):
+    """Trials per chunk: about four chunks per worker (load balance), but at least ``min_seconds`` of
+    measured work (fast trials: the per-chunk checkpoint and scheduling costs would dominate) and at most
+    ``MAX_CHUNK``. Chunking never changes a result: every trial's random stream depends on its index only,
+    and a resume fills whatever ranges are missing."""
     size = math.ceil(n_missing / max(1, 4 * jobs))
     if seconds_per_trial is not None and seconds_per_trial > 0:
-        size = max(size, math.ceil(MIN_CHUNK_SECONDS / seconds_per_trial))
+        size = max(size, math.ceil(min_seconds / seconds_per_trial))
     elif seconds_per_trial is not None:
         size = MAX_CHUNK
     return max(1, min(MAX_CHUNK, n_missing, size))
@@ -491,6 +502,7 @@ def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_level
 
     with open_backend(backend, jobs=jobs, scheduler=scheduler) as be:
         workers = be.jobs
+        min_chunk = MIN_CHUNK_SECONDS.get(be.name, MIN_CHUNK_SECONDS["processes"])
         handles = {}
 
         def schedule(cell):
@@ -499,17 +511,23 @@ def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_level
                 ranges = _missing_ranges(cell, cell.target)
                 if ranges:
                     n_missing = sum(b - a for a, b in ranges)
-                    per_trial = cell.busy / cell.timed if cell.timed else None
-                    size = _chunk_size(n_missing, be.jobs, per_trial)
+                    # serial: the Theorem object itself; workers: its id (+ the module registering it)
+                    ref = cell.theorem if be.name == "serial" else cell.theorem.id
                     module = cell.theorem.trial.__module__
+
+                    def submit(s, e):
+                        h = be.submit(_run_chunk, ref, module, cell.canonical, s, e, seed)
+                        handles[h] = (cell, s, e)
+                        cell.pending += 1
+
+                    if not cell.timed:  # measure the cell's trial time on a small first chunk
+                        a = ranges[0][0]
+                        submit(a, a + min(ranges[0][1] - a, _probe_size(n_missing, be.jobs)))
+                        return
+                    size = _chunk_size(n_missing, be.jobs, cell.busy / cell.timed, min_chunk)
                     for a, b in ranges:
                         for s in range(a, b, size):
-                            e = min(b, s + size)
-                            # serial: the Theorem object itself; workers: its id (+ the module registering it)
-                            ref = cell.theorem if be.name == "serial" else cell.theorem.id
-                            h = be.submit(_run_chunk, ref, module, cell.canonical, s, e, seed)
-                            handles[h] = (cell, s, e)
-                            cell.pending += 1
+                            submit(s, min(b, s + size))
                     return
                 if cell.look + 1 >= len(cell.looks):
                     cell.finished = True

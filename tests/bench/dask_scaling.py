@@ -5,8 +5,10 @@ Not a test (not collected: the file name does not start with ``test_``). Run fro
     python tests/bench/dask_scaling.py [--theorem ID ...] [--profile ci] [--workers 1,2,4,8] [--seed 0]
 
 For each worker count ``k`` the selected theorems run once with ``backend="dask"`` on a fresh LocalCluster of
-``k`` single-threaded worker processes (BLAS threads limited to 1 per worker by the engine's worker set-up),
-after one serial run. Reported per configuration:
+``k`` single-threaded worker processes (BLAS threads limited to 1 per worker by dask's nanny; glibc's
+``MALLOC_TRIM_THRESHOLD_`` unset as in the engine's own LocalCluster), after one serial run and one run of the
+``processes`` backend with one worker per core. Every configuration is warmed first by a ``quick`` run of the
+same theorems on the same workers (imports, numba caches, first-call costs). Reported per configuration:
 
 - ``wall``: seconds from ``run()`` call to return, cluster start-up excluded (the cluster is started first and
   passed in as a client);
@@ -58,9 +60,11 @@ def main():
     workers = [int(w) for w in args.workers.split(",")]
     cores = os.cpu_count() or 1
 
+    import dask
     import distributed
 
     from rpcheck.engine import run
+    from rpcheck.engine.backends import _TRIM_KEY
 
     run(theorems, profile="quick", backend="serial", seed=args.seed + 1)  # imports, numba caches, registries
     load0 = _load()
@@ -69,11 +73,22 @@ def main():
     t_serial = time.perf_counter() - t0
     ref = _comparable(serial.cells)
     rows = [("serial", 1, t_serial, _work_seconds(serial.cells), 1.0, 1.0, None, True, load0)]
+    run(theorems, profile="quick", backend="processes", jobs=cores, seed=args.seed + 1)  # start the pool
+    load = _load()
+    t0 = time.perf_counter()
+    res = run(theorems, profile=args.profile, backend="processes", jobs=cores, seed=args.seed)
+    wall = time.perf_counter() - t0
+    work = _work_seconds(res.cells)
+    same = _comparable(res.cells).equals(ref)
+    rows.append(("processes", cores, wall, work, t_serial / wall, t_serial / wall / cores,
+                 1.0 - work / (cores * wall), same, load))
     for k in workers:
-        with distributed.LocalCluster(
+        with dask.config.set({_TRIM_KEY: None}), distributed.LocalCluster(  # as the engine's own LocalCluster
             n_workers=k, threads_per_worker=1, processes=True, dashboard_address=None
         ) as cluster, distributed.Client(cluster) as client:
-            client.run(lambda: __import__("rpcheck.checkers"))  # warm the workers' imports
+            # Warm the workers exactly as the serial run was warmed: one quick run (imports, numba caches,
+            # registries, first-call costs of cvxpy and scipy in every worker process).
+            run(theorems, profile="quick", backend="dask", scheduler=client, seed=args.seed + 1)
             load = _load()
             t0 = time.perf_counter()
             res = run(theorems, profile=args.profile, backend="dask", scheduler=client, seed=args.seed)
@@ -87,7 +102,7 @@ def main():
     print("| backend | workers | wall s | trial work s | speedup | efficiency | overhead | identical | load |")
     print("|---|---|---|---|---|---|---|---|---|")
     for name, k, wall, work, sp, eff, ov, same, load in rows:
-        ov_s = "" if ov is None else f"{ov:.1%}"
+        ov_s = "" if ov is None or k > cores else f"{ov:.1%}"  # oversubscribed: trial times include waiting
         print(f"| {name} | {k} | {wall:.1f} | {work:.1f} | {sp:.2f} | {eff:.2f} | {ov_s} | {same} | {load:.1f} |")
     if not all(r[7] for r in rows):
         sys.exit(1)
