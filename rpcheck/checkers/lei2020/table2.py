@@ -37,8 +37,9 @@ one evaluation per data set (exact ``fractions.Fraction`` arithmetic, no randomn
   d. Mushrooms (the data set of Fig. 3), d = 112: 112/64 = 1.75 and 112/32 = 3.5, VIOLATED; gisette 5000/64 =
   78.125, real-sim 20958/64, rcv1-binary 47236/64, news20-binary 1355191/2 (odd d): VIOLATED; usps-b d = 256:
   4, ..., 128, HOLDS.
-- ``fig3_r_grid_padded`` (claim, the reading rpcheck uses: d read as the padded d' = 2^ceil(log2 d), Sec. 3
-  footnote "We can ensure this by padding zeros", as ``lei2020.stability`` does): d'/2^k is an integer for
+- ``fig3_r_grid_padded`` (claim, the reading rpcheck uses: d read as the padded d' = 2^ceil(log2 d), after
+  the footnote of Preliminaries, 'Subsampled Randomized Hadamard Transform': "We can ensure this by padding
+  zeros", as ``lei2020.stability`` does): d'/2^k is an integer for
   k <= 6 whenever d' >= 64, and every Table 3 d' is >= 128: HOLDS everywhere.
 - ``control_fig3_grid_one_step_further`` (negative control: the same integrality event on the padded grid
   extended to d'/2^(q+1), q = log2 d', i.e. the value 1/2): VIOLATED everywhere.
@@ -323,7 +324,8 @@ THEOREM = register(
                     "(Sec. 4, Stability Comparison, Fig. 3)", expected=_t2_expected("fig3_r_grid_integral"),
                     exhaustive=True),
             Variant("fig3_r_grid_padded", "every r of the grid is an integer with d read as the padded d' = "
-                    "2^ceil(log2 d) (Sec. 3 footnote: padding zeros)", expected=_t2_expected("fig3_r_grid_padded"),
+                    "2^ceil(log2 d) (Preliminaries, SRHT footnote: padding zeros)",
+                    expected=_t2_expected("fig3_r_grid_padded"),
                     assumed=("d in the Fig. 3 grid read as the padded dimension d'",), exhaustive=True),
             Variant("control_fig3_grid_one_step_further", "negative control: the same integrality event on the "
                     "padded grid extended to d'/2^(log2 d' + 1) = 1/2", expected=Verdict.VIOLATED, role="control",
