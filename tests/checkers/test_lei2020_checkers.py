@@ -190,3 +190,32 @@ def test_jl_pair_distances_match_the_difference_formula(case):
     ref = np.sqrt(np.einsum("ij,ij->i", D, D)) * s
     got = _pair_distances(X)
     assert np.all(np.abs(got / ref - 1.0) <= 1e-10)
+
+
+def test_table2_table3_fig3_arithmetic():
+    """The exact numbers behind lei2020.table2's split, DLSS-time and Fig. 3 grid rows (module docstring)."""
+    from fractions import Fraction
+
+    from rpcheck.checkers.lei2020 import table2 as t
+
+    assert t.train_fraction("mushrooms") == Fraction(6000, 8124)
+    assert round(float(t.train_fraction("mushrooms")), 4) == 0.7386
+    assert all(round(float(t.train_fraction(k)), 3) == 0.670 for k in ("real-sim", "rcv1-binary", "news20-binary"))
+    assert not any(t.reads_as_70(t.train_fraction(k)) for k in t.SPLIT_70_30)
+    assert t.reads_as_70(Fraction(5687, 8124))  # round(0.7 * 8124) = 5687
+    assert [float(v) for v in t.fig3_r_grid(112)] == [1.75, 3.5, 7.0, 14.0, 28.0, 56.0]
+    assert [int(v) for v in t.fig3_r_grid(128)] == [2, 4, 8, 16, 32, 64]
+    assert t._slower_than_dlss("rcv1-binary") == []
+    assert len(t._slower_than_dlss("real-sim")) == 7
+
+
+def test_rotation_alg1_prediction_instance():
+    """The fixed instance of lei2020.rotation's Alg. 1 prediction rows: w = 1, b = -2 (by hand)."""
+    from rpcheck.checkers.lei2020 import rotation as rot
+
+    w, b = rot._alg1_model()
+    assert np.allclose(w, [1.0], atol=1e-8) and abs(b + 2.0) < 1e-8
+    out = rot._alg1_prediction_outcomes()
+    assert not out["alg1_prediction_as_printed"].holds
+    assert out["alg1_prediction_with_bias"].holds
+    assert not out["control_prediction_flipped_bias"].holds

@@ -4,19 +4,77 @@ flattening bound (claim 12) lei2020.flattening, the JL lemma (claim 13) lei2020.
 
 The library's SRHT family (``rpcheck.sketches``: fused FWHT kernel, padding) is checked against the oracle
 ``pad(X) diag(s) H_d / sqrt(d)`` built from ``scipy.linalg.hadamard`` (the Sylvester ordering of the paper).
+Alg. 1 step 2 and its analysis ('Algorithm Implementation and Analysis') say X D H is computed "by FFT": H
+is the Walsh-Hadamard matrix, applied by the fast Walsh-Hadamard transform (additions and subtractions, no
+Fourier transform); ``hadamard_ordering`` checks that kernel against the explicit H_d (finding ``fft_is_fwht``).
+
+Algorithm 1 as printed (Sec. 'Algorithm Implementation and Analysis'):
+
+- ``alg1_step4_cost_O_r`` (as printed, expected VIOLATED). Training step 4 computes X^_train = X_r S~ in
+  R^{n x r}; the analysis says "Step 4 needs O(r) time", a cost bounded independently of n at fixed r. Any
+  computation of step 4 writes the n r entries of its output, so its work grows linearly in n. Event per
+  draw: the entries rpcheck's step 4 writes (``X_r[:, J]`` for the SRHT selection J) on the n rows of the
+  draw equal those on its first ceil(n/2) rows (work independent of n). They are n r vs ceil(n/2) r, unequal
+  for every n >= 2 (every profile has n >= 20): fails on every draw, VIOLATED (the bound is O(nr)).
+- ``alg1_prediction_as_printed`` (as printed, expected VIOLATED). Prediction step 2: "predict by
+  y^_test = X^_test w", with no sign and no bias, although step 5's SVM is the dual (3), whose constraint
+  1^T Y alpha = 0 comes with an unregularised bias b. Fixed instance (no randomness: ``exhaustive``):
+  projected training points X^ = [[1], [3]], labels y = (-1, +1), C = 1, solved by ``rpcheck.svm.solve_svc``
+  (KKT-certified). By hand: alpha = (1/2, 1/2) satisfies 1^T Y alpha = 0 and 0 <= alpha <= C, w = sum_i
+  alpha_i y_i x_i = 1, both points on the margin give b = -2, and y_i (w x_i + b) = 1 for both. Event: the
+  most charitable reading of the printed rule, sign(X^ w) (a sign added, no bias), returns the SVM's labels
+  sign(X^ w + b) on every point. sign((1, 3)) = (+1, +1) vs (-1, +1): fails (the literal X^ w = (1, 3) is not
+  even a label vector), VIOLATED.
+- ``alg1_prediction_with_bias`` (expected HOLDS, exhaustive): rpcheck's rule (``rpcheck.compare``:
+  sign(X^ w + b)) returns the training labels of this separable instance: sign((-1, 1)) = y. HOLDS.
+- ``control_prediction_flipped_bias`` (negative control, expected VIOLATED): the same event with the planted
+  fault b -> -b: sign((1 + 2, 3 + 2)) = (+1, +1) != y. VIOLATED.
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...sketches import make_sketch
+from ...svm import solve_svc
 from . import _common as c
 
 __all__ = ["THEOREM", "trial"]
 
 H, V = Verdict.HOLDS, Verdict.VIOLATED
+
+
+#: the fixed instance of the Alg. 1 prediction rows (module docstring): projected points, labels, C
+ALG1_X = np.array([[1.0], [3.0]])
+ALG1_Y = np.array([-1.0, 1.0])
+ALG1_C = 1.0
+
+
+@functools.lru_cache(maxsize=1)
+def _alg1_model():
+    """(w, b) of the dual (3) with bias on the fixed instance, KKT-certified by ``solve_svc`` (by hand:
+    w = 1, b = -2)."""
+    res = solve_svc(ALG1_X, ALG1_Y, ALG1_C)
+    return np.asarray(res.w, dtype=float), float(res.b)
+
+
+def _alg1_prediction_outcomes():
+    w, b = _alg1_model()
+    s = ALG1_X @ w
+    svm = np.where(s + b >= 0, 1.0, -1.0)  # rpcheck's rule (rpcheck.compare._train_predict)
+    printed = np.where(s >= 0, 1.0, -1.0)  # the printed y^ = X^ w with a sign added, no bias
+    flipped = np.where(s - b >= 0, 1.0, -1.0)  # planted fault of the control
+    return {
+        "alg1_prediction_as_printed": Outcome(holds=bool(np.array_equal(printed, svm)),
+                                              statistic=float(np.sum(printed != svm))),
+        "alg1_prediction_with_bias": Outcome(holds=bool(np.array_equal(svm, ALG1_Y)),
+                                             statistic=float(np.sum(svm != ALG1_Y))),
+        "control_prediction_flipped_bias": Outcome(holds=bool(np.array_equal(flipped, ALG1_Y)),
+                                                   statistic=float(np.sum(flipped != ALG1_Y))),
+    }
 
 
 def trial(params, rng):
@@ -51,6 +109,9 @@ def trial(params, rng):
     dev_bug_h = float(np.abs(Xr - oracle[:, br]).max())
     dev_bug_s = float(np.abs(RtR - dp / (r + 1) * np.eye(r)).max())
     ctrl = dev_bug_g <= tol or dev_bug_h <= tol or dev_bug_s <= stol
+    # Alg. 1 training step 4 (X^ = X_r S~): entries written on all n rows vs on the first ceil(n/2) rows
+    J = np.asarray(sk.indices_)
+    work_n, work_half = Xr[:, J].size, Xr[: (n + 1) // 2, J].size
     return TrialRecord(
         outcomes={
             "gram": Outcome(holds=dev_g <= tol, statistic=dev_g, bound=tol),
@@ -62,6 +123,9 @@ def trial(params, rng):
             ),
             "as_printed_orthonormal": Outcome(holds=dev_orth <= stol, statistic=dev_orth, bound=stol),
             "control_planted": Outcome(holds=bool(ctrl), statistic=min(dev_bug_g, dev_bug_h), bound=tol),
+            "alg1_step4_cost_O_r": Outcome(holds=work_n == work_half, statistic=float(work_n),
+                                           bound=float(work_half)),
+            **_alg1_prediction_outcomes(),
         },
         diagnostics={"d_pad": float(dp)},
     )
@@ -72,8 +136,8 @@ THEOREM = register(
         id="lei2020.rotation",
         paper="lei2020",
         title="X D H preserves X X^T and ||X||_F^2 (padded d); SRHT R^T R = (d/r) I, not I ('random "
-            "orthonormal')",
-        citation=c.citation("Sec. 3 (eq. 2, Alg. 1 steps 1-2)", "eq. (2)"),
+            "orthonormal'); Alg. 1 as printed: step 4 cost, prediction without sign and bias",
+        citation=c.citation("Sec. 3 (eq. 2, Alg. 1 steps 1-2, 4 and prediction)", "eqs. (2), (3)"),
         statement="X_r = X D H with H = H_d/sqrt(d) orthogonal: X_r X_r^T = X X^T; R = sqrt(d/r) D H S is a "
         "'random orthonormal matrix'.",
         kind="deterministic",
@@ -103,6 +167,33 @@ THEOREM = register(
                 "bit-reversed Hadamard columns; R^T R = (d'/(r+1)) I)",
                 expected=V,
                 role="control",
+            ),
+            Variant(
+                "alg1_step4_cost_O_r",
+                "Alg. 1 step 4 'needs O(r) time': the entries step 4 writes (X_r S~, n x r) do not grow with n "
+                "(n rows vs the first ceil(n/2) rows)",
+                expected=V,
+            ),
+            Variant(
+                "alg1_prediction_as_printed",
+                "Alg. 1 prediction step 2 'y^ = X^ w' (a sign added, no bias) gives the labels of the SVM of "
+                "dual (3), sign(X^ w + b), on a fixed instance (X^ = [[1], [3]], y = (-1, 1), C = 1)",
+                expected=V,
+                exhaustive=True,
+            ),
+            Variant(
+                "alg1_prediction_with_bias",
+                "rpcheck's prediction sign(X^ w + b) returns the labels of the same separable instance",
+                expected=H,
+                role="self-check",
+                exhaustive=True,
+            ),
+            Variant(
+                "control_prediction_flipped_bias",
+                "negative control: the same event with the planted fault b -> -b",
+                expected=V,
+                role="control",
+                exhaustive=True,
             ),
         ),
         profiles={
@@ -140,6 +231,31 @@ THEOREM = register(
                 "R^T R = (d/r) I_r; the scale sqrt(d/r) is what the JL lemma needs.",
                 "as_printed_orthonormal",
                 "Preliminaries ('random orthonormal matrix', Lemma 1) and eq. (2)",
+            ),
+            Finding(
+                "alg1_step4_cost",
+                "Alg. 1 step 4 (X^_train = X_r S~ in R^{n x r}) is said to need O(r) time; it writes n r "
+                    "entries, so its cost is O(nr).",
+                "alg1_step4_cost_O_r",
+                "Algorithm 1 (Training, step 4) and 'Algorithm Implementation and Analysis' ('Step 4 needs "
+                    "O(r) time')",
+            ),
+            Finding(
+                "alg1_prediction",
+                "Alg. 1 predicts 'y^_test = X^_test w': no sign (the output is not a label vector) and no bias, "
+                    "although the SVM of step 5 is the dual (3), with the bias constraint 1^T Y alpha = 0; on "
+                    "X^ = [[1], [3]], y = (-1, 1) (w = 1, b = -2) even sign(X^ w) misclassifies the first point.",
+                "alg1_prediction_as_printed",
+                "Algorithm 1 (Prediction, step 2) and eq. (3)",
+            ),
+            Finding(
+                "fft_is_fwht",
+                "Alg. 1 step 2 and its analysis compute X D H 'by FFT'; H is the Walsh-Hadamard matrix, applied "
+                    "by the fast Walsh-Hadamard transform (no Fourier transform), the kernel checked here "
+                    "against the explicit H_d.",
+                "hadamard_ordering",
+                "Algorithm 1 (Training, step 2); 'Algorithm Implementation and Analysis'; Sec. 'Subsampled "
+                    "Randomized Hadamard Transform' ('by using Fast Fourier Transform (FFT)')",
             ),
         ),
     )
