@@ -231,6 +231,7 @@ def test_synthetic_decide_verdicts():
     # 30/200 = 15% errors and gamma ~ 7.74: the paper's numbers are reproduced
     recs = [_rec(**base, **{"errcount.full": 30.0, "n_eval.full": 200.0, "gamma.full": g}) for g in (7.7, 7.78)]
     v, info = repro_synthetic.decide(recs, params)
+    assert "timing" not in info  # records without timings (older result files): no Fig. 1 rows
     # agreement is not evidence of agreement (no equivalence test): INCONCLUSIVE, never HOLDS
     assert v["error_vs_paper"] == Verdict.INCONCLUSIVE and v["margin_vs_paper"] == Verdict.INCONCLUSIVE
     assert v["margin_trend"] == Verdict.HOLDS and v["error_trend"] == Verdict.HOLDS
@@ -242,6 +243,26 @@ def test_synthetic_decide_verdicts():
     # 2 data sets: t quantile 63.7, the same spread no longer rejects
     v, _ = repro_synthetic.decide(recs[::2], params)
     assert v["margin_vs_paper"] == Verdict.INCONCLUSIVE
+
+
+def test_synthetic_fig1_rows():
+    """Fig. 1's statements beside the timings: the speedup at r = 1024 with its standard error (no agreement
+    decided), t_rp / t_svm against 'very small' (<= 0.1), max/min t_run against 'nearly the same' (<= 1.2)."""
+    params = {"family": "D2", "n": 250, "d": 10000, "folds": 3, "rs": "1024", "methods": "RG,CW"}
+    base = {"e.RG.1024": 1.0, "e.CW.1024": 1.0, "err.RG.1024": 0.3, "err.CW.1024": 0.3, "gamma.RG.1024": 5.0,
+            "gamma.CW.1024": 5.0, "errcount.full": 30.0, "n_eval.full": 200.0, "solver_errors": 0.0,
+            "t_rp.RG.1024": 0.05, "t_rp.CW.1024": 0.01, "t_svm.RG.1024": 1.0}  # fmt: skip
+    recs = [_rec(**base, **{"gamma.full": 7.0, "t_svm.full": tf, "t_svm.CW.1024": tc})
+            for tf, tc in ((2.1, 1.5), (4.2, 1.5))]
+    _, info = repro_synthetic.decide(recs, params)
+    rows = {r["method"]: r for r in info["timing"]["fig1"]}
+    rg = rows["RG, r = 1024: t_run(full) / t_run"]
+    assert rg["paper_speedup"] == 9 and rg["speedup"] == pytest.approx(3.0) and rg["speedup_se"] == pytest.approx(1.0)
+    assert "speedup_agrees" not in rg  # a timing is a measurement: no agreement decided
+    small = rows["t_rp / t_svm, largest over methods and r"]
+    assert small["trp_over_tsvm"] == pytest.approx(0.05) and small["trp_over_tsvm_agrees"] is True
+    same = rows["r = 1024: max / min of the methods' t_run (RG, CW)"]
+    assert same["trun_max_over_min"] == pytest.approx(1.51 / 1.05) and same["trun_max_over_min_agrees"] is False
 
 
 def test_sparsity_decide():
