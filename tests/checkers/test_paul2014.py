@@ -27,7 +27,7 @@ PAUL_IDS = [
     "paul2014.lemma3.1", "paul2014.lemma3.2", "paul2014.lemma3.3", "paul2014.lemma3.4", "paul2014.c1a",
     "paul2014.c2", "paul2014.c2.countsketch_exact", "paul2014.c3", "paul2014.thm3.5", "paul2014.thm3.5.search",
     "paul2014.c5", "paul2014.thm3.6", "paul2014.thm1.1", "paul2014.thm3.7", "paul2014.c11",
-    "paul2014.repro.synthetic", "paul2014.repro.bundled", "paul2014.e11", "paul2014.e14", "paul2014.regression_tables",
+    "paul2014.repro.synthetic", "paul2014.repro.bundled", "paul2014.repro.hapmap", "paul2014.e11", "paul2014.e14", "paul2014.regression_tables",
 ]  # fmt: skip
 
 
