@@ -265,6 +265,25 @@ def test_synthetic_fig1_rows():
     assert same["trun_max_over_min"] == pytest.approx(1.51 / 1.05) and same["trun_max_over_min_agrees"] is False
 
 
+def test_hapmap_decide_rows():
+    """Fig. 2-3 rows: eps_out beside 2%, spread <= 2 points, t_rp ranking FHT < RS < RG < CW, t_run max/min <= 1.2."""
+    from rpcheck.checkers.paul2014 import repro_hapmap
+
+    params = {"n": 250, "d": 4096, "rs": "512", "methods": "CW,RS,FHT,RG"}
+    trp = {"FHT": 0.01, "RS": 0.02, "RG": 0.03, "CW": 0.04}
+    diag = {"solver_errors": 0.0}
+    for m, t in trp.items():
+        diag |= {f"err.{m}.512": 1.0 + (m == "CW") * 3.0, f"undetermined.{m}.512": 0.0, f"t_rp.{m}.512": t,
+                 f"t_svm.{m}.512": 1.0}  # fmt: skip
+    _, info = repro_hapmap.decide([_rec(**diag), _rec(**diag)], params)
+    rows = {r["method"]: r for r in info["paper_vs"]}
+    assert rows["CW, r = 512, region labels"]["paper_eps_out"] == 2 and rows["CW, r = 512, region labels"]["eps_out"] == 4
+    assert rows["r = 512: spread of the methods' eps_out (points)"]["eps_out_spread_agrees"] is False  # 3 points
+    order = rows["r = 512: t_rp ranking (means)"]
+    assert order["trp_order"] == "FHT < RS < RG < CW" and order["trp_order_agrees"] is True
+    assert rows["r = 512: max / min of the methods' t_run"]["trun_max_over_min_agrees"] is True  # 1.04/1.01
+
+
 def test_sparsity_decide():
     p = {"kind": "cw", "a": 4, "r": 64}
     recs = [_rec(ratio=3.0, dense_ratio=50.0)]
