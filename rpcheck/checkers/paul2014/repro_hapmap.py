@@ -80,12 +80,11 @@ __all__ = ["THEOREM", "trial", "decide", "PAPER_FIG2_REGION_ERR"]
 METHODS = {"CW": "countsketch", "RS": "sign", "FHT": "srht", "RG": "gaussian"}
 #: Sec. 4.1.3 (p. 13): "For regional classification, we estimated eps_out to be close to 2%".
 PAPER_FIG2_REGION_ERR = 2
-PAPER_FIG2_SAME = ("eps_out 'nearly identical for all four random projection methods' (Sec. 4.1.3, p. 13; Fig. 2)")
+PAPER_FIG2_SAME = "eps_out 'nearly identical for all four random projection methods' (Sec. 4.1.3, p. 13; Fig. 2)"
 #: Sec. 4.1.3 (p. 14), t_rp on the dense HapMap matrix: "FHT is fastest, followed by RS, RG and CW".
 PAPER_FIG3_ORDER = ("FHT", "RS", "RG", "CW")
 PAPER_FIG3_ORDER_TEXT = "t_rp: 'FHT is fastest, followed by RS, RG and CW' (Sec. 4.1.3, p. 14; Fig. 3)"
-PAPER_FIG3_SAME = ("'the combined running time for four different random projection methods are nearly identical' "
-                   "(Sec. 4.1.3, p. 13; Fig. 3, p. 14)")
+PAPER_FIG3_SAME = "total time 'nearly identical' for the four methods (Sec. 4.1.3, p. 13; Fig. 3, p. 14)"
 C_HAPMAP = 1000.0  # Sec. 4.1.3: "We set C to 1,000 in LIBLINEAR for all the experiments"
 SPREAD_POINTS = 2.0  # "nearly identical" errors: spread of the method means at most 2 points (our reading)
 SAME_RATIO = 1.2  # "nearly identical" times: max/min at most 1.2 (as paul2014.tables, Table VII)
