@@ -259,8 +259,7 @@ def decide(records, params):
 def _paper_vs(info, params):
     """Table IV beside the stand-in (see the module docstring; no agreement decided)."""
     T = PAPER_TABLE_IV
-    tag = f"LIBLINEAR's problem (squared hinge, no bias, C = {params['C']:g}; solve_l2svc), stand-in {params['n']} x " \
-          f"{params['d']}"
+    tag = f"stand-in {params['n']} x {params['d']}, squared hinge, no bias, C = {params['C']:g}"
     rows = [{"method": f"full data, {tag}", "paper_eps_out": T["eps_out"]["full"],
              "eps_out": info["err_l2_full"]["mean"], "eps_out_se": info["err_l2_full"]["se"],
              "paper_gamma": T["gamma"]["full"], "gamma": info["margin_l2_full"]["mean"],
