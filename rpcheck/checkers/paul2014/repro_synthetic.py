@@ -45,8 +45,11 @@ These timings are NOT comparable with the paper's: the paper ran LIBSVM (SMO on 
 with d) in MATLAB in 2013; rpcheck's solver is ``rpcheck.svm.solve_svc`` (exact dual of eq. (3), dense
 interior-point method with O(n k^2) work per iteration, k = min(n, d), KKT-certified; Clarabel through
 cvxpy only if the IPM's point fails the certificate). With n = 133-270 training rows below every r, k = n
-on the full data and on X R alike, so the solver's own work hardly shrinks with d and the speedup is
-expected near 1, not 6-25; the measurement says how much of the paper's speedup is a property of its
+on the full data and on X R alike, so the iterations cost the same and only the O(n^2 d) factorisation of
+the data shrinks with d: the speedup is expected well below the paper's 6-25, and below 1 where drawing a
+dense R (RG, RS: d x r normals or signs) costs more than the whole SVM. Measured at ci (D1, seeds 0-2;
+indicative, a shared 2-core machine): 1.9-3.6 for CW and FHT, 0.4-0.8 for RS and RG; the 3-fold training on
+the full data takes 0.14-0.43 s. The measurement says how much of the paper's speedup is a property of its
 solver. Timings also depend on the load of the machine (other jobs share its cores).
 """
 
