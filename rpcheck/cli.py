@@ -318,10 +318,61 @@ def _builtin_catalog(key=None):
     return infos
 
 
+#: The index of the built-in theorems shipped with the package (what ``list`` prints), so that the first
+#: ``rpcheck list`` after an install answers without importing the checkers (about 1.5 s of imports). It is
+#: used only while its key, :func:`_checkers_key`, matches the checkers' sources; ``rpcheck docs`` rewrites
+#: it and tests/test_docs.py fails when it is stale.
+SHIPPED_INDEX = Path(__file__).resolve().parent / "checkers" / "index.json"
+
+
+def _checkers_key():
+    """crc32 of the contents of every .py file under rpcheck/checkers (paths included): what the index of
+    the built-in theorems is computed from. Contents, not mtimes, so an installed copy matches."""
+    import zlib
+
+    root = SHIPPED_INDEX.parent
+    crc = zlib.crc32(__version__.encode())
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for f in sorted(filenames):
+            if f.endswith(".py"):
+                path = os.path.join(dirpath, f)
+                crc = zlib.crc32(os.path.relpath(path, root).replace(os.sep, "/").encode(), crc)
+                with open(path, "rb") as fh:
+                    crc = zlib.crc32(fh.read(), crc)
+    return f"{crc:08x}"
+
+
+def _compute_index():
+    return {
+        t.id: {"id": t.id, "paper": t.paper, "kind": t.kind, "title": t.title, "source": "built-in"}
+        for t in _builtin_theorems()
+    }
+
+
+def _shipped_index():
+    """The shipped index when it is current (its key matches the checkers' sources), else None."""
+    shipped = _read_cache(SHIPPED_INDEX)
+    if isinstance(shipped, dict) and shipped.get("key") == _checkers_key():
+        return shipped.get("theorems")
+    return None
+
+
+def write_shipped_index():
+    """Rewrite rpcheck/checkers/index.json from the registry (``rpcheck docs`` calls it)."""
+    text = json.dumps({"key": _checkers_key(), "theorems": _compute_index()}, indent=1, sort_keys=True) + "\n"
+    if not SHIPPED_INDEX.is_file() or SHIPPED_INDEX.read_text(encoding="utf-8") != text:
+        tmp = SHIPPED_INDEX.with_name(f".{SHIPPED_INDEX.name}.{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, SHIPPED_INDEX)
+    return SHIPPED_INDEX
+
+
 def _builtin_index(key=None):
     """``{id: {id, paper, kind, title, source}}`` of the built-in theorems (what ``list`` prints): the full
-    catalog when it is cached, else a light index (cached too) that needs the checkers' declarations only,
-    not :func:`_theorem_info` (whose per-cell expected verdicts may solve problems: cvxpy, numba)."""
+    catalog when it is cached, else the shipped index when current, else a light index (cached too) that
+    needs the checkers' declarations only, not :func:`_theorem_info` (whose per-cell expected verdicts may
+    solve problems: cvxpy, numba)."""
     key = key or _source_key()
     full = _read_cache(_cache_dir() / f"catalog-{key}.json")
     if full is not None:
@@ -329,10 +380,7 @@ def _builtin_index(key=None):
     path = _cache_dir() / f"index-{key}.json"
     index = _read_cache(path)
     if index is None:
-        index = {
-            t.id: {"id": t.id, "paper": t.paper, "kind": t.kind, "title": t.title, "source": "built-in"}
-            for t in _builtin_theorems()
-        }
+        index = _shipped_index() or _compute_index()
         _write_cache(path, index)
     return index
 
@@ -863,6 +911,7 @@ def _cmd_docs(args):
     _check_out_dir(args.out, "--out")
     written = markdown.write_pages(args.out, pages)
     print(f"wrote {len(written)} pages to {args.out}: {', '.join(p.name for p in written)}")
+    print(f"wrote the index of the built-in theorems to {write_shipped_index()}")
     return EXIT_OK
 
 

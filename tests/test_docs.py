@@ -99,3 +99,17 @@ def test_prose_is_escaped_and_code_is_kept():
     assert markdown._code("``x``") == "``` ``x`` ```"
     assert markdown._block("a ``` b").startswith("````text\n")
     assert markdown._cell("a|b\nc") == "a\\|b c"
+
+
+def test_the_shipped_index_of_the_builtin_theorems_is_current():
+    """rpcheck/checkers/index.json lets the first `rpcheck list` after an install answer without importing the
+    checkers; it is used only while its key matches the checkers' sources, and must list what they register."""
+    import json
+
+    from rpcheck import cli
+
+    shipped = json.loads(cli.SHIPPED_INDEX.read_text(encoding="utf-8"))
+    assert shipped["key"] == cli._checkers_key() and shipped["theorems"] == cli._compute_index(), (
+        f"rpcheck/checkers/index.json is stale; {HOW} and rpcheck/checkers/index.json."
+    )
+    assert cli._shipped_index() == shipped["theorems"]

@@ -43,7 +43,13 @@ def ids():
 
 
 def get(theorem_id):
-    """The Theorem with this id; an unknown id raises RpcheckError listing the closest known ids."""
+    """The Theorem with this id; an unknown id raises RpcheckError listing the closest known ids. A built-in
+    id imports its paper's package first (``rpcheck show`` of one theorem need not import every checker)."""
+    paper = theorem_id.split(".", 1)[0] if isinstance(theorem_id, str) else None
+    if not _loaded and theorem_id not in _REGISTRY and paper in PAPER_PACKAGES:
+        importlib.import_module(f"rpcheck.checkers.{paper}")
+    if theorem_id in _REGISTRY:
+        return _REGISTRY[theorem_id]
     _load()
     try:
         return _REGISTRY[theorem_id]

@@ -397,6 +397,10 @@ def _build_cells(ths, profile, overrides, trials, sequential):
             seen.add(canonical)
             decoded = json.loads(canonical)
             looks = _stats.sequential_looks(n, SEQUENTIAL_LOOKS) if sequential else (n,)
+            if not changed:  # a declared cell (an override may make a control's fault invisible: reported)
+                why = next((w for v in th.variants if (w := v.control_problem(decoded))), None)
+                if why:
+                    raise RpcheckError(f"theorem {th.id!r}, profile {profile!r}, cell {idx} ({c}): {why}.")
             cells.append(_Cell(th, idx, canonical, decoded, n, looks, th.vacuous_reason(decoded)))
     return cells
 
@@ -515,7 +519,7 @@ def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_level
                     ref = cell.theorem if be.name == "serial" else cell.theorem.id
                     module = cell.theorem.trial.__module__
 
-                    def submit(s, e):
+                    def submit(s, e, ref=ref, module=module):
                         h = be.submit(_run_chunk, ref, module, cell.canonical, s, e, seed)
                         handles[h] = (cell, s, e)
                         cell.pending += 1

@@ -351,6 +351,18 @@ class Variant:
         exp = self.expected(params) if callable(self.expected) else self.expected
         return None if exp is None else Verdict(exp)
 
+    def control_problem(self, params: Mapping) -> str | None:
+        """Why this variant breaks the rule "a control is expected VIOLATED" in the cell ``params`` (None when
+        it does not). A callable expectation is checked where a profile's cell is first run or shown (the
+        runner, the docs, the contract test), not at registration: some expectations cost solves, and
+        importing the checkers stays cheap."""
+        if self.role != "control":
+            return None
+        exp = self.expected_for(params)
+        if exp is Verdict.VIOLATED:
+            return None
+        return f"variant {self.name!r} has role 'control' but expected {exp!r}; a control must be expected VIOLATED"
+
     def delta_for(self, params: Mapping) -> float | None:
         p = self.promised_failure
         if p is None:
@@ -515,12 +527,6 @@ class Theorem:
                 msg = self.cell_problem(cell)
                 if msg:
                     raise RpcheckError(f"theorem {self.id!r}, profile {pname!r}, cell {idx} ({cell}): {msg}.")
-                for v in self.variants:
-                    if v.role == "control" and callable(v.expected) and v.expected_for(cell) is not Verdict.VIOLATED:
-                        raise RpcheckError(
-                            f"theorem {self.id!r}, profile {pname!r}, cell {idx}: variant {v.name!r} has role "
-                            f"'control' but expected {v.expected_for(cell)!r}; a control must be expected VIOLATED."
-                        )
 
     def cell_problem(self, params: Mapping, *, names=None) -> str | None:
         """Why the parameter dict ``params`` is not a valid cell (None when it is, or when ``parameters``

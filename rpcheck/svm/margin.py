@@ -16,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..errors import NotSeparableError, RpcheckError, SolverError
-from ._common import check_solver, validate_labels, validate_X
+from ._common import DEFAULT_SOLVER, check_solver, validate_labels, validate_X
 from ._results import MarginResult
 from .svc import solve_svc
 
@@ -30,7 +30,7 @@ def _min_cos(Xh, y, u):
     return float(np.min(y * np.asarray(Xh @ u).ravel()) / nu)
 
 
-def normalized_margin(X, y, *, solver="CLARABEL", solver_options=None):
+def normalized_margin(X, y, *, solver=DEFAULT_SOLVER, solver_options=None):
     r"""Normalised (cosine) margin of a labelled sample, Shi et al. 2012, Definition 2.
 
     Parameters
@@ -39,7 +39,8 @@ def normalized_margin(X, y, *, solver="CLARABEL", solver_options=None):
         Points; no row may be zero (its cosine is undefined).
     y : array_like of shape (n,)
         Labels in {-1, +1}; a single class is allowed (there is no bias).
-    solver : {"CLARABEL", "OSQP", "SCS", "IPM"}, default="CLARABEL"
+    solver : {"AUTO", "CLARABEL", "OSQP", "SCS", "IPM"}, default="AUTO"
+        As :func:`rpcheck.svm.solve_svc`.
     solver_options : dict, optional
 
     Returns

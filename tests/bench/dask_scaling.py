@@ -98,6 +98,7 @@ def main():
         overhead = 1.0 - work / (min(k, cores) * wall)
         same = _comparable(res.cells).equals(ref)
         rows.append(("dask", k, wall, work, speedup, speedup / k, overhead, same, load))
+        print("partial:", rows[-1], flush=True)  # survives a later configuration's failure
     print(f"theorems: {', '.join(theorems)}; profile {args.profile}; seed {args.seed}; {cores} cores")
     print("| backend | workers | wall s | trial work s | speedup | efficiency | overhead | identical | load |")
     print("|---|---|---|---|---|---|---|---|---|")

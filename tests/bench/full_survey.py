@@ -4,11 +4,13 @@ Not a test (not collected). Run from the repository root::
 
     OMP_NUM_THREADS=1 python tests/bench/full_survey.py [--budget 30] [--theorem ID ...] [--out survey.csv]
 
-For each theorem, the cells of its ``full`` profile are visited in order and ONE trial of each is run and
-timed in this process (single-threaded BLAS, as the engine's workers run them), until the theorem's
-``--budget`` seconds are spent; the cells not reached are estimated by the mean per-trial time of the cells
-measured (column ``measured`` says how many were). The estimate of the theorem's ``full`` CPU time is
-``sum over cells of trials x seconds per trial``. A trial that raises is recorded with its error and counts
+For each theorem (after one untimed warm-up trial of its ``quick`` profile), the cells of its ``full`` profile
+are visited in a seeded random order and ONE trial of each is run and timed in this process, in CPU seconds
+(``time.process_time``; single-threaded BLAS, as the engine's workers run them, so other load on the machine
+does not inflate the times), until the theorem's ``--budget`` seconds are spent; the cells not reached are
+estimated by the mean per-trial time of the cells measured, a random sample of the grid (column ``measured``
+says how many were). The estimate of the theorem's ``full`` CPU time is ``sum over cells of trials x seconds
+per trial``. A trial that raises is recorded with its error and counts
 as measured (its time is what a worker would lose).
 
 Per-trial times vary between draws (solver iterations, data-dependent work), so the estimate is indicative
@@ -49,18 +51,27 @@ def main():
             th = registry.get(tid)
             prof = th.profiles["full"]
             cells = list(prof.cells)
+            try:  # untimed warm-up: imports, JIT caches, data loaders' first calls
+                quick = th.profiles["quick"]
+                th.trial(dict(next(iter(quick.cells))), np.random.default_rng([args.seed, 10**6]))
+            except Exception:  # noqa: BLE001 - a failing warm-up shows again in the timed trials
+                pass
             spent, times, errors = 0.0, [], []
-            for k, cell in enumerate(cells):
+            # a seeded random order of the cells, so the cells not reached are estimated from an unbiased
+            # sample (grids list sizes in increasing order: measuring a prefix would underestimate)
+            order = np.random.default_rng(args.seed).permutation(len(cells))
+            for k in order:
+                cell = cells[k]
                 if spent >= args.budget:
                     break
                 rng = np.random.default_rng([args.seed, k])
-                t0 = time.perf_counter()
+                t0 = time.process_time()  # CPU seconds: single-threaded, so unaffected by other load
                 try:
                     th.trial(dict(cell), rng)
                 except Exception as exc:  # noqa: BLE001 - recorded, the survey goes on
                     errors.append(f"cell {k}: {type(exc).__name__}: {exc}".splitlines()[0][:160])
                     traceback.print_exc(limit=1, file=sys.stderr)
-                dt = time.perf_counter() - t0
+                dt = time.process_time() - t0
                 times.append(dt)
                 spent += dt
             mean = sum(times) / len(times) if times else math.nan

@@ -64,3 +64,22 @@ def test_run_cell_backends_agree():
 def test_seed_changes_results(reference):
     other = run(THEOREMS, backend="serial", trials=40, seed=8)
     assert not np.array_equal(other.trials["diag.u"].to_numpy(), reference.trials["diag.u"].to_numpy())
+
+
+def test_a_cell_is_probed_then_chunked_by_its_measured_trial_time():
+    """A cell's first chunk is a small probe (1/16 of a worker's share); the rest is sized from the probe's
+    measured time. 64 trials of microseconds on one worker: a probe of 4, then the 60 left in one chunk (at
+    least MIN_CHUNK_SECONDS of work, at most MAX_CHUNK), not four chunks of 16."""
+    chunks = []
+
+    def progress(done, total, info):
+        if info["event"] == "chunk":
+            chunks.append(done)
+
+    run(["engine_test.bernoulli"], backend="serial", trials=64, seed=1, progress=progress)
+    n_cells = len(_engine_claims.BERNOULLI.profiles["quick"].cells)
+    assert runner_mod._probe_size(64, 1) == 4
+    assert len(chunks) == 2 * n_cells
+    assert runner_mod._chunk_size(60, 1, 1e-6, runner_mod.MIN_CHUNK_SECONDS["serial"]) == 60
+    assert runner_mod._chunk_size(1000, 2, 1e-6, runner_mod.MIN_CHUNK_SECONDS["dask"]) == runner_mod.MAX_CHUNK
+    assert runner_mod._chunk_size(1000, 2, 1.0) == 125  # slow trials: four chunks per worker

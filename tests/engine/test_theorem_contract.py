@@ -14,6 +14,7 @@ from rpcheck.engine import (
     Variant,
     Verdict,
     run,
+    registry,
     undeclared_parameters,
 )
 from rpcheck.errors import RpcheckError
@@ -71,8 +72,21 @@ def test_roles():
     Variant("v", "-", role="control", expected="VIOLATED")
     with pytest.raises(RpcheckError, match="role 'measurement' is for mode 'report'"):
         Variant("v", "-", role="measurement", mode="bound")
-    with pytest.raises(RpcheckError, match="a control must be expected VIOLATED"):
-        _theorem(variants=(Variant("c", "-", role="control", expected=lambda q: Verdict.HOLDS),))
+    # a callable control expectation is checked where a declared cell runs (registration stays cheap)
+    th = _theorem(variants=(Variant("c", "-", role="control", expected=lambda q: Verdict.HOLDS),))
+    assert "a control must be expected VIOLATED" in th.variants[0].control_problem({})
+    with pytest.raises(RpcheckError, match="cell 0 .*role 'control' but expected .*HOLDS.*a control must be"):
+        run(th, profile="quick", backend="serial")
+
+
+def test_every_control_is_expected_violated_in_every_cell():
+    """Every built-in control, in every cell of every profile (what registration checked before the
+    expectations became lazy)."""
+    for t in registry.all_theorems():
+        for prof in t.profiles.values():
+            for cell in prof.cells:
+                for v in t.variants:
+                    assert v.control_problem(cell) is None, (t.id, v.name, cell)
 
 
 def test_param_domains():
