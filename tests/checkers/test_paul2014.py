@@ -27,7 +27,8 @@ PAUL_IDS = [
     "paul2014.lemma3.1", "paul2014.lemma3.2", "paul2014.lemma3.3", "paul2014.lemma3.4", "paul2014.c1a",
     "paul2014.c2", "paul2014.c2.countsketch_exact", "paul2014.c3", "paul2014.thm3.5", "paul2014.thm3.5.search",
     "paul2014.c5", "paul2014.thm3.6", "paul2014.thm1.1", "paul2014.thm3.7", "paul2014.c11",
-    "paul2014.repro.synthetic", "paul2014.repro.bundled", "paul2014.repro.hapmap", "paul2014.e11", "paul2014.e14", "paul2014.regression_tables",
+    "paul2014.repro.synthetic", "paul2014.repro.bundled", "paul2014.repro.hapmap", "paul2014.e11", "paul2014.e14",
+    "paul2014.regression_tables",
 ]  # fmt: skip
 
 
@@ -277,7 +278,8 @@ def test_hapmap_decide_rows():
                  f"t_svm.{m}.512": 1.0}  # fmt: skip
     _, info = repro_hapmap.decide([_rec(**diag), _rec(**diag)], params)
     rows = {r["method"]: r for r in info["paper_vs"]}
-    assert rows["CW, r = 512, region labels"]["paper_eps_out"] == 2 and rows["CW, r = 512, region labels"]["eps_out"] == 4
+    cw = rows["CW, r = 512, region labels"]
+    assert cw["paper_eps_out"] == 2 and cw["eps_out"] == 4
     assert rows["r = 512: spread of the methods' eps_out (points)"]["eps_out_spread_agrees"] is False  # 3 points
     order = rows["r = 512: t_rp ranking (means)"]
     assert order["trp_order"] == "FHT < RS < RG < CW" and order["trp_order_agrees"] is True

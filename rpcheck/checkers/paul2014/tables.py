@@ -405,8 +405,8 @@ def decide(records, params):
     return {}, {
         "data": "the paper's own Tables II, V and VI (arXiv v5), transcribed in rpcheck.checkers.paul2014.tables",
         "protocol": "arithmetic on the printed numbers (no solver, no sampling); 'agrees' uses the readings "
-                    "of the claim variants (ten to 20: ratio in [10, 20]; about twice: [1.5, 2.5); approximately: within 10%; rank: full row "
-                    "rank of the 135-252-row training sets, assumed)",
+                    "of the claim variants (ten to 20: ratio in [10, 20]; about twice: [1.5, 2.5); approximately: "
+                    "within 10%; rank: full row rank of the 135-252-row training sets, assumed)",
         "text_vs_tables": rows,
     }
 
