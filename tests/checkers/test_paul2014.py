@@ -28,7 +28,7 @@ PAUL_IDS = [
     "paul2014.c2", "paul2014.c2.countsketch_exact", "paul2014.c3", "paul2014.thm3.5", "paul2014.thm3.5.search",
     "paul2014.c5", "paul2014.thm3.6", "paul2014.thm1.1", "paul2014.thm3.7", "paul2014.c11",
     "paul2014.repro.synthetic", "paul2014.repro.bundled", "paul2014.repro.hapmap", "paul2014.e11", "paul2014.e14",
-    "paul2014.regression_tables",
+    "paul2014.regression_tables", "paul2014.repro.rcv1",
 ]  # fmt: skip
 
 
@@ -284,6 +284,29 @@ def test_hapmap_decide_rows():
     order = rows["r = 512: t_rp ranking (means)"]
     assert order["trp_order"] == "FHT < RS < RG < CW" and order["trp_order_agrees"] is True
     assert rows["r = 512: max / min of the methods' t_run"]["trun_max_over_min_agrees"] is True  # 1.04/1.01
+
+
+def test_rcv1_decide_rows():
+    """Table IV rows (numeric at a Table IV r), the eps_out trend, Fig. 4's nnz rule (CW <= 1, others increasing),
+    t_svm below full for CW only, CW's t_run below full."""
+    from rpcheck.checkers.paul2014 import repro_rcv1
+
+    params = {"n": 2000, "d": 16384, "density": 0.003, "rs": "2048,4096", "methods": "CW,RG"}
+    diag = {"solver_errors": 0.0, "err.full": 5.0, "gamma.full": 0.015, "t_svm.full": 1.0}
+    for m, nnz, tsvm in (("CW", (0.98, 0.99), 0.2), ("RG", (40.0, 80.0), 3.0)):
+        for r, e, z in zip((2048, 4096), (9.0, 8.0), nnz):
+            diag |= {f"err.{m}.{r}": e, f"gamma.{m}.{r}": 0.016, f"t_rp.{m}.{r}": 0.01, f"t_svm.{m}.{r}": tsvm,
+                     f"nnz.{m}.{r}": z}  # fmt: skip
+    _, info = repro_rcv1.decide([_rec(**diag), _rec(**diag)], params)
+    rows = {r["method"]: r for r in info["paper_vs"]}
+    rg = rows["RG, r = 2048, stand-in 2000 x 16384"]
+    assert rg["paper_eps_out"] == 9.24 and rg["paper_gamma"] == 0.0158 and rg["eps_out"] == 9.0
+    assert rows["RG: eps_out along r = 2048, 4096"]["eps_out_trend_agrees"] is True
+    assert rows["CW: nnz(X R) / nnz(X) along r = 2048, 4096 (Fig. 4)"]["nnz_ratio_agrees"] is True
+    assert rows["RG: nnz(X R) / nnz(X) along r = 2048, 4096 (Fig. 4)"]["nnz_ratio_agrees"] is True
+    below = rows["r = 2048: methods with t_svm below the full data's (1 s)"]
+    assert below["tsvm_below_full"] == "CW" and below["tsvm_below_full_agrees"] is True
+    assert rows["r = 4096: CW's t_run / full t_svm"]["cw_trun_over_full_agrees"] is True  # 0.21
 
 
 def test_sparsity_decide():

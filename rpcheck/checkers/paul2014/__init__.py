@@ -19,6 +19,7 @@ from . import (  # noqa: F401  (imported for registration)
     regression_tables,
     repro_bundled,
     repro_hapmap,
+    repro_rcv1,
     repro_synthetic,
     sparsity,
     tables,
