@@ -50,9 +50,10 @@ Paper vs rpcheck (decide info ``paper_vs``), each rule stated here:
   every r (CountSketch adds columns of X, so nnz(X R) <= nnz(X) always: an exact check of the sketch).
 Timings are of this machine and solver (other jobs share its cores), not LIBLINEAR's seconds.
 
-Cost: ci 2 trials of 300 x 4,096 at r = 256, 512, 1,024 (about 1 s a trial serial); standard 3 trials of
-2,000 x 16,384 at r = 2,048, 4,096, 8,192 (about 25 s a trial; the Gaussian R is 16,384 x 8,192, 1 GB);
-full 5 trials of 4,000 x 16,384 (not timed here).
+Cost (serial, a shared and loaded 2-core machine; indicative): ci 2 trials of 300 x 4,096 at r = 256, 512,
+1,024, 1.9-3.2 s in all; standard 3 trials of 2,000 x 16,384 at r = 2,048, 4,096, 8,192, 61-69 s a trial and
+a peak RSS of 2.0 GB (the dense Gaussian and sign R at r = 8,192 are 16,384 x 8,192: 1 GB each, built one at a
+time); full 5 trials of 4,000 x 16,384 (not timed here).
 """
 
 from __future__ import annotations
