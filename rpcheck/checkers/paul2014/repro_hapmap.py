@@ -189,7 +189,7 @@ def decide(records, params):
     info = {
         "data": f"hapmap-hgdp-standin (rpcheck.standins.hapmap_like, {params['n']} x {params['d']}, 5 regions, "
                 "50 populations, Fst 0.1/0.02): NOT the real HapMap-HGDP",
-        "protocol": f"{len(records)} trials, stratified 2/3 train, region labels; {SOLVER_NAME}; t_rp = draw R "
+        "protocol": f"{len(records)} trial(s), stratified 2/3 train, region labels; {SOLVER_NAME}; t_rp = draw R "
                     "+ X R, t_run = t_rp + t_svm (time.perf_counter, this machine; not comparable with the paper's "
                     f"seconds); test predictions not certified by the gap: at most {100 * und:.2g}%",
         "solver_errors": float(D["solver_errors"].sum()),

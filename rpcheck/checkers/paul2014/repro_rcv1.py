@@ -198,7 +198,7 @@ def decide(records, params):
     info = {
         "data": f"rcv1-binary-standin (rpcheck.standins.rcv1_binary_like, {params['n']} x {params['d']}, density "
                 f"{params['density']:g}, 10 informative words per class): NOT the real RCV1",
-        "protocol": f"{len(records)} trials, stratified 2/3 train; {SOLVER_NAME}; t_rp = draw R + X R, t_svm = "
+        "protocol": f"{len(records)} trial(s), stratified 2/3 train; {SOLVER_NAME}; t_rp = draw R + X R, t_svm = "
                     "training (time.perf_counter, this machine; not comparable with the paper's seconds)",
         "solver_errors": float(D["solver_errors"].sum()),
     }  # fmt: skip
