@@ -27,7 +27,8 @@ PAUL_IDS = [
     "paul2014.lemma3.1", "paul2014.lemma3.2", "paul2014.lemma3.3", "paul2014.lemma3.4", "paul2014.c1a",
     "paul2014.c2", "paul2014.c2.countsketch_exact", "paul2014.c3", "paul2014.thm3.5", "paul2014.thm3.5.search",
     "paul2014.c5", "paul2014.thm3.6", "paul2014.thm1.1", "paul2014.thm3.7", "paul2014.c11",
-    "paul2014.repro.synthetic", "paul2014.repro.bundled", "paul2014.e11", "paul2014.e14", "paul2014.regression_tables",
+    "paul2014.repro.synthetic", "paul2014.repro.bundled", "paul2014.repro.hapmap", "paul2014.e11", "paul2014.e14",
+    "paul2014.regression_tables", "paul2014.repro.rcv1",
 ]  # fmt: skip
 
 
@@ -231,6 +232,7 @@ def test_synthetic_decide_verdicts():
     # 30/200 = 15% errors and gamma ~ 7.74: the paper's numbers are reproduced
     recs = [_rec(**base, **{"errcount.full": 30.0, "n_eval.full": 200.0, "gamma.full": g}) for g in (7.7, 7.78)]
     v, info = repro_synthetic.decide(recs, params)
+    assert "timing" not in info  # records without timings (older result files): no Fig. 1 rows
     # agreement is not evidence of agreement (no equivalence test): INCONCLUSIVE, never HOLDS
     assert v["error_vs_paper"] == Verdict.INCONCLUSIVE and v["margin_vs_paper"] == Verdict.INCONCLUSIVE
     assert v["margin_trend"] == Verdict.HOLDS and v["error_trend"] == Verdict.HOLDS
@@ -242,6 +244,69 @@ def test_synthetic_decide_verdicts():
     # 2 data sets: t quantile 63.7, the same spread no longer rejects
     v, _ = repro_synthetic.decide(recs[::2], params)
     assert v["margin_vs_paper"] == Verdict.INCONCLUSIVE
+
+
+def test_synthetic_fig1_rows():
+    """Fig. 1's statements beside the timings: the speedup at r = 1024 with its standard error (no agreement
+    decided), t_rp / t_svm against 'very small' (<= 0.1), max/min t_run against 'nearly the same' (<= 1.2)."""
+    params = {"family": "D2", "n": 250, "d": 10000, "folds": 3, "rs": "1024", "methods": "RG,CW"}
+    base = {"e.RG.1024": 1.0, "e.CW.1024": 1.0, "err.RG.1024": 0.3, "err.CW.1024": 0.3, "gamma.RG.1024": 5.0,
+            "gamma.CW.1024": 5.0, "errcount.full": 30.0, "n_eval.full": 200.0, "solver_errors": 0.0,
+            "t_rp.RG.1024": 0.05, "t_rp.CW.1024": 0.01, "t_svm.RG.1024": 1.0}  # fmt: skip
+    recs = [_rec(**base, **{"gamma.full": 7.0, "t_svm.full": tf, "t_svm.CW.1024": tc})
+            for tf, tc in ((2.1, 1.5), (4.2, 1.5))]
+    _, info = repro_synthetic.decide(recs, params)
+    rows = {r["method"]: r for r in info["timing"]["fig1"]}
+    rg = rows["RG, r = 1024: t_run(full) / t_run"]
+    assert rg["paper_speedup"] == 9 and rg["speedup"] == pytest.approx(3.0) and rg["speedup_se"] == pytest.approx(1.0)
+    assert "speedup_agrees" not in rg  # a timing is a measurement: no agreement decided
+    small = rows["t_rp / t_svm, largest over methods and r"]
+    assert small["trp_over_tsvm"] == pytest.approx(0.05) and small["trp_over_tsvm_agrees"] is True
+    same = rows["r = 1024: max / min of the methods' t_run (RG, CW)"]
+    assert same["trun_max_over_min"] == pytest.approx(1.51 / 1.05) and same["trun_max_over_min_agrees"] is False
+
+
+def test_hapmap_decide_rows():
+    """Fig. 2-3 rows: eps_out beside 2%, spread <= 2 points, t_rp ranking FHT < RS < RG < CW, t_run max/min <= 1.2."""
+    from rpcheck.checkers.paul2014 import repro_hapmap
+
+    params = {"n": 250, "d": 4096, "rs": "512", "methods": "CW,RS,FHT,RG"}
+    trp = {"FHT": 0.01, "RS": 0.02, "RG": 0.03, "CW": 0.04}
+    diag = {"solver_errors": 0.0}
+    for m, t in trp.items():
+        diag |= {f"err.{m}.512": 1.0 + (m == "CW") * 3.0, f"undetermined.{m}.512": 0.0, f"t_rp.{m}.512": t,
+                 f"t_svm.{m}.512": 1.0}  # fmt: skip
+    _, info = repro_hapmap.decide([_rec(**diag), _rec(**diag)], params)
+    rows = {r["method"]: r for r in info["paper_vs"]}
+    cw = rows["CW, r = 512, region labels"]
+    assert cw["paper_eps_out"] == 2 and cw["eps_out"] == 4
+    assert rows["r = 512: spread of the methods' eps_out (points)"]["eps_out_spread_agrees"] is False  # 3 points
+    order = rows["r = 512: t_rp ranking (means)"]
+    assert order["trp_order"] == "FHT < RS < RG < CW" and order["trp_order_agrees"] is True
+    assert rows["r = 512: max / min of the methods' t_run"]["trun_max_over_min_agrees"] is True  # 1.04/1.01
+
+
+def test_rcv1_decide_rows():
+    """Table IV rows (numeric at a Table IV r), the eps_out trend, Fig. 4's nnz rule (CW <= 1, others increasing),
+    t_svm below full for CW only, CW's t_run below full."""
+    from rpcheck.checkers.paul2014 import repro_rcv1
+
+    params = {"n": 2000, "d": 16384, "density": 0.003, "rs": "2048,4096", "methods": "CW,RG"}
+    diag = {"solver_errors": 0.0, "err.full": 5.0, "gamma.full": 0.015, "t_svm.full": 1.0}
+    for m, nnz, tsvm in (("CW", (0.98, 0.99), 0.2), ("RG", (40.0, 80.0), 3.0)):
+        for r, e, z in zip((2048, 4096), (9.0, 8.0), nnz):
+            diag |= {f"err.{m}.{r}": e, f"gamma.{m}.{r}": 0.016, f"t_rp.{m}.{r}": 0.01, f"t_svm.{m}.{r}": tsvm,
+                     f"nnz.{m}.{r}": z}  # fmt: skip
+    _, info = repro_rcv1.decide([_rec(**diag), _rec(**diag)], params)
+    rows = {r["method"]: r for r in info["paper_vs"]}
+    rg = rows["RG, r = 2048, stand-in 2000 x 16384"]
+    assert rg["paper_eps_out"] == 9.24 and rg["paper_gamma"] == 0.0158 and rg["eps_out"] == 9.0
+    assert rows["RG: eps_out along r = 2048, 4096"]["eps_out_trend_agrees"] is True
+    assert rows["CW: nnz(X R) / nnz(X) along r = 2048, 4096 (Fig. 4)"]["nnz_ratio_agrees"] is True
+    assert rows["RG: nnz(X R) / nnz(X) along r = 2048, 4096 (Fig. 4)"]["nnz_ratio_agrees"] is True
+    below = rows["r = 2048: methods with t_svm below the full data's (1 s)"]
+    assert below["tsvm_below_full"] == "CW" and below["tsvm_below_full_agrees"] is True
+    assert rows["r = 4096: CW's t_run / full t_svm"]["cw_trun_over_full_agrees"] is True  # 0.21
 
 
 def test_sparsity_decide():

@@ -56,3 +56,23 @@ def test_decide_reports_intervals():
             v = info[f"{q}_{side}"]
             assert v["ci99"][0] <= v["mean"] <= v["ci99"][1]
     assert "NOT the real" not in info["data"]  # synthetic data are not a stand-in
+    assert "paper_vs" not in info  # Table IV rows only for the RCV1 stand-in cells
+
+
+def _fake_info():
+    return {f"{q}_{side}": {"mean": m, "se": 0.1} for side in e11.SIDES
+            for q, m in (("err_l2", 5.0 if side == "full" else 9.0), ("margin_l2", 0.02))}  # fmt: skip
+
+
+@pytest.mark.parametrize("r, numeric", [(256, False), (2048, True)])
+def test_table_iv_rows_for_the_rcv1_standin(r, numeric):
+    """Table IV beside the stand-in: the full-data pair always; the projected pair only at a Table IV r."""
+    params = {"data": "rcv1", "kind": "gaussian", "n": 180, "d": 1200, "r": r, "C": 10.0}
+    rows = e11._paper_vs(_fake_info(), params)
+    assert rows[0]["paper_eps_out"] == 4.51 and rows[0]["paper_gamma"] == 0.0152 and rows[0]["eps_out"] == 5.0
+    if numeric:
+        assert rows[1]["paper_eps_out"] == 9.24 and rows[1]["paper_gamma"] == 0.0158  # RG at r = 2048
+    else:
+        assert rows[1]["eps_out_minus_full"] == pytest.approx(4.0) and rows[1]["eps_out_minus_full_agrees"] is None
+        assert "not a Table IV r" in rows[1]["method"]
+    assert all("stand-in" in row["method"] for row in rows)

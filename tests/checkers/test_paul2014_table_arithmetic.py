@@ -17,6 +17,12 @@ def test_the_arithmetic_of_the_docstring():
     assert round(t2["t_run"]["FHT"][2] - t5["t_run"]["PCA"][2], 2) == 0.16
     assert round(t2["t_run"]["full"] / t2["t_run"]["RG"][2], 2) == 1.96
     assert not tables.parses("24.1.0") and tables.parses("24.10")
+    ratios = {k: round(v, 2) for k, v in tables.trp_ratios().items()}
+    assert ratios == {("RS", 128): 9.33, ("RS", 256): 14.49, ("RS", 512): 22.92, ("FHT", 128): 9.63,
+                      ("FHT", 256): 14.95, ("FHT", 512): 23.52, ("RG", 128): 8.48, ("RG", 256): 13.22,
+                      ("RG", 512): 20.89}
+    assert sum(not 10 <= v <= 20 for v in ratios.values()) == 6
+    assert sum(not 9 <= v <= 22 for v in ratios.values()) == 3  # the widened reading still fails
 
 
 def test_every_variant_has_an_outcome_and_matches_its_expectation():
@@ -45,8 +51,22 @@ def test_text_vs_tables_rows_match_the_claim_variants():
 @pytest.mark.parametrize(
     "helper",
     ["strictly_decreasing", "ranks_as", "about_twice", "differs_by", "rounds_to", "parses", "strictly_increasing",
-     "within_rel", "spread_at_most"],
+     "within_rel", "spread_at_most", "all_within"],
 )
 def test_control_catches_a_helper_that_always_accepts(monkeypatch, helper):
     monkeypatch.setattr(tables, helper, lambda *a, **k: True)
     assert _outcomes()["arithmetic_control"] is True  # the control would HOLD: an unexpected verdict
+
+
+def test_control_catches_a_range_helper_that_always_rejects(monkeypatch):
+    """An always-False range helper would make table2_trp_ten_to_20's VIOLATED vacuous; the control sees it."""
+    monkeypatch.setattr(tables, "all_within", lambda *a, **k: False)
+    out = _outcomes()
+    assert out["arithmetic_control"] is True and out["table2_trp_ten_to_20"] is False
+
+
+def test_trp_rows_agree_with_the_claim_variant():
+    _, info = tables.decide([], {"tables": "arXiv v5"})
+    rows = [r for r in info["text_vs_tables"] if "ten to 20" in r["method"]]
+    assert len(rows) == 9 and sum(r["trp_over_cw_agrees"] for r in rows) == 3
+    assert all(isinstance(r["paper_trp_over_cw"], str) for r in rows)

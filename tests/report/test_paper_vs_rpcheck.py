@@ -26,6 +26,8 @@ ENGINE_RUN = (
     "lei2020.table2",
     "lei2020.toy_accuracy",
     "shi2012.fig3_4",
+    "paul2014.repro.hapmap",
+    "paul2014.repro.rcv1",
 )
 DECIDE_ONLY = ("lei2020.rsweep", "lei2020.stability", "paul2014.repro.bundled", "lei2020.comparison")
 

@@ -18,6 +18,8 @@ from . import (  # noqa: F401  (imported for registration)
     regression,
     regression_tables,
     repro_bundled,
+    repro_hapmap,
+    repro_rcv1,
     repro_synthetic,
     sparsity,
     tables,

@@ -7,7 +7,9 @@ projections"; Tables I, II, IV and V)
     RG, followed by FHT, RS and CW. In all cases, the total running time is smaller than the SVM running
     time on full dataset. For example, in the case of RG or FHT, setting r = 512 achieves a running time
     t_run which is about twice as fast as running SVMs on the full dataset; eps_out increases by less than
-    4%."
+    4%." And, before it (p. 12): "The time needed to compute random projections is smallest for CW, followed
+    by RG, RS and FHT. As a matter of fact, t_rp for CW is ten to 20 times faster than RG, RS and FHT for
+    different values of r."
     Sec. 4.2: "Note that the number of random projections is always greater than the rank of the matrix.
     [...] The combined running time of SVMs and "full-rank" PCA is smaller than that of RG (FHT) and SVMs by
     0.19 (0.16) seconds, while the out-of-sample error of the former is only 4% better."
@@ -35,6 +37,21 @@ is CW at r = 512, 4.63.
 
 ``table2_about_twice`` (HOLDS under the stated reading): full t_run / t_run at r = 512 lies in [1.5, 2.5)
 ("about twice" read as "rounds to 2") for RG and FHT: 4.85 / 2.48 = 1.96, 4.85 / 2.83 = 1.71.
+
+``table2_trp_order`` (HOLDS): t_rp mu ranks CW < RG < RS < FHT at every r of Table II: 0.0046 < 0.039 <
+0.0429 < 0.0443; 0.0059 < 0.078 < 0.0855 < 0.0882; 0.0075 < 0.1567 < 0.1719 < 0.1764.
+
+``table2_trp_ten_to_20`` (VIOLATED): "t_rp for CW is ten to 20 times faster than RG, RS and FHT for
+different values of r", read as: every ratio t_rp(method) / t_rp(CW) of Table II's means, method in RG, RS,
+FHT and r in 128, 256, 512 (nine ratios), lies in [10, 20]. The printed means give
+RS 0.0429/0.0046 = 9.33, 0.0855/0.0059 = 14.49, 0.1719/0.0075 = 22.92;
+FHT 0.0443/0.0046 = 9.63, 0.0882/0.0059 = 14.95, 0.1764/0.0075 = 23.52;
+RG 0.039/0.0046 = 8.48, 0.078/0.0059 = 13.22, 0.1567/0.0075 = 20.89.
+Six of the nine lie outside [10, 20] (all three at r = 128 below 10, all three at r = 512 above 20), so the
+range is 8.48-23.52, not 10-20. The verdict does not hinge on the reading: widened by 10% at both ends
+([9, 22]) three ratios still fall outside (8.48, 22.92, 23.52), and with integer rounding ([9.5, 20.5)) five.
+(The CW means carry two significant digits; rounding them by half a unit, e.g. 0.00465 for 0.0046, moves a
+ratio by at most 1.1%, far less than the 15% by which 8.48 misses 10 or 23.52 exceeds 20.)
 
 ``table2_less_than_4pct`` (VIOLATED): eps_out(r = 512) - eps_out(full) < 4 for RG and FHT. RG: 21.36 -
 17.35 = 4.01; FHT: 21.35 - 17.35 = 4.00; neither is below 4 (as a relative increase, 23%, still less so).
@@ -96,11 +113,15 @@ or 0.0098.
 ``arithmetic_control`` (role control, expected VIOLATED): the comparison helpers above evaluated on planted
 tables that break each HOLDS claim (the Table II eps_out row reversed, the t_run order reversed, a t_run
 above the full one, a ratio of 1.0, a difference of 0.5 points, a decreasing margin row, RG's ratio 7.99
-against 9, an mse spread of 0.0002). The event is "some helper accepts its
-planted counterexample"; correct helpers reject all of them, so the event fails. A single
-helper that always returns True makes the control HOLD, an unexpected verdict.
+against 9, an mse spread of 0.0002, ratios 8.48 and 23.52 against [10, 20]) and, for the range helper of the
+VIOLATED ``table2_trp_ten_to_20``, on a planted table that meets its claim (ratios 10, 14.5, 20). The event
+is "some helper misjudges its planted table" (accepts a counterexample, or rejects the table that meets the
+claim); correct helpers judge all of them right, so the event fails. A single helper that always returns
+True -- or a range helper that always returns False, which would make ``table2_trp_ten_to_20``'s VIOLATED
+vacuous -- makes the control HOLD, an unexpected verdict.
 
-``text_vs_tables`` (mode "report", role "measurement", no verdict): each number the text states ("about twice",
+``text_vs_tables`` (mode "report", role "measurement", no verdict): each number the text states ("ten to 20
+times faster", "about twice",
 "less than 4%", "0.19 (0.16) seconds", "only 4% better", "factors of 30 and 5", "9, 7 and 4 times", "r always
 greater than the rank") beside the same quantity computed from the tables, for the report's Paper vs rpcheck
 table (built by ``decide``; its agreement uses the readings of the claim variants above).
@@ -136,7 +157,13 @@ TABLE_II = {
               "RG": (1.66, 1.88, 1.99), "full": 2.09},
     "t_run": {"CW": (1.23, 2.22, 4.63), "RS": (0.99, 1.53, 3.02), "FHT": (0.95, 1.46, 2.83),
               "RG": (0.82, 1.23, 2.48), "full": 4.85},
+    # t_rp mu (Table II, p. 12; no full-data entry: nothing is projected)
+    "t_rp": {"CW": (0.0046, 0.0059, 0.0075), "RS": (0.0429, 0.0855, 0.1719), "FHT": (0.0443, 0.0882, 0.1764),
+             "RG": (0.039, 0.078, 0.1567)},
 }  # fmt: skip
+
+#: "t_rp for CW is ten to 20 times faster than RG, RS and FHT for different values of r" (Sec. 4.1.2, p. 12)
+TRP_CLAIMED = (10, 20)
 
 #: Table IV (RCV1 binary), means over 10 projections at r = 2048, 4096, 8192.
 TABLE_IV = {
@@ -223,6 +250,17 @@ def differs_by(a, b, claimed, decimals=2):
     return round(a - b, decimals) == round(claimed, decimals)
 
 
+def all_within(values, low, high):
+    """Whether every value lies in the closed interval [low, high] ("ten to 20 times")."""
+    return all(low <= v <= high for v in values)
+
+
+def trp_ratios():
+    """t_rp(method) / t_rp(CW) from Table II's means: {(method, r): ratio} for RS, FHT, RG and every r."""
+    T2 = TABLE_II
+    return {(m, r): T2["t_rp"][m][i] / T2["t_rp"]["CW"][i] for m in ("RS", "FHT", "RG") for i, r in enumerate(T2["r"])}
+
+
 def rounds_to(x, target):
     return round(x) == target
 
@@ -263,6 +301,10 @@ def trial(params, rng):
         "table2_trun_order": all(
             ranks_as({m: _at("t_run", m, r) for m in METHODS}, ("RG", "FHT", "RS", "CW")) for r in T2["r"]
         ),
+        "table2_trp_order": all(
+            ranks_as({m: _at("t_rp", m, r) for m in METHODS}, ("CW", "RG", "RS", "FHT")) for r in T2["r"]
+        ),
+        "table2_trp_ten_to_20": all_within(trp_ratios().values(), *TRP_CLAIMED),
         "table2_total_below_full": all(t < T2["t_run"]["full"] for m in METHODS for t in T2["t_run"][m]),
         "table2_about_twice": all(about_twice(T2["t_run"]["full"] / _at("t_run", m, 512)) for m in ("RG", "FHT")),
         "table2_less_than_4pct": all(_at("eps_out", m, 512) - T2["eps_out"]["full"] < 4 for m in ("RG", "FHT")),
@@ -305,6 +347,8 @@ def trial(params, rng):
                 strictly_increasing((0.13, 0.12, 0.11)),
                 within_rel(34.93 / 4.37, 9),
                 spread_at_most((0.0097, 0.0099), 0.0001),
+                all_within((8.48, 23.52), 10, 20),
+                not all_within((10.0, 14.5, 20.0), 10, 20),
             )
         ),
     }
@@ -321,6 +365,10 @@ def decide(records, params):
     full = T2["t_run"]["full"]
     pca_t, pca_e = T5["t_run"]["PCA"][2], T5["eps_out"]["PCA"][2]
     rows = []
+    for (m, r), ratio in trp_ratios().items():
+        rows.append({"method": f"Sec. 4.1.2 'CW ten to 20 times faster' (t_rp), {m} / CW, r = {r}",
+                     "paper_trp_over_cw": "'ten to 20 times' (Sec. 4.1.2, p. 12)", "trp_over_cw": round(ratio, 4),
+                     "trp_over_cw_agrees": all_within((ratio,), *TRP_CLAIMED)})
     for m in ("RG", "FHT"):
         ratio = full / _at("t_run", m, 512)
         rows.append({"method": f"Sec. 4.1.2 'about twice as fast', {m}, r = 512", "paper_full_over_trun": 2,
@@ -357,8 +405,8 @@ def decide(records, params):
     return {}, {
         "data": "the paper's own Tables II, V and VI (arXiv v5), transcribed in rpcheck.checkers.paul2014.tables",
         "protocol": "arithmetic on the printed numbers (no solver, no sampling); 'agrees' uses the readings "
-                    "of the claim variants (about twice: [1.5, 2.5); approximately: within 10%; rank: full row "
-                    "rank of the 135-252-row training sets, assumed)",
+                    "of the claim variants (ten to 20: ratio in [10, 20]; about twice: [1.5, 2.5); approximately: "
+                    "within 10%; rank: full row rank of the 135-252-row training sets, assumed)",
         "text_vs_tables": rows,
     }
 
@@ -368,6 +416,10 @@ _V = [
     ("table2_improve_with_r", "Table II: eps_out decreases and gamma does not decrease as r grows, every method",
      Verdict.HOLDS, ()),
     ("table2_trun_order", "Table II: t_run ranks RG < FHT < RS < CW at every r", Verdict.HOLDS, ()),
+    ("table2_trp_order", "Table II: t_rp ranks CW < RG < RS < FHT at every r", Verdict.HOLDS, ()),
+    ("table2_trp_ten_to_20", "Table II: t_rp of RG, RS and FHT is ten to 20 times CW's at every r", Verdict.VIOLATED,
+     ("'ten to 20 times' read as every ratio t_rp(method) / t_rp(CW) in [10, 20]; [9, 22] or [9.5, 20.5) give "
+      "the same verdict",)),
     ("table2_total_below_full", "Table II: t_run below the full-data t_run for every method and r", Verdict.HOLDS,
      ()),
     ("table2_about_twice", "Table II: RG and FHT at r = 512 are 'about twice as fast' as the full data",
@@ -409,7 +461,8 @@ THEOREM = register(
         paper="paul2014",
         title="The paper's sentences on TechTC, RCV1, PCA and regression checked against its OWN Tables I, II, IV-VII",
         citation=cite("Sec. 4.1.2, 4.1.4, 4.2, 4.3", "Tables I, II, IV, V, VI, VII"),
-        statement="Sec. 4.1.2: eps_out and gamma improve with r; t_run fastest for RG, then FHT, RS, CW; total "
+        statement="Sec. 4.1.2: eps_out and gamma improve with r; t_rp smallest for CW, then RG, RS, FHT, CW ten to "
+        "20 times faster; t_run fastest for RG, then FHT, RS, CW; total "
         "time below full; RG/FHT at r = 512 about twice as fast with eps_out up by less than 4%. Sec. 4.2: r "
         "always exceeds the rank; full-rank PCA faster than RG (FHT) by 0.19 (0.16) s and 4% better. Sec. 4.3: "
         "t_run below full; margin grows with r; Yalefaces t_run about 9, 7, 4 times smaller and mse decreasing; "
@@ -421,7 +474,8 @@ THEOREM = register(
         + (
             Variant(
                 "arithmetic_control",
-                "some comparison helper accepts a planted table that breaks its claim (negative control)",
+                "some comparison helper misjudges a planted table: accepts one that breaks its claim, or (the "
+                "range helper) rejects one that meets it (negative control)",
                 expected=Verdict.VIOLATED,
                 role="control",
                 exhaustive=True,
@@ -442,6 +496,10 @@ THEOREM = register(
         findings=(
             Finding("table1_typo", "Table I prints '24.1.0' for D1, RS, r = 256 (eps_out mu).",
                     "table1_entries_numeric", "Table I"),
+            Finding("trp_ten_to_20", "'t_rp for CW is ten to 20 times faster than RG, RS and FHT' (Sec. 4.1.2): "
+                    "Table II's own means give ratios 8.48 (RG, r = 128) to 23.52 (FHT, r = 512); all three at "
+                    "r = 128 are below 10 and all three at r = 512 above 20.", "table2_trp_ten_to_20",
+                    "Sec. 4.1.2, Table II"),
             Finding("less_than_4", "'eps_out increases by less than 4%' (RG or FHT, r = 512): the increase is 4.01 "
                     "(RG) and 4.00 (FHT) points.", "table2_less_than_4pct", "Sec. 4.1.2, Table II"),
             Finding("rcv1_margin", "Table IV's RCV1 margins dip at r = 4096 for every method (e.g. RG 0.0158, "
