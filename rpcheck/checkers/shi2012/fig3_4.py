@@ -470,7 +470,8 @@ _STANDARD = (_f3(5), _f3(10), _f3(20), _f3(50), _f3(100), _f3(3000), _f3(10000, 
 THEOREM = register(Theorem(
     id="shi2012.fig3_4",
     paper="shi2012",
-    title="Figs. 3 and 4 (multiclass margin and accuracy after projection, Crammer-Singer SVM); Theorem 9 on a "
+    title="Figs. 3 and 4 (multiclass margin and accuracy after projection: Crammer-Singer SVM, one-parameter "
+          "method); Theorem 9 on a "
           "Crammer-Singer witness",
     citation=c.citation("Section 5.2, Figs. 3 and 4; Theorem 9", "(5), (6)"),
     statement=("Fig. 3: P = 1 - Pr((1-eps) <= gamma'/gamma < (1+eps)) of the normalised and unnormalised (binary "
