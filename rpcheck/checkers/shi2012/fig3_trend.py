@@ -90,9 +90,15 @@ PILOT_CONF = 0.999
 POWER_TARGET = 0.99
 
 #: Pilot step counts: (n_grid, eps) -> {"draws": T0, panel: ((b_1, c_1), ..., (b_{K-1}, c_{K-1}))}, b = draws
-#: rejected at n_j and kept at n_{j+1}, c the reverse. Measured with this module's trial (``python -c``
-#: running ``trial`` on ``SeedSequence(20121, spawn_key=(i,))``, i < 2000; tests/checkers/
-#: test_shi2012_fig3_trend.py::test_pilot_command_reproduces_pilot replays the first 50 draws).
+#: rejected at n_j and kept at n_{j+1}, c the reverse. Measured with this module's ``trial`` on the streams
+#: ``numpy.random.default_rng(SeedSequence(20121, spawn_key=(i,)))``, i < 2000 (a seed no profile run uses),
+#: counted by ``panel_decision``. Powers (:func:`powers`, pessimistic 99.9% limits), claim / control:
+#: "10,20,40,80" at 400 trials (the fewest of its profiles): a 0.9993 / 1.0, b 0.888 / 0.998, c 0.992 / 1.0,
+#: d 0.991 / 1.0 -> expected HOLDS for a, c, d, None for b (HOLDS-power 0.9999 at the standard's 1000 trials,
+#: but the expected verdict is derived at the fewest trials that run the cell); controls VIOLATED.
+#: "5,10,20,40,80,160" at 1000 trials: a 0.48, b 0.40, c 0.007, d 0.0 / controls 1.0 -> claims None (panel d
+#: is flat between n = 5 and 10: b = 34, c = 36 of 2000, P ~ 0.98 at both; panels a, b, c: the small steps
+#: near P ~ 1 or P ~ 0 cannot be shown significant at 1000 trials), controls VIOLATED.
 PILOT = {
     ("10,20,40,80", 0.1): {"draws": 2000,
                           "fig3a": ((577, 101), (480, 42), (274, 14)),
