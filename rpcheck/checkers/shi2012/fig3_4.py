@@ -219,7 +219,8 @@ def _digits(m_train):
 
 @functools.lru_cache(maxsize=16)
 def _digits_original_correct(m_train, C):
-    """Per test point: is the Crammer-Singer SVM on the original features right (and certified)?"""
+    """(per test point: is the Crammer-Singer SVM on the original features right?, the number of its
+    uncertified predictions: top-two score gap <= sqrt(2) ||x|| w_error_bound)"""
     Xtr, ytr, Xte, yte = _digits(m_train)
     res = solve_crammer_singer(Xtr, ytr, C)
     S = res.decision_function(Xte)
