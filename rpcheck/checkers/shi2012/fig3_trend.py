@@ -57,7 +57,7 @@ IUT is >= 0.99: ``1 - sum_j (1 - pow_j)`` with ``pow_j`` the exact probability t
 rejects at ``ALPHA_PANEL`` in T trials (:func:`step_power`: sum over the trinomial law of ``(b, c)``), computed
 at pessimistic step probabilities: ``p10`` at the lower and ``p01`` at the upper end of their one-sided
 99.9% Clopper-Pearson limits from a pilot of 2,000 paired draws (:data:`PILOT`; command in its comment). The
-powers are in :data:`PILOT`'s comment and recomputed by ``tests/checkers/test_shi2012_fig3_trend.py``.
+powers are in :data:`PILOT`'s comment and recomputed by ``tests/checkers/test_shi2012_fig3_trend_rule.py``.
 Where no pilot covers the cell or the power is < 0.99, the expected verdict is None (reported only).
 
 ``trend_reversed_fig3a`` .. ``d`` (role control, expected VIOLATED): the planted fault "P increases with n":
@@ -261,7 +261,7 @@ def _smallest_trials(p):
 
 def _exp_claim(name):
     # (the controls are expected VIOLATED in every cell, as the constructor requires; their power >= 0.99 in
-    # every profile cell is asserted by tests/checkers/test_shi2012_fig3_trend.py)
+    # every profile cell is asserted by tests/checkers/test_shi2012_fig3_trend_rule.py)
     def f(p):
         pw = powers(p["n_grid"], p["eps"], _smallest_trials(p))
         return c.H if pw is not None and pw[name][0] >= POWER_TARGET else None
