@@ -1,6 +1,7 @@
 """Exact solvers with optimality certificates (layer 3): SVM classification and regression duals,
 minimum enclosing ball, normalised margin, the L2-loss (squared-hinge) SVM that LIBLINEAR solves by default
-(``solve_l2svc``), the Crammer-Singer multiclass SVM (``solve_crammer_singer``), and L2-regularised ERM
+(``solve_l2svc``), the Crammer-Singer multiclass SVM (``solve_crammer_singer``), the joint-feature
+multiclass SVM with one weight vector (``solve_joint_multiclass``), and L2-regularised ERM
 with smooth classification losses (logistic, squared hinge, smoothed hinge). They know nothing of theorems.
 
 Paul et al. 2014 eqs. (2)-(6) and Sec. 1.1.1 (the data radius B); Shi et al. 2012 Definition 2; Zhang et al. 2013
@@ -11,8 +12,10 @@ Keerthi et al. 2008 (the multiclass SVM and its sequential dual method).
 from . import kkt
 from ._common import SOLVERS
 from .certified import Interval, svc_bounds, svr_bounds
-from ._results import BallResult, KKTResiduals, L2SVCResult, MarginResult, MulticlassResult, SVCResult, SVRResult
+from ._results import (BallResult, JointMulticlassResult, KKTResiduals, L2SVCResult, MarginResult, MulticlassResult,
+                       SVCResult, SVRResult)
 from .erm import ERM_LOSSES, ERMResult, erm_duality_gap, solve_erm
+from .joint import joint_primal_objective, solve_joint_multiclass
 from .liblinear import solve_l2svc
 from .margin import normalized_margin
 from .meb import min_enclosing_ball
@@ -26,6 +29,9 @@ __all__ = [
     "solve_crammer_singer",
     "cs_primal_objective",
     "MulticlassResult",
+    "solve_joint_multiclass",
+    "joint_primal_objective",
+    "JointMulticlassResult",
     "L2SVCResult",
     "SVCProblem",
     "solve_svr",

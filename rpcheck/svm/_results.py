@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, fields
 import numpy as np
 
 __all__ = ["KKTResiduals", "SVCResult", "L2SVCResult", "SVRResult", "BallResult", "MarginResult",
-           "MulticlassResult"]
+           "MulticlassResult", "JointMulticlassResult"]
 
 
 def _freeze(obj):
@@ -426,3 +426,68 @@ class MulticlassResult(_Frozen):
     def predict(self, X) -> np.ndarray:
         """``classes[argmax_k w_k^T x]`` (ties to the smallest index)."""
         return self.classes[np.argmax(self.decision_function(X), axis=1)]
+
+
+@dataclass(frozen=True, eq=False)
+class JointMulticlassResult(_Frozen):
+    """Solution of the joint-feature multiclass linear SVM (one weight vector ``v``, class ``k`` of ``x`` scored
+    by ``<v, phi(x, k)>``) with its duality-gap certificate (:func:`rpcheck.svm.solve_joint_multiclass`).
+
+    Attributes
+    ----------
+    v : ndarray of shape (n,)
+        The weight vector, ``v = sum_{i,k} alpha[i, k] phi(x_i, k)`` from the returned ``alpha``.
+    alpha : ndarray of shape (m, K)
+        Dual variables: ``0 <= alpha[i, y_i] <= C``, ``alpha[i, k] <= 0`` otherwise, every row summing to 0.
+    primal : float
+        ``||v||^2 / 2 + C sum_i xi_i`` with the exact slacks ``xi_i`` of ``v``.
+    dual : float
+        ``-||v||^2 / 2 - sum_{i, k != y_i} alpha[i, k]`` at the returned ``alpha`` (a lower bound on the
+        optimum by weak duality).
+    gap, gap_rel : float
+        ``primal - dual`` (>= 0 up to rounding) and ``gap / primal``.
+    fp_allowance : float
+        Float64 rounding allowance on the gap (the certificate accepts ``gap <= tol * primal + fp``).
+    v_error_bound : float
+        ``sqrt(2 (max(gap, 0) + fp))``: ``||v - v*||`` is at most this (the primal is 1-strongly convex).
+    slack : ndarray of shape (m,)
+        ``xi_i = max(0, max_{k != y_i} 1 - <v, phi(x_i, y_i) - phi(x_i, k)>)``.
+    """
+
+    v: np.ndarray
+    alpha: np.ndarray
+    primal: float
+    dual: float
+    gap: float
+    gap_rel: float
+    fp_allowance: float
+    v_error_bound: float
+    slack: np.ndarray
+    C: float
+    solver: str
+    status: str
+    iterations: int
+    solve_time: float
+
+    def decision_function(self, Z) -> np.ndarray:
+        """Scores ``<v, Z[i, k]>`` of shape (m, K) for joint features ``Z`` of shape (m, K, n)."""
+        return np.asarray(Z, dtype=np.float64) @ self.v
+
+    def predict(self, Z) -> np.ndarray:
+        """``argmax_k <v, Z[i, k]>`` (class indices ``0..K-1``; ties to the smallest index)."""
+        return np.argmax(self.decision_function(Z), axis=1)
+
+    def certified_predict(self, Z):
+        """``(pred, certain)``: :meth:`predict` and a mask of the rows whose prediction is also the one of the
+        exact optimum ``v*``: ``s_a - s_b > ||Z[i, a] - Z[i, b]|| v_error_bound`` for the predicted ``a`` and
+        every ``b != a`` (Cauchy-Schwarz on ``<v - v*, Z[i, a] - Z[i, b]>``)."""
+        Z = np.asarray(Z, dtype=np.float64)
+        S = Z @ self.v
+        pred = np.argmax(S, axis=1)
+        rows = np.arange(Z.shape[0])
+        diff = Z[rows, pred][:, None, :] - Z
+        slack = np.linalg.norm(diff, axis=2) * self.v_error_bound
+        gapv = S[rows, pred][:, None] - S
+        ok = gapv > slack
+        ok[rows, pred] = True
+        return pred, ok.all(axis=1)

@@ -42,3 +42,45 @@ def test_thm9_pairs_and_gamma():
     Tv, gu, cz, m = f._thm9_data()
     assert m == 15 and cz.size == 30 and Tv.shape[0] == 31
     assert 0 < gu <= 1 and cz.min() >= gu / np.sqrt(6) - 1e-12      # cos(u, z) >= gamma/sqrt(2L) (proof of Thm 9)
+
+
+def test_one_parameter_features_are_theorem9s_R_on_e_y_kron_x():
+    """<v, R_y x> = <v, R (e_y (x) x)> with R = [R_1 .. R_L] (Theorem 9's block layout); the solver's result is
+    certified and its predictions are the argmax of those scores."""
+    Xtr, ytr, Xte, yte = f._digits(100)
+    res, ok, certain = f._one_parameter(Xtr, ytr, Xte, yte, 16, 0.1, np.random.default_rng(2))
+    Rb = np.random.default_rng(2).standard_normal((10, 16, 64)) / 4.0
+    R = np.hstack(list(Rb))                                   # n x (L d)
+    x, yv = Xte[3], 7
+    np.testing.assert_allclose(R @ np.kron(np.eye(10)[yv], x), Rb[yv] @ x, atol=1e-12)
+    assert res.gap <= 1e-9 * res.primal + res.fp_allowance
+    Z = np.einsum("knd,id->ikn", Rb, Xte)
+    np.testing.assert_array_equal(ok, np.argmax(Z @ res.v, axis=1) == yte)
+    assert certain.shape == ok.shape
+
+
+def test_fig4_gain_rule():
+    assert f.gain_agrees(0.01, 0.2) is True and f.gain_agrees(-0.3, -0.01) is False
+    assert f.gain_agrees(-0.1, 0.1) is None
+    # every trial identical: only the test-point component remains; it is the exact per-point sd / sqrt(N)
+    m, se, lo, hi = f.paired_gain([50] * 10, [20] * 10, n_test=500)
+    d = np.r_[np.ones(50), -np.ones(20), np.zeros(430)]
+    assert m == pytest.approx(0.06) and se == pytest.approx(d.std(ddof=1) / np.sqrt(500))
+    assert lo == pytest.approx(m - f.Z99 * se) and hi == pytest.approx(m + f.Z99 * se)
+
+
+def test_fig4_decide_counts_uncertified_predictions_both_ways():
+    """With every one-parameter prediction uncertified (v* = 0: ties), 'agrees' cannot follow (counted wrong)
+    and 'DISAGREES' cannot either (counted right): not decided, whatever the tie-broken gain."""
+    p = f._f4(32, m_train=100)
+    base = {"fig4.accuracy": 0.8, "fig4.accuracy_original": 0.84, "fig4.uncertain": 0.0,
+            "fig4.accuracy_one_parameter": 0.1, "fig4.uncertain_one_parameter": 500.0}
+    for b in ("original", "projected"):
+        base.update({f"fig4.onep_vs_{b}_plus": 10.0, f"fig4.onep_vs_{b}_minus": 380.0,
+                     f"fig4.onep_vs_{b}_plus_lo": 0.0, f"fig4.onep_vs_{b}_minus_lo": 420.0,
+                     f"fig4.onep_vs_{b}_plus_hi": 80.0, f"fig4.onep_vs_{b}_minus_hi": 0.0})
+    recs = [f.TrialRecord(outcomes={}, diagnostics=dict(base)) for _ in range(20)]
+    _, info = f.decide(recs, p)
+    rows = info["paper_vs"]
+    assert [r["accuracy_gain_agrees"] for r in rows] == [None, None]
+    assert all(r["accuracy_gain"] < 0 and r["accuracy_gain_se"] is None for r in rows)

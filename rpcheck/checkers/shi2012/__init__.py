@@ -7,6 +7,7 @@ from . import (  # noqa: F401  (imported for registration)
     fig1_margins,
     fig2,
     fig3_4,
+    fig3_trend,
     lemma4,
     lemma10,
     subgaussian,
