@@ -195,3 +195,12 @@ def test_lemma4_clt_sign_axis_uses_the_exact_lattice_law():
     N = 37
     brute = sum(binom.pmf(k, N, 0.5) for k in range(N + 1) if abs(2 * k - N) > 1.959963984540054 * math.sqrt(N))
     assert b.lemma4_sign_axis_tail(N, 1.959963984540054) == pytest.approx(brute, rel=1e-12)
+
+
+def test_lemma4_clt_quantile_is_scipys_to_the_bit():
+    """Z_CLT is a literal (importing scipy.stats for one constant cost 0.5 s of every cold start)."""
+    from scipy import stats
+
+    from rpcheck.checkers.shi2012 import lemma4
+
+    assert lemma4.Z_CLT == float(stats.norm.isf(0.025))
