@@ -14,6 +14,7 @@ from ...engine import Citation, Constraint, Param
 from ...svm.certified import DEGENERATE_REL, FP_REL, W_MIN, Interval, svc_bounds, svr_bounds
 
 __all__ = [
+    "stratified_split",
     "AUTHORS",
     "cite",
     "FP_REL",
@@ -199,3 +200,15 @@ def sketch_options(kind):
 def target_dims(params):
     """The comma-separated target dimensions ``params["rs"]`` of a reproduction cell, as ints."""
     return [int(v) for v in str(params["rs"]).split(",")]
+
+
+def stratified_split(y, rng):
+    """Stratified 2/3 : 1/3 train/test split of the labels ``y`` (every class in the training part), as the
+    paper's Sec. 4 experiments split their data; returns sorted index arrays ``(train, test)``."""
+    tr, te = [], []
+    for c in np.unique(y):
+        idx = rng.permutation(np.flatnonzero(y == c))
+        k = max(1, int(round(2 * idx.size / 3)))
+        tr.append(idx[:k])
+        te.append(idx[k:])
+    return np.sort(np.concatenate(tr)), np.sort(np.concatenate(te))

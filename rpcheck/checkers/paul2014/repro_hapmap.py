@@ -78,7 +78,7 @@ from ..._threads import single_threaded
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, register
 from ...errors import SolverError
 from ...sketches import make_sketch
-from ._common import cite, sketch_options, target_dims
+from ._common import cite, sketch_options, stratified_split, target_dims
 
 __all__ = ["THEOREM", "trial", "decide", "PAPER_FIG2_REGION_ERR"]
 
@@ -102,15 +102,6 @@ def _methods(params):
     return str(params["methods"]).split(",")
 
 
-def _split(y, rng):
-    """Stratified 2/3 : 1/3 split (every class in the training part)."""
-    tr, te = [], []
-    for c in np.unique(y):
-        idx = rng.permutation(np.flatnonzero(y == c))
-        k = max(1, int(round(2 * idx.size / 3)))
-        tr.append(idx[:k])
-        te.append(idx[k:])
-    return np.sort(np.concatenate(tr)), np.sort(np.concatenate(te))
 
 
 def _fit(Ztr, ytr, Zte, yte):
@@ -145,7 +136,7 @@ def trial(params, rng):
     n, d = params["n"], params["d"]
     ds = hapmap_like(n=n, d=d, label="region", rng=rng)
     X, y = np.asarray(ds.X, dtype=float), np.asarray(ds.y_raw)
-    tr, te = _split(y, rng)
+    tr, te = stratified_split(y, rng)
     diags = {"solver_errors": 0.0}
     for meth in _methods(params):
         for r in target_dims(params):

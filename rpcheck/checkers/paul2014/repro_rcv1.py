@@ -68,20 +68,15 @@ from ..._threads import single_threaded
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, register
 from ...errors import SolverError
 from ...sketches import make_sketch
-from ._common import cite, sketch_options, target_dims
+from ._common import cite, sketch_options, stratified_split, target_dims
+from .tables import TABLE_IV
 
 __all__ = ["THEOREM", "trial", "decide", "PAPER_TABLE_IV"]
 
 #: The paper's four methods -> rpcheck kinds (as paul2014.repro.synthetic; CW = CountSketch).
 METHODS = {"CW": "countsketch", "RS": "sign", "FHT": "srht", "RG": "gaussian"}
-#: Table IV (RCV1 binary, p. 17): means at r = 2048, 4096, 8192 and on the full data ("full"), as printed.
-PAPER_TABLE_IV = {
-    "r": (2048, 4096, 8192),
-    "eps_out": {"CW": (12.90, 9.57, 6.54), "RS": (9.26, 7.82, 6.22), "FHT": (9.23, 7.94, 6.29),
-                "RG": (9.24, 7.75, 6.20), "full": 4.51},
-    "gamma": {"CW": (0.0123, 0.0094, 0.0125), "RS": (0.0158, 0.0105, 0.0127), "FHT": (0.0160, 0.0105, 0.0127),
-              "RG": (0.0158, 0.0106, 0.0127), "full": 0.0152},
-}  # fmt: skip
+#: Table IV (RCV1 binary, p. 17), as printed, at r = 2048, 4096, 8192 and on the full data ("full")
+PAPER_TABLE_IV = TABLE_IV  # one copy of the printed numbers, in paul2014.tables
 C_RCV1 = 10.0  # Sec. 4.1.4: "We set C = 10"
 _S = "(Sec. 4.1.4, p. 15)"
 PAPER_CLOSE = f"eps_out 'is close to that of full dataset' {_S}; Table IV has r = 2048, 4096, 8192 only"
@@ -97,15 +92,6 @@ def _methods(params):
     return str(params["methods"]).split(",")
 
 
-def _split(y, rng):
-    """Stratified 2/3 : 1/3 split (both classes in the training part)."""
-    tr, te = [], []
-    for c in (-1.0, 1.0):
-        idx = rng.permutation(np.flatnonzero(y == c))
-        k = int(round(2 * idx.size / 3))
-        tr.append(idx[:k])
-        te.append(idx[k:])
-    return np.sort(np.concatenate(tr)), np.sort(np.concatenate(te))
 
 
 def _fit(Ztr, ytr, Zte, yte):
@@ -142,7 +128,7 @@ def trial(params, rng):
     n, d = params["n"], params["d"]
     ds = rcv1_binary_like(n=n, d=d, density=params["density"], informative=10, rng=rng)
     X, y = ds.X.tocsr(), np.asarray(ds.y, dtype=float)
-    tr, te = _split(y, rng)
+    tr, te = stratified_split(y, rng)
     diags = {"solver_errors": 0.0}
     t0 = time.perf_counter()
     try:
