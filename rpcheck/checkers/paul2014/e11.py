@@ -127,8 +127,6 @@ def _instance(params, rng):
     return ds.X.toarray().astype(float), np.asarray(ds.y, dtype=float)
 
 
-
-
 def _identity_residual(res, n, d):
     """Certified residual of sum alpha = ||w||^2 + ||alpha||^2/(2C) at an L2-loss result:
     |sum_i alpha_i G_i| <= n * complementarity, plus rounding of the three sums."""

@@ -102,8 +102,6 @@ def _methods(params):
     return str(params["methods"]).split(",")
 
 
-
-
 def _fit(Ztr, ytr, Zte, yte):
     """Certified Crammer-Singer fit; test error (%) and the fraction of undetermined test predictions."""
     from ...svm import solve_crammer_singer

@@ -92,8 +92,6 @@ def _methods(params):
     return str(params["methods"]).split(",")
 
 
-
-
 def _fit(Ztr, ytr, Zte, yte):
     """Certified LIBLINEAR-problem fit: test error (%), margin 1/||w||."""
     from ...svm import solve_l2svc
