@@ -273,15 +273,21 @@ def _source_key():
     """crc32 of (path, size, mtime) of every .py file of the package: changes whenever any source changes."""
     import zlib
 
-    root = Path(__file__).resolve().parent
     parts = [__version__]
+    for rel, path in _py_files(Path(__file__).resolve().parent):
+        st = os.stat(path)
+        parts.append(f"{rel}:{st.st_size}:{st.st_mtime_ns}")
+    return f"{zlib.crc32(chr(10).join(parts).encode()):08x}"
+
+
+def _py_files(root):
+    """``(relative path, path)`` of every .py file under ``root`` (``__pycache__`` skipped), in a fixed order."""
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
         for f in sorted(filenames):
             if f.endswith(".py"):
-                st = os.stat(os.path.join(dirpath, f))
-                parts.append(f"{os.path.relpath(os.path.join(dirpath, f), root)}:{st.st_size}:{st.st_mtime_ns}")
-    return f"{zlib.crc32(chr(10).join(parts).encode()):08x}"
+                path = os.path.join(dirpath, f)
+                yield os.path.relpath(path, root), path
 
 
 def _read_cache(path):
@@ -330,16 +336,11 @@ def _checkers_key():
     the built-in theorems is computed from. Contents, not mtimes, so an installed copy matches."""
     import zlib
 
-    root = SHIPPED_INDEX.parent
     crc = zlib.crc32(__version__.encode())
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-        for f in sorted(filenames):
-            if f.endswith(".py"):
-                path = os.path.join(dirpath, f)
-                crc = zlib.crc32(os.path.relpath(path, root).replace(os.sep, "/").encode(), crc)
-                with open(path, "rb") as fh:
-                    crc = zlib.crc32(fh.read(), crc)
+    for rel, path in _py_files(SHIPPED_INDEX.parent):
+        crc = zlib.crc32(rel.replace(os.sep, "/").encode(), crc)
+        with open(path, "rb") as fh:
+            crc = zlib.crc32(fh.read(), crc)
     return f"{crc:08x}"
 
 

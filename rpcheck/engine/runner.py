@@ -397,11 +397,13 @@ def _build_cells(ths, profile, overrides, trials, sequential):
             seen.add(canonical)
             decoded = json.loads(canonical)
             looks = _stats.sequential_looks(n, SEQUENTIAL_LOOKS) if sequential else (n,)
+            cell = _Cell(th, idx, canonical, decoded, n, looks, th.vacuous_reason(decoded))
             if not changed:  # a declared cell (an override may make a control's fault invisible: reported)
-                why = next((w for v in th.variants if (w := v.control_problem(decoded))), None)
+                problems = (sp.variant.control_problem(decoded, sp.expected) for sp in cell.specs)
+                why = next((w for w in problems if w), None)
                 if why:
                     raise RpcheckError(f"theorem {th.id!r}, profile {profile!r}, cell {idx} ({c}): {why}.")
-            cells.append(_Cell(th, idx, canonical, decoded, n, looks, th.vacuous_reason(decoded)))
+            cells.append(cell)
     return cells
 
 

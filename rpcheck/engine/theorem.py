@@ -351,14 +351,14 @@ class Variant:
         exp = self.expected(params) if callable(self.expected) else self.expected
         return None if exp is None else Verdict(exp)
 
-    def control_problem(self, params: Mapping) -> str | None:
+    def control_problem(self, params: Mapping, expected=None) -> str | None:
         """Why this variant breaks the rule "a control is expected VIOLATED" in the cell ``params`` (None when
-        it does not). A callable expectation is checked where a profile's cell is first run or shown (the
-        runner, the docs, the contract test), not at registration: some expectations cost solves, and
-        importing the checkers stays cheap."""
+        it does not); ``expected``: its expected verdict there when the caller has computed it already. A
+        callable expectation is checked where a profile's cell is first run (the runner) and by the contract
+        test, not at registration: some expectations cost solves, and importing the checkers stays cheap."""
         if self.role != "control":
             return None
-        exp = self.expected_for(params)
+        exp = self.expected_for(params) if expected is None else expected
         if exp is Verdict.VIOLATED:
             return None
         return f"variant {self.name!r} has role 'control' but expected {exp!r}; a control must be expected VIOLATED"

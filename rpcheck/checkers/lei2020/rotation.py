@@ -61,7 +61,9 @@ def _alg1_model():
     return np.asarray(res.w, dtype=float), float(res.b)
 
 
+@functools.lru_cache(maxsize=1)
 def _alg1_prediction_outcomes():
+    """The three Alg. 1 prediction rows: fixed instance, the same in every trial (computed once)."""
     w, b = _alg1_model()
     s = ALG1_X @ w
     svm = np.where(s + b >= 0, 1.0, -1.0)  # rpcheck's rule (rpcheck.compare._train_predict)

@@ -11,9 +11,14 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine import Citation, Constraint, Param
+from ...sketches import make_sketch
 from ...svm.certified import DEGENERATE_REL, FP_REL, W_MIN, Interval, svc_bounds, svr_bounds
 
 __all__ = [
+    "PAPER_SKETCH_KINDS",
+    "PAPER_METHODS_CONSTRAINT",
+    "paper_methods",
+    "paper_sketch",
     "stratified_split",
     "AUTHORS",
     "cite",
@@ -195,6 +200,29 @@ def sketch_options(kind):
     """Extra ``make_sketch`` options of the Sec. 4 reproductions (paul2014.repro.synthetic and .bundled): the
     paper's FHT samples with replacement."""
     return {"replace": True} if kind == "srht" else {}
+
+
+#: The paper's four methods (Sec. 4) -> rpcheck sketch kinds: CW = CountSketch (its (q, v, a) are never given:
+#: q = a = 1), RS = random sign, FHT = SRHT (sampled with replacement, :func:`sketch_options`), RG = Gaussian.
+PAPER_SKETCH_KINDS = {"CW": "countsketch", "RS": "sign", "FHT": "srht", "RG": "gaussian"}
+
+
+def paper_methods(params):
+    """The comma-separated method names ``params["methods"]`` of a reproduction cell (keys of
+    ``PAPER_SKETCH_KINDS``)."""
+    return str(params["methods"]).split(",")
+
+
+#: The domain of a reproduction cell's ``methods`` parameter.
+PAPER_METHODS_CONSTRAINT = Constraint(
+    "methods among CW, RS, FHT, RG", lambda p: set(paper_methods(p)) <= set(PAPER_SKETCH_KINDS)
+)
+
+
+def paper_sketch(method, d, r, rng):
+    """The sketch of the paper's method ``method`` (CW, RS, FHT, RG) from ``d`` to ``r`` dimensions."""
+    kind = PAPER_SKETCH_KINDS[method]
+    return make_sketch(kind, d, r, rng=rng, **sketch_options(kind))
 
 
 def target_dims(params):

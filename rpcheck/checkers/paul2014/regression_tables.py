@@ -59,30 +59,31 @@ import time
 import numpy as np
 
 from ..._threads import single_threaded
-from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...sketches import make_sketch
 from ...standins import nci60_like, yalefaces_like
-from ._common import FP_REL, certified_ge, cite, svr_bounds, svr_slack_bound, svr_tube_slack
+from ._common import (
+    FP_REL,
+    PAPER_METHODS_CONSTRAINT,
+    PAPER_SKETCH_KINDS,
+    certified_ge,
+    cite,
+    paper_methods,
+    sketch_options,
+    svr_bounds,
+    svr_slack_bound,
+    svr_tube_slack,
+)
 from .tables import TABLE_VI, TABLE_VII
 
-__all__ = ["THEOREM", "trial", "decide", "PAPER", "METHODS"]
+__all__ = ["THEOREM", "trial", "decide", "PAPER"]
 
 C_PAPER = 1.0
 EPS_SVR = 0.1  # LIBSVM -s 3 default p
-#: Paper's four methods -> rpcheck kinds (CW's (q, v, a) are never given: CountSketch, q = a = 1).
-METHODS = {"CW": "countsketch", "RS": "sign", "FHT": "srht", "RG": "gaussian"}
 #: Tables VI (Yalefaces) and VII (NCI60) as transcribed in :mod:`.tables` (means mu, gamma's sigma); r = "r".
 PAPER = {"yalefaces": TABLE_VI, "nci60": TABLE_VII}
 STANDIN = {"yalefaces": yalefaces_like, "nci60": nci60_like}
 QUANTITIES = ("mse", "beta", "gamma", "t_run")
-
-
-def _methods(params):
-    return str(params["methods"]).split(",")
-
-
-def _kw(kind):
-    return {"replace": True} if kind == "srht" else {}
 
 
 def beta_sq_corr(f, y):
@@ -108,8 +109,8 @@ def _warm_up():
     rng = np.random.default_rng(0)
     G = rng.standard_normal((6, 4))
     _fit(G, rng.standard_normal(6))
-    for kind in METHODS.values():
-        make_sketch(kind, 4, 2, rng=rng, **_kw(kind)).apply(G)
+    for kind in PAPER_SKETCH_KINDS.values():
+        make_sketch(kind, 4, 2, rng=rng, **sketch_options(kind)).apply(G)
     return True
 
 
@@ -147,11 +148,11 @@ def trial(params, rng):
     diag = {f"full.{q}": v for q, v in full.items()}
     diag.update({"in_tube": float(res.in_tube), "full.slack": xi, "rank": float(s.size), "max_gap": bf["gap"]})
     gen, stated, control = [], [], []
-    for m in _methods(params):
-        kind = METHODS[m]
+    for m in paper_methods(params):
+        kind = PAPER_SKETCH_KINDS[m]
         for r in PAPER[name]["r"]:
             t0 = time.perf_counter()
-            sk = make_sketch(kind, X.shape[1], r, rng=rng, **_kw(kind))
+            sk = make_sketch(kind, X.shape[1], r, rng=rng, **sketch_options(kind))
             XR = np.ascontiguousarray(np.asarray(sk.apply(Xtr)))
             rt, q = _fit(XR, ytr)
             q["t_run"] = time.perf_counter() - t0
@@ -209,7 +210,7 @@ def decide(records, params):
         if q == "gamma":
             row["gamma_sigma"], row["paper_gamma_sigma"] = sd, P["gamma_sigma"]["full"]
     info["standin.full"] = row
-    for m in _methods(params):
+    for m in paper_methods(params):
         for i, r in enumerate(P["r"]):
             row = {}
             for q in QUANTITIES:
@@ -225,7 +226,7 @@ def decide(records, params):
 
 
 _STANDIN_NOTE = "synthetic stand-in (rpcheck.standins.yalefaces_like / nci60_like), NOT the real data"
-_ALL = ",".join(METHODS)
+_ALL = ",".join(PAPER_SKETCH_KINDS)
 
 
 def _cells(methods, names=("yalefaces", "nci60")):
@@ -269,7 +270,7 @@ THEOREM = register(
             "dataset": Param("choice", choices=tuple(PAPER), doc="Table VI (yalefaces) or VII (nci60) stand-in"),
             "methods": Param("str", doc="comma-separated methods among CW, RS, FHT, RG"),
         },
-        constraints=(Constraint("methods among CW, RS, FHT, RG", lambda p: set(_methods(p)) <= set(METHODS)),),
+        constraints=(PAPER_METHODS_CONSTRAINT,),
         tolerance=FP_REL,
         tolerance_note="Certified SVR intervals (duality gap, strong convexity in w); e with a rounding allowance "
         "1e-12 cond(X).",

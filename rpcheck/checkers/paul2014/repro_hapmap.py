@@ -77,13 +77,18 @@ import numpy as np
 from ..._threads import single_threaded
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, register
 from ...errors import SolverError
-from ...sketches import make_sketch
-from ._common import cite, sketch_options, stratified_split, target_dims
+from ._common import (
+    PAPER_METHODS_CONSTRAINT,
+    PAPER_SKETCH_KINDS,
+    cite,
+    paper_methods,
+    paper_sketch,
+    stratified_split,
+    target_dims,
+)
 
 __all__ = ["THEOREM", "trial", "decide", "PAPER_FIG2_REGION_ERR"]
 
-#: The paper's four methods -> rpcheck kinds (as paul2014.repro.synthetic; CW = CountSketch).
-METHODS = {"CW": "countsketch", "RS": "sign", "FHT": "srht", "RG": "gaussian"}
 #: Sec. 4.1.3 (p. 13): "For regional classification, we estimated eps_out to be close to 2%".
 PAPER_FIG2_REGION_ERR = 2
 PAPER_FIG2_SAME = "eps_out 'nearly identical for all four random projection methods' (Sec. 4.1.3, p. 13; Fig. 2)"
@@ -96,10 +101,6 @@ SPREAD_POINTS = 2.0  # "nearly identical" errors: spread of the method means at 
 SAME_RATIO = 1.2  # "nearly identical" times: max/min at most 1.2 (as paul2014.tables, Table VII)
 SOLVER_NAME = ("rpcheck.svm.solve_crammer_singer (Crammer-Singer dual, LIBLINEAR -s 4's problem, no bias, "
                "C = 1000, duality gap <= 1e-9 relative; not LIBLINEAR)")
-
-
-def _methods(params):
-    return str(params["methods"]).split(",")
 
 
 def _fit(Ztr, ytr, Zte, yte):
@@ -121,7 +122,7 @@ def _warm_up(methods):
     g = np.random.default_rng(0)
     Xs = g.standard_normal((9, 64))
     for meth in methods:
-        np.asarray(make_sketch(METHODS[meth], 64, 16, rng=g, **sketch_options(METHODS[meth])).apply(Xs))
+        np.asarray(paper_sketch(meth, 64, 16, g).apply(Xs))
     _fit(Xs, np.arange(9) % 3, Xs, np.arange(9) % 3)
 
 
@@ -130,16 +131,16 @@ def trial(params, rng):
     """One stand-in, one split; eps_out, t_rp, t_svm per method and r (see the module docstring)."""
     from ...standins import hapmap_like
 
-    _warm_up(_methods(params))
+    _warm_up(paper_methods(params))
     n, d = params["n"], params["d"]
     ds = hapmap_like(n=n, d=d, label="region", rng=rng)
     X, y = np.asarray(ds.X, dtype=float), np.asarray(ds.y_raw)
     tr, te = stratified_split(y, rng)
     diags = {"solver_errors": 0.0}
-    for meth in _methods(params):
+    for meth in paper_methods(params):
         for r in target_dims(params):
             t0 = time.perf_counter()
-            sk = make_sketch(METHODS[meth], d, r, rng=rng, **sketch_options(METHODS[meth]))
+            sk = paper_sketch(meth, d, r, rng)
             Z = np.asarray(sk.apply(X))
             t_rp = time.perf_counter() - t0
             t0 = time.perf_counter()
@@ -173,7 +174,7 @@ def _mean_se(v):
 def decide(records, params):
     """Measurements only (no verdict); Paper vs rpcheck rows with the rules of the module docstring."""
     D = {k: np.array([rec.diagnostics[k] for rec in records], dtype=float) for k in records[0].diagnostics}
-    meths, rs = _methods(params), target_dims(params)
+    meths, rs = paper_methods(params), target_dims(params)
     und = float(np.nanmax([D[f"undetermined.{m}.{r}"] for m in meths for r in rs]))
     info = {
         "data": f"hapmap-hgdp-standin (rpcheck.standins.hapmap_like, {params['n']} x {params['d']}, 5 regions, "
@@ -203,7 +204,7 @@ def decide(records, params):
             order = sorted(meths, key=lambda m: info[f"t_rp_s.{m}.{r}"])
             rows.append({"method": f"r = {r}: t_rp ranking (means)", "paper_trp_order": PAPER_FIG3_ORDER_TEXT,
                          "trp_order": " < ".join(order),
-                         "trp_order_agrees": tuple(order) == PAPER_FIG3_ORDER if set(meths) == set(METHODS) else None})
+                         "trp_order_agrees": tuple(order) == PAPER_FIG3_ORDER if set(meths) == set(PAPER_SKETCH_KINDS) else None})
             truns = [info[f"t_run_s.{m}.{r}"] for m in meths]
             ratio = max(truns) / min(truns)
             rows.append({"method": f"r = {r}: max / min of the methods' t_run", "paper_trun_max_over_min":
@@ -217,7 +218,7 @@ _M = dict(mode="report", expected=None, role="measurement",
 
 
 def _cells(n, d, rs):
-    return ({"n": n, "d": d, "rs": ",".join(map(str, rs)), "methods": ",".join(METHODS)},)
+    return ({"n": n, "d": d, "rs": ",".join(map(str, rs)), "methods": ",".join(PAPER_SKETCH_KINDS)},)
 
 
 THEOREM = register(
@@ -253,7 +254,7 @@ THEOREM = register(
         constraints=(
             Constraint("rs: comma-separated ints in [1, d]",
                        lambda p: all(1 <= int(x) <= int(p["d"]) for x in str(p["rs"]).split(","))),
-            Constraint("methods among CW, RS, FHT, RG", lambda p: set(_methods(p)) <= set(METHODS)),
+            PAPER_METHODS_CONSTRAINT,
             Constraint("n x d <= 2^26 (the stand-in's dense cap)", lambda p: int(p["n"]) * int(p["d"]) <= 2**26),
         ),
         findings=(

@@ -67,14 +67,19 @@ import scipy.sparse as sp
 from ..._threads import single_threaded
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, register
 from ...errors import SolverError
-from ...sketches import make_sketch
-from ._common import cite, sketch_options, stratified_split, target_dims
+from ._common import (
+    PAPER_METHODS_CONSTRAINT,
+    PAPER_SKETCH_KINDS,
+    cite,
+    paper_methods,
+    paper_sketch,
+    stratified_split,
+    target_dims,
+)
 from .tables import TABLE_IV
 
 __all__ = ["THEOREM", "trial", "decide", "PAPER_TABLE_IV"]
 
-#: The paper's four methods -> rpcheck kinds (as paul2014.repro.synthetic; CW = CountSketch).
-METHODS = {"CW": "countsketch", "RS": "sign", "FHT": "srht", "RG": "gaussian"}
 #: Table IV (RCV1 binary, p. 17), as printed, at r = 2048, 4096, 8192 and on the full data ("full")
 PAPER_TABLE_IV = TABLE_IV  # one copy of the printed numbers, in paul2014.tables
 C_RCV1 = 10.0  # Sec. 4.1.4: "We set C = 10"
@@ -86,10 +91,6 @@ PAPER_TRUN = f"'The combined running time is smaller than that of full-dataset f
 PAPER_NNZ = "'For all methods except CW, the number of non-zeros increases with increase in value of r' " + _S
 SOLVER_NAME = ("rpcheck.svm.solve_l2svc (LIBLINEAR's default problem: squared hinge, no bias, C = 10; DCD + polish, "
                "duality-gap certified; not LIBLINEAR)")
-
-
-def _methods(params):
-    return str(params["methods"]).split(",")
 
 
 def _fit(Ztr, ytr, Zte, yte):
@@ -108,7 +109,7 @@ def _warm_up(methods):
     Xs = sp.random(8, 64, density=0.3, format="csr", random_state=g)
     ys = np.array([1.0, -1.0] * 4)
     for meth in methods:
-        Z = make_sketch(METHODS[meth], 64, 16, rng=g, **sketch_options(METHODS[meth])).apply(Xs)
+        Z = paper_sketch(meth, 64, 16, g).apply(Xs)
         _fit(Z if sp.issparse(Z) else np.asarray(Z), ys, Z if sp.issparse(Z) else np.asarray(Z), ys)
     _fit(Xs, ys, Xs, ys)
 
@@ -122,7 +123,7 @@ def trial(params, rng):
     """One stand-in, one split; eps_out, gamma, t_rp, t_svm, nnz ratio per method and r, and the full data."""
     from ...standins import rcv1_binary_like
 
-    _warm_up(_methods(params))
+    _warm_up(paper_methods(params))
     n, d = params["n"], params["d"]
     ds = rcv1_binary_like(n=n, d=d, density=params["density"], informative=10, rng=rng)
     X, y = ds.X.tocsr(), np.asarray(ds.y, dtype=float)
@@ -135,10 +136,10 @@ def trial(params, rng):
         diags["solver_errors"] += 1.0
         diags["err.full"] = diags["gamma.full"] = math.nan
     diags["t_svm.full"] = time.perf_counter() - t0
-    for meth in _methods(params):
+    for meth in paper_methods(params):
         for r in target_dims(params):
             t0 = time.perf_counter()
-            sk = make_sketch(METHODS[meth], d, r, rng=rng, **sketch_options(METHODS[meth]))
+            sk = paper_sketch(meth, d, r, rng)
             Z = sk.apply(X)
             Z = Z.tocsr() if sp.issparse(Z) else np.asarray(Z)
             t_rp = time.perf_counter() - t0
@@ -177,7 +178,7 @@ def decide(records, params):
     """Measurements only (no verdict); Paper vs rpcheck rows with the rules of the module docstring."""
     T = PAPER_TABLE_IV
     D = {k: np.array([rec.diagnostics[k] for rec in records], dtype=float) for k in records[0].diagnostics}
-    meths, rs = _methods(params), target_dims(params)
+    meths, rs = paper_methods(params), target_dims(params)
     size = f"stand-in {params['n']} x {params['d']}"
     info = {
         "data": f"rcv1-binary-standin (rpcheck.standins.rcv1_binary_like, {params['n']} x {params['d']}, density "
@@ -235,7 +236,7 @@ _M = dict(mode="report", expected=None, role="measurement",
 
 
 def _cells(n, d, density, rs):
-    return ({"n": n, "d": d, "density": density, "rs": ",".join(map(str, rs)), "methods": ",".join(METHODS)},)
+    return ({"n": n, "d": d, "density": density, "rs": ",".join(map(str, rs)), "methods": ",".join(PAPER_SKETCH_KINDS)},)
 
 
 THEOREM = register(
@@ -273,7 +274,7 @@ THEOREM = register(
         constraints=(
             Constraint("rs: comma-separated ints in [1, d]",
                        lambda p: all(1 <= int(x) <= int(p["d"]) for x in str(p["rs"]).split(","))),
-            Constraint("methods among CW, RS, FHT, RG", lambda p: set(_methods(p)) <= set(METHODS)),
+            PAPER_METHODS_CONSTRAINT,
             Constraint("density * d > 10 (10 informative words per class must fit in a row's expected words)",
                        lambda p: float(p["density"]) * int(p["d"]) > 10),
             Constraint("n x max(rs) <= 2^26 (dense X R)",

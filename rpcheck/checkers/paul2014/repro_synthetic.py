@@ -63,14 +63,19 @@ import numpy as np
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...errors import SolverError
 from ...linalg import row_space_basis
-from ...sketches import make_sketch
 from ...stats import BinomialCount
-from ._common import cite, distortion, sketch_options, target_dims
+from ._common import (
+    PAPER_METHODS_CONSTRAINT,
+    PAPER_SKETCH_KINDS,
+    cite,
+    distortion,
+    paper_methods,
+    paper_sketch,
+    target_dims,
+)
 
 __all__ = ["THEOREM", "PAPER_TABLE_I", "trial", "decide"]
 
-#: Paper's four methods -> rpcheck kinds. CW's (q, v, a) are never given; CountSketch (q = a = 1) is used.
-METHODS = {"CW": "countsketch", "RS": "sign", "FHT": "srht", "RG": "gaussian"}
 
 
 #: Table I of the paper (Sec. 4.1.1): eps_out (%) and gamma means, r = 256 | 512 | 1024 | full.
@@ -116,10 +121,6 @@ SOLVER_NAME = ("rpcheck.svm.solve_svc (exact dual of eq. (3), dense interior-poi
 C_SYNTH = 1000.0
 
 
-def _methods(params):
-    return str(params["methods"]).split(",")
-
-
 def _folds(n, k, rng):
     perm = rng.permutation(n)
     return np.array_split(perm, k)
@@ -143,13 +144,13 @@ def _warm_up(methods):
     Xs = g.standard_normal((8, 64))
     ys = np.array([1.0, -1.0] * 4)
     for meth in methods:
-        np.asarray(make_sketch(METHODS[meth], 64, 16, rng=g, **sketch_options(METHODS[meth])).apply(Xs))
+        np.asarray(paper_sketch(meth, 64, 16, g).apply(Xs))
     _fit_predict(Xs, ys, Xs, C_SYNTH)
 
 
 def trial(params, rng):
     """One data set of the family: CV errors and margins, full and projected (see module docstring)."""
-    _warm_up(_methods(params))
+    _warm_up(paper_methods(params))
     fam = params["family"]
     n, d = params["n"], params["d"]
     mu, sigma = PAPER_TABLE_I[fam]["w"]
@@ -162,10 +163,10 @@ def trial(params, rng):
     V = row_space_basis(X)
     proj = {}
     diags = {"rho": float(V.shape[1])}
-    for meth in _methods(params):
+    for meth in paper_methods(params):
         for r in target_dims(params):
             t0 = time.perf_counter()  # t_rp: draw R and compute X R
-            sk = make_sketch(METHODS[meth], d, r, rng=rng, **sketch_options(METHODS[meth]))
+            sk = paper_sketch(meth, d, r, rng)
             proj[(meth, r)] = np.asarray(sk.apply(X))
             diags[f"t_rp.{meth}.{r}"] = time.perf_counter() - t0
             diags[f"e.{meth}.{r}"] = distortion(V, sk)
@@ -240,7 +241,7 @@ def decide(records, params):
                       "paper_eps_out_%": paper["eps_out"]["full"], "gamma": float(g.mean()),
                       "gamma_se": float(se), "paper_gamma": paper["gamma"]["full"]}}  # fmt: skip
     margin_mono, err_mono = True, True
-    for meth in _methods(params):
+    for meth in paper_methods(params):
         row = {}
         gs, es = [], []
         for r in target_dims(params):
@@ -290,7 +291,7 @@ def _mean_se(v):
 def _fig1(D, params):
     """Fig. 1's statements beside our timings (Paper vs rpcheck rows; see the module docstring for the rules).
     A solver failure makes that fold's t_svm missing (not counted), so a cell with solver errors is flagged."""
-    fam, rs, meths = params["family"], target_dims(params), _methods(params)
+    fam, rs, meths = params["family"], target_dims(params), paper_methods(params)
     t_full = D["t_svm.full"]
     t_run = {(m, r): D[f"t_rp.{m}.{r}"] + D[f"t_svm.{m}.{r}"] for m in meths for r in rs}
     out = {"data": f"seeded synthetic {fam} ({params['n']} x {params['d']}) by the paper's recipe; NOT the paper's "
@@ -333,7 +334,7 @@ def _syn_cells(families, scale, folds, rs, methods):
     return tuple(cells)
 
 
-_ALL = list(METHODS)
+_ALL = list(PAPER_SKETCH_KINDS)
 
 
 THEOREM = register(
@@ -402,7 +403,7 @@ THEOREM = register(
         },
         constraints=(
             Constraint("rs: comma-separated ints >= 1", lambda p: all(int(x) >= 1 for x in str(p["rs"]).split(","))),
-            Constraint("methods among CW, RS, FHT, RG", lambda p: set(_methods(p)) <= set(METHODS)),
+            PAPER_METHODS_CONSTRAINT,
             Constraint("folds <= n", lambda p: p["folds"] <= p["n"]),
         ),
         findings=(
