@@ -26,6 +26,7 @@ import scipy.sparse as sp
 
 from ._rng import as_generator
 from ._validation import check_choice, check_int, check_interval, check_matrix
+from .linalg import thin_q
 from .errors import RpcheckError
 
 __all__ = [
@@ -61,7 +62,8 @@ def haar_orthonormal(d, k, *, rng=None):
     r"""A Haar-distributed ``d x k`` matrix with orthonormal columns (``k <= d``).
 
     QR of a standard Gaussian matrix with the signs of ``diag(R)`` moved into ``Q`` (Mezzadri 2007), which
-    makes the distribution exactly Haar on the Stiefel manifold rather than biased by the QR convention.
+    makes the distribution exactly Haar on the Stiefel manifold rather than biased by the QR convention
+    (:func:`rpcheck.linalg.thin_q`: Cholesky QR2 for tall matrices, the same ``Q``).
 
     Parameters
     ----------
@@ -82,10 +84,7 @@ def haar_orthonormal(d, k, *, rng=None):
     rng = as_generator(rng)
     d = check_int("d", d, 1)
     k = check_int("k", k, 1, d)
-    Q, R = np.linalg.qr(rng.standard_normal((d, k)))
-    signs = np.sign(np.diag(R))
-    signs[signs == 0] = 1.0
-    return Q * signs
+    return thin_q(rng.standard_normal((d, k)))
 
 
 def orthonormal_basis(d, rho, *, coherence="incoherent", mix=0.5, rng=None):
@@ -142,11 +141,7 @@ def orthonormal_basis(d, rho, *, coherence="incoherent", mix=0.5, rng=None):
         V[rng.choice(d, size=rho, replace=False), np.arange(rho)] = 1.0
         return V
     # intermediate
-    A = (1.0 - mix) * np.eye(d, rho) + mix * haar_orthonormal(d, rho, rng=rng)
-    Q, R = np.linalg.qr(A)
-    signs = np.sign(np.diag(R))
-    signs[signs == 0] = 1.0
-    return Q * signs
+    return thin_q((1.0 - mix) * np.eye(d, rho) + mix * haar_orthonormal(d, rho, rng=rng))
 
 
 def coherence(V):

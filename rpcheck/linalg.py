@@ -20,10 +20,69 @@ import scipy.sparse as sp
 from ._validation import check_choice, check_int, check_interval, check_matrix
 from .errors import RpcheckError
 
-__all__ = ["row_space_basis", "embedding_distortion", "leverage_scores", "dlss_select", "SVD_METHODS"]
+__all__ = ["row_space_basis", "embedding_distortion", "leverage_scores", "dlss_select", "thin_q", "SVD_METHODS"]
 
 #: SVD used for the leverage scores: LAPACK's exact thin SVD or Halko-Martinsson-Tropp randomized SVD.
 SVD_METHODS = ("exact", "randomized")
+
+
+#: ``thin_q`` uses Cholesky QR (twice) when the matrix is at least this tall (rows >= 4 x columns) and has at
+#: least this many entries; below, LAPACK's Householder QR is as fast.
+CHOLQR_MIN_ENTRIES = 1 << 16
+#: largest condition number of the first Cholesky-QR factor accepted before falling back to Householder:
+#: Cholesky QR2 leaves ``||Q^T Q - I|| = O(eps)`` for ``cond(G) < eps**-1/2 ~ 6.7e7`` (Yamamoto, Nakatsukasa,
+#: Yanagisawa and Fukaya, ETNA 44, 2015, Thm. 3.3); 1e6 keeps a wide margin.
+CHOLQR_MAX_COND = 1e6
+
+
+def thin_q(G):
+    r"""The orthonormal factor ``Q`` of the thin QR factorisation ``G = Q R`` with ``diag(R) > 0``.
+
+    For a real ``n x k`` matrix of full column rank that factorisation is unique, so ``Q`` does not depend on
+    the algorithm: ``Q`` is Householder QR's with the signs of ``diag(R)`` moved into it (Mezzadri 2007),
+    which makes ``thin_q`` of a standard Gaussian matrix exactly Haar on the Stiefel manifold. Tall matrices
+    (``n >= 4 k``, ``n k >=`` :data:`CHOLQR_MIN_ENTRIES`) use Cholesky QR twice (CholeskyQR2: ``R_1 =
+    chol(G^T G)``, ``Q_1 = G R_1^{-1}``, then the same on ``Q_1``), whose Cholesky factors have positive
+    diagonals, so it computes the same ``Q`` with BLAS-3 products, 4-6x faster than Householder at
+    ``65,536 x 100`` (BENCHMARKS.md). It is accurate to ``O(eps)`` in orthogonality and in ``Q`` while
+    ``cond(G) < eps**-1/2`` (Yamamoto et al., ETNA 44, 2015); the first factor's condition number is checked
+    against :data:`CHOLQR_MAX_COND`, and a failed Cholesky or an ill-conditioned ``G`` falls back to
+    Householder. ``tests/test_linalg.py`` checks both paths against each other.
+
+    Parameters
+    ----------
+    G : ndarray of shape (n, k)
+        ``1 <= k <= n``, finite, of full column rank.
+
+    Returns
+    -------
+    ndarray of shape (n, k)
+    """
+    G = np.asarray(G, dtype=float)
+    if G.ndim != 2 or not 1 <= G.shape[1] <= G.shape[0]:
+        raise RpcheckError(f"`G` must be a 2-D array of shape (n, k) with 1 <= k <= n; got shape {G.shape}.")
+    n, k = G.shape
+    if n >= 4 * k and n * k >= CHOLQR_MIN_ENTRIES:
+        Q = _cholqr2(G)
+        if Q is not None:
+            return Q
+    Q, R = np.linalg.qr(G)
+    signs = np.sign(np.diag(R))
+    signs[signs == 0] = 1.0
+    return Q * signs
+
+
+def _cholqr2(G):
+    Q = G
+    for step in range(2):
+        try:
+            R = sla.cholesky(Q.T @ Q, lower=False, check_finite=False)
+        except np.linalg.LinAlgError:
+            return None
+        if step == 0 and not np.linalg.cond(R) <= CHOLQR_MAX_COND:
+            return None
+        Q = sla.solve_triangular(R, Q.T, trans="T", lower=False, check_finite=False).T  # Q R^{-1}
+    return np.ascontiguousarray(Q)
 
 
 def row_space_basis(X, *, rtol=None):

@@ -235,3 +235,51 @@ def test_dlss_ties_keep_smaller_index_and_domain_errors():
         dlss_select(X, 5, 2)
     with pytest.raises(RpcheckError, match="`svd`"):
         leverage_scores(X, 2, svd="qr")
+
+
+# ------------------------------------------------------------------------------------------- thin_q
+
+
+def _householder_q(G):
+    Q, R = np.linalg.qr(G)
+    return Q * np.sign(np.diag(R))
+
+
+@pytest.mark.parametrize(
+    "n, k, scale",
+    [(65_536, 40, 1.0), (8_192, 100, 1.0), (20_000, 8, 1e-150), (4_096, 16, 1e150), (1_024, 10, 1.0), (50, 50, 1.0)],
+)
+def test_thin_q_matches_householder_with_positive_diagonal(n, k, scale):
+    """Both paths give the unique Q with diag(R) > 0 (Cholesky QR2 for the tall cases), to a few ulps."""
+    from rpcheck.linalg import thin_q
+
+    G = np.random.default_rng(n + k).standard_normal((n, k)) * scale
+    Q = thin_q(G)
+    assert Q.shape == (n, k) and Q.flags.c_contiguous
+    np.testing.assert_allclose(Q, _householder_q(G), rtol=0, atol=1e-13)
+    np.testing.assert_allclose(Q.T @ Q, np.eye(k), rtol=0, atol=1e-14)
+    assert np.all(np.diag(Q.T @ G) > 0)  # R = Q^T G has a positive diagonal
+
+
+def test_thin_q_falls_back_on_ill_conditioned_input():
+    """cond(G) ~ 1e10 > CHOLQR_MAX_COND: Householder, still orthonormal; rank-deficient: no LinAlgError."""
+    from rpcheck.linalg import CHOLQR_MAX_COND, thin_q
+
+    rng = np.random.default_rng(3)
+    U = _householder_q(rng.standard_normal((40_000, 6)))
+    G = U * np.array([1.0, 1e-2, 1e-4, 1e-6, 1e-8, 1e-10])
+    assert np.linalg.cond(G) > CHOLQR_MAX_COND
+    Q = thin_q(G)
+    np.testing.assert_allclose(Q.T @ Q, np.eye(6), rtol=0, atol=1e-14)
+    np.testing.assert_allclose(Q, _householder_q(G), rtol=0, atol=1e-10)
+    G[:, 5] = G[:, 4]  # rank-deficient: Cholesky fails or is ill-conditioned, Householder still returns
+    assert thin_q(G).shape == (40_000, 6)
+
+
+def test_thin_q_domain():
+    from rpcheck.linalg import thin_q
+
+    with pytest.raises(RpcheckError, match="shape"):
+        thin_q(np.ones((3, 5)))
+    with pytest.raises(RpcheckError, match="shape"):
+        thin_q(np.ones(4))

@@ -29,8 +29,8 @@ class _DenseSketch(Sketch):
         return 8 * self.d * self.r
 
     def _check_build_memory(self):
-        # the draw and the scaled copy (gaussian), or int8 bits, the float64 +-1 and the scaled copy (sign)
-        check_memory(17 * self.d * self.r, f"a dense (d, r) float64 matrix for sketch kind {self.kind!r}",
+        # the draw, scaled in place (gaussian), or int8 bits and the float64 matrix (sign)
+        check_memory(9 * self.d * self.r, f"a dense (d, r) float64 matrix for sketch kind {self.kind!r}",
                      d=self.d, r=self.r)
 
 
@@ -57,7 +57,9 @@ class GaussianSketch(_DenseSketch):
     def __init__(self, d, r, *, rng=None):
         super().__init__(d, r, rng=rng)
         self._check_build_memory()
-        self.R_ = self._rng.standard_normal((self.d, self.r)) / np.sqrt(self.r)
+        R = self._rng.standard_normal((self.d, self.r))
+        R /= np.sqrt(self.r)  # in place: the same values as ``R / sqrt(r)``, one (d, r) array fewer
+        self.R_ = R
 
 
 class SignSketch(_DenseSketch):
@@ -78,4 +80,11 @@ class SignSketch(_DenseSketch):
         super().__init__(d, r, rng=rng)
         self._check_build_memory()
         bits = self._rng.integers(0, 2, size=(self.d, self.r), dtype=np.int8)
-        self.R_ = (2.0 * bits - 1.0) / np.sqrt(self.r)
+        # in place, no float temporaries: with s = 1 / sqrt(r), bits * 2s - s is exactly 0 - s or 2s - s
+        # (Sterbenz), and +-(1 / sqrt(r)) is the correctly rounded quotient either way, so the values equal
+        # ``(2 bits - 1) / sqrt(r)`` bit for bit (tests/sketches: test_dense_builds_bit_identical)
+        s = 1.0 / np.sqrt(self.r)
+        R = bits.astype(np.float64)
+        R *= 2.0 * s
+        R -= s
+        self.R_ = R

@@ -116,3 +116,17 @@ def test_apply_large_dense_compiled_paths(case, backend_any, parallel, monkeypat
         assert out.dtype == dtype
         X64 = Xd.astype(np.float64)
         assert np.all(np.abs(out - X64 @ M) <= matmul_error_bound(X64, M, u))
+
+
+@pytest.mark.parametrize("kind", ["gaussian", "sign"])
+def test_dense_builds_bit_identical(kind):
+    """The in-place / one-pass builds of the dense sketches give exactly the textbook formulas' values on
+    the same draws: N(0, 1) / sqrt(r) and (2 bits - 1) / sqrt(r)."""
+    d, r, seed = 300, 37, 11
+    R = make_sketch(kind, d, r, rng=np.random.default_rng(seed)).matrix()
+    rng = np.random.default_rng(seed)
+    if kind == "gaussian":
+        ref = rng.standard_normal((d, r)) / np.sqrt(r)
+    else:
+        ref = (2.0 * rng.integers(0, 2, size=(d, r), dtype=np.int8) - 1.0) / np.sqrt(r)
+    assert np.array_equal(R, ref)

@@ -48,6 +48,7 @@ from ...bounds.paul2014 import (
 )
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...generators import orthonormal_basis
+from ...linalg import thin_q
 from ...sketches import fwht, make_sketch
 from ._common import CI_CONSTANTS, P, cite, cw_consistent, distortion, rho_le
 
@@ -117,8 +118,7 @@ def row_space(d, rho, coherence, rng):
         return orthonormal_basis(d, rho, coherence=coherence, rng=rng)
     G = rng.standard_normal((d, rho))
     G[:, 0] = 1.0
-    Q, R_ = np.linalg.qr(G)
-    return Q * np.sign(np.diag(R_))[None, :]
+    return thin_q(G)
 
 
 def embedding_event(e, eps):
