@@ -118,11 +118,12 @@ def _nnz(Z):
     return Z.nnz if sp.issparse(Z) else int(np.count_nonzero(Z))
 
 
-def measure(X, y, tr, te, params, rng, fit, names):
+def measure(X, y, tr, te, params, rng, fit, names, clock=time.perf_counter):
     """The Sec. 4.1.4 protocol on one split (shared by the binary and multi-class reproductions): ``fit`` on the
     sparse full training rows, then for each method and r: draw R and compute X R (t_rp), ``fit`` on X R (t_svm),
     nnz(X R) / nnz(X). ``fit(Ztr, ytr, Zte, yte)`` returns one value per name of ``names`` (NaN on a
-    SolverError, counted in ``solver_errors``). Returns the diagnostics ``<name>.full``, ``t_svm.full`` and
+    SolverError, counted in ``solver_errors``); ``clock`` times t_rp and t_svm (default wall time,
+    ``time.perf_counter``). Returns the diagnostics ``<name>.full``, ``t_svm.full`` and
     ``<name>.<method>.<r>``, ``t_rp.<method>.<r>``, ``t_svm.<method>.<r>``, ``nnz.<method>.<r>``."""
 
     def fitted(Z):
@@ -133,19 +134,19 @@ def measure(X, y, tr, te, params, rng, fit, names):
             return (math.nan,) * len(names)
 
     diags = {"solver_errors": 0.0}
-    t0 = time.perf_counter()
+    t0 = clock()
     diags.update({f"{k}.full": v for k, v in zip(names, fitted(X))})
-    diags["t_svm.full"] = time.perf_counter() - t0
+    diags["t_svm.full"] = clock() - t0
     for meth in paper_methods(params):
         for r in target_dims(params):
-            t0 = time.perf_counter()
+            t0 = clock()
             sk = paper_sketch(meth, X.shape[1], r, rng)
             Z = sk.apply(X)
             Z = Z.tocsr() if sp.issparse(Z) else np.asarray(Z)
-            t_rp = time.perf_counter() - t0
-            t0 = time.perf_counter()
+            t_rp = clock() - t0
+            t0 = clock()
             vals = fitted(Z)
-            t_svm = time.perf_counter() - t0
+            t_svm = clock() - t0
             diags.update({f"{k}.{meth}.{r}": v for k, v in zip(names, vals)})
             diags.update({f"t_rp.{meth}.{r}": t_rp, f"t_svm.{meth}.{r}": t_svm, f"nnz.{meth}.{r}": _nnz(Z) / X.nnz})
     return diags
@@ -189,14 +190,15 @@ def diag_arrays(records):
     return {k: np.array([rec.diagnostics[k] for rec in records], dtype=float) for k in records[0].diagnostics}
 
 
-def sentence_rows(D, params, table_name, full_row, table_row, info):
+def sentence_rows(D, params, table_name, full_row, table_row, info, size=None):
     """The Paper vs rpcheck rows of Sec. 4.1.4's sentences, shared by Tables III and IV (the text states them
     "For both binary and multi-class tasks"), with the rules of the module docstring: ``full_row`` first; per
     method, ``table_row(m, r)`` at each r (None at an r the table lacks: the "close to full" row instead), the
     eps_out trend and Fig. 4's nnz rule; per r, t_svm below full for CW only and CW's t_run below full.
-    Fills ``info`` with the mean t_rp, t_svm, nnz ratio per method and r and the full data's t_svm."""
+    Fills ``info`` with the mean t_rp, t_svm, nnz ratio per method and r and the full data's t_svm. ``size``
+    labels the per-method rows (default: "stand-in <n> x <d>")."""
     meths, rs = paper_methods(params), target_dims(params)
-    size = f"stand-in {params['n']} x {params['d']}"
+    size = size or f"stand-in {params['n']} x {params['d']}"
     e_full = mean_se(D["err.full"])[0]
     t_full = float(D["t_svm.full"].mean())
     close = f"eps_out 'is close to that of full dataset' {_S}; {table_name} has r = 2048, 4096, 8192 only"
