@@ -621,7 +621,8 @@ def nci60_like(*, n=60, d=1_375, classes=10, factors=3, rng=None):
 
 #: Names accepted by :func:`standin`.
 STANDINS = (
-    "techtc300", "rcv1-binary", "rcv1-multiclass", "hapmap-hgdp", *(k for k in LEI2020_SHAPES if k != "rcv1-binary"), "yalefaces", "nci60",
+    "techtc300", "rcv1-binary", "rcv1-multiclass", "hapmap-hgdp", *(k for k in LEI2020_SHAPES if k != "rcv1-binary"),
+    "yalefaces", "nci60",
 )  # fmt: skip
 
 

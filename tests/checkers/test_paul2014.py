@@ -338,17 +338,17 @@ def test_rcv1_multiclass_decide_rows():
     assert below["tsvm_below_full"] == "CW" and below["tsvm_below_full_agrees"] is True
     assert rows["r = 2048: CW's t_run / full t_svm"]["cw_trun_over_full_agrees"] is True  # 1.5 / 2
     trp = rows["CW: t_rp along r = 1024, 2048 (s)"]
-    assert trp["cw_trp"] == "0.5, 0.5" and trp["cw_trp_agrees"] is None and "0.0093, 0.0189, 0.0357" in trp["paper_cw_trp"]
+    assert trp["cw_trp"] == "0.5, 0.5" and trp["cw_trp_agrees"] is None
+    assert "0.0093, 0.0189, 0.0357" in trp["paper_cw_trp"]
 
 
 def test_rcv1_multiclass_cell_cap_constraint():
     """The declared cap n_train K (d + 1) <= MAX_CELLS of the certified solver: the standard cell fits, one more
     class does not (n_train exact from topic_counts and the stratified split)."""
     from rpcheck.checkers.paul2014 import repro_rcv1_multiclass as mc
-    from rpcheck.svm.multiclass import MAX_CELLS
-
     from rpcheck.checkers.paul2014._common import stratified_split
     from rpcheck.standins import topic_counts
+    from rpcheck.svm.multiclass import MAX_CELLS
 
     th = registry.get("paul2014.repro.rcv1_multiclass")
     cell = dict(th.profiles["standard"].cells[0])

@@ -327,6 +327,6 @@ THEOREM = register(
         ),
         notes="Seeded rcv1_binary_like stand-in (not the real data), LIBLINEAR's problem by rpcheck's certified "
         "solve_l2svc; measurements only, Paper vs rpcheck rows in the decide info. RCV1 multi-class (Table III) is "
-        "not reproduced: rpcheck has no multi-class sparse text stand-in.",
+        "paul2014.repro.rcv1_multiclass (same protocol and sentence rows, Crammer-Singer).",
     )
 )

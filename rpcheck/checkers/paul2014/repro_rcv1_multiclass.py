@@ -44,10 +44,10 @@ paul2014.repro.rcv1 (``repro_rcv1.measure``). Measured: eps_out (test error, %),
 X R), t_svm (training) in CPU seconds of the process (``time.process_time``; the trial runs with one BLAS
 thread) after a warm-up of every code path on a tiny input, and nnz(X R) / nnz(X) (Fig. 4). CPU time, not
 the wall time paul2014.repro.rcv1 reads: on the shared machine (load average 8.5 on 2 cores in development)
-wall times of 0.1-3 s were dominated by scheduling and reordered the methods between runs. A test prediction counts as undetermined when its top-two score difference is
-at most sqrt(2) ||x|| times the certified bound on ||W - W*||_F (``_common.cs_test_error``); the largest
-fraction over methods and r is in the protocol column (``undetermined_max``); eps_out counts the solver's
-labels.
+wall times of 0.1-3 s were dominated by scheduling and reordered the methods between runs. A test
+prediction counts as undetermined when its top-two score difference is at most sqrt(2) ||x|| times the
+certified bound on ||W - W*||_F (``_common.cs_test_error``); the largest fraction over methods and r is in
+the protocol column (``undetermined_max``); eps_out counts the solver's labels.
 
 Variants (all mode "report", role "measurement": no verdict; the numbers are in the decide info)
 -----------------------------------------------------------------------------------------

@@ -134,7 +134,8 @@ import math
 from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ._common import cite
 
-__all__ = ["THEOREM", "trial", "decide", "TABLE_I", "TABLE_II", "TABLE_III", "TABLE_IV", "TABLE_V", "TABLE_VI", "TABLE_VII", "METHODS"]
+__all__ = ["THEOREM", "trial", "decide", "TABLE_I", "TABLE_II", "TABLE_III", "TABLE_IV", "TABLE_V", "TABLE_VI",
+           "TABLE_VII", "METHODS"]
 
 METHODS = ("CW", "RS", "FHT", "RG")
 
