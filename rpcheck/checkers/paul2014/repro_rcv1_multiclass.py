@@ -87,10 +87,17 @@ paper invokes ("CW method takes advantage of input sparsity"; Sec. 1.3 states O(
 the CW construction, whose poly term could carry r). The paper's CW implementation thus spent time in
 proportion to r; the stand-in rows show what rpcheck's CountSketch (``rpcheck.sketches``) gives.
 
-Cost (serial, ``time.process_time`` on a shared and loaded 2-core machine; indicative): see the notes of the
-profiles in ``THEOREM`` and the session's report; development runs: the full-data fit at 300 x 16,384 (5
-classes) 1.0-1.5 CPU s, each projected fit 0.1-0.6 CPU s, peak RSS 1.3 GB (the dense Gaussian R at r = 8,192
-is 16,384 x 8,192, 1 GB).
+Cost (serial, CPU seconds by ``time.process_time`` at load average ~8.5 on a shared 2-core machine;
+indicative): quick about 1 s; ci 2.9-3.0 s for its 2 trials (seeds 0, 1); standard 13.6 s a trial (6.8 user +
+7.7 system: page faults of the dense Gaussian and sign R at r = 8,192, 16,384 x 8,192 = 1 GB each, built one
+at a time), about 40 s for its 3 trials, peak RSS 1.95 GB; full about 136 s for 10 trials (estimated, not run).
+The full-data fit at 299 x 16,384 took about 0.66 CPU s, each projected fit 0.1-0.4 CPU s.
+
+Measured at standard, seed 0, 3 trials (development; eps_out mean in %, paper in brackets): full 5.5 (11.83);
+r = 2048: CW 18.1 (18.30), RS 18.5 (17.57), FHT 17.4 (17.50), RG 16.3 (17.47); r = 8192: 7.3-8.4 (13.2-13.5);
+eps_out decreasing and the nnz rule agree for every method, CW's t_run below full at every r, "t_svm below
+full for CW only" disagrees (all four below), no solver error, at most 1.3% of test predictions undetermined.
+The closeness at r = 2048 is a coincidence of the stand-in's parameters, not a reproduction.
 """
 
 from __future__ import annotations
