@@ -10,7 +10,7 @@ reproduction of a number in the papers.
 Every generator takes a keyword ``rng`` (None, int, SeedSequence or Generator) and is a pure function of
 it: the same seed gives the same matrix bit for bit.
 
-Sparse text model (TechTC-, RCV1-, real-sim- and news20-like)
+Sparse text model (TechTC-, RCV1- binary and multi-class, real-sim- and news20-like)
 -------------------------------------------------------------
 Term ``j`` has a background weight ``p_j`` proportional to ``(rank_j + 10)^(-0.8)`` (a Zipf-like law;
 the column order is a random permutation). A document of class ``c`` holds a Poisson number of term
@@ -38,6 +38,8 @@ __all__ = [
     "standin",
     "techtc_like",
     "rcv1_binary_like",
+    "rcv1_multiclass_like",
+    "topic_counts",
     "hapmap_like",
     "lei2020_like",
     "sparse_text",
@@ -63,10 +65,15 @@ LEI2020_SHAPES = {
 }
 
 
-def _balanced_labels(n, frac_pos, rng):
+def _binary_counts(n, frac_pos):
     n_pos = int(round(frac_pos * n))
     if not 1 <= n_pos <= n - 1:
         raise RpcheckError(f"`frac_pos` ({frac_pos}) leaves a class empty at n={n}; need 1 <= frac_pos*n <= n-1.")
+    return np.array([n_pos, n - n_pos])
+
+
+def _balanced_labels(n, frac_pos, rng):
+    n_pos = int(_binary_counts(n, frac_pos)[0])
     y = np.full(n, -1.0)
     y[:n_pos] = 1.0
     return y[rng.permutation(n)]
@@ -75,18 +82,18 @@ def _balanced_labels(n, frac_pos, rng):
 def _solve_rate(p, target_per_row, boost_terms):
     """lam with sum_j (1 - exp(-lam p_j)) + extra(lam) = target_per_row (expected distinct terms per row).
 
-    ``boost_terms`` = (cols, boost): a row's own informative columns get lam p_j + boost, so their presence
-    probability is 1 - exp(-lam p_j - boost); half the informative columns belong to the row's class.
+    ``boost_terms`` = (cols, boost, share): a row's own informative columns get lam p_j + boost, so their
+    presence probability is 1 - exp(-lam p_j - boost); ``share[k]`` is the fraction of rows owning column
+    ``cols[k]`` (the share of its class; :func:`sparse_text` uses 1/2 for both classes).
     """
-    cols, boost = boost_terms
+    cols, boost, share = boost_terms
 
     def expected(lam):
         q = -np.expm1(-lam * p)
         e = q.sum()
         if cols.size:
-            # a row owns half of the informative columns (its class's); average over the two classes
             qi = -np.expm1(-lam * p[cols] - boost)
-            e += 0.5 * (qi - q[cols]).sum()
+            e += (share * (qi - q[cols])).sum()
         return e
 
     if expected(0.0) >= target_per_row:
@@ -108,6 +115,67 @@ def _solve_rate(p, target_per_row, boost_terms):
         else:
             hi = mid
     return 0.5 * (lo + hi)
+
+
+def _text_model(d, counts, share, *, density, informative, boost, values, chunk_rows, rng):
+    """The K-class sparse text model of the module docstring: ``counts[c]`` documents of class ``c`` (in a
+    random order), each class with ``informative`` own words; ``share[c]`` is the fraction of rows of class
+    ``c`` used for the rate and the idf. Returns ``(X, cls, expected_density)``, ``cls`` in ``0..K-1``."""
+    K, n = len(counts), int(np.sum(counts))
+    perm = rng.permutation(d)
+    p = np.empty(d)
+    p[perm] = (np.arange(d) + 10.0) ** -0.8
+    p /= p.sum()
+    inf_cols = rng.choice(d, size=K * informative, replace=False)
+    class_cols = inf_cols.reshape(K, informative)
+    w = np.repeat(np.asarray(share, dtype=float), informative)
+    lam = _solve_rate(p, density * d, (inf_cols, boost, w))
+    q = -np.expm1(-lam * p)
+    q_inf = -np.expm1(-lam * p[inf_cols] - boost)
+    expected_density = float((q.sum() + (w * (q_inf - q[inf_cols])).sum()) / d)
+    # document frequency (for idf): an informative column is present at the boosted rate in its class's rows
+    df = q.copy()
+    df[inf_cols] = (1.0 - w) * q[inf_cols] + w * q_inf
+    idf = -np.log(df)
+    cdf = np.cumsum(p)
+    cdf[-1] = 1.0
+    cls = np.repeat(np.arange(K), counts)[rng.permutation(n)]
+    indptr = [np.zeros(1, np.int64)]
+    ind_parts, val_parts = [], []
+    offset = 0
+    for start in range(0, n, chunk_rows):
+        m = min(chunk_rows, n - start)
+        k = rng.poisson(lam, size=m)
+        rows = np.repeat(np.arange(m), k)
+        cols = np.searchsorted(cdf, rng.random(rows.size), side="right").astype(np.int64)
+        np.minimum(cols, d - 1, out=cols)
+        if informative:
+            own = class_cols[cls[start : start + m]]
+            extra = rng.poisson(boost, size=own.shape)
+            rows = np.concatenate([rows, np.repeat(np.repeat(np.arange(m), informative), extra.ravel())])
+            cols = np.concatenate([cols, np.repeat(own.ravel(), extra.ravel())])
+        C = sp.csr_matrix((np.ones(rows.size), (rows, cols)), shape=(m, d))
+        C.sum_duplicates()
+        empty = np.flatnonzero(np.diff(C.indptr) == 0)
+        if empty.size:
+            C = C + sp.csr_matrix(
+                (np.ones(empty.size), (empty, np.searchsorted(cdf, rng.random(empty.size), side="right"))),
+                shape=(m, d),
+            )
+            C.sum_duplicates()
+        C.sort_indices()
+        if values == "tfidf":
+            v = (1.0 + np.log(C.data)) * idf[C.indices]
+            rn = np.sqrt(np.add.reduceat(v * v, C.indptr[:-1]))
+            v /= np.repeat(rn, np.diff(C.indptr))
+            C.data = v
+        ind_parts.append(C.indices.astype(np.int32))
+        val_parts.append(C.data)
+        indptr.append(C.indptr[1:].astype(np.int64) + offset)
+        offset += C.nnz
+        del C, rows, cols
+    X = sp.csr_matrix((np.concatenate(val_parts), np.concatenate(ind_parts), np.concatenate(indptr)), shape=(n, d))
+    return X, cls, expected_density
 
 
 def sparse_text(n, d, *, density, informative=20, boost=2.0, frac_pos=0.5, values="tfidf", chunk_rows=4096, rng=None):
@@ -139,7 +207,7 @@ def sparse_text(n, d, *, density, informative=20, boost=2.0, frac_pos=0.5, value
     y : ndarray of shape (n,), labels in {-1, +1}
     expected_density : float
         The exact expectation of nnz / (n d) under the model before the empty-row fix (which adds at
-        most the number of empty rows).
+        most the number of empty rows); the rate treats each class as half of the rows.
     """
     rng = as_generator(rng)
     n = check_int("n", n, 2)
@@ -150,60 +218,10 @@ def sparse_text(n, d, *, density, informative=20, boost=2.0, frac_pos=0.5, value
     frac_pos = check_interval("frac_pos", frac_pos, 0, 1, closed="neither")
     check_choice("values", values, ("counts", "tfidf"))
     chunk_rows = check_int("chunk_rows", chunk_rows, 1)
-    perm = rng.permutation(d)
-    p = np.empty(d)
-    p[perm] = (np.arange(d) + 10.0) ** -0.8
-    p /= p.sum()
-    inf_cols = rng.choice(d, size=2 * informative, replace=False)
-    cls_cols = {1.0: inf_cols[:informative], -1.0: inf_cols[informative:]}
-    lam = _solve_rate(p, density * d, (inf_cols, boost))
-    q = -np.expm1(-lam * p)
-    q_inf = -np.expm1(-lam * p[inf_cols] - boost)
-    expected_density = float((q.sum() + 0.5 * (q_inf - q[inf_cols]).sum()) / d)
-    # document frequency (for idf): informative columns are present in half the rows at the boosted rate
-    df = q.copy()
-    df[inf_cols] = 0.5 * (q[inf_cols] + q_inf)
-    idf = -np.log(df)
-    cdf = np.cumsum(p)
-    cdf[-1] = 1.0
-    y = _balanced_labels(n, frac_pos, rng)
-    indptr = [np.zeros(1, np.int64)]
-    ind_parts, val_parts = [], []
-    offset = 0
-    for start in range(0, n, chunk_rows):
-        m = min(chunk_rows, n - start)
-        k = rng.poisson(lam, size=m)
-        rows = np.repeat(np.arange(m), k)
-        cols = np.searchsorted(cdf, rng.random(rows.size), side="right").astype(np.int64)
-        np.minimum(cols, d - 1, out=cols)
-        yc = y[start : start + m]
-        if informative:
-            own = np.where(yc[:, None] > 0, cls_cols[1.0][None, :], cls_cols[-1.0][None, :])
-            extra = rng.poisson(boost, size=own.shape)
-            rows = np.concatenate([rows, np.repeat(np.repeat(np.arange(m), informative), extra.ravel())])
-            cols = np.concatenate([cols, np.repeat(own.ravel(), extra.ravel())])
-        C = sp.csr_matrix((np.ones(rows.size), (rows, cols)), shape=(m, d))
-        C.sum_duplicates()
-        empty = np.flatnonzero(np.diff(C.indptr) == 0)
-        if empty.size:
-            C = C + sp.csr_matrix(
-                (np.ones(empty.size), (empty, np.searchsorted(cdf, rng.random(empty.size), side="right"))),
-                shape=(m, d),
-            )
-            C.sum_duplicates()
-        C.sort_indices()
-        if values == "tfidf":
-            v = (1.0 + np.log(C.data)) * idf[C.indices]
-            rn = np.sqrt(np.add.reduceat(v * v, C.indptr[:-1]))
-            v /= np.repeat(rn, np.diff(C.indptr))
-            C.data = v
-        ind_parts.append(C.indices.astype(np.int32))
-        val_parts.append(C.data)
-        indptr.append(C.indptr[1:].astype(np.int64) + offset)
-        offset += C.nnz
-        del C, rows, cols
-    X = sp.csr_matrix((np.concatenate(val_parts), np.concatenate(ind_parts), np.concatenate(indptr)), shape=(n, d))
-    return X, y, expected_density
+    counts = _binary_counts(n, frac_pos)
+    X, cls, ed = _text_model(d, counts, (0.5, 0.5), density=density, informative=informative, boost=boost,
+                             values=values, chunk_rows=chunk_rows, rng=rng)
+    return X, np.where(cls == 0, 1.0, -1.0), ed
 
 
 def _dataset(X, y, *, name, description, y_raw=None, positive=None):
@@ -270,6 +288,70 @@ def rcv1_binary_like(
         name="rcv1-binary-standin",
         description=f"{_TAG} for RCV1 binary (Paul et al. 2014, Sec. 4.1.4: 20,242 x 47,236, 0.16%): {n} x {d} "
         f"unit-norm tf-idf rows, expected density {ed:.4g}",
+    )
+
+
+def topic_counts(n, classes, *, skew=1.0, min_count=3):
+    """Documents per class of :func:`rcv1_multiclass_like`: ``min_count`` each, plus the other
+    ``n - classes * min_count`` split by the Zipf shares ``(c + 1)^(-skew) / sum`` (``skew = 0``: balanced) with
+    largest-remainder rounding. Deterministic; sums to ``n``; non-increasing in ``c``."""
+    n = check_int("n", n, 2)
+    classes = check_int("classes", classes, 2)
+    skew = check_interval("skew", skew, 0, None, finite=True)
+    min_count = check_int("min_count", min_count, 1)
+    if classes * min_count > n:
+        raise RpcheckError(f"`classes` x `min_count` ({classes} x {min_count}) exceeds `n` ({n}); every class needs "
+                           f"{min_count} documents.")
+    share = (np.arange(classes) + 1.0) ** -skew
+    quota = (n - classes * min_count) * share / share.sum()
+    counts = np.floor(quota).astype(np.int64)
+    left = n - classes * min_count - int(counts.sum())
+    counts[np.argsort(counts - quota, kind="stable")[:left]] += 1  # largest fractional parts first
+    return counts + min_count
+
+
+def rcv1_multiclass_like(
+    *, n=15_564, d=47_236, density=0.0014, classes=53, informative=10, boost=1.0, skew=1.0, chunk_rows=4096,
+    rng=None,
+):
+    """An RCV1-multiclass-like matrix at the paper's size: 15,564 x 47,236 at 0.14% nonzeros, 53 classes, CSR.
+
+    Size, density and class count from Paul et al. (2014, Sec. 4.1.4); values are cosine-normalised tf-idf as
+    in the LIBSVM file; each class has ``informative`` words of its own (the text model of the module
+    docstring, with ``classes`` classes in place of two). Class sizes (our choice; the paper states none): the
+    Zipf-like shares of :func:`topic_counts` (``skew = 1``: class ``c`` about ``1/(c + 1)`` of the largest,
+    as Reuters topics are very unequal in size -- 3,384 down to 67 documents at the default size; ``skew = 0``
+    for balanced classes), at least 3 documents per class so a stratified 2/3 : 1/3 split keeps every class
+    on both sides. Generated in chunks of
+    ``chunk_rows`` rows (bounded memory: the output's ~1 M nonzeros are ~12 MB).
+
+    Returns
+    -------
+    Dataset
+        Sparse CSR with unit-norm rows; ``y_raw`` the class ids ``0..classes-1`` (0 the largest class), ``y`` class
+        0 against the rest.
+    """
+    rng = as_generator(rng)
+    n = check_int("n", n, 2)
+    d = check_int("d", d, 2)
+    density = check_interval("density", density, 0, 0.5, closed="right")
+    classes = check_int("classes", classes, 2)
+    informative = check_int("informative", informative, 0, d // classes)
+    boost = check_interval("boost", boost, 0, None)
+    chunk_rows = check_int("chunk_rows", chunk_rows, 1)
+    counts = topic_counts(n, classes, skew=skew)
+    X, cls, ed = _text_model(d, counts, counts / n, density=density, informative=informative, boost=boost,
+                             values="tfidf", chunk_rows=chunk_rows, rng=rng)
+    return make_dataset(
+        X,
+        cls.astype(np.int64),
+        name="rcv1-multiclass-standin",
+        task="classification",
+        positive=0,
+        description=f"{_TAG} for RCV1 multi-class (Paul et al. 2014, Sec. 4.1.4: 15,564 x 47,236, 0.14%, 53 "
+        f"classes): {n} x {d} unit-norm tf-idf rows, expected density {ed:.4g}, {classes} classes of "
+        f"{counts[-1]}..{counts[0]} documents (Zipf skew {skew:g}, our choice), {informative} informative words "
+        "per class",
     )
 
 
@@ -539,7 +621,8 @@ def nci60_like(*, n=60, d=1_375, classes=10, factors=3, rng=None):
 
 #: Names accepted by :func:`standin`.
 STANDINS = (
-    "techtc300", "rcv1-binary", "hapmap-hgdp", *(k for k in LEI2020_SHAPES if k != "rcv1-binary"), "yalefaces", "nci60",
+    "techtc300", "rcv1-binary", "rcv1-multiclass", "hapmap-hgdp", *(k for k in LEI2020_SHAPES if k != "rcv1-binary"),
+    "yalefaces", "nci60",
 )  # fmt: skip
 
 
@@ -550,6 +633,8 @@ def standin(name, *, rng=None, **kw):
         return techtc_like(rng=rng, **kw)
     if name == "rcv1-binary":
         return rcv1_binary_like(rng=rng, **kw)
+    if name == "rcv1-multiclass":
+        return rcv1_multiclass_like(rng=rng, **kw)
     if name == "hapmap-hgdp":
         return hapmap_like(rng=rng, **kw)
     if name == "yalefaces":

@@ -78,6 +78,51 @@ def test_rcv1_chunking_does_not_change_the_density_law():
     assert _density_ok(a.X, 0.0016) and _density_ok(b.X, 0.0016)
 
 
+def test_rcv1_multiclass_like_full_size():
+    """Paul et al. 2014, Sec. 4.1.4: 15,564 x 47,236, 0.14% nonzeros, 53 classes; Zipf class sizes (ours)."""
+    ds = s.rcv1_multiclass_like(rng=0)
+    assert (ds.n, ds.d) == (15_564, 47_236) and sp.isspmatrix_csr(ds.X) and ds.X.has_canonical_format
+    assert ds.name == "rcv1-multiclass-standin" and "stand-in (NOT the real data)" in ds.description
+    assert _density_ok(ds.X, 0.0014)
+    check_expected(ds, "rcv1-multiclass")
+    assert np.all(ds.X.data > 0)
+    np.testing.assert_allclose(sp.linalg.norm(ds.X, axis=1), 1.0, rtol=1e-12)
+    counts = np.bincount(ds.y_raw.astype(int))
+    np.testing.assert_array_equal(counts, s.topic_counts(15_564, 53))
+    assert counts.size == 53 and counts.min() >= 3 and np.all(np.diff(counts) <= 0)
+    assert int(np.sum(ds.y > 0)) == counts[0]  # class 0 (the largest) vs the rest
+    _same(ds, s.standin("rcv1-multiclass", rng=np.random.SeedSequence(0)))
+    assert (s.rcv1_multiclass_like(n=500, d=4096, density=0.01, classes=5, rng=1).X
+            != s.rcv1_multiclass_like(n=500, d=4096, density=0.01, classes=5, rng=2).X).nnz > 0
+
+
+def test_rcv1_multiclass_informative_words_separate_the_classes():
+    """Each class's own words are boosted in its documents only: the class-mean profiles on the informative
+    columns are each dominated by their own block (a structural check, no classifier)."""
+    ds = s.rcv1_multiclass_like(n=2000, d=4096, density=0.01, classes=8, informative=10, boost=1.0, skew=0.0, rng=4)
+    assert np.bincount(ds.y_raw.astype(int)).tolist() == [250] * 8
+    X = ds.X.tocsc()
+    cls = ds.y_raw.astype(int)
+    means = np.vstack([np.asarray((X[cls == c] != 0).mean(axis=0)).ravel() for c in range(8)])
+    own = np.argmax(means, axis=0)  # the class where each column is most frequent
+    # every class owns 10 columns present in >= 50% of its documents (1 - exp(-1) = 63% at boost 1)
+    for c in range(8):
+        assert int(np.sum((own == c) & (means[c] >= 0.5))) == 10
+
+
+def test_topic_counts():
+    assert s.topic_counts(30, 10).tolist() == [3] * 10
+    assert s.topic_counts(100, 4, skew=0).tolist() == [25] * 4
+    c = s.topic_counts(15_564, 53)
+    assert c.sum() == 15_564 and c[0] == 3384 and c[-1] == 67 and np.all(np.diff(c) <= 0)
+    with pytest.raises(RpcheckError, match=r"`classes` x `min_count` \(10 x 3\) exceeds `n` \(20\)"):
+        s.topic_counts(20, 10)
+    with pytest.raises(RpcheckError, match=r"`skew` \(-1\)"):
+        s.topic_counts(20, 2, skew=-1)
+    with pytest.raises(RpcheckError, match=r"`informative` \(100\)"):
+        s.rcv1_multiclass_like(n=100, d=1000, classes=20, informative=100)
+
+
 def test_hapmap_like_values_labels_and_low_rank_profile():
     n, d, regions = 250, 2000, 5
     ds = s.hapmap_like(n=n, d=d, populations=25, rng=0)

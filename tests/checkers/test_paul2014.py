@@ -28,7 +28,7 @@ PAUL_IDS = [
     "paul2014.c2", "paul2014.c2.countsketch_exact", "paul2014.c3", "paul2014.thm3.5", "paul2014.thm3.5.search",
     "paul2014.c5", "paul2014.thm3.6", "paul2014.thm1.1", "paul2014.thm3.7", "paul2014.c11",
     "paul2014.repro.synthetic", "paul2014.repro.bundled", "paul2014.repro.hapmap", "paul2014.e11", "paul2014.e14",
-    "paul2014.regression_tables", "paul2014.repro.rcv1",
+    "paul2014.regression_tables", "paul2014.repro.rcv1", "paul2014.repro.rcv1_multiclass",
 ]  # fmt: skip
 
 
@@ -307,6 +307,56 @@ def test_rcv1_decide_rows():
     below = rows["r = 2048: methods with t_svm below the full data's (1 s)"]
     assert below["tsvm_below_full"] == "CW" and below["tsvm_below_full_agrees"] is True
     assert rows["r = 4096: CW's t_run / full t_svm"]["cw_trun_over_full_agrees"] is True  # 0.21
+
+
+def test_rcv1_multiclass_decide_rows():
+    """Table III rows (eps_out and t_svm / full t_svm at a Table III r), the close-to-full row elsewhere, and the
+    sentence rows shared with Table IV (eps_out trend, Fig. 4's nnz rule, t_svm below full for CW only, CW's
+    t_run)."""
+    from rpcheck.checkers.paul2014 import repro_rcv1_multiclass as mc
+
+    params = {"n": 450, "d": 16384, "density": 0.003, "classes": 5, "rs": "1024,2048", "methods": "CW,RG"}
+    diag = {"solver_errors": 0.0, "err.full": 5.0, "undetermined.full": 0.0, "t_svm.full": 2.0}
+    for m, nnz, tsvm in (("CW", (0.98, 0.99), 1.0), ("RG", (40.0, 80.0), 3.0)):
+        for r, e, z in zip((1024, 2048), (9.0, 8.0), nnz):
+            diag |= {f"err.{m}.{r}": e, f"undetermined.{m}.{r}": 0.01, f"t_rp.{m}.{r}": 0.5,
+                     f"t_svm.{m}.{r}": tsvm, f"nnz.{m}.{r}": z}  # fmt: skip
+    _, info = mc.decide([_rec(**diag), _rec(**diag)], params)
+    assert info["undetermined_max"] == 0.01 and info["solver_errors"] == 0
+    rows = {r["method"]: r for r in info["paper_vs"]}
+    size = "stand-in 450 x 16384, 5 classes"
+    full = rows[f"full data, {size}"]
+    assert full["paper_eps_out"] == 11.83 and full["eps_out"] == 5.0
+    rg = rows[f"RG, r = 2048, {size}"]
+    assert rg["paper_eps_out"] == 17.47 and rg["eps_out"] == 8.0
+    assert rg["paper_tsvm_over_full"] == pytest.approx(47.458 / 2.96) and rg["tsvm_over_full"] == 1.5
+    assert rows[f"CW, r = 1024, {size}"]["eps_out_minus_full"] == 4.0  # r = 1024 is not in Table III
+    assert rows["RG: eps_out along r = 1024, 2048"]["eps_out_trend_agrees"] is True
+    assert "Table III has r = 2048" in rows[f"CW, r = 1024, {size}"]["paper_eps_out_minus_full"]
+    assert rows["RG: nnz(X R) / nnz(X) along r = 1024, 2048 (Fig. 4)"]["nnz_ratio_agrees"] is True
+    below = rows["r = 2048: methods with t_svm below the full data's (2 s)"]
+    assert below["tsvm_below_full"] == "CW" and below["tsvm_below_full_agrees"] is True
+    assert rows["r = 2048: CW's t_run / full t_svm"]["cw_trun_over_full_agrees"] is True  # 1.5 / 2
+    trp = rows["CW: t_rp along r = 1024, 2048 (s)"]
+    assert trp["cw_trp"] == "0.5, 0.5" and trp["cw_trp_agrees"] is None
+    assert "0.0093, 0.0189, 0.0357" in trp["paper_cw_trp"]
+
+
+def test_rcv1_multiclass_cell_cap_constraint():
+    """The declared cap n_train K (d + 1) <= MAX_CELLS of the certified solver: the standard cell fits, one more
+    class does not (n_train exact from topic_counts and the stratified split)."""
+    from rpcheck.checkers.paul2014 import repro_rcv1_multiclass as mc
+    from rpcheck.checkers.paul2014._common import stratified_split
+    from rpcheck.standins import topic_counts
+    from rpcheck.svm.multiclass import MAX_CELLS
+
+    th = registry.get("paul2014.repro.rcv1_multiclass")
+    cell = dict(th.profiles["standard"].cells[0])
+    assert mc.n_train(450, 5) == 299 and 299 * 5 * 16_385 <= MAX_CELLS
+    cap = next(c for c in th.constraints if "MAX_CELLS" in c.description)
+    assert cap.check(cell) and not cap.check({**cell, "classes": 6})
+    y = np.repeat(np.arange(5), topic_counts(450, 5))
+    assert stratified_split(y, np.random.default_rng(0))[0].size == mc.n_train(450, 5)
 
 
 def test_sparsity_decide():

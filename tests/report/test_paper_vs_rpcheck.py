@@ -28,6 +28,7 @@ ENGINE_RUN = (
     "shi2012.fig3_4.trend",
     "paul2014.repro.hapmap",
     "paul2014.repro.rcv1",
+    "paul2014.repro.rcv1_multiclass",
 )
 #: run at ci: their quick profile has no cell with Paper-vs rows (shi2012.fig3_4: Fig. 4's cell is in ci)
 ENGINE_RUN_CI = ("shi2012.fig3_4",)

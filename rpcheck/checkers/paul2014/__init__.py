@@ -20,6 +20,7 @@ from . import (  # noqa: F401  (imported for registration)
     repro_bundled,
     repro_hapmap,
     repro_rcv1,
+    repro_rcv1_multiclass,
     repro_synthetic,
     sparsity,
     tables,

@@ -8,6 +8,8 @@ strong convexity, the degenerate-instance rule) are built by :mod:`rpcheck.svm.c
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ...engine import Citation, Constraint, Param
@@ -37,6 +39,7 @@ __all__ = [
     "certified_ge",
     "sketch_options",
     "target_dims",
+    "cs_test_error",
 ]
 
 AUTHORS = "Saurabh Paul, Christos Boutsidis, Malik Magdon-Ismail, Petros Drineas"
@@ -240,3 +243,22 @@ def stratified_split(y, rng):
         tr.append(idx[:k])
         te.append(idx[k:])
     return np.sort(np.concatenate(tr)), np.sort(np.concatenate(te))
+
+
+def cs_test_error(Ztr, ytr, Zte, yte, C):
+    """Certified Crammer-Singer fit (``rpcheck.svm.solve_crammer_singer``, LIBLINEAR ``-s 4``'s problem, no bias)
+    on ``(Ztr, ytr)``; returns the test error (%) of its labels on ``(Zte, yte)`` and the fraction of test
+    predictions the certificate leaves undetermined: top-two score difference at most ``sqrt(2) ||x||`` times
+    the certified bound on ``||W - W*||_F`` (each score difference ``w_a^T x - w_b^T x`` moves by at most
+    ``||(w_a - w_a*) - (w_b - w_b*)|| ||x|| <= sqrt(2) ||W - W*||_F ||x||``). ``Zte`` may be sparse."""
+    import scipy.sparse as sp
+
+    from ...svm import solve_crammer_singer
+
+    res = solve_crammer_singer(Ztr, ytr, C)
+    S = np.asarray(Zte @ res.W.T)
+    pred = res.classes[np.argmax(S, axis=1)]
+    top2 = np.sort(S, axis=1)[:, -2:]
+    xn = np.sqrt(np.asarray(Zte.multiply(Zte).sum(axis=1)).ravel()) if sp.issparse(Zte) else np.linalg.norm(Zte, axis=1)
+    unc = math.sqrt(2.0) * xn * res.w_error_bound
+    return 100.0 * float(np.mean(pred != yte)), float(np.mean(top2[:, 1] - top2[:, 0] <= unc))

@@ -81,6 +81,7 @@ from ._common import (
     PAPER_METHODS_CONSTRAINT,
     PAPER_SKETCH_KINDS,
     cite,
+    cs_test_error,
     paper_methods,
     paper_sketch,
     stratified_split,
@@ -105,15 +106,7 @@ SOLVER_NAME = ("rpcheck.svm.solve_crammer_singer (Crammer-Singer dual, LIBLINEAR
 
 def _fit(Ztr, ytr, Zte, yte):
     """Certified Crammer-Singer fit; test error (%) and the fraction of undetermined test predictions."""
-    from ...svm import solve_crammer_singer
-
-    res = solve_crammer_singer(Ztr, ytr, C_HAPMAP)
-    S = Zte @ res.W.T
-    pred = res.classes[np.argmax(S, axis=1)]
-    top2 = np.sort(S, axis=1)[:, -2:]
-    # |(w_a - w_a*) x - (w_b - w_b*) x| <= ||(w_a - w_a*) - (w_b - w_b*)|| ||x|| <= sqrt(2) ||W - W*||_F ||x||
-    unc = math.sqrt(2.0) * np.linalg.norm(Zte, axis=1) * res.w_error_bound
-    return 100.0 * float(np.mean(pred != yte)), float(np.mean(top2[:, 1] - top2[:, 0] <= unc))
+    return cs_test_error(Ztr, ytr, Zte, yte, C_HAPMAP)
 
 
 def _warm_up(methods):

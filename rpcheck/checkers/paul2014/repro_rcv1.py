@@ -78,13 +78,13 @@ from ._common import (
 )
 from .tables import TABLE_IV
 
-__all__ = ["THEOREM", "trial", "decide", "PAPER_TABLE_IV"]
+__all__ = ["THEOREM", "trial", "decide", "PAPER_TABLE_IV", "measure", "warm_up", "sentence_rows", "mean_se",
+           "diag_arrays"]
 
 #: Table IV (RCV1 binary, p. 17), as printed, at r = 2048, 4096, 8192 and on the full data ("full")
 PAPER_TABLE_IV = TABLE_IV  # one copy of the printed numbers, in paul2014.tables
 C_RCV1 = 10.0  # Sec. 4.1.4: "We set C = 10"
 _S = "(Sec. 4.1.4, p. 15)"
-PAPER_CLOSE = f"eps_out 'is close to that of full dataset' {_S}; Table IV has r = 2048, 4096, 8192 only"
 PAPER_DECREASES = f"'eps_out decreases with increase in number of projections' {_S}"
 PAPER_TSVM = f"'The SVM training time is smaller than that of full dataset for CW method only' {_S}"
 PAPER_TRUN = f"'The combined running time is smaller than that of full-dataset for CW method' {_S}"
@@ -102,20 +102,54 @@ def _fit(Ztr, ytr, Zte, yte):
     return 100.0 * float(np.mean(pred != yte)), float(res.margin)
 
 
-def _warm_up(methods):
-    """Every code path once on a tiny input before anything is timed (one-time import and compilation costs
-    are not charged to the first method); fixed-seed draws, so the trial's stream is untouched."""
+def warm_up(methods, fit, ys):
+    """Every code path once on a tiny input (8 rows, labels ``ys``) before anything is timed (one-time import and
+    compilation costs are not charged to the first method); fixed-seed draws, so the trial's stream is
+    untouched. Shared by paul2014.repro.rcv1 and paul2014.repro.rcv1_multiclass."""
     g = np.random.default_rng(0)
     Xs = sp.random(8, 64, density=0.3, format="csr", random_state=g)
-    ys = np.array([1.0, -1.0] * 4)
     for meth in methods:
         Z = paper_sketch(meth, 64, 16, g).apply(Xs)
-        _fit(Z if sp.issparse(Z) else np.asarray(Z), ys, Z if sp.issparse(Z) else np.asarray(Z), ys)
-    _fit(Xs, ys, Xs, ys)
+        fit(Z if sp.issparse(Z) else np.asarray(Z), ys, Z if sp.issparse(Z) else np.asarray(Z), ys)
+    fit(Xs, ys, Xs, ys)
 
 
 def _nnz(Z):
     return Z.nnz if sp.issparse(Z) else int(np.count_nonzero(Z))
+
+
+def measure(X, y, tr, te, params, rng, fit, names, clock=time.perf_counter):
+    """The Sec. 4.1.4 protocol on one split (shared by the binary and multi-class reproductions): ``fit`` on the
+    sparse full training rows, then for each method and r: draw R and compute X R (t_rp), ``fit`` on X R (t_svm),
+    nnz(X R) / nnz(X). ``fit(Ztr, ytr, Zte, yte)`` returns one value per name of ``names`` (NaN on a
+    SolverError, counted in ``solver_errors``); ``clock`` times t_rp and t_svm (default wall time,
+    ``time.perf_counter``). Returns the diagnostics ``<name>.full``, ``t_svm.full`` and
+    ``<name>.<method>.<r>``, ``t_rp.<method>.<r>``, ``t_svm.<method>.<r>``, ``nnz.<method>.<r>``."""
+
+    def fitted(Z):
+        try:
+            return fit(Z[tr], y[tr], Z[te], y[te])
+        except SolverError:
+            diags["solver_errors"] += 1.0
+            return (math.nan,) * len(names)
+
+    diags = {"solver_errors": 0.0}
+    t0 = clock()
+    diags.update({f"{k}.full": v for k, v in zip(names, fitted(X))})
+    diags["t_svm.full"] = clock() - t0
+    for meth in paper_methods(params):
+        for r in target_dims(params):
+            t0 = clock()
+            sk = paper_sketch(meth, X.shape[1], r, rng)
+            Z = sk.apply(X)
+            Z = Z.tocsr() if sp.issparse(Z) else np.asarray(Z)
+            t_rp = clock() - t0
+            t0 = clock()
+            vals = fitted(Z)
+            t_svm = clock() - t0
+            diags.update({f"{k}.{meth}.{r}": v for k, v in zip(names, vals)})
+            diags.update({f"t_rp.{meth}.{r}": t_rp, f"t_svm.{meth}.{r}": t_svm, f"nnz.{meth}.{r}": _nnz(Z) / X.nnz})
+    return diags
 
 
 @single_threaded
@@ -123,35 +157,11 @@ def trial(params, rng):
     """One stand-in, one split; eps_out, gamma, t_rp, t_svm, nnz ratio per method and r, and the full data."""
     from ...standins import rcv1_binary_like
 
-    _warm_up(paper_methods(params))
-    n, d = params["n"], params["d"]
-    ds = rcv1_binary_like(n=n, d=d, density=params["density"], informative=10, rng=rng)
+    warm_up(paper_methods(params), _fit, np.array([1.0, -1.0] * 4))
+    ds = rcv1_binary_like(n=params["n"], d=params["d"], density=params["density"], informative=10, rng=rng)
     X, y = ds.X.tocsr(), np.asarray(ds.y, dtype=float)
     tr, te = stratified_split(y, rng)
-    diags = {"solver_errors": 0.0}
-    t0 = time.perf_counter()
-    try:
-        diags["err.full"], diags["gamma.full"] = _fit(X[tr], y[tr], X[te], y[te])
-    except SolverError:
-        diags["solver_errors"] += 1.0
-        diags["err.full"] = diags["gamma.full"] = math.nan
-    diags["t_svm.full"] = time.perf_counter() - t0
-    for meth in paper_methods(params):
-        for r in target_dims(params):
-            t0 = time.perf_counter()
-            sk = paper_sketch(meth, d, r, rng)
-            Z = sk.apply(X)
-            Z = Z.tocsr() if sp.issparse(Z) else np.asarray(Z)
-            t_rp = time.perf_counter() - t0
-            t0 = time.perf_counter()
-            try:
-                err, gam = _fit(Z[tr], y[tr], Z[te], y[te])
-            except SolverError:
-                diags["solver_errors"] += 1.0
-                err, gam = math.nan, math.nan
-            t_svm = time.perf_counter() - t0
-            diags.update({f"err.{meth}.{r}": err, f"gamma.{meth}.{r}": gam, f"t_rp.{meth}.{r}": t_rp,
-                          f"t_svm.{meth}.{r}": t_svm, f"nnz.{meth}.{r}": _nnz(Z) / X.nnz})  # fmt: skip
+    diags = measure(X, y, tr, te, params, rng, _fit, ("err", "gamma"))
     keys = [k[4:] for k in diags if k.startswith("err.") and k != "err.full"]
     out = {
         "table4_error": Outcome(True, statistic=float(np.nanmean([diags["err." + k] for k in keys]))),
@@ -162,7 +172,8 @@ def trial(params, rng):
     return TrialRecord(outcomes=out, diagnostics=diags)
 
 
-def _mean_se(v):
+def mean_se(v):
+    """Mean and standard error of the finite entries (se None from one value; NaN mean from none)."""
     v = np.asarray(v, dtype=float)
     v = v[np.isfinite(v)]
     if v.size == 0:
@@ -174,37 +185,32 @@ def _decreasing(seq):
     return all(a > b for a, b in zip(seq, seq[1:]))
 
 
-def decide(records, params):
-    """Measurements only (no verdict); Paper vs rpcheck rows with the rules of the module docstring."""
-    T = PAPER_TABLE_IV
-    D = {k: np.array([rec.diagnostics[k] for rec in records], dtype=float) for k in records[0].diagnostics}
+def diag_arrays(records):
+    """The trials' diagnostics as arrays, one entry per trial."""
+    return {k: np.array([rec.diagnostics[k] for rec in records], dtype=float) for k in records[0].diagnostics}
+
+
+def sentence_rows(D, params, table_name, full_row, table_row, info, size=None):
+    """The Paper vs rpcheck rows of Sec. 4.1.4's sentences, shared by Tables III and IV (the text states them
+    "For both binary and multi-class tasks"), with the rules of the module docstring: ``full_row`` first; per
+    method, ``table_row(m, r)`` at each r (None at an r the table lacks: the "close to full" row instead), the
+    eps_out trend and Fig. 4's nnz rule; per r, t_svm below full for CW only and CW's t_run below full.
+    Fills ``info`` with the mean t_rp, t_svm, nnz ratio per method and r and the full data's t_svm. ``size``
+    labels the per-method rows (default: "stand-in <n> x <d>")."""
     meths, rs = paper_methods(params), target_dims(params)
-    size = f"stand-in {params['n']} x {params['d']}"
-    info = {
-        "data": f"rcv1-binary-standin (rpcheck.standins.rcv1_binary_like, {params['n']} x {params['d']}, density "
-                f"{params['density']:g}, 10 informative words per class): NOT the real RCV1",
-        "protocol": f"{len(records)} trial(s), stratified 2/3 train; {SOLVER_NAME}; t_rp = draw R + X R, t_svm = "
-                    "training (time.perf_counter, this machine; not comparable with the paper's seconds)",
-        "solver_errors": float(D["solver_errors"].sum()),
-    }  # fmt: skip
-    e_full, e_full_se = _mean_se(D["err.full"])
-    g_full, g_full_se = _mean_se(D["gamma.full"])
+    size = size or f"stand-in {params['n']} x {params['d']}"
+    e_full = mean_se(D["err.full"])[0]
     t_full = float(D["t_svm.full"].mean())
-    rows = [{"method": f"full data, {size}", "paper_eps_out": T["eps_out"]["full"], "eps_out": e_full,
-             "eps_out_se": e_full_se, "paper_gamma": T["gamma"]["full"], "gamma": g_full, "gamma_se": g_full_se}]
+    close = f"eps_out 'is close to that of full dataset' {_S}; {table_name} has r = 2048, 4096, 8192 only"
+    rows = [full_row]
     for m in meths:
         errs = []
         for r in rs:
-            e, e_se = _mean_se(D[f"err.{m}.{r}"])
-            g, g_se = _mean_se(D[f"gamma.{m}.{r}"])
-            errs.append(e)
-            if r in T["r"]:
-                i = T["r"].index(r)
-                rows.append({"method": f"{m}, r = {r}, {size}", "paper_eps_out": T["eps_out"][m][i], "eps_out": e,
-                             "eps_out_se": e_se, "paper_gamma": T["gamma"][m][i], "gamma": g, "gamma_se": g_se})
-            else:
-                rows.append({"method": f"{m}, r = {r}, {size}", "paper_eps_out_minus_full": PAPER_CLOSE,
-                             "eps_out_minus_full": e - e_full, "eps_out_minus_full_agrees": None})
+            errs.append(mean_se(D[f"err.{m}.{r}"])[0])
+            row = table_row(m, r)
+            rows.append(row if row is not None else
+                        {"method": f"{m}, r = {r}, {size}", "paper_eps_out_minus_full": close,
+                         "eps_out_minus_full": errs[-1] - e_full, "eps_out_minus_full_agrees": None})  # fmt: skip
             info[f"t_rp_s.{m}.{r}"] = float(D[f"t_rp.{m}.{r}"].mean())
             info[f"t_svm_s.{m}.{r}"] = float(D[f"t_svm.{m}.{r}"].mean())
             info[f"nnz_ratio.{m}.{r}"] = float(D[f"nnz.{m}.{r}"].mean())
@@ -227,7 +233,36 @@ def decide(records, params):
             rows.append({"method": f"r = {r}: CW's t_run / full t_svm", "paper_cw_trun_over_full": PAPER_TRUN,
                          "cw_trun_over_full": ratio, "cw_trun_over_full_agrees": ratio < 1.0})
     info["t_svm_full_s"] = t_full
-    info["paper_vs"] = rows
+    return rows
+
+
+def decide(records, params):
+    """Measurements only (no verdict); Paper vs rpcheck rows with the rules of the module docstring."""
+    T = PAPER_TABLE_IV
+    D = diag_arrays(records)
+    size = f"stand-in {params['n']} x {params['d']}"
+    info = {
+        "data": f"rcv1-binary-standin (rpcheck.standins.rcv1_binary_like, {params['n']} x {params['d']}, density "
+                f"{params['density']:g}, 10 informative words per class): NOT the real RCV1",
+        "protocol": f"{len(records)} trial(s), stratified 2/3 train; {SOLVER_NAME}; t_rp = draw R + X R, t_svm = "
+                    "training (time.perf_counter, this machine; not comparable with the paper's seconds)",
+        "solver_errors": float(D["solver_errors"].sum()),
+    }  # fmt: skip
+    e_full, e_full_se = mean_se(D["err.full"])
+    g_full, g_full_se = mean_se(D["gamma.full"])
+    full_row = {"method": f"full data, {size}", "paper_eps_out": T["eps_out"]["full"], "eps_out": e_full,
+                "eps_out_se": e_full_se, "paper_gamma": T["gamma"]["full"], "gamma": g_full, "gamma_se": g_full_se}
+
+    def table_row(m, r):
+        if r not in T["r"]:
+            return None
+        i = T["r"].index(r)
+        e, e_se = mean_se(D[f"err.{m}.{r}"])
+        g, g_se = mean_se(D[f"gamma.{m}.{r}"])
+        return {"method": f"{m}, r = {r}, {size}", "paper_eps_out": T["eps_out"][m][i], "eps_out": e,
+                "eps_out_se": e_se, "paper_gamma": T["gamma"][m][i], "gamma": g, "gamma_se": g_se}
+
+    info["paper_vs"] = sentence_rows(D, params, "Table IV", full_row, table_row, info)
     return {}, info
 
 
@@ -292,6 +327,6 @@ THEOREM = register(
         ),
         notes="Seeded rcv1_binary_like stand-in (not the real data), LIBLINEAR's problem by rpcheck's certified "
         "solve_l2svc; measurements only, Paper vs rpcheck rows in the decide info. RCV1 multi-class (Table III) is "
-        "not reproduced: rpcheck has no multi-class sparse text stand-in.",
+        "paul2014.repro.rcv1_multiclass (same protocol and sentence rows, Crammer-Singer).",
     )
 )
