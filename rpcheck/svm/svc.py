@@ -23,7 +23,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
-from ..errors import NotSeparableError, SolverError
+from ..errors import NotSeparableError, RpcheckError, SolverError
 from ._common import (
     DEFAULT_SOLVER,
     FALLBACK_SOLVER,
@@ -39,6 +39,7 @@ from ._common import (
     validate_X,
 )
 from ._common import solver_options as _solver_options
+from .._threads import single_thread_blas
 from ._results import SVCResult
 from .kkt import decision_values, svc_kkt_residuals
 
@@ -56,6 +57,10 @@ _MAX_POLISH_FREE = 4000
 _GOOD_ENOUGH = 1e-12
 # A point whose relative KKT residual is above this is not a certified optimum: SolverError.
 _ACCEPT_REL = 1e-5
+# A warm-started point (``solve_svc(..., warm_start=...)``) is returned only when its relative KKT residual
+# is at most this (stricter than _ACCEPT_REL, at the level the cold IPM path itself calls optimal before its
+# polish); otherwise the cold path runs, unchanged.
+_WARM_ACCEPT = 1e-9
 
 
 def _rows(X, idx):
@@ -435,7 +440,7 @@ def _auto(run_ipm, run_fallback, ctx):
         ) from None
 
 
-def solve_svc(X, y, C, *, bias=True, solver=DEFAULT_SOLVER, polish=True, solver_options=None):
+def solve_svc(X, y, C, *, bias=True, solver=DEFAULT_SOLVER, polish=True, solver_options=None, warm_start=None):
     r"""Solve the linear SVM dual (Paul et al. 2014, eq. 3) exactly and certify it by its KKT conditions.
 
     Parameters
@@ -459,6 +464,15 @@ def solve_svc(X, y, C, *, bias=True, solver=DEFAULT_SOLVER, polish=True, solver_
     solver_options : dict, optional
         Extra keyword arguments for ``cvxpy.Problem.solve`` (override the defaults of
         ``rpcheck.svm._common``); for "IPM" and "AUTO" the IPM's ``tol`` and ``max_iter``.
+    warm_start : SVCResult, optional
+        A result of ``solve_svc`` on the same ``(X, y)`` and ``bias`` at another ``C`` (a C path, e.g. the
+        grid of a cross-validation fold). Its free and bounded sets start the float64 active-set method of
+        the polish at the new ``C`` (alpha_U = C); the point it reaches is returned only if it passes the
+        KKT certificate at relative level ``1e-9`` (stricter than the ``1e-5`` of every result), with
+        ``status="warm_start"`` and ``iterations=0``. Otherwise -- and always for ``C = inf``, a warm start
+        at ``C = inf``, with ``polish=False`` or a solver other than "AUTO" / "IPM" -- the cold solve runs
+        exactly as without ``warm_start``. The warm start only guesses the active sets: a result on other
+        data costs a few float64 solves and is rejected by the certificate.
 
     Returns
     -------
@@ -504,6 +518,12 @@ def solve_svc(X, y, C, *, bias=True, solver=DEFAULT_SOLVER, polish=True, solver_
     X, y, C, bias, solver, polish = _validate(X, y, C, bias, solver, polish)
     options = _solver_options(solver, solver_options)
     ctx = f"solve_svc: n={X.shape[0]}, d={X.shape[1]}, C={C:g}, bias={bias}, solver={solver!r}"
+    if warm_start is not None:
+        _check_warm(warm_start, X.shape[0])
+        if solver in ("AUTO", "IPM") and polish:
+            res = _solve_warm(X, y, C, bias, warm_start, t0)
+            if res is not None:
+                return res
     if solver == "AUTO":
         return _auto(
             lambda: _solve_ipm(X, y, C, bias, polish, options, t0),
@@ -586,6 +606,40 @@ def _solve_ipm(X, y, C, bias, polish, options, t0):
         if status == "unbounded":
             raise SolverError("IPM: the multipliers diverged on separable data", status=status, solver="IPM")
         return _finalize(X, y, alpha, C, bias, polish, "IPM", status, iters, t0)
+
+
+def _check_warm(warm, n):
+    if not isinstance(warm, SVCResult):
+        raise RpcheckError(f"`warm_start` must be an SVCResult of solve_svc or None; got {type(warm).__name__}.")
+    if warm.alpha.shape != (n,):
+        raise RpcheckError(
+            f"`warm_start` has {warm.alpha.shape[0]} dual variables but X has {n} rows; it must be a result on "
+            "the same data."
+        )
+
+
+def _solve_warm(X, y, C, bias, warm, t0):
+    """The certified optimum at ``C`` from the active sets of ``warm`` (a result at another C), or None.
+
+    The guess ``alpha_U = C`` on warm's bounded set U, warm's free values (clipped to [0, C]) on its free set
+    F and 0 elsewhere goes through the polish's active-set method (solve the KKT equalities on F, move
+    violators between the sets, repeat); :func:`_finalize` then certifies the point exactly as a cold solve's.
+    Returned only when the certificate is at most ``_WARM_ACCEPT``; None (run the cold solve) otherwise.
+    """
+    if np.isinf(C) or np.isinf(warm.C) or bool(warm.bias) != bias:
+        return None
+    free, upper = _sets(np.asarray(warm.alpha, dtype=np.float64), warm.C)
+    alpha0 = np.where(upper, C, np.clip(warm.alpha, 0.0, C))
+    alpha0[~(free | upper)] = 0.0
+    with single_thread_blas():
+        out = _polish(X, y, alpha0, float(warm.b), C, bias, free)
+        if out is None:
+            return None
+        try:
+            res = _finalize(X, y, out[0], C, bias, True, "IPM", "warm_start", 0, t0)
+        except (SolverError, RpcheckError):  # not certified, or not finite: the cold solve decides
+            return None
+    return res if res.kkt.max_relative <= _WARM_ACCEPT else None
 
 
 class SVCProblem:
