@@ -408,13 +408,14 @@ def _box(X, y, C, bias, solver):
 
 
 def _validate(X, y, C, bias, solver, polish):
-    X = validate_X(X)
+    """The validated arguments and ``max_row_norm(X)`` (one pass over X for validation and data scale)."""
+    X, rmax = validate_X(X, return_norm=True)
     bias = validate_bool("bias", bias)
     y = validate_labels(y, X.shape[0], both_classes=bias)
-    C = validate_C_scale(validate_C(C), X)
+    C = validate_C_scale(validate_C(C), X, rmax=rmax)
     solver = check_solver(solver)
     polish = validate_bool("polish", polish)
-    return X, y, C, bias, solver, polish
+    return X, y, C, bias, solver, polish, rmax
 
 
 def _with_context(exc, ctx):
@@ -521,7 +522,7 @@ def solve_svc(X, y, C, *, bias=True, solver=DEFAULT_SOLVER, polish=True, solver_
     (array([1., 0.]), 1.0)
     """
     t0 = time.perf_counter()
-    X, y, C, bias, solver, polish = _validate(X, y, C, bias, solver, polish)
+    X, y, C, bias, solver, polish, rmax = _validate(X, y, C, bias, solver, polish)
     options = _solver_options(solver, solver_options)
     ctx = f"solve_svc: n={X.shape[0]}, d={X.shape[1]}, C={C:g}, bias={bias}, solver={solver!r}"
     if warm_start is not None:
@@ -532,23 +533,24 @@ def solve_svc(X, y, C, *, bias=True, solver=DEFAULT_SOLVER, polish=True, solver_
                 return res
     if solver == "AUTO":
         return _auto(
-            lambda: _solve_ipm(X, y, C, bias, polish, options, t0),
-            lambda: _solve_cvxpy(X, y, C, bias, polish, FALLBACK_SOLVER, _solver_options(FALLBACK_SOLVER), t0),
+            lambda: _solve_ipm(X, y, C, bias, polish, options, t0, rmax),
+            lambda: _solve_cvxpy(X, y, C, bias, polish, FALLBACK_SOLVER, _solver_options(FALLBACK_SOLVER), t0,
+                                 rmax),
             ctx,
         )
     try:
         if solver == "IPM":
-            return _solve_ipm(X, y, C, bias, polish, options, t0)
-        return _solve_cvxpy(X, y, C, bias, polish, solver, options, t0)
+            return _solve_ipm(X, y, C, bias, polish, options, t0, rmax)
+        return _solve_cvxpy(X, y, C, bias, polish, solver, options, t0, rmax)
     except SolverError as exc:
         raise _with_context(exc, ctx) from None
 
 
-def _solve_cvxpy(X, y, C, bias, polish, solver, options, t0):
+def _solve_cvxpy(X, y, C, bias, polish, solver, options, t0, rmax=None):
     import cvxpy as cp
 
     n = X.shape[0]
-    sc = _data_scale(X, C)
+    sc = _data_scale(X, C, rmax)
     G = factor_rows(X) * sc
     A = (sp.csr_matrix(G).T @ sp.diags(y)).tocsr() if sp.issparse(G) else G.T * y[None, :]
     a = cp.Variable(n)
@@ -565,14 +567,14 @@ def _solve_cvxpy(X, y, C, bias, polish, solver, options, t0):
 
 
 
-def _data_scale(X, C=np.inf):
+def _data_scale(X, C=np.inf, rmax=None):
     r"""``s = 1 / max_i ||x_i||`` (1 for an all-zero X).
 
     The dual on ``(s X, C / s^2)`` has the solution ``alpha / s^2`` (the primal objective only changes by
     the factor ``1/s^2`` with ``w' = w / s``), so the solvers work on data of unit scale, where their
     absolute tolerances are meaningful, and ``alpha`` is mapped back exactly afterwards.
     """
-    m = max_row_norm(X)
+    m = max_row_norm(X) if rmax is None else rmax
     s = 1.0 / m if m > 0 and np.isfinite(1.0 / m) else 1.0
     if np.isfinite(C):  # keep the scaled box C / s^2 <= 1e6: interior-point methods dislike huge bounds
         s = max(s, float(np.sqrt(C / 1e6)))
@@ -592,10 +594,10 @@ def _dense_factor(X):
     return V[:, keep] * np.sqrt(lam[keep])[None, :]
 
 
-def _solve_ipm(X, y, C, bias, polish, options, t0):
+def _solve_ipm(X, y, C, bias, polish, options, t0, rmax=None):
     from ._ipm import _ipm, single_thread_blas
 
-    sc = _data_scale(X, C)
+    sc = _data_scale(X, C, rmax)
     # the factorisation, the IPM and the certificate are small dense products: one BLAS thread
     # (rpcheck._threads; a 1000 x 100 QR took 0.1 s with 2 threads on a loaded 2-core machine, 6.5 ms with 1)
     with single_thread_blas():
@@ -729,7 +731,7 @@ class SVCProblem:
         from ..errors import RpcheckError
 
         t0 = time.perf_counter()
-        X, y, C, bias, solver, polish = _validate(X, y, self.C, self.bias, self.solver, self.polish)
+        X, y, C, bias, solver, polish, rmax = _validate(X, y, self.C, self.bias, self.solver, self.polish)
         if X.shape != (self.n, self.d):
             raise RpcheckError(
                 f"`X` has shape {X.shape} but this SVCProblem was built for {(self.n, self.d)}."
@@ -737,14 +739,14 @@ class SVCProblem:
         ctx = f"SVCProblem.solve: n={self.n}, d={self.d}, C={C:g}, bias={bias}, solver={solver!r}"
         if solver == "AUTO":
             return _auto(
-                lambda: _solve_ipm(X, y, C, bias, polish, self._options, t0),
+                lambda: _solve_ipm(X, y, C, bias, polish, self._options, t0, rmax),
                 lambda: _solve_cvxpy(X, y, C, bias, polish, FALLBACK_SOLVER,
                                      _solver_options(FALLBACK_SOLVER), t0),
                 ctx,
             )
         try:
             if solver == "IPM":
-                return _solve_ipm(X, y, C, bias, polish, self._options, t0)
+                return _solve_ipm(X, y, C, bias, polish, self._options, t0, rmax)
             return self._solve_dpp(X, y, C, bias, solver, polish, t0)
         except SolverError as exc:
             raise _with_context(exc, ctx) from None
