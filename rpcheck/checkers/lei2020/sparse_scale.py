@@ -61,7 +61,10 @@ these 9,000-13,500 x 256 duals at C >= 0.25, the certificate refused the point a
 With the IPM fixed and each fold's C grid warm-started (``solve_svc(..., warm_start=...)``, the certified
 optimum either way) the same ``standard --trials 1`` run took 81 CPU s (73 user + 8 sys) and 0.76 GB max RSS
 (session 9, load 7-10), with accuracies 99.85-100%, C = 0.25 chosen for every method and the same memory
-figures.
+figures. ``full --trials 1`` (5-fold CV over the 11 C values): 128 CPU s (124 user + 4 sys; the trial itself
+178 s wall at 35% of a core), 0.70 GB max RSS, C = 2^-5 (2^-4 for SE) chosen, accuracies 99.85-100%; about
+50 s of each process is fixed cost (imports, stand-in, kernels), so the 15 trials of ``full`` take about
+50 + 15 x 80 s, some 20 CPU min (estimate from these two runs).
 """
 
 from __future__ import annotations
