@@ -29,6 +29,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
+from .._threads import single_thread_blas
 from ..errors import NotSeparableError, RpcheckError, SolverError
 from ._common import (
     DEFAULT_SOLVER,
@@ -45,7 +46,6 @@ from ._common import (
     validate_X,
 )
 from ._common import solver_options as _solver_options
-from .._threads import single_thread_blas
 from ._results import SVCResult
 from .kkt import decision_values, svc_kkt_residuals
 
