@@ -101,9 +101,10 @@ def run_problem(prob, solver, options):
     return str(prob.status), iters
 
 
-def validate_X(X, name="X"):
+def validate_X(X, name="X", *, return_norm=False):
     """A finite 2-d float64 array (or CSR matrix) with >= 1 row and column whose largest row norm is 0
-    or lies in ``[1/SCALE_LIMIT, SCALE_LIMIT]``."""
+    or lies in ``[1/SCALE_LIMIT, SCALE_LIMIT]``; with ``return_norm`` the pair ``(X, max_row_norm(X))`` (so
+    that callers need not recompute it: one pass over X)."""
     X = check_matrix(name, X)
     if X.shape[0] < 1:
         raise RpcheckError(f"`{name}` must have at least one row; got shape {X.shape}.")
@@ -120,7 +121,7 @@ def validate_X(X, name="X"):
             f"[{1 / SCALE_LIMIT:g}, {SCALE_LIMIT:g}] (the dual variables scale like 1/||x||^2 and would "
             "leave float64's range): rescale X."
         )
-    return X
+    return (X, rmax) if return_norm else X
 
 
 def max_row_norm(X):
@@ -138,12 +139,13 @@ def max_row_norm(X):
     return amax * float(np.sqrt(np.max(np.einsum("ij,ij->i", Y, Y), initial=0.0)))
 
 
-def validate_C_scale(C, X):
+def validate_C_scale(C, X, *, rmax=None):
     """Refuse a finite ``C`` whose scale-free size ``C max_i ||x_i||^2`` (``C`` for an all-zero X) is
-    outside ``[1/SCALE_LIMIT, SCALE_LIMIT]``; ``C = inf`` always passes."""
+    outside ``[1/SCALE_LIMIT, SCALE_LIMIT]``; ``C = inf`` always passes. ``rmax``: ``max_row_norm(X)`` if the
+    caller has it."""
     if np.isinf(C):
         return C
-    r = max_row_norm(X)
+    r = max_row_norm(X) if rmax is None else rmax
     eff = C * r * r if r > 0 else C  # all-zero X: alpha ~ C itself
     if not (1.0 / SCALE_LIMIT <= eff <= SCALE_LIMIT):
         raise RpcheckError(

@@ -12,6 +12,12 @@ n x n Gram matrix is never formed, solved by an interior-point method (Clarabel 
 *polished*: the free support vectors are identified and the KKT linear system of the equality-constrained
 QP on the free set is solved in float64. The polished point is kept only when it is feasible and its
 KKT residuals are no worse. Every returned quantity is recomputed from the returned ``alpha``.
+
+Along a C path on the same data (the C grid of one cross-validation fold), ``warm_start`` hands the previous
+result's free and bounded sets to the same float64 active-set method at the new C; its point is returned only
+when it passes the certificate at 1e-9 relative (else the cold solve runs unchanged). On 13,494 x 256
+projections of the rcv1-binary stand-in (lei2020.sparse_scale) the warm point was accepted at all ten C values
+after the first of the paper's grid 2^-5..2^5 (0.04-0.10 s against 0.8-1.4 s cold; w equal to 3e-15 relative).
 """
 
 from __future__ import annotations
@@ -23,7 +29,8 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
-from ..errors import NotSeparableError, SolverError
+from .._threads import single_thread_blas
+from ..errors import NotSeparableError, RpcheckError, SolverError
 from ._common import (
     DEFAULT_SOLVER,
     FALLBACK_SOLVER,
@@ -56,6 +63,10 @@ _MAX_POLISH_FREE = 4000
 _GOOD_ENOUGH = 1e-12
 # A point whose relative KKT residual is above this is not a certified optimum: SolverError.
 _ACCEPT_REL = 1e-5
+# A warm-started point (``solve_svc(..., warm_start=...)``) is returned only when its relative KKT residual
+# is at most this (stricter than _ACCEPT_REL, at the level the cold IPM path itself calls optimal before its
+# polish); otherwise the cold path runs, unchanged.
+_WARM_ACCEPT = 1e-9
 
 
 def _rows(X, idx):
@@ -397,13 +408,14 @@ def _box(X, y, C, bias, solver):
 
 
 def _validate(X, y, C, bias, solver, polish):
-    X = validate_X(X)
+    """The validated arguments and ``max_row_norm(X)`` (one pass over X for validation and data scale)."""
+    X, rmax = validate_X(X, return_norm=True)
     bias = validate_bool("bias", bias)
     y = validate_labels(y, X.shape[0], both_classes=bias)
-    C = validate_C_scale(validate_C(C), X)
+    C = validate_C_scale(validate_C(C), X, rmax=rmax)
     solver = check_solver(solver)
     polish = validate_bool("polish", polish)
-    return X, y, C, bias, solver, polish
+    return X, y, C, bias, solver, polish, rmax
 
 
 def _with_context(exc, ctx):
@@ -435,7 +447,7 @@ def _auto(run_ipm, run_fallback, ctx):
         ) from None
 
 
-def solve_svc(X, y, C, *, bias=True, solver=DEFAULT_SOLVER, polish=True, solver_options=None):
+def solve_svc(X, y, C, *, bias=True, solver=DEFAULT_SOLVER, polish=True, solver_options=None, warm_start=None):
     r"""Solve the linear SVM dual (Paul et al. 2014, eq. 3) exactly and certify it by its KKT conditions.
 
     Parameters
@@ -459,6 +471,15 @@ def solve_svc(X, y, C, *, bias=True, solver=DEFAULT_SOLVER, polish=True, solver_
     solver_options : dict, optional
         Extra keyword arguments for ``cvxpy.Problem.solve`` (override the defaults of
         ``rpcheck.svm._common``); for "IPM" and "AUTO" the IPM's ``tol`` and ``max_iter``.
+    warm_start : SVCResult, optional
+        A result of ``solve_svc`` on the same ``(X, y)`` and ``bias`` at another ``C`` (a C path, e.g. the
+        grid of a cross-validation fold). Its free and bounded sets start the float64 active-set method of
+        the polish at the new ``C`` (alpha_U = C); the point it reaches is returned only if it passes the
+        KKT certificate at relative level ``1e-9`` (stricter than the ``1e-5`` of every result), with
+        ``status="warm_start"`` and ``iterations=0``. Otherwise -- and always for ``C = inf``, a warm start
+        at ``C = inf``, with ``polish=False`` or a solver other than "AUTO" / "IPM" -- the cold solve runs
+        exactly as without ``warm_start``. The warm start only guesses the active sets: a result on other
+        data costs a few float64 solves and is rejected by the certificate.
 
     Returns
     -------
@@ -501,28 +522,35 @@ def solve_svc(X, y, C, *, bias=True, solver=DEFAULT_SOLVER, polish=True, solver_
     (array([1., 0.]), 1.0)
     """
     t0 = time.perf_counter()
-    X, y, C, bias, solver, polish = _validate(X, y, C, bias, solver, polish)
+    X, y, C, bias, solver, polish, rmax = _validate(X, y, C, bias, solver, polish)
     options = _solver_options(solver, solver_options)
     ctx = f"solve_svc: n={X.shape[0]}, d={X.shape[1]}, C={C:g}, bias={bias}, solver={solver!r}"
+    if warm_start is not None:
+        _check_warm(warm_start, X.shape[0])
+        if solver in ("AUTO", "IPM") and polish:
+            res = _solve_warm(X, y, C, bias, warm_start, t0)
+            if res is not None:
+                return res
     if solver == "AUTO":
         return _auto(
-            lambda: _solve_ipm(X, y, C, bias, polish, options, t0),
-            lambda: _solve_cvxpy(X, y, C, bias, polish, FALLBACK_SOLVER, _solver_options(FALLBACK_SOLVER), t0),
+            lambda: _solve_ipm(X, y, C, bias, polish, options, t0, rmax),
+            lambda: _solve_cvxpy(X, y, C, bias, polish, FALLBACK_SOLVER, _solver_options(FALLBACK_SOLVER), t0,
+                                 rmax),
             ctx,
         )
     try:
         if solver == "IPM":
-            return _solve_ipm(X, y, C, bias, polish, options, t0)
-        return _solve_cvxpy(X, y, C, bias, polish, solver, options, t0)
+            return _solve_ipm(X, y, C, bias, polish, options, t0, rmax)
+        return _solve_cvxpy(X, y, C, bias, polish, solver, options, t0, rmax)
     except SolverError as exc:
         raise _with_context(exc, ctx) from None
 
 
-def _solve_cvxpy(X, y, C, bias, polish, solver, options, t0):
+def _solve_cvxpy(X, y, C, bias, polish, solver, options, t0, rmax=None):
     import cvxpy as cp
 
     n = X.shape[0]
-    sc = _data_scale(X, C)
+    sc = _data_scale(X, C, rmax)
     G = factor_rows(X) * sc
     A = (sp.csr_matrix(G).T @ sp.diags(y)).tocsr() if sp.issparse(G) else G.T * y[None, :]
     a = cp.Variable(n)
@@ -539,14 +567,14 @@ def _solve_cvxpy(X, y, C, bias, polish, solver, options, t0):
 
 
 
-def _data_scale(X, C=np.inf):
+def _data_scale(X, C=np.inf, rmax=None):
     r"""``s = 1 / max_i ||x_i||`` (1 for an all-zero X).
 
     The dual on ``(s X, C / s^2)`` has the solution ``alpha / s^2`` (the primal objective only changes by
     the factor ``1/s^2`` with ``w' = w / s``), so the solvers work on data of unit scale, where their
     absolute tolerances are meaningful, and ``alpha`` is mapped back exactly afterwards.
     """
-    m = max_row_norm(X)
+    m = max_row_norm(X) if rmax is None else rmax
     s = 1.0 / m if m > 0 and np.isfinite(1.0 / m) else 1.0
     if np.isfinite(C):  # keep the scaled box C / s^2 <= 1e6: interior-point methods dislike huge bounds
         s = max(s, float(np.sqrt(C / 1e6)))
@@ -566,10 +594,10 @@ def _dense_factor(X):
     return V[:, keep] * np.sqrt(lam[keep])[None, :]
 
 
-def _solve_ipm(X, y, C, bias, polish, options, t0):
+def _solve_ipm(X, y, C, bias, polish, options, t0, rmax=None):
     from ._ipm import _ipm, single_thread_blas
 
-    sc = _data_scale(X, C)
+    sc = _data_scale(X, C, rmax)
     # the factorisation, the IPM and the certificate are small dense products: one BLAS thread
     # (rpcheck._threads; a 1000 x 100 QR took 0.1 s with 2 threads on a loaded 2-core machine, 6.5 ms with 1)
     with single_thread_blas():
@@ -586,6 +614,40 @@ def _solve_ipm(X, y, C, bias, polish, options, t0):
         if status == "unbounded":
             raise SolverError("IPM: the multipliers diverged on separable data", status=status, solver="IPM")
         return _finalize(X, y, alpha, C, bias, polish, "IPM", status, iters, t0)
+
+
+def _check_warm(warm, n):
+    if not isinstance(warm, SVCResult):
+        raise RpcheckError(f"`warm_start` must be an SVCResult of solve_svc or None; got {type(warm).__name__}.")
+    if warm.alpha.shape != (n,):
+        raise RpcheckError(
+            f"`warm_start` has {warm.alpha.shape[0]} dual variables but X has {n} rows; it must be a result on "
+            "the same data."
+        )
+
+
+def _solve_warm(X, y, C, bias, warm, t0):
+    """The certified optimum at ``C`` from the active sets of ``warm`` (a result at another C), or None.
+
+    The guess ``alpha_U = C`` on warm's bounded set U, warm's free values (clipped to [0, C]) on its free set
+    F and 0 elsewhere goes through the polish's active-set method (solve the KKT equalities on F, move
+    violators between the sets, repeat); :func:`_finalize` then certifies the point exactly as a cold solve's.
+    Returned only when the certificate is at most ``_WARM_ACCEPT``; None (run the cold solve) otherwise.
+    """
+    if np.isinf(C) or np.isinf(warm.C) or bool(warm.bias) != bias:
+        return None
+    free, upper = _sets(np.asarray(warm.alpha, dtype=np.float64), warm.C)
+    alpha0 = np.where(upper, C, np.clip(warm.alpha, 0.0, C))
+    alpha0[~(free | upper)] = 0.0
+    with single_thread_blas():
+        out = _polish(X, y, alpha0, float(warm.b), C, bias, free)
+        if out is None:
+            return None
+        try:
+            res = _finalize(X, y, out[0], C, bias, True, "IPM", "warm_start", 0, t0)
+        except (SolverError, RpcheckError):  # not certified, or not finite: the cold solve decides
+            return None
+    return res if res.kkt.max_relative <= _WARM_ACCEPT else None
 
 
 class SVCProblem:
@@ -669,7 +731,7 @@ class SVCProblem:
         from ..errors import RpcheckError
 
         t0 = time.perf_counter()
-        X, y, C, bias, solver, polish = _validate(X, y, self.C, self.bias, self.solver, self.polish)
+        X, y, C, bias, solver, polish, rmax = _validate(X, y, self.C, self.bias, self.solver, self.polish)
         if X.shape != (self.n, self.d):
             raise RpcheckError(
                 f"`X` has shape {X.shape} but this SVCProblem was built for {(self.n, self.d)}."
@@ -677,14 +739,14 @@ class SVCProblem:
         ctx = f"SVCProblem.solve: n={self.n}, d={self.d}, C={C:g}, bias={bias}, solver={solver!r}"
         if solver == "AUTO":
             return _auto(
-                lambda: _solve_ipm(X, y, C, bias, polish, self._options, t0),
+                lambda: _solve_ipm(X, y, C, bias, polish, self._options, t0, rmax),
                 lambda: _solve_cvxpy(X, y, C, bias, polish, FALLBACK_SOLVER,
                                      _solver_options(FALLBACK_SOLVER), t0),
                 ctx,
             )
         try:
             if solver == "IPM":
-                return _solve_ipm(X, y, C, bias, polish, self._options, t0)
+                return _solve_ipm(X, y, C, bias, polish, self._options, t0, rmax)
             return self._solve_dpp(X, y, C, bias, solver, polish, t0)
         except SolverError as exc:
             raise _with_context(exc, ctx) from None

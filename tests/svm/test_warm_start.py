@@ -1,0 +1,136 @@
+"""``solve_svc(..., warm_start=...)`` (the active-set presolve along a C path) against the cold path and
+Clarabel, and the IPM's stagnation rule on the case that exposed it.
+
+Every comparison is a certified inequality, as in test_fast_path.py: for two certified SVC points
+``D_k <= P* <= P_k``, so the dual values agree up to the larger duality gap, and the primal w's agree within
+``w_distance_bound`` (1-strong convexity of the primal in w). A warm-started point must also pass the stricter
+level 1e-9 it is accepted at; when the warm start is not accepted the result must be bit-identical to the cold
+solve. No test is statistical; the seeds only pick instances.
+"""
+
+import numpy as np
+import pytest
+from _svm_data import RTOL_CERT, rounding, separable_data, soft_data, w_distance_bound
+
+from rpcheck.compare import DEFAULT_C_GRID
+from rpcheck.errors import RpcheckError
+from rpcheck.svm import solve_svc
+from rpcheck.svm.kkt import check_svc_result
+
+WARM_ACCEPT = 1e-9
+
+
+def _agree(r1, r2, n):
+    fp = rounding(n, r1.alpha_sum + r1.w_norm_sq + abs(r1.primal_objective) + abs(r2.primal_objective))
+    g = max(r1.primal_objective - r1.objective, r2.primal_objective - r2.objective, 0.0)
+    assert abs(r1.objective - r2.objective) <= g + fp
+    D = max(r1.objective, r2.objective)
+    bound = w_distance_bound(r1.primal_objective - D, r2.primal_objective - D, fp)
+    assert np.linalg.norm(r1.w - r2.w) <= bound + 1e-12 * np.linalg.norm(r1.w)
+
+
+def _same(r1, r2):
+    assert np.array_equal(r1.alpha, r2.alpha) and np.array_equal(r1.w, r2.w) and r1.b == r2.b
+    assert r1.status == r2.status and r1.solver == r2.solver
+
+
+def _data(kind, n, d, seed, dup):
+    X, y = separable_data(n, d, seed=seed) if kind == "separable" else soft_data(n, d, seed=seed)
+    if dup:  # duplicated points (same label): degenerate free sets
+        X = np.vstack([X, X[:7]])
+        y = np.concatenate([y, y[:7]])
+    return X, y
+
+
+CASES = [(kind, n, d, seed, dup) for seed in range(3) for (kind, n, d) in
+         (("soft", 200, 10), ("soft", 120, 40), ("separable", 150, 8), ("soft", 60, 90)) for dup in (False, True)]
+WARM_USED = []
+
+
+@pytest.mark.parametrize("order", ["increasing", "decreasing"])
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("kind,n,d,seed,dup", CASES)
+def test_warm_path_vs_cold_and_clarabel(kind, n, d, seed, dup, bias, order):
+    X, y = _data(kind, n, d, seed, dup)
+    grid = DEFAULT_C_GRID if order == "increasing" else DEFAULT_C_GRID[::-1]
+    prev = None
+    for C in grid:
+        res = solve_svc(X, y, C, bias=bias, warm_start=prev)
+        cold = solve_svc(X, y, C, bias=bias)
+        check_svc_result(res, X, y, atol=0.0, rtol=RTOL_CERT)
+        if res.status == "warm_start":
+            WARM_USED.append(1)
+            assert res.kkt.max_relative <= WARM_ACCEPT and res.iterations == 0 and res.C == C
+            _agree(res, cold, X.shape[0])
+            _agree(res, solve_svc(X, y, C, bias=bias, solver="CLARABEL"), X.shape[0])
+        else:  # not accepted: exactly the cold solve
+            _same(res, cold)
+        prev = res
+
+
+def test_warm_path_is_exercised():
+    """The warm path must actually be taken on these C paths (else the test above checks only the cold one)."""
+    if not WARM_USED:  # run alone: exercise one path here
+        X, y = _data("soft", 200, 10, 0, False)
+        prev = None
+        for C in DEFAULT_C_GRID:
+            prev = solve_svc(X, y, C, warm_start=prev)
+            WARM_USED.append(prev.status == "warm_start")
+    assert sum(WARM_USED) > 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_warm_start_from_other_data(seed):
+    """A result on other data is only a (bad) guess of the sets: certified optimum or the cold solve exactly."""
+    X, y = _data("soft", 150, 12, seed, False)
+    X2, y2 = _data("soft", 150, 12, seed + 10, False)
+    other = solve_svc(X2, y2, 1.0)
+    for C in (0.1, 1.0, 10.0):
+        res = solve_svc(X, y, C, warm_start=other)
+        cold = solve_svc(X, y, C)
+        check_svc_result(res, X, y, atol=0.0, rtol=RTOL_CERT)
+        if res.status == "warm_start":
+            _agree(res, cold, X.shape[0])
+        else:
+            _same(res, cold)
+
+
+def test_warm_start_skipped_cases():
+    """C = inf, a warm start at C = inf, polish=False and a cvxpy solver: the cold solve, bit for bit."""
+    X, y = _data("separable", 80, 5, 0, False)
+    w1 = solve_svc(X, y, 1.0)
+    winf = solve_svc(X, y, np.inf)
+    _same(solve_svc(X, y, np.inf, warm_start=w1), winf)
+    _same(solve_svc(X, y, 2.0, warm_start=winf), solve_svc(X, y, 2.0))
+    _same(solve_svc(X, y, 2.0, warm_start=w1, polish=False), solve_svc(X, y, 2.0, polish=False))
+    _same(solve_svc(X, y, 2.0, warm_start=w1, solver="CLARABEL"), solve_svc(X, y, 2.0, solver="CLARABEL"))
+    wnb = solve_svc(X, y, 1.0, bias=False)  # bias mismatch
+    _same(solve_svc(X, y, 2.0, warm_start=wnb), solve_svc(X, y, 2.0))
+
+
+def test_warm_start_validation():
+    X, y = _data("soft", 40, 3, 0, False)
+    with pytest.raises(RpcheckError, match="warm_start"):
+        solve_svc(X, y, 1.0, warm_start="previous")
+    with pytest.raises(RpcheckError, match="warm_start"):
+        solve_svc(X, y, 1.0, warm_start=solve_svc(X[:30], y[:30], 1.0))
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("C", [0.25, 1.0, 8.0])
+def test_ipm_certified_on_projected_rcv1_standin(C):
+    """The case that exposed the IPM's old stagnation rule: 13,494 x 256 SE+SRHT projections of the rcv1-binary
+    stand-in (lei2020.sparse_scale's training part). The scaled dual's objective crosses 0 while the merit is
+    far from optimal; the old rule stopped there (merit ~0.9), the certificate failed and AUTO fell back to
+    Clarabel. The IPM alone must now certify."""
+    from sklearn.model_selection import train_test_split
+
+    from rpcheck.checkers.lei2020 import sparse_scale as ss
+
+    ds = ss.standin("rcv1-binary", ss._PAPER_N)
+    X, y = ds.X.tocsr(), ds.y
+    itr, ite = train_test_split(np.arange(len(y)), test_size=1 / 3, stratify=y, random_state=1)
+    Xtr, Xte = ss.maxabs_scale(X[itr], X[ite])
+    Z, _, _ = ss._project("se-srht", X.shape[1], 256, 7, Xtr, y[itr], Xte)
+    res = solve_svc(Z, y[itr], C, solver="IPM")
+    assert res.status == "optimal" and res.kkt.max_relative <= RTOL_CERT
