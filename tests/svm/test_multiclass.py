@@ -177,3 +177,67 @@ def test_each_path_certifies_the_same_optimum(monkeypatch):
     monkeypatch.setattr(mc, "MAX_IPM_CELLS", 0)     # no IPM: plain SDM on easy data
     plain = solve_crammer_singer(X2, y2, 0.1)
     _certified(plain)
+
+
+def _cvxpy_cs(X, y, C, K):
+    cp = pytest.importorskip("cvxpy")
+    n, d = X.shape
+    Y = np.zeros((n, K))
+    Y[np.arange(n), y] = 1.0
+    W = cp.Variable((K, d))
+    xi = cp.Variable(n)
+    S = X @ W.T
+    sy = cp.sum(cp.multiply(S, Y), axis=1)
+    cons = [S + (1.0 - Y) - cp.reshape(sy, (n, 1), order="C") @ np.ones((1, K))
+            <= cp.reshape(xi, (n, 1), order="C") @ np.ones((1, K))]
+    prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(W) + C * cp.sum(xi)), cons)
+    prob.solve(solver="CLARABEL")
+    assert prob.status == "optimal"
+    return W.value, prob.value
+
+
+def test_polish_above_800_active_pairs_against_cvxpy(monkeypatch):
+    """A separable 5-class problem at C = 1000 whose polish system has more than 800 active pairs (the old
+    MAX_POLISH): the polish certifies it (25 epochs); Clarabel on the primal and the old path (SDM alone,
+    certified later) reach the same optimum within the certified distance bounds."""
+    from rpcheck.svm import multiclass as mc
+
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((360, 500))
+    y = rng.integers(0, 5, 360)
+    sizes = []
+    orig = mc._kkt_solve
+
+    def spy(X_, yk, C_, n, ii, mm, bound):
+        sizes.append(ii.size)
+        return orig(X_, yk, C_, n, ii, mm, bound)
+
+    monkeypatch.setattr(mc, "_kkt_solve", spy)
+    res = solve_crammer_singer(X, y, 1000.0)
+    _certified(res)
+    assert res.solver == "SDM+polish" and max(sizes) > 800
+    W2, val = _cvxpy_cs(X, y, 1000.0, 5)
+    bound, P2 = _distance_bound(res, X, y, W2)
+    assert P2 - res.dual <= 1e-6 * res.primal
+    assert np.linalg.norm(W2 - res.W) <= bound
+    monkeypatch.setattr(mc, "MAX_POLISH", 800)
+    old = solve_crammer_singer(X, y, 1000.0)
+    _certified(old)
+    assert np.linalg.norm(old.W - res.W) <= old.w_error_bound + res.w_error_bound
+
+
+@pytest.mark.parametrize("seed, n, d, K", [(0, 60, 6, 4), (2, 400, 400, 6)])
+def test_polish_record_changes_nothing(monkeypatch, seed, n, d, K):
+    """The record of solved polish systems only skips repeats: the result is bit-identical without it."""
+    from rpcheck.svm import multiclass as mc
+
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = rng.integers(0, K, n)
+    C = 1.0 if n == 60 else 1000.0
+    ref = solve_crammer_singer(X, y, C)
+    orig = mc._polish_alpha
+    monkeypatch.setattr(mc, "_polish_alpha", lambda X_, yk, a, C_, K_, W, tried=None: orig(X_, yk, a, C_, K_, W))
+    plain = solve_crammer_singer(X, y, C)
+    assert plain.solver == ref.solver and plain.iterations == ref.iterations
+    assert np.array_equal(plain.W, ref.W) and plain.gap == ref.gap
