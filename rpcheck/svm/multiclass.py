@@ -85,10 +85,11 @@ MAX_IPM_CELLS = 200_000
 #: guessed supports are rarely right.
 _POLISH_FROM = 1e-2
 #: The polish solves a dense system of the active pairs; above this many it is skipped. Forming it costs
-#: T^2 d and solving it T^3 / 3 for T active pairs (T = 4000: 128 MB, as ``svc``'s and ``meb``'s polish). It was
-#: 800, which a 1,500-point, 5-class, 2,048-dimensional separable problem exceeds (921 pairs): the polish was
-#: then never tried and the sequential dual method stalled at a relative gap near 0.3 for all 20,000 epochs
-#: (SolverError after 217 CPU s), while the polish at 921 pairs is certified after 50 epochs.
+#: T^2 d and solving it (T + B)^3 / 3 for T active pairs and B bound examples (T = 4000: a 128 MB matrix plus
+#: the bound rows; 4000 is also the free-set limit of ``svc``'s and ``meb``'s polish). It was 800, which a
+#: 1,500-point, 5-class, 2,048-dimensional separable problem exceeds (921 pairs): the polish was then never
+#: tried and the sequential dual method stalled at a relative gap near 0.3 for all 20,000 epochs (SolverError
+#: after 217 CPU s), while the polish at 921 pairs is certified after 25 epochs (0.8 CPU s).
 MAX_POLISH = 4000
 #: Largest n * K * (d + 1) accepted (dense alpha and scores); about 200 MB of float64.
 MAX_CELLS = 25_000_000
