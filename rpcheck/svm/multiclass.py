@@ -84,8 +84,13 @@ MAX_IPM_CELLS = 200_000
 #: The polish is tried once the largest sub-problem violation is below this (margin units); before, its
 #: guessed supports are rarely right.
 _POLISH_FROM = 1e-2
-#: The polish solves a dense system of the active pairs; above this many it is skipped.
-MAX_POLISH = 800
+#: The polish solves a dense system of the active pairs; above this many it is skipped. Forming it costs
+#: T^2 d and solving it (T + B)^3 / 3 for T active pairs and B bound examples (T = 4000: a 128 MB matrix plus
+#: the bound rows; 4000 is also the free-set limit of ``svc``'s and ``meb``'s polish). It was 800, which a
+#: 1,500-point, 5-class, 2,048-dimensional separable problem exceeds (921 pairs): the polish was then never
+#: tried and the sequential dual method stalled at a relative gap near 0.3 for all 20,000 epochs (SolverError
+#: after 217 CPU s), while the polish at 921 pairs is certified after 25 epochs (0.8 CPU s).
+MAX_POLISH = 4000
 #: Largest n * K * (d + 1) accepted (dense alpha and scores); about 200 MB of float64.
 MAX_CELLS = 25_000_000
 
@@ -238,13 +243,14 @@ def _solve(X, classes, yk, C, tol, max_iter, t0):
     alpha = np.zeros((n, K))
     W = np.zeros((K, d))
     epochs, viol, best, tried_ipm = 0, math.inf, None, False
+    tried = {}                             # polish systems solved so far (see _polish_alpha)
     for k in range(len(_STAGES) + 1):
         left = stage_budget(_STAGES, k, max_iter, epochs)
         if left <= 0:
             break
         ran, viol = cs_epochs(X, yk, float(C), sq, alpha, W, left, _V_STOP, _SEED + epochs)
         epochs += int(ran)
-        for pol in (_polish_alpha(X, yk, alpha, C, K, W) if viol <= _POLISH_FROM else ()):
+        for pol in (_polish_alpha(X, yk, alpha, C, K, W, tried) if viol <= _POLISH_FROM else ()):
             pc = _certificate(X, yk, pol, C, K)
             if pc["gap"] <= tol * pc["P"] + pc["fp"]:
                 return _result(pc, classes, C, epochs, viol, t0, n, d, solver="SDM+polish")
@@ -301,7 +307,7 @@ def _kkt_solve(X, yk, C, n, ii, mm, bound):
     return sol[:T] if np.all(np.isfinite(sol)) else None
 
 
-def _polish_alpha(X, yk, alpha, C, K, W):
+def _polish_alpha(X, yk, alpha, C, K, W, tried=None):
     """Active-set polish: the exact optimum if the guessed supports are those of an optimum.
 
     With active pairs ``t = (i, m)``, ``m != k_i`` (multipliers ``lambda_t = -alpha_i^m > 0``, so their
@@ -312,7 +318,12 @@ def _polish_alpha(X, yk, alpha, C, K, W):
     are guessed from the iterate: ``alpha_i^m < 0`` and the constraint within ``tau`` of tight at ``W`` (for
     ``tau`` in 1e-6, 1e-4, 1e-2); pairs whose ``lambda`` comes out negative are dropped and examples whose
     multipliers sum above ``C`` are moved to the bound set, for a few rounds. Yields the candidate dual points
-    lazily (the certificate decides whether one is optimal; the caller stops at the first certified one)."""
+    lazily (the certificate decides whether one is optimal; the caller stops at the first certified one).
+
+    ``tried`` (a dict kept by the caller across stages) records each system solved: the candidate is a function
+    of the active pairs and the bound set alone, so a system seen before would give the same point, rejected
+    by the certificate again (recorded as None), or the same pruning (recorded and replayed): nothing is
+    solved twice and the sequence of candidates is the one without the record."""
     n = X.shape[0]
     a = _feasible(alpha, yk, C)
     S = X @ W.T
@@ -328,17 +339,29 @@ def _polish_alpha(X, yk, alpha, C, K, W):
             ii, mm = np.nonzero(act)
             if ii.size == 0 or ii.size > MAX_POLISH:
                 break
-            lam = _kkt_solve(X, yk, C, n, ii, mm, bound)
-            if lam is None:
-                break
-            neg = lam < 0.0
-            over = np.bincount(ii, weights=lam, minlength=n) > C * (1.0 + 1e-12)
-            if not np.any(neg) and not np.any(over & ~bound):
-                cand = np.zeros_like(a)
-                cand[ii, mm] = -lam
-                cand[rows, yk] = np.bincount(ii, weights=lam, minlength=n)
-                yield cand
-                break
+            key = (act.tobytes(), bound.tobytes())
+            if tried is not None and key in tried:
+                if tried[key] is None:  # no system, or its candidate failed the certificate before
+                    break
+                neg, over = tried[key]  # the same pruning as before, without solving again
+            else:
+                lam = _kkt_solve(X, yk, C, n, ii, mm, bound)
+                if lam is None:
+                    if tried is not None:
+                        tried[key] = None
+                    break
+                neg = lam < 0.0
+                over = np.bincount(ii, weights=lam, minlength=n) > C * (1.0 + 1e-12)
+                if not np.any(neg) and not np.any(over & ~bound):
+                    if tried is not None:
+                        tried[key] = None  # reached again only if the caller's certificate rejected it
+                    cand = np.zeros_like(a)
+                    cand[ii, mm] = -lam
+                    cand[rows, yk] = np.bincount(ii, weights=lam, minlength=n)
+                    yield cand
+                    break
+                if tried is not None:
+                    tried[key] = (neg, over)
             act[ii[neg], mm[neg]] = False
             bound |= over
 
