@@ -84,5 +84,16 @@ def w_distance_bound(gap1, gap2, fp=0.0):
     (``rounding(n, scale)`` of the objective values).
     """
     return float(np.sqrt(2 * (max(gap1, 0.0) + fp)) + np.sqrt(2 * (max(gap2, 0.0) + fp)))
+
+
+def assert_svc_agree(r1, r2, n):
+    """Two certified SVC results on the same problem agree within their certificates: dual objectives within
+    the larger duality gap (plus rounding), and ``||w_1 - w_2||`` within :func:`w_distance_bound`."""
+    fp = rounding(n, r1.alpha_sum + r1.w_norm_sq + abs(r1.primal_objective) + abs(r2.primal_objective))
+    g = max(r1.primal_objective - r1.objective, r2.primal_objective - r2.objective, 0.0)
+    assert abs(r1.objective - r2.objective) <= g + fp
+    D = max(r1.objective, r2.objective)
+    bound = w_distance_bound(r1.primal_objective - D, r2.primal_objective - D, fp)
+    assert np.linalg.norm(r1.w - r2.w) <= bound + 1e-12 * np.linalg.norm(r1.w)
 #: Every solver (IPM included) serves the SVC, SVR and enclosing-ball duals alike.
 SOLVER_QP = SOLVER

@@ -13,7 +13,7 @@ import warnings
 import miniball
 import numpy as np
 import pytest
-from _svm_data import RTOL_CERT, rounding, separable_data, soft_data, w_distance_bound
+from _svm_data import RTOL_CERT, assert_svc_agree, rounding, separable_data, soft_data
 from sklearn.svm import SVC
 
 from rpcheck.svm import min_enclosing_ball, normalized_margin, solve_svc, solve_svr
@@ -45,15 +45,6 @@ def _data(kind, n, d, seed, dup):
     return X, y
 
 
-def _agree(r1, r2, n):
-    fp = rounding(n, r1.alpha_sum + r1.w_norm_sq + abs(r1.primal_objective) + abs(r2.primal_objective))
-    g = max(r1.primal_objective - r1.objective, r2.primal_objective - r2.objective, 0.0)
-    assert abs(r1.objective - r2.objective) <= g + fp
-    D = max(r1.objective, r2.objective)
-    bound = w_distance_bound(r1.primal_objective - D, r2.primal_objective - D, fp)
-    assert np.linalg.norm(r1.w - r2.w) <= bound + 1e-12 * np.linalg.norm(r1.w)
-
-
 @pytest.mark.parametrize("dup", [False, True])
 @pytest.mark.parametrize("kind,n,d,C,scale,seed", INSTANCES)
 def test_auto_vs_clarabel_svc(kind, n, d, C, scale, seed, dup):
@@ -71,7 +62,7 @@ def test_auto_vs_clarabel_svc(kind, n, d, C, scale, seed, dup):
         assert res.solver in ("IPM", "CLARABEL")
         check_svc_result(res, X, y, atol=0.0, rtol=RTOL_CERT)
         assert res.kkt.max_relative <= RTOL_CERT
-        _agree(res, ref, X.shape[0])
+        assert_svc_agree(res, ref, X.shape[0])
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -81,7 +72,7 @@ def test_auto_vs_osqp_svc(kind, C, seed):
     ref = solve_svc(X, y, C, solver="OSQP")
     res = solve_svc(X, y, C)
     check_svc_result(res, X, y, atol=0.0, rtol=RTOL_CERT)
-    _agree(res, ref, X.shape[0])
+    assert_svc_agree(res, ref, X.shape[0])
 
 
 @pytest.mark.parametrize("seed", range(5))

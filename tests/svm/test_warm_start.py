@@ -10,7 +10,7 @@ solve. No test is statistical; the seeds only pick instances.
 
 import numpy as np
 import pytest
-from _svm_data import RTOL_CERT, rounding, separable_data, soft_data, w_distance_bound
+from _svm_data import RTOL_CERT, assert_svc_agree, separable_data, soft_data
 
 from rpcheck.compare import DEFAULT_C_GRID
 from rpcheck.errors import RpcheckError
@@ -18,15 +18,6 @@ from rpcheck.svm import solve_svc
 from rpcheck.svm.kkt import check_svc_result
 
 WARM_ACCEPT = 1e-9
-
-
-def _agree(r1, r2, n):
-    fp = rounding(n, r1.alpha_sum + r1.w_norm_sq + abs(r1.primal_objective) + abs(r2.primal_objective))
-    g = max(r1.primal_objective - r1.objective, r2.primal_objective - r2.objective, 0.0)
-    assert abs(r1.objective - r2.objective) <= g + fp
-    D = max(r1.objective, r2.objective)
-    bound = w_distance_bound(r1.primal_objective - D, r2.primal_objective - D, fp)
-    assert np.linalg.norm(r1.w - r2.w) <= bound + 1e-12 * np.linalg.norm(r1.w)
 
 
 def _same(r1, r2):
@@ -61,8 +52,8 @@ def test_warm_path_vs_cold_and_clarabel(kind, n, d, seed, dup, bias, order):
         if res.status == "warm_start":
             WARM_USED.append(1)
             assert res.kkt.max_relative <= WARM_ACCEPT and res.iterations == 0 and res.C == C
-            _agree(res, cold, X.shape[0])
-            _agree(res, solve_svc(X, y, C, bias=bias, solver="CLARABEL"), X.shape[0])
+            assert_svc_agree(res, cold, X.shape[0])
+            assert_svc_agree(res, solve_svc(X, y, C, bias=bias, solver="CLARABEL"), X.shape[0])
         else:  # not accepted: exactly the cold solve
             _same(res, cold)
         prev = res
@@ -90,7 +81,7 @@ def test_warm_start_from_other_data(seed):
         cold = solve_svc(X, y, C)
         check_svc_result(res, X, y, atol=0.0, rtol=RTOL_CERT)
         if res.status == "warm_start":
-            _agree(res, cold, X.shape[0])
+            assert_svc_agree(res, cold, X.shape[0])
         else:
             _same(res, cold)
 
