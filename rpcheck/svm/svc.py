@@ -741,7 +741,7 @@ class SVCProblem:
             return _auto(
                 lambda: _solve_ipm(X, y, C, bias, polish, self._options, t0, rmax),
                 lambda: _solve_cvxpy(X, y, C, bias, polish, FALLBACK_SOLVER,
-                                     _solver_options(FALLBACK_SOLVER), t0),
+                                     _solver_options(FALLBACK_SOLVER), t0, rmax),
                 ctx,
             )
         try:
