@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent / "rpcheck"
 #: The same table is in ARCHITECTURE.md ("Layers").
 LAYERS = {
     # 0: foundations
-    "rpcheck": 0, "errors": 0, "_rng": 0, "_validation": 0, "_threads": 0,
+    "rpcheck": 0, "errors": 0, "_rng": 0, "_validation": 0, "_threads": 0, "_heap": 0,
     # 1: numerical kernels
     "sketches": 1, "linalg": 1,
     # 2: solvers

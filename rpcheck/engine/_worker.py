@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .. import _heap
 from ..errors import RpcheckError, SolverError
 from . import registry
 from .theorem import Outcome, Theorem, TrialRecord
@@ -260,6 +261,8 @@ def _resolve(theorem_id, module=None):
 
         importlib.import_module(module)
         th = registry._REGISTRY.get(theorem_id)
+        if th is not None and _heap.FREEZE_IMPORT_HEAP:
+            _heap.freeze_import_heap()
     if th is None:
         try:
             from .plugins import resolve  # built-in checkers and installed entry points (`rpcheck.theorems`)
@@ -300,6 +303,51 @@ def _execute_trial(th, params, canonical, i, seed, *, keep_artifacts=False, rng=
             f"{_error_context(th.id, canonical, i, seed)}: the trial function {_qualname(th.trial)} of theorem "
             f"{th.id!r} returned {type(rec).__name__} ({_short(rec)}), not a TrialRecord."
         )
+    try:
+        outs = _outcome_rows(rec.outcomes, _variant_names(th))
+    except (AttributeError, TypeError, ValueError):
+        outs = _outcome_rows_checked(th, rec, canonical, i, seed)
+    try:
+        diag = {str(k): float(val) for k, val in rec.diagnostics.items()}
+    except (TypeError, ValueError):
+        for k, val in rec.diagnostics.items():
+            try:
+                float(val)
+            except (TypeError, ValueError):
+                raise TrialError(
+                    f"{_error_context(th.id, canonical, i, seed)}: diagnostic {k!r} = {val!r} is not a scalar."
+                ) from None
+        raise
+    return TrialResult(i, "ok", "", seconds, outs, diag), (rec if keep_artifacts else None)
+
+
+_NAMES = {}  # id(theorem) -> (theorem, its variant names in order)
+_row = tuple.__new__
+
+
+def _variant_names(th):
+    hit = _NAMES.get(id(th))
+    if hit is None or hit[0] is not th:
+        hit = _NAMES[id(th)] = (th, tuple(v.name for v in th.variants))
+    return hit[1]
+
+
+def _outcome_rows(outcomes, names):
+    """The happy path of :func:`_outcome_rows_checked`: one OutcomeRow per variant, same conversions. Any
+    irregularity (a missing variant, not an Outcome, a field that does not convert) raises, and the caller
+    then redoes the checks with their messages."""
+    get = outcomes.get
+    rows = []
+    for name in names:
+        o = get(name)
+        if o.__class__ is not Outcome:
+            raise TypeError
+        rows.append(_row(OutcomeRow, (bool(o.holds), float(o.statistic), float(o.bound), bool(o.vacuous),
+                                      bool(o.undetermined))))
+    return tuple(rows)
+
+
+def _outcome_rows_checked(th, rec, canonical, i, seed):
     outs = []
     for v in th.variants:
         o = rec.outcomes.get(v.name)
@@ -318,15 +366,7 @@ def _execute_trial(th, params, canonical, i, seed, *, keep_artifacts=False, rng=
                 f"{_error_context(th.id, canonical, i, seed)}: the Outcome of variant {v.name!r} is not "
                 f"(bool, float, float, bool, bool): {o!r} ({exc})."
             ) from None
-    diag = {}
-    for k, val in rec.diagnostics.items():
-        try:
-            diag[str(k)] = float(val)
-        except (TypeError, ValueError):
-            raise TrialError(
-                f"{_error_context(th.id, canonical, i, seed)}: diagnostic {k!r} = {val!r} is not a scalar."
-            ) from None
-    return TrialResult(i, "ok", "", seconds, tuple(outs), diag), (rec if keep_artifacts else None)
+    return tuple(outs)
 
 
 def _qualname(fn):

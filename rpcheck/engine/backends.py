@@ -144,6 +144,9 @@ def _init_worker(parent_pid, threads):
     except ImportError:  # pragma: no cover - threadpoolctl is a declared dependency
         pass
     _watch_parent(parent_pid)
+    from .. import _heap
+
+    _heap.FREEZE_IMPORT_HEAP = True  # rpcheck's own process: freeze after each theorem module's import
 
 
 def _process_pool(jobs):

@@ -68,6 +68,7 @@ whatever the stopping times. Holm is not applied in this mode (its levels depend
 from __future__ import annotations
 
 import bisect
+import gc
 import json
 import math
 from collections.abc import Mapping
@@ -79,6 +80,7 @@ from .. import stats as _stats
 from . import loading as _results
 from .._validation import check_choice, check_int, check_interval
 from ..errors import RpcheckError
+from .. import _heap
 from . import registry
 from ._worker import (  # re-exported; workers import only this light module
     TrialError,
@@ -113,8 +115,11 @@ SEQUENTIAL_LOOKS = 5
 #: ``trials=10**12`` is refused instead of running for years).
 MAX_TRIALS = 10**9
 MAX_JOBS = 4096
-#: Upper limit on trials per chunk (checkpoint and progress granularity).
+#: Upper limit on trials per chunk (checkpoint and progress granularity) from the load-balancing rule ...
 MAX_CHUNK = 256
+#: ... which fast trials exceed, up to this many, to reach ``MIN_CHUNK_SECONDS`` of work per chunk: a chunk
+#: costs a fixed 2-6 ms to write and to read back (zip archive of ~12 arrays), 256 trials of 70 us take 18 ms.
+MAX_FAST_CHUNK = 16384
 #: Trials per cell whose records the parent keeps (the first ones, by index): the quantile columns
 #: (stat_q05/q50/q95, bound_q50), the plots and ``RunResult.trials`` use them. Every other trial is
 #: aggregated (counts, maximum, smallest slack, worst failure) and streamed to the checkpoint files
@@ -447,16 +452,16 @@ def _probe_size(n_missing, jobs):
 
 
 def _chunk_size(n_missing, jobs, seconds_per_trial=None, min_seconds=MIN_CHUNK_SECONDS["processes"]):
-    """Trials per chunk: about four chunks per worker (load balance), but at least ``min_seconds`` of
-    measured work (fast trials: the per-chunk checkpoint and scheduling costs would dominate) and at most
-    ``MAX_CHUNK``. Chunking never changes a result: every trial's random stream depends on its index only,
+    """Trials per chunk: about four chunks per worker (load balance) but at most ``MAX_CHUNK``; fast trials
+    get at least ``min_seconds`` of measured work (else the per-chunk checkpoint and scheduling costs would
+    dominate), up to ``MAX_FAST_CHUNK`` trials. Chunking never changes a result: every trial's random stream depends on its index only,
     and a resume fills whatever ranges are missing."""
-    size = math.ceil(n_missing / max(1, 4 * jobs))
+    size = min(MAX_CHUNK, math.ceil(n_missing / max(1, 4 * jobs)))
     if seconds_per_trial is not None and seconds_per_trial > 0:
-        size = max(size, math.ceil(min_seconds / seconds_per_trial))
+        size = max(size, min(MAX_FAST_CHUNK, math.ceil(min_seconds / seconds_per_trial)))
     elif seconds_per_trial is not None:
-        size = MAX_CHUNK
-    return max(1, min(MAX_CHUNK, n_missing, size))
+        size = MAX_FAST_CHUNK
+    return max(1, min(n_missing, size))
 
 
 def _missing_ranges(cell, stop):
@@ -586,25 +591,79 @@ def _quantiles(x, qs):
     return [float(v) for v in np.quantile(x, qs)]
 
 
+class _HookOutcomes(Mapping):
+    """The ``outcomes`` of a trial record given to a decide hook: variant name -> :class:`Outcome`, built
+    on access from the stored fields (a hook typically reads one or two of a theorem's variants, so most
+    are never built). ``fields[j]`` is variant ``j``'s ``(holds, statistic, bound, vacuous, undetermined)``
+    or a callable ``fields(j)`` returning it."""
+
+    __slots__ = ("_index", "_get")
+
+    def __init__(self, index, get):
+        self._index, self._get = index, get
+
+    def __getitem__(self, name):
+        return Outcome(*self._get(self._index[name]))
+
+    def __iter__(self):
+        return iter(self._index)
+
+    def __len__(self):
+        return len(self._index)
+
+    def __repr__(self):
+        return repr(dict(self))
+
+
+def _record(index, get, diagnostics):
+    rec = object.__new__(TrialRecord)  # the fields were validated when the trial ran
+    object.__setattr__(rec, "outcomes", _HookOutcomes(index, get))
+    object.__setattr__(rec, "diagnostics", diagnostics)
+    object.__setattr__(rec, "artifacts", {})
+    return rec
+
+
 def _hook_records(cell, store, seed):
     """Every ok trial of a report cell (index ``< target``, by index) as :class:`TrialRecord`, read back from
-    the chunk files: the parent holds one report cell's records at a time, only while its hook runs."""
+    the chunk files' columns: the parent holds one report cell's records at a time, only while its hook
+    runs. Outcomes are built when the hook reads them (:class:`_HookOutcomes`)."""
+    was = gc.isenabled()
+    gc.disable()  # tens of thousands of small acyclic objects: the cyclic collector only costs time here
+    try:
+        return _hook_records_built(cell, store, seed)
+    finally:
+        if was:
+            gc.enable()
+
+
+def _hook_records_built(cell, store, seed):
     th = cell.theorem
     names = [v.name for v in th.variants]
+    index = {k: j for j, k in enumerate(names)}
     found = {}
     if store is not None:
-        for _, _, recs in store.iter_chunks(th.id, cell.canonical, seed, names):
-            for r in recs:
-                if r.i < cell.target and r.ok:
-                    found[r.i] = r
+        for _, _, chunk in store.iter_chunks(th.id, cell.canonical, seed, names, columns=True):
+            idx, status, _err, _sec, cols, dnames, dv, dp = chunk
+            h, st, b, v, u = cols
+            for t, i in enumerate(idx):
+                if i < cell.target and status[t] == "ok":
+                    row = (h[t], st[t], b[t], v[t], u[t])
+                    diag = {k: dv[t][m] for m, k in enumerate(dnames) if dp[t][m]}
+                    found[i] = (row, diag)
+        getter = _column_getter
     else:
-        found = {r.i: r for r in cell.agg.sample_records(cell.target) if r.ok}
-    out = []
-    for i in sorted(found):
-        r = found[i]
-        outs = {k: Outcome(o.holds, o.statistic, o.bound, o.vacuous, o.undetermined) for k, o in zip(names, r.outcomes)}
-        out.append(TrialRecord(outcomes=outs, diagnostics=dict(r.diagnostics)))
-    return out
+        found = {r.i: (r.outcomes, dict(r.diagnostics)) for r in cell.agg.sample_records(cell.target) if r.ok}
+        getter = _row_getter
+    return [_record(index, getter(found[i][0]), found[i][1]) for i in sorted(found)]
+
+
+def _column_getter(row):
+    h, s, b, v, u = row
+    return lambda j: (h[j], s[j], b[j], v[j], u[j])
+
+
+def _row_getter(rows):
+    return rows.__getitem__
 
 
 def _decide_hook(th, cell, recs, vname):
@@ -953,6 +1012,8 @@ def run(
     ths = _resolve_theorems(theorems)
     _check_shippable(ths, backend)
     cells = _build_cells(ths, profile, overrides, trials, sequential)
+    if _heap.FREEZE_IMPORT_HEAP:
+        _heap.freeze_import_heap(once=True)  # the CLI's process, once the theorems are imported
     m_v = sum(spec.in_family for c in cells for spec in c.specs)
     m_h = m_v  # the HOLDS family has the same members (bound and exact rows)
     seq_levels = {

@@ -188,17 +188,17 @@ def _chunk_arrays(meta, records, variants):
         "error": np.array([r.error for r in records], dtype=str) if n else np.zeros(0, dtype="<U1"),
         "seconds": np.fromiter((r.seconds for r in records), np.float64, n),
     }
-    # one pass over the outcomes of the ok trials, as a (trials, variants, field) object array; each field
-    # column is then converted at once (the same Python bool/float -> float64/bool conversions per value)
+    # one pass over the outcomes of the ok trials, as a (trials, variants, field) float64 array: the
+    # statistics and bounds are Python floats (exact), the flags Python bools (1.0 / 0.0, read back as != 0)
     ok = [t for t, r in enumerate(records) if r.status == "ok"]
     fields = None
     if ok and v:
-        fields = np.array([tuple(o) for t in ok for o in records[t].outcomes], dtype=object)
+        fields = np.array([o for t in ok for o in records[t].outcomes], dtype=np.float64)
         fields = fields.reshape(len(ok), v, len(_FIELDS))
     for k, (f, dt) in enumerate(_FIELDS):
         col = np.full((n, v), np.nan if dt is np.float64 else False, dtype=dt)
         if fields is not None:
-            col[ok] = fields[:, :, k].astype(dt)
+            col[ok] = fields[:, :, k] if dt is np.float64 else fields[:, :, k] != 0.0
         arrays[f] = col
     diags = [r.diagnostics for r in records]
     names = sorted({k for d in diags for k in d})
@@ -219,24 +219,33 @@ def _chunk_arrays(meta, records, variants):
     return arrays
 
 
+def _chunk_columns(z, n_variants):
+    """The columns of a chunk as Python lists: ``(idx, status, error, seconds, cols, names, dv, dp)`` with
+    ``cols[f][t][j]`` field ``f`` (in ``_FIELDS`` order) of variant ``j`` of trial ``t``, ``names`` the
+    diagnostic names and ``dv[t][m]`` / ``dp[t][m]`` their values and presence."""
+    idx = z["i"].tolist()
+    n = len(idx)
+    status = [_STATUS[s] for s in z["status"].tolist()]
+    error = [str(e) for e in z["error"].tolist()]
+    seconds = z["seconds"].tolist()
+    cols = [z[f].reshape(n, n_variants).tolist() for f, _ in _FIELDS]
+    names = [str(x) for x in z["diag_names"].tolist()]
+    dv = z["diag_value"].reshape(n, len(names)).tolist()
+    dp = z["diag_present"].reshape(n, len(names)).tolist()
+    return idx, status, error, seconds, cols, names, dv, dp
+
+
 def _chunk_records(z, n_variants):
     """TrialResults back from the columns of a chunk (the inverse of :func:`_chunk_arrays`)."""
     from ._worker import OutcomeRow, TrialResult
 
-    idx = z["i"].tolist()
-    status = z["status"].tolist()
-    error = z["error"].tolist()
-    seconds = z["seconds"].tolist()
-    cols = [z[f].reshape(len(idx), n_variants).tolist() for f, _ in _FIELDS]
-    names = [str(x) for x in z["diag_names"].tolist()]
-    dv = z["diag_value"].reshape(len(idx), len(names)).tolist()
-    dp = z["diag_present"].reshape(len(idx), len(names)).tolist()
+    idx, status, error, seconds, cols, names, dv, dp = _chunk_columns(z, n_variants)
     out = []
     for t, i in enumerate(idx):
-        st = _STATUS[status[t]]
+        st = status[t]
         outs = () if st != "ok" else tuple(OutcomeRow(*(c[t][j] for c in cols)) for j in range(n_variants))
         diag = {k: dv[t][m] for m, k in enumerate(names) if dp[t][m]}
-        out.append(TrialResult(int(i), st, str(error[t]), float(seconds[t]), outs, diag))
+        out.append(TrialResult(int(i), st, error[t], float(seconds[t]), outs, diag))
     return out
 
 
@@ -304,9 +313,10 @@ class CheckpointStore:
         atomic_write_bytes(path, buf.getvalue(), fsync=self.durable)
         return path
 
-    def iter_chunks(self, theorem_id, canonical, seed, variants=None):
+    def iter_chunks(self, theorem_id, canonical, seed, variants=None, *, columns=False):
         """Yield ``(start, stop, [TrialResult, ...])`` per checkpointed chunk of this cell, in file order,
-        one chunk in memory at a time.
+        one chunk in memory at a time (``columns=True``: the chunk's columns as :func:`_chunk_columns`
+        returns them, in place of the list of TrialResults).
 
         ``variants`` (the theorem's variant names in order) must match the names the chunk was written
         with; a chunk written for other variants is not reused."""
@@ -327,7 +337,7 @@ class CheckpointStore:
                         continue
                     if variants is not None and list(meta["variants"]) != list(variants):
                         continue  # the theorem's variants changed since: recomputed
-                    recs = _chunk_records(z, len(meta["variants"]))
+                    recs = (_chunk_columns if columns else _chunk_records)(z, len(meta["variants"]))
             except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile, EOFError) as exc:
                 raise RpcheckError(
                     f"the checkpoint chunk {str(p)!r} is corrupted ({exc}); delete it to recompute its trials."

@@ -35,6 +35,7 @@ def test_processes_equal_serial(reference):
 
 def test_chunking_does_not_matter(reference, monkeypatch):
     monkeypatch.setattr(runner_mod, "MAX_CHUNK", 3)
+    monkeypatch.setattr(runner_mod, "MAX_FAST_CHUNK", 3)
     _assert_same(reference, run(THEOREMS, backend="serial", **KW))
     _assert_same(reference, run(THEOREMS, backend="processes", jobs=2, **KW))
 
@@ -69,7 +70,7 @@ def test_seed_changes_results(reference):
 def test_a_cell_is_probed_then_chunked_by_its_measured_trial_time():
     """A cell's first chunk is a small probe (1/16 of a worker's share); the rest is sized from the probe's
     measured time. 64 trials of microseconds on one worker: a probe of 4, then the 60 left in one chunk (at
-    least MIN_CHUNK_SECONDS of work, at most MAX_CHUNK), not four chunks of 16."""
+    least MIN_CHUNK_SECONDS of work, at most MAX_FAST_CHUNK), not four chunks of 16."""
     chunks = []
 
     def progress(done, total, info):
@@ -81,5 +82,9 @@ def test_a_cell_is_probed_then_chunked_by_its_measured_trial_time():
     assert runner_mod._probe_size(64, 1) == 4
     assert len(chunks) == 2 * n_cells
     assert runner_mod._chunk_size(60, 1, 1e-6, runner_mod.MIN_CHUNK_SECONDS["serial"]) == 60
-    assert runner_mod._chunk_size(1000, 2, 1e-6, runner_mod.MIN_CHUNK_SECONDS["dask"]) == runner_mod.MAX_CHUNK
-    assert runner_mod._chunk_size(1000, 2, 1.0) == 125  # slow trials: four chunks per worker
+    # fast trials: min_seconds of work per chunk, above MAX_CHUNK, up to MAX_FAST_CHUNK
+    assert runner_mod._chunk_size(1000, 2, 1e-6, runner_mod.MIN_CHUNK_SECONDS["dask"]) == 1000
+    assert runner_mod._chunk_size(100_000, 2, 1e-4, 0.25) == 2500
+    assert runner_mod._chunk_size(10**7, 2, 1e-9, 0.25) == runner_mod.MAX_FAST_CHUNK
+    assert runner_mod._chunk_size(1000, 2, 1.0) == 125  # slow trials: four chunks per worker ...
+    assert runner_mod._chunk_size(100_000, 2, 1.0) == runner_mod.MAX_CHUNK  # ... of at most MAX_CHUNK trials

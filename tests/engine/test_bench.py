@@ -76,6 +76,10 @@ def test_bench_theorem_counts_trials_and_shares_sum_to_one():
     assert row.wall_s > 0 and row.trials_per_s > 0
     assert sum(row.shares.values()) == pytest.approx(1.0)
     assert 0 <= row.fixed_share <= 1
+    # the unprofiled measure: the trial functions' summed time is part of the wall time
+    assert 0 < row.trial_s < row.wall_s
+    assert 0 < row.outside_share < 1 and row.outside_share <= row.fixed_share_unprofiled <= 1
+    assert row.over_limit == (row.fixed_share_unprofiled > 0.20)
 
 
 def test_cli_bench_json_and_errors(capsys, tmp_path):

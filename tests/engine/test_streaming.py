@@ -100,3 +100,31 @@ def test_aggregate_is_order_independent():
             wa, wb = a.worst_failure(j, nb), b.worst_failure(j, nb)
             assert (wa is None and wb is None) or wa[0] == wb[0]
     assert a.missing(70) == [(63, 70)] and sorted(a.sample) == list(range(10))
+
+
+def test_hook_records_read_back_equal_the_trials_records(tmp_path, monkeypatch):
+    """The decide hook's records, read back from the chunk columns (outcomes built on access), equal the
+    records the trial function returned, trial by trial: every variant's Outcome and every diagnostic."""
+    from rpcheck.engine import get
+    from rpcheck.engine._worker import run_trial
+
+    seen = {}
+    th = get("engine_test.report")
+
+    def spy(records, params):
+        seen[params["mu"]] = records
+        return _engine_claims.report_decide(records, params)
+
+    monkeypatch.setattr(runner, "_decide_hook", lambda t, cell, recs, v: (
+        runner.Verdict(spy(recs, dict(cell.params))[0]), {}))  # fmt: skip
+    run([th], backend="serial", seed=SEED, out=tmp_path / "r")
+    assert set(seen) == {-2.0, 2.0}
+    for mu, recs in seen.items():
+        assert len(recs) == 50
+        for i, rec in enumerate(recs):
+            _, want = run_trial(th, {"mu": mu}, i, SEED)
+            assert repr(dict(rec.outcomes)) == repr(dict(want.outcomes)) and list(rec.outcomes) == ["mean"]  # NaN bound
+            assert len(rec.outcomes) == 1 and "mean" in rec.outcomes and "other" not in rec.outcomes
+            assert rec.diagnostics == want.diagnostics
+        with pytest.raises(KeyError):
+            recs[0].outcomes["other"]
