@@ -245,15 +245,45 @@ class _CellAggregate:
         return out
 
     # -- ingestion
-    def ingest(self, start, stop, recs):
-        """Add the records of trials ``start .. stop-1`` (those already ingested or ``>= n`` are skipped)."""
-        check = self._overlaps(start, stop)
+    def ingest(self, start, stop, recs, columns=None):
+        """Add the records of trials ``start .. stop-1`` (those already ingested or ``>= n`` are skipped).
+        ``columns``: their :func:`rpcheck.engine.store.outcome_columns`, when the caller has it.
+
+        Vectorised over the chunk; the result equals adding the trials one at a time in any order
+        (:meth:`_add_one`, the reference the tests compare with): counts are sums, the largest statistic
+        and the smallest slack are the first occurrence of the extreme (a later equal value, e.g. -0.0
+        after 0.0, does not replace it), the worst failure is the smallest ``(slack, trial index)``."""
+        from .store import outcome_columns
+
+        if not recs:
+            return
+        v = self.bins.shape[1]
+        cols = columns if columns is not None else outcome_columns(recs, v)
+        ii = cols["i"]
+        keep = ii < self.n
+        if self._overlaps(start, stop):
+            keep &= np.fromiter((not self.covered(int(i)) for i in ii), bool, ii.size)
+        pos = np.flatnonzero(keep)
+        if pos.size == 0:
+            return
+        ii = ii[pos]
+        seg = np.searchsorted(np.asarray(self.looks), ii, side="right")
+        ok = cols["status"][pos] == 0
+        secs = cols["seconds"][pos]
+        for t in np.flatnonzero(ii < self.sample_size):
+            self.sample[int(ii[t])] = recs[int(pos[t])]
+        self.ingested += int(pos.size)
+        for b in np.unique(seg).tolist():
+            inb = seg == b
+            self.attempted[b] += int(inb.sum())
+            for x in secs[inb].tolist():
+                self.seconds[b] += x
+            self.bins[b, :, 3] += int((inb & ~ok).sum())
+            q = np.flatnonzero(inb & ok)
+            if q.size and v:
+                self._ingest_segment(b, ii[q], pos[q], cols, recs)
         runs = []
-        for r in recs:
-            i = r.i
-            if i >= self.n or (check and self.covered(i)):
-                continue
-            self._add(r)
+        for i in ii.tolist():
             if runs and runs[-1][1] == i:
                 runs[-1][1] = i + 1
             else:
@@ -261,7 +291,56 @@ class _CellAggregate:
         for a, b in runs:
             self._cover(a, b)
 
-    def _add(self, r):
+    def _ingest_segment(self, b, ii, rows, cols, recs):
+        """The ok trials ``rows`` (positions in the chunk; trial indices ``ii``) of look segment ``b``."""
+        H = cols["holds"][rows]
+        S = cols["statistic"][rows]
+        Bd = cols["bound"][rows]
+        V = cols["vacuous"][rows]
+        U = cols["undetermined"][rows]
+        bins = self.bins[b]
+        nv = ~V
+        bins[:, 4] += V.sum(axis=0)
+        bins[:, 1] += nv.sum(axis=0)
+        bins[:, 2] += (U & nv).sum(axis=0)
+        fail = nv & ~U & ~H
+        bins[:, 0] += fail.sum(axis=0)
+        with np.errstate(invalid="ignore"):  # inf - inf: a NaN slack, ignored as in _add_one
+            slack = Bd - S
+        smax, smin, worst, first = self.stat_max[b], self.slack_min[b], self.worst[b], self.first_fail[b]
+        big = np.iinfo(np.int64).max
+        with np.errstate(invalid="ignore"):
+            sv = nv & (S == S)
+            lv = nv & (slack == slack)
+            top = np.argmax(np.where(sv, S, -np.inf), axis=0)
+            low = np.argmin(np.where(lv, slack, np.inf), axis=0)
+            wmask = fail & (slack == slack)
+            wmin = np.where(wmask, slack, np.inf).min(axis=0)
+            wpick = np.argmin(np.where(wmask & (slack == wmin), ii[:, None], big), axis=0)
+        fpick = np.argmin(np.where(fail, ii[:, None], big), axis=0)
+        any_s, any_l, any_w, any_f = sv.any(axis=0), lv.any(axis=0), wmask.any(axis=0), fail.any(axis=0)
+        for j in np.flatnonzero(any_s | any_f).tolist():
+            if any_s[j]:
+                stat = float(S[top[j], j])
+                if not (stat <= smax[j]):
+                    smax[j] = stat
+            if any_l[j]:
+                sl = float(slack[low[j], j])
+                if not (sl >= smin[j]):
+                    smin[j] = sl
+            if any_f[j]:
+                t = int(fpick[j])
+                i = int(ii[t])
+                if first[j] is None or i < first[j][0]:
+                    first[j] = (i, recs[int(rows[t])])
+            if any_w[j]:
+                t = int(wpick[j])
+                key = (float(slack[t, j]), int(ii[t]))
+                if worst[j] is None or key < worst[j][:2]:
+                    worst[j] = (key[0], key[1], recs[int(rows[t])])
+
+    def _add_one(self, r):
+        """One trial at a time: the reference for :meth:`ingest` (tests)."""
         i = r.i
         b = bisect.bisect_right(self.looks, i)
         self.ingested += 1
@@ -499,6 +578,7 @@ def _settled(cell, levels):
 
 def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_levels, progress, resume=False):
     from .backends import open_backend
+    from .store import outcome_columns
 
     total = sum(c.n for c in cells)
     done = 0
@@ -556,12 +636,13 @@ def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_level
                 for h in be.wait_any(handles):
                     cell, s, e = handles.pop(h)
                     recs = h.result()
-                    cell.agg.ingest(s, e, recs)
+                    names = [v.name for v in cell.theorem.variants]
+                    cols = outcome_columns(recs, len(names))  # once: the aggregate and the checkpoint file
+                    cell.agg.ingest(s, e, recs, cols)
                     cell.timed += len(recs)
-                    cell.busy += sum(r.seconds for r in recs)
+                    cell.busy += float(cols["seconds"].sum())
                     if store is not None:
-                        names = [v.name for v in cell.theorem.variants]
-                        store.save_chunk(cell.theorem.id, cell.canonical, seed, s, e, recs, names)
+                        store.save_chunk(cell.theorem.id, cell.canonical, seed, s, e, recs, names, cols)
                     cell.pending -= 1
                     done += len(recs)
                     if progress is not None:

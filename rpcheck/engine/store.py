@@ -173,19 +173,16 @@ _FIELDS = (("holds", bool), ("statistic", np.float64), ("bound", np.float64), ("
            ("undetermined", bool))  # fmt: skip
 
 
-def _chunk_arrays(meta, records, variants):
-    """The columns of one chunk (plain NumPy arrays: numbers, booleans and unicode strings).
-
-    Outcome field ``f`` of variant ``j`` of trial ``t`` is ``arrays[f][t, j]`` (a trial with a solver error
-    has no outcomes: NaN / False there); diagnostic ``m`` (name ``diag_names[m]``) of trial ``t`` is
-    ``diag_value[t, m]`` where ``diag_present[t, m]``.
-    """
-    n, v = len(records), len(variants)
-    arrays = {
-        "meta": np.array(json.dumps(meta, allow_nan=True)),
+def outcome_columns(records, n_variants):
+    """The trial and outcome columns of a list of TrialResults, as NumPy arrays: ``i`` (int64), ``status``
+    (uint8, index into ``("ok", "solver_error")``), ``seconds`` (float64) and, per field of
+    :class:`OutcomeRow`, a (trials, variants) array (a trial with a solver error has no outcomes: NaN /
+    False there). Computed once per finished chunk: the checkpoint file and the parent's aggregate
+    (``runner._CellAggregate.ingest``) both use it."""
+    n, v = len(records), n_variants
+    cols = {
         "i": np.fromiter((r.i for r in records), np.int64, n),
         "status": np.fromiter((_STATUS.index(r.status) for r in records), np.uint8, n),
-        "error": np.array([r.error for r in records], dtype=str) if n else np.zeros(0, dtype="<U1"),
         "seconds": np.fromiter((r.seconds for r in records), np.float64, n),
     }
     # one pass over the outcomes of the ok trials, as a (trials, variants, field) float64 array: the
@@ -199,7 +196,24 @@ def _chunk_arrays(meta, records, variants):
         col = np.full((n, v), np.nan if dt is np.float64 else False, dtype=dt)
         if fields is not None:
             col[ok] = fields[:, :, k] if dt is np.float64 else fields[:, :, k] != 0.0
-        arrays[f] = col
+        cols[f] = col
+    return cols
+
+
+def _chunk_arrays(meta, records, variants, columns=None):
+    """The columns of one chunk (plain NumPy arrays: numbers, booleans and unicode strings).
+
+    Outcome field ``f`` of variant ``j`` of trial ``t`` is ``arrays[f][t, j]`` (a trial with a solver error
+    has no outcomes: NaN / False there); diagnostic ``m`` (name ``diag_names[m]``) of trial ``t`` is
+    ``diag_value[t, m]`` where ``diag_present[t, m]``. ``columns``: :func:`outcome_columns` of ``records``
+    when the caller has it.
+    """
+    n = len(records)
+    arrays = {
+        "meta": np.array(json.dumps(meta, allow_nan=True)),
+        "error": np.array([r.error for r in records], dtype=str) if n else np.zeros(0, dtype="<U1"),
+    }
+    arrays.update(columns if columns is not None else outcome_columns(records, len(variants)))
     diags = [r.diagnostics for r in records]
     names = sorted({k for d in diags for k in d})
     arrays["diag_names"] = np.array(names, dtype=str) if names else np.zeros(0, dtype="<U1")
@@ -296,8 +310,9 @@ class CheckpointStore:
         key = f"{zlib.crc32(canonical.encode('utf-8')):08x}-s{seed}"
         return self.root / theorem_id / key
 
-    def save_chunk(self, theorem_id, canonical, seed, start, stop, records, variants=()):
-        """Write the TrialResults of trials ``start .. stop-1`` (``variants``: the variant names, in order)."""
+    def save_chunk(self, theorem_id, canonical, seed, start, stop, records, variants=(), columns=None):
+        """Write the TrialResults of trials ``start .. stop-1`` (``variants``: the variant names, in order;
+        ``columns``: their :func:`outcome_columns`, when already computed)."""
         meta = {
             "format": CHUNK_FORMAT,
             "theorem": theorem_id,
@@ -308,7 +323,7 @@ class CheckpointStore:
             "variants": list(variants),
         }
         buf = io.BytesIO()
-        np.savez(buf, **_chunk_arrays(meta, records, list(variants)))
+        np.savez(buf, **_chunk_arrays(meta, records, list(variants), columns))
         path = self.cell_dir(theorem_id, canonical, seed) / f"{start:09d}-{stop:09d}.npz"
         atomic_write_bytes(path, buf.getvalue(), fsync=self.durable)
         return path

@@ -128,3 +128,46 @@ def test_hook_records_read_back_equal_the_trials_records(tmp_path, monkeypatch):
             assert rec.diagnostics == want.diagnostics
         with pytest.raises(KeyError):
             recs[0].outcomes["other"]
+
+
+def _agg_state(a):
+    def rec_id(x):
+        return None if x is None else (x[0], x[1], id(x[-1])) if len(x) == 3 else (x[0], id(x[1]))
+
+    return (a.bins.tolist(), a.attempted.tolist(), repr(a.stat_max), repr(a.slack_min),
+            [[rec_id(w) for w in row] for row in a.worst], [[rec_id(f) for f in row] for row in a.first_fail],
+            {i: id(r) for i, r in a.sample.items()}, a.intervals, a.ingested)  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_vectorised_ingest_equals_adding_one_trial_at_a_time(seed):
+    """``_CellAggregate.ingest`` (vectorised per chunk) against ``_add_one`` in trial order, on chunks with
+    NaN statistics and slacks, +-0.0 and equal extremes, ties of the worst slack, vacuous and undetermined
+    outcomes, solver errors, trials beyond n, look segments inside a chunk, and a chunk given twice."""
+    from rpcheck.engine._worker import OutcomeRow, TrialResult
+
+    rng = np.random.default_rng(seed)
+    n, v = 120, 3
+    looks = (30, 75, 120)
+    pool = np.array([0.0, -0.0, 1.0, -1.0, 0.5, np.nan, np.inf, -np.inf])
+    recs = []
+    for i in range(n + 5):
+        if rng.random() < 0.1:
+            recs.append(TrialResult(i, "solver_error", "SolverError: x", 0.001, (), {}))
+            continue
+        outs = tuple(OutcomeRow(bool(rng.random() < 0.6), float(rng.choice(pool)), float(rng.choice(pool)),
+                                bool(rng.random() < 0.15), bool(rng.random() < 0.1)) for _ in range(v))  # fmt: skip
+        recs.append(TrialResult(i, "ok", "", float(rng.random()), outs, {}))
+    ref = runner._CellAggregate(looks, v, n, 40)
+    for r in recs:
+        if r.i < n:
+            ref._add_one(r)
+    ref._cover(0, n)
+    got = runner._CellAggregate(looks, v, n, 40)
+    cuts = sorted(set(rng.choice(np.arange(1, n + 5), size=6, replace=False).tolist()) | {0, n + 5})
+    chunks = [(a, b, recs[a:b]) for a, b in zip(cuts[:-1], cuts[1:])]
+    order = rng.permutation(len(chunks))
+    for k in order:
+        got.ingest(*chunks[k])
+    got.ingest(*chunks[order[0]])  # a duplicate chunk changes nothing
+    assert _agg_state(got) == _agg_state(ref)
