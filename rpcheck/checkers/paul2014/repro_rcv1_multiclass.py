@@ -114,13 +114,24 @@ paper invokes ("CW method takes advantage of input sparsity"; Sec. 1.3 states O(
 the CW construction, whose poly term could carry r). The paper's CW implementation thus spent time in
 proportion to r; the stand-in rows show what rpcheck's CountSketch (``rpcheck.sketches``) gives.
 
-Cost (serial, CPU seconds by ``time.process_time`` at load average ~8.5 on a shared 2-core machine;
-indicative): quick about 1 s; ci 2.9-3.0 s for its 2 trials (seeds 0, 1); standard 13.6 s a trial (6.8 user +
-7.7 system: page faults of the dense Gaussian and sign R at r = 8,192, 16,384 x 8,192 = 1 GB each, built one
-at a time), about 40 s for its 3 trials, peak RSS 1.95 GB; full about 136 s for 10 trials (estimated, not run).
-The full-data fit at 299 x 16,384 took about 0.66 CPU s, each projected fit 0.1-0.4 CPU s.
+Cost (serial, CPU seconds by ``time.process_time`` / ``/usr/bin/time`` on a loaded shared 2-core machine;
+indicative): quick about 1 s; ci 4.3-4.6 s of process CPU for its 2 trials (seeds 1, 2; was 2.9-3.0 s on
+seeds 0, 1 before the sparse path, measured differently: trial time only); standard about 40 s a trial
+(mostly system time: page faults of the dense Gaussian and sign R at d = 47,236, r = 8,192, 3.1 GB each,
+built one at a time; every fit 0.3-1.6 s), about 2 min for its 3 trials; full one trial of each cell 76.8 s
+(50.3 user + 26.5 system; the paper-size CW cell's solves 5.6 s full data + 11.2 + 6.4 + 5.3 s CW), so
+about 13 CPU min for its 10 + 10 trials. Peak RSS 5.2 GB (the sign sketch at 47,236 x 8,192: int8 draw plus
+float64 matrix); before, at 450 x 16,384, 1.95 GB.
 
-Measured at standard, seed 0, 3 trials (development; eps_out mean in %, paper in brackets): full 5.5 (11.83);
+Measured at full, seed 0, one trial per cell (eps_out in %, paper in brackets). Paper-size CW cell (15,564 x
+47,236, 53 classes): full 1.62 (11.83), CW at r = 2048 / 4096 / 8192 20.5 / 11.1 / 6.2
+(18.30 / 15.15 / 13.50 in Table III); CW's t_svm 11.2 / 6.4 / 5.3 s against the full data's 5.6 s (below only at
+r = 8192); no solver error; at most 2.7% of test predictions undetermined. 900 x 47,236 cell: full 3.0;
+r = 2048: CW 25.7, RS 29.3, FHT 27.7, RG 29.7; r = 8192: 9.0-11.0; no solver error; at most 1.3%
+undetermined. One trial: these are not means.
+
+Measured at the former standard size (450 x 16,384, 0.3%, 5 classes), seed 0, 3 trials (development, with
+the densifying solver; eps_out mean in %, paper in brackets): full 5.5 (11.83);
 r = 2048: CW 18.1 (18.30), RS 18.5 (17.57), FHT 17.4 (17.50), RG 16.3 (17.47); r = 8192: 7.3-8.4 (13.2-13.5);
 eps_out decreasing and the nnz rule agree for every method, CW's t_run below full at every r, "t_svm below
 full for CW only" disagrees (all four below), no solver error, at most 1.3% of test predictions undetermined.
