@@ -116,9 +116,10 @@ proportion to r; the stand-in rows show what rpcheck's CountSketch (``rpcheck.sk
 
 Cost (serial, CPU seconds by ``time.process_time`` / ``/usr/bin/time`` on a loaded shared 2-core machine;
 indicative): quick about 1 s; ci 4.3-4.6 s of process CPU for its 2 trials (seeds 1, 2; was 2.9-3.0 s on
-seeds 0, 1 before the sparse path, measured differently: trial time only); standard about 40 s a trial
-(mostly system time: page faults of the dense Gaussian and sign R at d = 47,236, r = 8,192, 3.1 GB each,
-built one at a time; every fit 0.3-1.6 s), about 2 min for its 3 trials; full one trial of each cell 76.8 s
+seeds 0, 1 before the sparse path, measured differently: trial time only); standard 50.5 s for one trial
+(seed 3, whole process: 23.1 user + 27.4 system, the system time page faults of the dense Gaussian and sign
+R at d = 47,236, r = 8,192, 3.1 GB each, built one at a time; every fit 0.3-1.6 s; 0 unexpected, no solver
+error, at most 0.7% undetermined), about 2.5 min for its 3 trials; full one trial of each cell 76.8 s
 (50.3 user + 26.5 system; the paper-size CW cell's solves 5.6 s full data + 11.2 + 6.4 + 5.3 s CW), so
 about 13 CPU min for its 10 + 10 trials. Peak RSS 5.2 GB (the sign sketch at 47,236 x 8,192: int8 draw plus
 float64 matrix); before, at 450 x 16,384, 1.95 GB.
