@@ -206,7 +206,46 @@ def _certificate(X, yk, alpha, C, K):
     wn = float(np.max(np.linalg.norm(W, axis=1)))
     g_ = 4.0 * (n + d + K + 2) * _EPS
     fp = g_ * (abs(P) + abs(D) + wsq + abs(ea)) + C * g_ * 2.0 * wn * float(xn.sum())
-    return {"a": a, "W": W, "xi": xi, "P": P, "D": D, "gap": P - D, "fp": fp}
+    return {"a": a, "W": W, "xi": xi, "P": P, "D": D, "gap": P - D, "fp": fp, "S": S, "wsq": wsq, "ea": ea}
+
+
+def _gamma(k):
+    """``gamma_k = k eps / (1 - k eps)``: the relative error bound of a length-``k`` sum or dot product in any
+    order (Higham 2002, Sec. 3.1; pairwise, blocked and FMA evaluations satisfy it too)."""
+    return k * _EPS / (1.0 - k * _EPS)
+
+
+#: Relative inflation of the rounding bound's own computed terms (each is computed with a relative error of
+#: at most (n + d + K + 10) eps, far below 1e-6 for every accepted size).
+_BOUND_INFLATE = 1.0 + 1e-6
+
+
+def _rounding_bound(X, yk, cert, C):
+    """A rigorous bound ``E`` with ``P(W^) - D(alpha) <= gap^ + E`` for the certificate's computed values (the
+    derivation is in the module docstring, "w_error_bound"). Used for ``w_error_bound`` only; the acceptance
+    test ``gap <= tol P + fp`` is unchanged."""
+    n, d = X.shape
+    W, a, S, xi = cert["W"], cert["a"], cert["S"], cert["xi"]
+    rows = np.arange(n)
+    gd, gn = _gamma(d), _gamma(n)
+    Xa = abs(X) if sp.issparse(X) else np.abs(X)
+    A = np.asarray(Xa @ np.abs(W).T) / (1.0 - gd)            # >= |x_i|^T |w_m| (sum of non-negative terms)
+    sy = S[rows, yk]
+    Sa = np.abs(S)
+    err = gd * (A + A[rows, yk][:, None]) + 3.0 * _EPS * (1.0 + Sa + Sa[rows, yk][:, None])
+    err[rows, yk] = 0.0
+    h = S - sy[:, None] + 1.0                                # as _slacks computes it
+    h[rows, yk] = -np.inf
+    near = np.any(h + err * _BOUND_INFLATE >= 0.0, axis=1)   # elsewhere xi_i = xi^_i = 0 exactly
+    e_xi = float(err[near].max(axis=1).sum()) if np.any(near) else 0.0
+    B = np.asarray(Xa.T @ np.abs(a)) / (1.0 - gn)            # (d, K) >= |alpha|^T |X|, transposed
+    dW = gn * float(np.linalg.norm(B))                       # >= ||W^ - alpha^T X||_F
+    wsq, ea, sxi = cert["wsq"], abs(cert["ea"]), float(xi.sum())
+    wn = math.sqrt(wsq / (1.0 - _gamma(W.size)))
+    E = (_gamma(W.size) / (1.0 - _gamma(W.size)) * wsq + wn * dW + 0.5 * dW * dW
+         + C * (e_xi + gn * sxi) + _gamma(a.size) * ea
+         + 4.0 * _EPS * (abs(cert["P"]) + abs(cert["D"]) + wsq + C * sxi + ea))
+    return E * _BOUND_INFLATE
 
 
 def _validate(X, y, C, tol, max_iter):
@@ -315,12 +354,12 @@ def _solve(X, classes, yk, C, tol, max_iter, t0):
         for pol in (_polish_alpha(X, yk, alpha, C, K, W, tried) if viol <= _POLISH_FROM else ()):
             pc = _certificate(X, yk, pol, C, K)
             if pc["gap"] <= tol * pc["P"] + pc["fp"]:
-                return _result(pc, classes, C, epochs, viol, t0, n, d, solver="SDM+polish")
+                return _result(pc, classes, C, epochs, viol, t0, n, d, solver="SDM+polish", X=X, yk=yk)
         cert = _certificate(X, yk, alpha, C, K)
         if best is None or cert["gap"] / cert["P"] < best["gap"] / best["P"]:
             best = cert
         if cert["gap"] <= tol * cert["P"] + cert["fp"]:
-            return _result(cert, classes, C, epochs, viol, t0, n, d)
+            return _result(cert, classes, C, epochs, viol, t0, n, d, X=X, yk=yk)
         if viol <= _V_STOP:
             break
         W = cert["W"].copy()              # drop the drift of the incremental updates
@@ -333,7 +372,7 @@ def _solve(X, classes, yk, C, tol, max_iter, t0):
                 if cert["gap"] / cert["P"] < best["gap"] / best["P"]:
                     best = cert
                 if cert["gap"] <= tol * cert["P"] + cert["fp"]:
-                    return _result(cert, classes, C, epochs, viol, t0, n, d, solver="SDM+Clarabel")
+                    return _result(cert, classes, C, epochs, viol, t0, n, d, solver="SDM+Clarabel", X=X, yk=yk)
                 alpha = cert["a"].copy()  # polish: the sequential dual method warm-started at the IPM point
                 W = cert["W"].copy()
     raise SolverError(
@@ -477,14 +516,15 @@ def _ipm_alpha(X, yk, C, K):
     return a
 
 
-def _result(cert, classes, C, epochs, viol, t0, n, d, solver="SDM"):
+def _result(cert, classes, C, epochs, viol, t0, n, d, solver="SDM", *, X, yk):
     check_finite_outputs("solve_crammer_singer", f"n={n}, d={d}, C={C:g}", W=cert["W"], alpha=cert["a"],
                          primal=cert["P"], dual=cert["D"])
     gap = float(cert["gap"])
+    E = _rounding_bound(X, yk, cert, C)
     return MulticlassResult(
         W=cert["W"], alpha=cert["a"], classes=np.asarray(classes).copy(), primal=float(cert["P"]),
         dual=float(cert["D"]), gap=gap, gap_rel=float(abs(gap) / cert["P"]) if cert["P"] > 0 else 0.0,
-        fp_allowance=float(cert["fp"]), w_error_bound=float(math.sqrt(2.0 * (max(gap, 0.0) + cert["fp"]))),
+        fp_allowance=float(cert["fp"]), w_error_bound=float(math.sqrt(2.0 * (max(gap, 0.0) + E)) * _BOUND_INFLATE),
         slack=cert["xi"], violation=float(viol), C=float(C), solver=solver, status="optimal",
         iterations=int(epochs), solve_time=time.perf_counter() - t0,
     )

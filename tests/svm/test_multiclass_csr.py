@@ -7,6 +7,8 @@ their ``w_error_bound`` and their primal values within the sum of their allowanc
 lies in ``[P*, P* + gap + fp]``, since ``D <= P* <= P``). No test is statistical.
 """
 
+import math
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -157,3 +159,60 @@ def test_ipm_fallback_on_sparse_input(monkeypatch):
     _certified(ipm)
     assert ipm.solver in ("SDM+Clarabel", "SDM")
     _agree(ref, ipm)
+
+
+# ------------------------------------------------------------- w_error_bound's rounding bound (rigorous)
+
+def _true_gap_longdouble(X, y, res):
+    """P(W^) - D(alpha) evaluated in extended precision (x87 long double where available): the quantity the
+    rounding bound E must dominate, ``gap^ + E >= P(W^) - D(alpha)``."""
+    L = np.longdouble
+    Xl = (X.toarray() if sp.issparse(X) else np.asarray(X)).astype(L)
+    W, a = res.W.astype(L), res.alpha.astype(L)
+    yk = np.searchsorted(res.classes, y)
+    n = Xl.shape[0]
+    S = Xl @ W.T
+    h = S - S[np.arange(n), yk][:, None] + L(1)
+    h[np.arange(n), yk] = L(0)
+    xi = np.maximum(h.max(axis=1), L(0))
+    Wa = a.T @ Xl
+    E = np.ones_like(a)
+    E[np.arange(n), yk] = 0
+    return (L(0.5) * np.sum(W * W) + L(res.C) * xi.sum()) - (-L(0.5) * np.sum(Wa * Wa) - np.sum(E * a))
+
+
+@pytest.mark.parametrize("case", ["dense_c1", "dense_sep_c1000", "sparse_c10", "sparse_sep_c1000"])
+def test_w_error_bound_dominates_the_true_gap(case):
+    """sqrt(2 (gap + E)) with E the rigorous rounding bound: the extended-precision gap never exceeds gap + E,
+    and E is at most the acceptance allowance fp when it is derived from the same magnitudes."""
+    if np.finfo(np.longdouble).eps >= np.finfo(float).eps:
+        pytest.skip("no extended precision on this platform")
+    rng = np.random.default_rng(3)
+    if case.startswith("dense"):
+        X = rng.standard_normal((200, 300)) * (3.0 if "sep" in case else 1.0)
+        y = rng.integers(0, 4, 200)
+    else:
+        X, y = _sparse(9, n=200, d=800, density=0.02, K=4)
+    C = 1000.0 if "c1000" in case else (1.0 if case == "dense_c1" else 10.0)
+    res = solve_crammer_singer(X, y, C)
+    _certified(res)
+    E = 0.5 * res.w_error_bound ** 2 - max(res.gap, 0.0)
+    assert E > 0
+    G = _true_gap_longdouble(X, y, res)
+    assert float(G) <= res.gap + E
+    # the bound is never looser than sqrt(2 (gap + fp)) by more than its inflation here
+    assert res.w_error_bound <= math.sqrt(2.0 * (max(res.gap, 0.0) + res.fp_allowance)) * (1 + 1e-5)
+
+
+def test_w_error_bound_tighter_at_c1000_and_still_holds_against_another_optimum(monkeypatch):
+    """On the separable 5-class C = 1000 problem of test_multiclass (polish vs SDM alone), the two certified W
+    are within the sum of the new bounds, which are much smaller than sqrt(2 (gap + fp))."""
+    from test_multiclass import _wide_separable
+
+    X, y = _wide_separable()
+    res = solve_crammer_singer(X, y, 1000.0)
+    old_style = math.sqrt(2.0 * (max(res.gap, 0.0) + res.fp_allowance))
+    assert res.w_error_bound < 0.5 * old_style
+    monkeypatch.setattr(mc, "MAX_POLISH", 800)
+    other = solve_crammer_singer(X, y, 1000.0)
+    assert np.linalg.norm(other.W - res.W) <= other.w_error_bound + res.w_error_bound
