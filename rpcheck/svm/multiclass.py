@@ -64,8 +64,34 @@ allowance ``4 (n + d + K + 2) eps`` times the magnitudes summed (objective terms
 :class:`rpcheck.errors.SolverError`.
 
 Derived consequence: :math:`P` is 1-strongly convex in :math:`W` (Frobenius norm), so
-:math:`\tfrac12 \|W - W^*\|_F^2 \le P(W) - P^* \le P(W) - D(\alpha)`; ``w_error_bound = sqrt(2 (gap + fp))``
-bounds ``||W - W*||_F`` and every score ``w_m^T x`` to ``||x|| w_error_bound``.
+:math:`\tfrac12 \|W - W^*\|_F^2 \le P(W) - P^* \le P(W) - D(\alpha)`; ``w_error_bound = sqrt(2 (gap + E))``
+bounds ``||W - W*||_F`` and every score ``w_m^T x`` to ``||x|| w_error_bound``, with ``E`` the rigorous
+rounding bound below (``_rounding_bound``), not the acceptance allowance ``fp``.
+
+w_error_bound: the rounding bound ``E``
+---------------------------------------
+The returned ``W^ = fl(alpha^T X)`` is the primal point; the exact quantity is
+``G = P(W^) - D(alpha) = 1/2 ||W^||^2 + 1/2 ||alpha^T X||^2 + C sum_i xi_i(W^) + e^T alpha`` and the computed one
+``gap^``. With ``gamma_k = k eps / (1 - k eps)`` (the bound of a length-k sum or dot product in any order,
+Higham 2002, Sec. 3.1): (i) ``|fl(x_i^T w_m) - x_i^T w_m| <= gamma_d |x_i|^T |w_m|`` and the margin
+``h_im = x_i^T w_m - x_i^T w_{k_i} + 1``, computed as ``fl(fl(s_m - s_k) + 1)``, has error at most
+``err_im = gamma_d (|x_i|^T|w_m| + |x_i|^T|w_{k_i}|) + 3 eps (1 + |s_m| + |s_k|)``; since ``max`` and
+``max(0, .)`` are 1-Lipschitz, ``|xi^_i - xi_i| <= max_m err_im``, and it is 0 when ``h^_im + err_im < 0`` for
+every ``m != k_i`` (then ``xi_i = xi^_i = 0``), so only the near-active rows count; (ii) the sum of the slacks
+adds ``gamma_n sum xi^``; (iii) ``||W^ - alpha^T X||_F <= gamma_n || |alpha|^T |X| ||_F =: dW`` (column dot
+products of length n), so ``1/2 ||alpha^T X||^2 <= 1/2 ||W^||^2 + ||W^|| dW + dW^2 / 2``; (iv) ``||W^||^2`` and
+``e^T alpha`` as sums of ``K d`` and ``n K`` terms of one sign err by ``gamma_{Kd}`` and ``gamma_{nK}``
+relatively; (v) the few final additions and products by ``4 eps`` of the magnitudes. ``E`` is their sum (the
+``|x|^T|w|`` and ``|alpha|^T|X|`` products computed in float64 are divided by ``1 - gamma`` to bound the exact
+ones; everything inflated by 1e-6 relatively for the rounding of ``E`` itself), so ``G <= gap^ + E``. On
+sparse rows the dot length ``d`` is kept (valid: ``nnz(x_i) <= d``). ``tests/svm/test_multiclass_csr.py``
+checks ``G <= gap^ + E`` with ``G`` in extended precision. The acceptance test ``gap <= tol P + fp`` is
+unchanged. Measured (Part 3 of issue 13; paul2014.repro.hapmap's full-size r = 2048 RG fit, seed 11, 1,500 x
+2,048 training rows, K = 5, C = 1000): ``P = 2.0e-3``, ``gap^ = 2.9e-10`` (relative 1.4e-7, accepted because
+``fp = 2.8e-5``, its margin term ``C g_ 2 max||w_m|| sum ||x_i||`` being 2.84e-5 of it), ``E = 1.2e-6``
+(690 of 1,500 rows near-active), so ``w_error_bound`` 7.5e-3 -> 1.6e-3 and the undetermined test predictions
+93.2% -> 0%. The relative gap itself cannot reach 1e-9 there: ``C`` times one rounding of an ``O(1)``
+margin per support vector, ``1000 x 690 x 1.1e-16 = 7.7e-11``, is already 4e-8 of ``P``.
 
 ``K = 2`` (derived, used in the tests): with :math:`v = w_2 - w_1` the constraints read
 :math:`s_i v^T x_i \ge 1 - \xi_i` (:math:`s_i = \pm 1`), and for fixed :math:`v` the smallest
