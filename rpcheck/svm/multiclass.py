@@ -35,6 +35,24 @@ points, K = 4), which the polish cuts short; after ``_IPM_AFTER`` epochs without
 small problems, an interior-point solve of the primal QP (Clarabel) supplies a dual point from its
 constraint multipliers, which is certified as it is or polished by further epochs from there.
 
+Sparse input
+------------
+A sparse ``X`` stays CSR end to end (float64, duplicates summed, sorted indices; the caller's matrix is
+copied, never changed): the epochs run the CSR kernel :func:`rpcheck.svm._cs.cs_epochs_csr` (``O(K nnz(x_i))``
+per example instead of ``O(K d)``; on the same data it computes bit for bit what the dense kernel does, see
+:mod:`rpcheck.svm._cs`), the certificate forms ``W = (X^T alpha)^T`` and the scores ``X W^T`` as sparse-dense
+products and the row norms from the stored values, the polish forms ``X_t X_t^T`` of its active rows as a
+sparse product (then dense, at most ``MAX_POLISH`` rows), and the Clarabel fallback densifies (only below
+``MAX_IPM_CELLS``). Domain: a dense ``X`` needs ``n K (d + 1) <= MAX_CELLS`` (an epoch's ``n K d``
+multiply-adds); a sparse one ``n K + K d + nnz(X) <= MAX_SPARSE_CELLS`` (the float64 arrays held: alpha and
+the scores ``n K``, ``W`` ``K d``, X's values ``nnz``; about 200 MB). Measured (one run, CPU seconds by
+``time.process_time`` on a loaded shared 2-core machine, indicative): a 2,000 x 20,000 RCV1-like stand-in at
+0.3% (120,018 non-zeros), 10 classes, C = 10: dense 15.95 s, CSR 1.67-1.73 s, both 25 epochs, the same
+certified primal (difference 3e-13) and ``||W_csr - W_dense||_F = 4e-14``.
+
+Rows with ``x_i = 0`` have a linear sub-problem (``min_m e_i^m alpha_i^m``) the epochs skip; its optimum
+``alpha_i^{k_i} = C``, ``-C`` on one other class (``xi_i = 1`` at every ``W``) is set before the first epoch.
+
 Certificate
 -----------
 At the returned ``alpha`` (made exactly feasible: the off-class entries are ``<= 0`` by construction, the
@@ -46,8 +64,34 @@ allowance ``4 (n + d + K + 2) eps`` times the magnitudes summed (objective terms
 :class:`rpcheck.errors.SolverError`.
 
 Derived consequence: :math:`P` is 1-strongly convex in :math:`W` (Frobenius norm), so
-:math:`\tfrac12 \|W - W^*\|_F^2 \le P(W) - P^* \le P(W) - D(\alpha)`; ``w_error_bound = sqrt(2 (gap + fp))``
-bounds ``||W - W*||_F`` and every score ``w_m^T x`` to ``||x|| w_error_bound``.
+:math:`\tfrac12 \|W - W^*\|_F^2 \le P(W) - P^* \le P(W) - D(\alpha)`; ``w_error_bound = sqrt(2 (gap + E))``
+bounds ``||W - W*||_F`` and every score ``w_m^T x`` to ``||x|| w_error_bound``, with ``E`` the rigorous
+rounding bound below (``_rounding_bound``), not the acceptance allowance ``fp``.
+
+w_error_bound: the rounding bound ``E``
+---------------------------------------
+The returned ``W^ = fl(alpha^T X)`` is the primal point; the exact quantity is
+``G = P(W^) - D(alpha) = 1/2 ||W^||^2 + 1/2 ||alpha^T X||^2 + C sum_i xi_i(W^) + e^T alpha`` and the computed one
+``gap^``. With ``gamma_k = k eps / (1 - k eps)`` (the bound of a length-k sum or dot product in any order,
+Higham 2002, Sec. 3.1): (i) ``|fl(x_i^T w_m) - x_i^T w_m| <= gamma_d |x_i|^T |w_m|`` and the margin
+``h_im = x_i^T w_m - x_i^T w_{k_i} + 1``, computed as ``fl(fl(s_m - s_k) + 1)``, has error at most
+``err_im = gamma_d (|x_i|^T|w_m| + |x_i|^T|w_{k_i}|) + 3 eps (1 + |s_m| + |s_k|)``; since ``max`` and
+``max(0, .)`` are 1-Lipschitz, ``|xi^_i - xi_i| <= max_m err_im``, and it is 0 when ``h^_im + err_im < 0`` for
+every ``m != k_i`` (then ``xi_i = xi^_i = 0``), so only the near-active rows count; (ii) the sum of the slacks
+adds ``gamma_n sum xi^``; (iii) ``||W^ - alpha^T X||_F <= gamma_n || |alpha|^T |X| ||_F =: dW`` (column dot
+products of length n), so ``1/2 ||alpha^T X||^2 <= 1/2 ||W^||^2 + ||W^|| dW + dW^2 / 2``; (iv) ``||W^||^2`` and
+``e^T alpha`` as sums of ``K d`` and ``n K`` terms of one sign err by ``gamma_{Kd}`` and ``gamma_{nK}``
+relatively; (v) the few final additions and products by ``4 eps`` of the magnitudes. ``E`` is their sum (the
+``|x|^T|w|`` and ``|alpha|^T|X|`` products computed in float64 are divided by ``1 - gamma`` to bound the exact
+ones; everything inflated by 1e-6 relatively for the rounding of ``E`` itself), so ``G <= gap^ + E``. On
+sparse rows the dot length ``d`` is kept (valid: ``nnz(x_i) <= d``). ``tests/svm/test_multiclass_csr.py``
+checks ``G <= gap^ + E`` with ``G`` in extended precision. The acceptance test ``gap <= tol P + fp`` is
+unchanged. Measured (Part 3 of issue 13; paul2014.repro.hapmap's full-size r = 2048 RG fit, seed 11, 1,500 x
+2,048 training rows, K = 5, C = 1000): ``P = 2.0e-3``, ``gap^ = 2.9e-10`` (relative 1.4e-7, accepted because
+``fp = 2.8e-5``, its margin term ``C g_ 2 max||w_m|| sum ||x_i||`` being 2.84e-5 of it), ``E = 1.2e-6``
+(690 of 1,500 rows near-active), so ``w_error_bound`` 7.5e-3 -> 1.6e-3 and the undetermined test predictions
+93.2% -> 0%. The relative gap itself cannot reach 1e-9 there: ``C`` times one rounding of an ``O(1)``
+margin per support vector, ``1000 x 690 x 1.1e-16 = 7.7e-11``, is already 4e-8 of ``P``.
 
 ``K = 2`` (derived, used in the tests): with :math:`v = w_2 - w_1` the constraints read
 :math:`s_i v^T x_i \ge 1 - \xi_i` (:math:`s_i = \pm 1`), and for fixed :math:`v` the smallest
@@ -69,7 +113,7 @@ from ..errors import RpcheckError, SolverError
 from ._common import check_finite_outputs, stage_budget, validate_C_scale, validate_X
 from ._results import MulticlassResult
 
-__all__ = ["solve_crammer_singer", "cs_primal_objective", "MAX_CELLS"]
+__all__ = ["solve_crammer_singer", "cs_primal_objective", "MAX_CELLS", "MAX_SPARSE_CELLS"]
 
 #: Epoch budgets of the successive stages (a certificate after each; the last runs the rest of max_iter).
 _STAGES = tuple(int(10 * 1.5 ** k) for k in range(14))   # 10, 15, 22, ..., 1946 epochs
@@ -91,8 +135,12 @@ _POLISH_FROM = 1e-2
 #: tried and the sequential dual method stalled at a relative gap near 0.3 for all 20,000 epochs (SolverError
 #: after 217 CPU s), while the polish at 921 pairs is certified after 25 epochs (0.8 CPU s).
 MAX_POLISH = 4000
-#: Largest n * K * (d + 1) accepted (dense alpha and scores); about 200 MB of float64.
+#: Largest n * K * (d + 1) accepted for a dense ``X`` (an epoch costs n K d multiply-adds; about 200 MB of
+#: float64 as cells).
 MAX_CELLS = 25_000_000
+#: Largest n K + K d + nnz(X) accepted for a sparse ``X`` (kept CSR): the float64 arrays the solver holds
+#: besides X's indices, alpha and the scores (n K), W (K d) and the values of X (nnz); about 200 MB.
+MAX_SPARSE_CELLS = 25_000_000
 
 
 def _encode_labels(y, n):
@@ -154,11 +202,25 @@ def _feasible(alpha, yk, C):
     return a
 
 
+def _sq_norms(X):
+    """Squared row norms: the dense path's einsum; for CSR the sum of each row's squared stored values."""
+    if sp.issparse(X):
+        return np.add.reduceat(np.append(X.data * X.data, 0.0), X.indptr[:-1]) * (np.diff(X.indptr) > 0)
+    return np.einsum("ij,ij->i", X, X)
+
+
+def _weights(a, X):
+    """``W = a^T X`` (K, d), C-contiguous; for CSR X as ``(X^T a)^T`` (a sparse-dense product)."""
+    if sp.issparse(X):
+        return np.ascontiguousarray(np.asarray(X.T @ a).T)
+    return a.T @ X
+
+
 def _certificate(X, yk, alpha, C, K):
     n, d = X.shape
     a = _feasible(alpha, yk, C)
-    W = a.T @ X                            # (K, d)
-    S = X @ W.T
+    W = _weights(a, X)                     # (K, d)
+    S = np.asarray(X @ W.T)
     xi = _slacks(S, yk)
     wsq = float(np.sum(W * W))
     E = np.ones((n, K))
@@ -166,26 +228,75 @@ def _certificate(X, yk, alpha, C, K):
     ea = float(np.sum(E * a))              # <= 0
     P = 0.5 * wsq + C * float(xi.sum())
     D = -0.5 * wsq - ea
-    xn = np.linalg.norm(X, axis=1)
+    xn = np.sqrt(_sq_norms(X)) if sp.issparse(X) else np.linalg.norm(X, axis=1)
     wn = float(np.max(np.linalg.norm(W, axis=1)))
     g_ = 4.0 * (n + d + K + 2) * _EPS
     fp = g_ * (abs(P) + abs(D) + wsq + abs(ea)) + C * g_ * 2.0 * wn * float(xn.sum())
-    return {"a": a, "W": W, "xi": xi, "P": P, "D": D, "gap": P - D, "fp": fp}
+    return {"a": a, "W": W, "xi": xi, "P": P, "D": D, "gap": P - D, "fp": fp, "S": S, "wsq": wsq, "ea": ea}
+
+
+def _gamma(k):
+    """``gamma_k = k eps / (1 - k eps)``: the relative error bound of a length-``k`` sum or dot product in any
+    order (Higham 2002, Sec. 3.1; pairwise, blocked and FMA evaluations satisfy it too)."""
+    return k * _EPS / (1.0 - k * _EPS)
+
+
+#: Relative inflation of the rounding bound's own computed terms (each is computed with a relative error of
+#: at most (n + d + K + 10) eps, far below 1e-6 for every accepted size).
+_BOUND_INFLATE = 1.0 + 1e-6
+
+
+def _rounding_bound(X, yk, cert, C):
+    """A rigorous bound ``E`` with ``P(W^) - D(alpha) <= gap^ + E`` for the certificate's computed values (the
+    derivation is in the module docstring, "w_error_bound"). Used for ``w_error_bound`` only; the acceptance
+    test ``gap <= tol P + fp`` is unchanged."""
+    n, d = X.shape
+    W, a, S, xi = cert["W"], cert["a"], cert["S"], cert["xi"]
+    rows = np.arange(n)
+    gd, gn = _gamma(d), _gamma(n)
+    Xa = abs(X) if sp.issparse(X) else np.abs(X)
+    A = np.asarray(Xa @ np.abs(W).T) / (1.0 - gd)            # >= |x_i|^T |w_m| (sum of non-negative terms)
+    sy = S[rows, yk]
+    Sa = np.abs(S)
+    err = gd * (A + A[rows, yk][:, None]) + 3.0 * _EPS * (1.0 + Sa + Sa[rows, yk][:, None])
+    err[rows, yk] = 0.0
+    h = S - sy[:, None] + 1.0                                # as _slacks computes it
+    h[rows, yk] = -np.inf
+    near = np.any(h + err * _BOUND_INFLATE >= 0.0, axis=1)   # elsewhere xi_i = xi^_i = 0 exactly
+    e_xi = float(err[near].max(axis=1).sum()) if np.any(near) else 0.0
+    B = np.asarray(Xa.T @ np.abs(a)) / (1.0 - gn)            # (d, K) >= |alpha|^T |X|, transposed
+    dW = gn * float(np.linalg.norm(B))                       # >= ||W^ - alpha^T X||_F
+    wsq, ea, sxi = cert["wsq"], abs(cert["ea"]), float(xi.sum())
+    wn = math.sqrt(wsq / (1.0 - _gamma(W.size)))
+    E = (_gamma(W.size) / (1.0 - _gamma(W.size)) * wsq + wn * dW + 0.5 * dW * dW
+         + C * (e_xi + gn * sxi) + _gamma(a.size) * ea
+         + 4.0 * _EPS * (abs(cert["P"]) + abs(cert["D"]) + wsq + C * sxi + ea))
+    return E * _BOUND_INFLATE
 
 
 def _validate(X, y, C, tol, max_iter):
     X = validate_X(X)
     if sp.issparse(X):
-        X = np.ascontiguousarray(X.toarray())
+        X = sp.csr_matrix(X, dtype=np.float64, copy=True)  # canonical: duplicates summed, indices sorted
+        X.sum_duplicates()
+        X.sort_indices()
     classes, yk = _encode_labels(y, X.shape[0])
     C = check_interval("C", C, 0, None, closed="neither", finite=True)
     C = validate_C_scale(C, X)
     tol = check_interval("tol", tol, 1e-15, 1e-3)
     max_iter = check_int("max_iter", max_iter, 1)
-    cells = X.shape[0] * classes.size * (X.shape[1] + 1)
-    if cells > MAX_CELLS:
-        raise RpcheckError(f"`X` with {X.shape[0]} rows, {X.shape[1]} columns and {classes.size} classes needs "
-                           f"n K (d + 1) = {cells} cells; at most {MAX_CELLS} are allowed.")
+    n, d, K = X.shape[0], X.shape[1], classes.size
+    if sp.issparse(X):
+        cells = n * K + K * d + X.nnz
+        if cells > MAX_SPARSE_CELLS:
+            raise RpcheckError(f"`X` (sparse) with {n} rows, {d} columns, {X.nnz} non-zeros and {K} classes needs "
+                               f"n K + K d + nnz = {cells} cells; at most MAX_SPARSE_CELLS = {MAX_SPARSE_CELLS} "
+                               "are allowed.")
+    else:
+        cells = n * K * (d + 1)
+        if cells > MAX_CELLS:
+            raise RpcheckError(f"`X` with {n} rows, {d} columns and {K} classes needs "
+                               f"n K (d + 1) = {cells} cells; at most {MAX_CELLS} are allowed.")
     return X, classes, yk, C, tol, max_iter
 
 
@@ -194,8 +305,9 @@ def solve_crammer_singer(X, y, C, *, tol=1e-9, max_iter=20_000):
 
     Parameters
     ----------
-    X : array_like of shape (n, d)
-        Rows are the points (a sparse matrix is densified).
+    X : array_like or sparse matrix of shape (n, d)
+        Rows are the points. Dense: ``n K (d + 1) <= MAX_CELLS``. Sparse: kept CSR end to end (float64,
+        duplicates summed, sorted indices; epochs cost ``O(K nnz)``), ``n K + K d + nnz <= MAX_SPARSE_CELLS``.
     y : array_like of shape (n,)
         Integer class labels, at least 2 distinct values; ``classes = np.unique(y)``.
     C : float
@@ -235,12 +347,27 @@ def solve_crammer_singer(X, y, C, *, tol=1e-9, max_iter=20_000):
 
 
 def _solve(X, classes, yk, C, tol, max_iter, t0):
-    from ._cs import cs_epochs
+    from ._cs import cs_epochs, cs_epochs_csr
 
     n, d = X.shape
     K = classes.size
-    sq = np.einsum("ij,ij->i", X, X)
+    sq = _sq_norms(X)
+    if sp.issparse(X):
+        csr = (X.indptr.astype(np.int64), X.indices.astype(np.int64), X.data)
+
+        def run(alpha, W, left, seed):
+            return cs_epochs_csr(*csr, yk, float(C), sq, alpha, W, left, _V_STOP, seed)
+    else:
+        def run(alpha, W, left, seed):
+            return cs_epochs(X, yk, float(C), sq, alpha, W, left, _V_STOP, seed)
     alpha = np.zeros((n, K))
+    # Rows with x_i = 0 (sq = 0; the epochs skip them): their sub-problem is linear, min sum_m e_i^m alpha_i^m,
+    # with the optimum alpha_i^{k_i} = C and -C on one other class (xi_i = 1 whatever W; they add nothing to
+    # W). Set here once; before, they stayed at 0 and left a gap of C each (SolverError).
+    z = np.flatnonzero(sq <= 0.0)
+    if z.size:
+        alpha[z, yk[z]] = C
+        alpha[z, (yk[z] + 1) % K] = -C
     W = np.zeros((K, d))
     epochs, viol, best, tried_ipm = 0, math.inf, None, False
     tried = {}                             # polish systems solved so far (see _polish_alpha)
@@ -248,17 +375,17 @@ def _solve(X, classes, yk, C, tol, max_iter, t0):
         left = stage_budget(_STAGES, k, max_iter, epochs)
         if left <= 0:
             break
-        ran, viol = cs_epochs(X, yk, float(C), sq, alpha, W, left, _V_STOP, _SEED + epochs)
+        ran, viol = run(alpha, W, left, _SEED + epochs)
         epochs += int(ran)
         for pol in (_polish_alpha(X, yk, alpha, C, K, W, tried) if viol <= _POLISH_FROM else ()):
             pc = _certificate(X, yk, pol, C, K)
             if pc["gap"] <= tol * pc["P"] + pc["fp"]:
-                return _result(pc, classes, C, epochs, viol, t0, n, d, solver="SDM+polish")
+                return _result(pc, classes, C, epochs, viol, t0, n, d, solver="SDM+polish", X=X, yk=yk)
         cert = _certificate(X, yk, alpha, C, K)
         if best is None or cert["gap"] / cert["P"] < best["gap"] / best["P"]:
             best = cert
         if cert["gap"] <= tol * cert["P"] + cert["fp"]:
-            return _result(cert, classes, C, epochs, viol, t0, n, d)
+            return _result(cert, classes, C, epochs, viol, t0, n, d, X=X, yk=yk)
         if viol <= _V_STOP:
             break
         W = cert["W"].copy()              # drop the drift of the incremental updates
@@ -271,7 +398,7 @@ def _solve(X, classes, yk, C, tol, max_iter, t0):
                 if cert["gap"] / cert["P"] < best["gap"] / best["P"]:
                     best = cert
                 if cert["gap"] <= tol * cert["P"] + cert["fp"]:
-                    return _result(cert, classes, C, epochs, viol, t0, n, d, solver="SDM+Clarabel")
+                    return _result(cert, classes, C, epochs, viol, t0, n, d, solver="SDM+Clarabel", X=X, yk=yk)
                 alpha = cert["a"].copy()  # polish: the sequential dual method warm-started at the IPM point
                 W = cert["W"].copy()
     raise SolverError(
@@ -292,7 +419,7 @@ def _kkt_solve(X, yk, C, n, ii, mm, bound):
           - (mm[:, None] == yt[None, :]) + (mm[:, None] == mm[None, :]))
     Xt = X[ii]
     Mx = np.zeros((T + B, T + B))
-    Mx[:T, :T] = cf * (Xt @ Xt.T)
+    Mx[:T, :T] = cf * ((Xt @ Xt.T).toarray() if sp.issparse(Xt) else (Xt @ Xt.T))
     pos = np.full(n, -1)
     pos[bset] = np.arange(B)
     tb = pos[ii]
@@ -326,7 +453,7 @@ def _polish_alpha(X, yk, alpha, C, K, W, tried=None):
     solved twice and the sequence of candidates is the one without the record."""
     n = X.shape[0]
     a = _feasible(alpha, yk, C)
-    S = X @ W.T
+    S = np.asarray(X @ W.T)
     rows = np.arange(n)
     h = S - S[rows, yk][:, None] + 1.0
     h[rows, yk] = 0.0
@@ -378,6 +505,8 @@ def _ipm_alpha(X, yk, C, K):
     except ImportError:  # pragma: no cover
         return None
     n, d = X.shape
+    if sp.issparse(X):                     # small (n K (d + 1) <= MAX_IPM_CELLS): densify
+        X = X.toarray()
     nv = K * d + n
     ii, mm = np.nonzero(np.arange(K)[None, :] != yk[:, None])       # the n (K - 1) margin rows
     r = ii.size
@@ -413,14 +542,15 @@ def _ipm_alpha(X, yk, C, K):
     return a
 
 
-def _result(cert, classes, C, epochs, viol, t0, n, d, solver="SDM"):
+def _result(cert, classes, C, epochs, viol, t0, n, d, solver="SDM", *, X, yk):
     check_finite_outputs("solve_crammer_singer", f"n={n}, d={d}, C={C:g}", W=cert["W"], alpha=cert["a"],
                          primal=cert["P"], dual=cert["D"])
     gap = float(cert["gap"])
+    E = _rounding_bound(X, yk, cert, C)
     return MulticlassResult(
         W=cert["W"], alpha=cert["a"], classes=np.asarray(classes).copy(), primal=float(cert["P"]),
         dual=float(cert["D"]), gap=gap, gap_rel=float(abs(gap) / cert["P"]) if cert["P"] > 0 else 0.0,
-        fp_allowance=float(cert["fp"]), w_error_bound=float(math.sqrt(2.0 * (max(gap, 0.0) + cert["fp"]))),
+        fp_allowance=float(cert["fp"]), w_error_bound=float(math.sqrt(2.0 * (max(gap, 0.0) + E)) * _BOUND_INFLATE),
         slack=cert["xi"], violation=float(viol), C=float(C), solver=solver, status="optimal",
         iterations=int(epochs), solve_time=time.perf_counter() - t0,
     )

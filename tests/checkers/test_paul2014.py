@@ -343,20 +343,29 @@ def test_rcv1_multiclass_decide_rows():
 
 
 def test_rcv1_multiclass_cell_cap_constraint():
-    """The declared cap n_train K (d + 1) <= MAX_CELLS of the certified solver: the standard cell fits, one more
-    class does not (n_train exact from topic_counts and the stratified split)."""
+    """The declared domains of the certified solver: the dense one on RS, FHT, RG's X R, n_train K (max r + 1) <=
+    MAX_CELLS (the standard cell fits, one more class or ten more training rows do not), and the sparse one on the
+    full data, n_train K + K d + 4 density d n_train <= MAX_SPARSE_CELLS (the paper-size CW cell of full fits
+    and is exempt from the dense one; n_train exact from topic_counts and the stratified split)."""
     from rpcheck.checkers.paul2014 import repro_rcv1_multiclass as mc
     from rpcheck.checkers.paul2014._common import stratified_split
     from rpcheck.standins import topic_counts
-    from rpcheck.svm.multiclass import MAX_CELLS
+    from rpcheck.svm.multiclass import MAX_CELLS, MAX_SPARSE_CELLS
 
     th = registry.get("paul2014.repro.rcv1_multiclass")
     cell = dict(th.profiles["standard"].cells[0])
-    assert mc.n_train(450, 5) == 299 and 299 * 5 * 16_385 <= MAX_CELLS
-    cap = next(c for c in th.constraints if "MAX_CELLS" in c.description)
-    assert cap.check(cell) and not cap.check({**cell, "classes": 6})
-    y = np.repeat(np.arange(5), topic_counts(450, 5))
-    assert stratified_split(y, np.random.default_rng(0))[0].size == mc.n_train(450, 5)
+    assert mc.n_train(900, 5) == 600 and 600 * 5 * 8_193 <= MAX_CELLS
+    cap = next(c for c in th.constraints if "MAX_CELLS" in c.description and "dense" in c.description)
+    assert cap.check(cell) and not cap.check({**cell, "classes": 6}) and not cap.check({**cell, "n": 920})
+    paper = next(c for c in th.profiles["full"].cells if c["classes"] == 53)
+    assert (paper["n"], paper["d"], paper["density"], paper["rs"], paper["methods"]) == (
+        15_564, 47_236, 0.0014, "2048,4096,8192", "CW")
+    assert cap.check(paper) and not cap.check({**paper, "methods": "CW,RG"})
+    scap = next(c for c in th.constraints if "MAX_SPARSE_CELLS" in c.description)
+    assert scap.check(paper) and mc.sparse_cells(paper) <= MAX_SPARSE_CELLS
+    assert not scap.check({**paper, "density": 0.05})
+    y = np.repeat(np.arange(5), topic_counts(900, 5))
+    assert stratified_split(y, np.random.default_rng(0))[0].size == mc.n_train(900, 5)
 
 
 def test_sparsity_decide():

@@ -250,7 +250,8 @@ def cs_test_error(Ztr, ytr, Zte, yte, C):
     on ``(Ztr, ytr)``; returns the test error (%) of its labels on ``(Zte, yte)`` and the fraction of test
     predictions the certificate leaves undetermined: top-two score difference at most ``sqrt(2) ||x||`` times
     the certified bound on ``||W - W*||_F`` (each score difference ``w_a^T x - w_b^T x`` moves by at most
-    ``||(w_a - w_a*) - (w_b - w_b*)|| ||x|| <= sqrt(2) ||W - W*||_F ||x||``). ``Zte`` may be sparse."""
+    ``||(w_a - w_a*) - (w_b - w_b*)|| ||x|| <= sqrt(2) ||W - W*||_F ||x||``). ``Ztr`` and ``Zte`` may be sparse:
+    the solver keeps a sparse ``Ztr`` CSR (epochs in O(K nnz)); dense projected rows stay dense."""
     import scipy.sparse as sp
 
     from ...svm import solve_crammer_singer
