@@ -1415,9 +1415,10 @@ def _cmd_bench(args):
              "trial": "trial", "engine": "engine", "other": "other"}  # fmt: skip
     if not args.json:
         head = f"{'theorem':34} {'cells':>5} {'trials':>7} {'wall s':>8} {'trials/s':>9} " + " ".join(
-            f"{short[c]:>6}" for c in CATEGORIES) + "  fixed outside fixed*"
-        print(f"profile {args.profile}, serial, seed {args.seed}; shares of the profiled time, then (outside, "
-              "fixed*) of the unprofiled run (rpcheck.engine.bench)")
+            f"{short[c]:>6}" for c in CATEGORIES) + "  fixed outside fixed* per-trial per-run s"
+        print(f"profile {args.profile}, serial, seed {args.seed}; shares of the profiled time, then of the "
+              "unprofiled run: outside the trial functions, fixed* (outside + canonicalisation), per-trial (fixed "
+              "overhead paid per trial), and the per-run seconds (decide, tables) (rpcheck.engine.bench)")
         print(head, flush=True)
 
     def on_row(r):
@@ -1427,7 +1428,7 @@ def _cmd_bench(args):
         print(f"{r.theorem:34} {r.cells:5d} {r.trials:7d} {r.wall_s:8.2f} {r.trials_per_s:9.1f} "
               + " ".join(f"{100 * r.shares[c]:5.1f}%" for c in CATEGORIES)
               + f" {100 * r.fixed_share:5.1f}% {100 * r.outside_share:6.1f}% {100 * r.fixed_share_unprofiled:5.1f}%"
-              + flag, flush=True)  # fmt: skip
+              + f" {100 * r.fixed_per_trial:8.1f}% {r.per_run_s:8.2f}" + flag, flush=True)  # fmt: skip
 
     rows = bench(theorems, profile=args.profile, trials=args.trials, seed=args.seed, on_row=on_row)
     if args.out is not None:
@@ -1443,8 +1444,8 @@ def _cmd_bench(args):
     else:
         over = [r.theorem for r in rows if r.over_limit]
         total = sum(r.wall_s for r in rows)
-        print(f"{len(rows)} theorems, {total:.1f} s unprofiled; fixed overhead (fixed*: time outside the trial "
-              f"functions + canonicalisation, unprofiled) above {FIXED_LIMIT:.0%}: {len(over)}"
+        print(f"{len(rows)} theorems, {total:.1f} s unprofiled; fixed overhead per trial (engine time while the "
+              f"trials run + canonicalisation, unprofiled) above {FIXED_LIMIT:.0%}: {len(over)}"
               + (f" ({', '.join(over)})" if over else ""))
     return EXIT_OK
 

@@ -1130,7 +1130,11 @@ def _run_stored(ths, cells, seed, backend, jobs, scheduler, store, sequential, s
                 m_v, m_h, started, profile, overrides, trials, out):  # fmt: skip
     from .provenance import collect_provenance, utc_now
 
+    import time
+
+    t0 = time.perf_counter()
     workers = _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_levels, progress, resume)
+    t1 = time.perf_counter()
     rows = _tabulate(cells, alpha, sequential, seq_levels, store, seed)
 
     from .counterexample import build_counterexample
@@ -1169,6 +1173,9 @@ def _run_stored(ths, cells, seed, backend, jobs, scheduler, store, sequential, s
         started_utc=started,
         finished_utc=utc_now(),
         seeding="SeedSequence(seed, spawn_key=(crc32(theorem_id), crc32(canonical_json(params)), trial))",
+        # wall seconds of the two phases: running the trials (scheduling, seeding, checkpoints, ingestion
+        # included), then deciding and tabulating (tests, hooks, replays of counterexamples, tables)
+        phase_seconds={"trials": t1 - t0, "decide_and_tabulate": time.perf_counter() - t1},
     )
     result = _results.RunResult(cells_df, trial_tables, prov, counterexamples, None)
     if out is not None:

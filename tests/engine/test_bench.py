@@ -79,7 +79,9 @@ def test_bench_theorem_counts_trials_and_shares_sum_to_one():
     # the unprofiled measure: the trial functions' summed time is part of the wall time
     assert 0 < row.trial_s < row.wall_s
     assert 0 < row.outside_share < 1 and row.outside_share <= row.fixed_share_unprofiled <= 1
-    assert row.over_limit == (row.fixed_share_unprofiled > 0.20)
+    assert 0 <= row.per_trial_share <= row.outside_share and 0 <= row.per_run_s < row.wall_s
+    assert row.fixed_per_trial <= row.fixed_share_unprofiled
+    assert row.over_limit == (row.fixed_per_trial > 0.20)
 
 
 def test_cli_bench_json_and_errors(capsys, tmp_path):
