@@ -182,8 +182,15 @@ def decide(records, params):
     names = [*_PAIRS, *_WITHIN]
     verdicts, claim = sign_decide(records, names)
     paper = cmp.PAPER_TABLE2.get(params["shape"], {})
+    d, r = SHAPES[params["shape"]]
     info = {"claim": claim, "shape": params["shape"], "n": params["n"], "reps_per_trial": REPS,
-            "timed": "make_sketch + fit + apply (projection only, no SVM)"}
+            "timed": "make_sketch + fit + apply (projection only, no SVM)",
+            # the Paper vs rpcheck columns: a named stand-in, and what is timed (no solver, no loss)
+            "data": f"dense uniform [-1, 1] stand-in of the {params['shape']} shape ({params['n']} x {d}, Table 3): "
+                    "NOT the real data",
+            "protocol": f"{len(records)} trials, projection time only (draw R, fit, apply; r = {r}; min of {REPS} "
+                        "interleaved runs per trial; median ratio over trials; no SVM: the paper's Table 2 times "
+                        "include SVM training and CV); verdicts: one-sided sign test over trials"}
     for v, (a, b) in {**_PAIRS, **_WITHIN}.items():
         rs = [rec.diagnostics[f"ratio.{v}"] for rec in records]
         info[f"ratio.{v}"] = round(float(np.median(rs)), 3) if rs else None
