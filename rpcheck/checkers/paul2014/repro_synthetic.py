@@ -238,7 +238,8 @@ def decide(records, params):
                          "KKT-certified; not LIBSVM); timings of this machine",
              "family": fam, "n": params["n"], "d": params["d"], "folds": params["folds"], "datasets": len(records),
              "full": {"eps_out_%": 100 * k / m, "eps_out_ci99_%": [100 * lo, 100 * hi],
-                      "eps_out_%_se": _mean_se(100 * D["err.full"])[1],
+                      # per data set: errcount / n_eval (= the trial's err.full); se over the data sets
+                      "eps_out_%_se": _mean_se(100 * D["errcount.full"] / D["n_eval.full"])[1],
                       "paper_eps_out_%": paper["eps_out"]["full"], "gamma": float(g.mean()),
                       "gamma_se": float(se), "paper_gamma": paper["gamma"]["full"]}}  # fmt: skip
     margin_mono, err_mono = True, True
