@@ -218,8 +218,7 @@ def decide(records, params):
     # Fig. 2's population panel is not run (module docstring, "Population-level classification"): the row
     # says so in the table instead of leaving the paper's 20% unmentioned; no number, no agreement.
     rows.append({"method": "population labels (about 50 classes)", "paper_eps_out_population": PAPER_FIG2_POPULATION,
-                 "eps_out_population": "not run: the certified Crammer-Singer solver does not reach its duality gap "
-                                       "on a 50-population stand-in at C = 1000 (module docstring)",
+                 "eps_out_population": "not run (no certified 50-class fit; docstring)",
                  "eps_out_population_agrees": None})  # fmt: skip
     info["paper_vs"] = rows
     return {}, info
