@@ -27,6 +27,7 @@ from . import _common as c
 __all__ = [
     "user_files",
     "dataset_dim",
+    "data_label",
     "paper_r_grid",
     "resolve_r_values",
     "sign_test",
@@ -53,6 +54,16 @@ def _dataset(name):
         else:
             _DATA_CACHE[name] = load_file(name, positive=1 if "usps" in os.path.basename(name).lower() else None)
     return _DATA_CACHE[name]
+
+
+def data_label(name, shown=None):
+    """The data column of a Paper vs rpcheck row: a bundled data set named as real data that is not one of the
+    paper's, or a user svmlight file with the paper's data set it matches (Table 3), if any."""
+    shown = shown or os.path.basename(str(name))
+    if name in BUNDLED:
+        return f"{shown} (scikit-learn bundled, real data; not one of the paper's six LIBSVM data sets)"
+    key = cmp.paper_key(str(name))
+    return f"{shown} (user svmlight file, real data" + (f"; the paper's {key})" if key else "; not one of the paper's)")
 
 
 #: dimension d of the bundled data sets (digits = 8 x 8 pixels) and of the paper's data sets (Table 1), so

@@ -12,6 +12,8 @@ contradict it), INCONCLUSIVE (not decidable). The data sets (bundled, and user f
 
 from __future__ import annotations
 
+import math
+
 from ... import compare as cmp
 from ...engine import Finding, Outcome, Theorem, TrialRecord, Variant, grid, register
 from . import _common as c
@@ -81,7 +83,8 @@ def decide(records, params):
     measurements."""
     verdicts, claim = E.sign_decide(records, list(E._SENTENCES))
     ds = E._dataset(params["dataset"])
-    info = {"claim": claim, "dataset": ds.name, "paper_dataset": cmp.paper_key(ds.name) or ""}
+    info = {"claim": claim, "dataset": ds.name, "paper_dataset": cmp.paper_key(ds.name) or "",
+            "data": E.data_label(params["dataset"], ds.name)}
     if len(records) >= 2:
         raw = _raw_from_records(records)
         raw["r"] = params["r"]
@@ -92,6 +95,10 @@ def decide(records, params):
             for ours, paper in (("acc_mean", "paper_mean"), ("acc_std", "paper_std"), ("time_mean", "paper_time")):
                 if rec.get(paper) is not None:
                     rec[f"paper_{ours}"] = rec[paper]
+            # standard error of the mean accuracy over the repetitions: the report's 99% interval of ours - paper
+            std, reps = rec.get("acc_std"), rec.get("reps")
+            if isinstance(std, float) and math.isfinite(std) and isinstance(reps, int | float) and reps > 1:
+                rec["acc_mean_se"] = round(std / math.sqrt(reps), 4)
         info["claims_on_means"] = cmp.assess_claims(summary).to_dict("records")
     info["sentences"] = E.sentence_rows(
         records, verdicts,

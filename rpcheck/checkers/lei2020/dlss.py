@@ -57,6 +57,7 @@ from ._empirical import (
     _cgrid,
     _dataset,
     comparison_profiles,
+    data_label,
     sentence_rows,
     sign_decide,
     with_user_files,
@@ -123,6 +124,7 @@ def decide(records, params):
     ds = _dataset(params["dataset"])
     key = cmp.paper_key(ds.name)
     info = {"claim": claim, "dataset": ds.name, "paper_dataset": key or "",
+            "data": data_label(params["dataset"], ds.name),
             "k_assumed": {m: cmp.dlss_rank(m, params["r"], 10**9, ds.d) for m in _TAGS}}
     paper = cmp.PAPER_TABLE2.get(key or "", {})
     for m in _METHODS:
@@ -130,6 +132,8 @@ def decide(records, params):
         tm = np.array([rec.diagnostics[f"time.{m}"] for rec in records])
         info[f"acc.{m}"] = round(float(acc.mean()), 3) if len(acc) else None
         info[f"acc_std.{m}"] = round(float(acc.std(ddof=1)), 3) if len(acc) > 1 else None
+        # standard error of the mean over repetitions: the report's 99% interval of ours - paper (no verdict)
+        info[f"acc.{m}_se"] = round(float(acc.std(ddof=1) / np.sqrt(len(acc))), 4) if len(acc) > 1 else None
         info[f"time.{m}"] = round(float(tm.mean()), 4) if len(tm) else None
         pm = paper.get("dlss" if m in cmp.DLSS_METHODS else m)
         info[f"paper_acc.{m}"] = pm[0] if pm else None

@@ -411,6 +411,7 @@ def decide(records, params):
             rows.append({"method": f"Sec. 4.3.1 'approximately 9, 7 and 4 times smaller', {m}, r = {r}",
                          "paper_full_over_trun": claimed, "full_over_trun": round(ratio, 4),
                          "full_over_trun_agrees": within_rel(ratio, claimed)})
+    rows += _trend_rows()
     rank_low = math.floor(CV_TRAIN * TECHTC_DOCS[0])
     rows.append({"method": "Sec. 4.2, TechTC r = 128",
                  "paper_r_minus_rank": "r 'always greater than the rank of the matrix' (Sec. 4.2, p. 16)",
@@ -422,6 +423,77 @@ def decide(records, params):
                     "within 10%; rank: full row rank of the 135-252-row training sets, assumed)",
         "text_vs_tables": rows,
     }
+
+
+def _fmt(seq):
+    return ", ".join(f"{x:g}" for x in seq)
+
+
+def _trend_rows():
+    """The text's trend, ordering and "nearly the same" sentences on Tables II, IV, VI and VII, one row per
+    method or r, each agreeing under exactly the predicate of its claim variant (so the rows match their
+    verdicts): the same arithmetic on the printed numbers, laid out as Paper vs rpcheck rows. (Table IV's
+    margin dip, variant ``table4_margin_increases``, gets no row: the text states no margin trend for RCV1.)"""
+    T2, T4, T6, T7 = TABLE_II, TABLE_IV, TABLE_VI, TABLE_VII
+    s412 = "(Sec. 4.1.2, p. 12)"
+    rows = []
+    for m in METHODS:
+        e, g = T2["eps_out"][m], T2["gamma"][m]
+        rows.append({"method": f"Table II, {m}, r = 128, 256, 512", "paper_improve_with_r":
+                     f"'eps_out and the margin gamma improve as r increases' {s412}",
+                     "improve_with_r": f"eps_out {_fmt(e)}; gamma {_fmt(g)}",
+                     "improve_with_r_agrees": strictly_decreasing(e) and nondecreasing(g)})  # fmt: skip
+    for r in T2["r"]:
+        trun = {m: _at("t_run", m, r) for m in METHODS}
+        trp = {m: _at("t_rp", m, r) for m in METHODS}
+        rows.append({"method": f"Table II, r = {r}: t_run order", "paper_trun_order":
+                     f"t_run 'is fastest for RG, followed by FHT, RS and CW' {s412}",
+                     "trun_order": " < ".join(f"{m} {trun[m]:g}" for m in sorted(METHODS, key=trun.get)),
+                     "trun_order_agrees": ranks_as(trun, ("RG", "FHT", "RS", "CW"))})  # fmt: skip
+        rows.append({"method": f"Table II, r = {r}: t_rp order", "paper_trp_order":
+                     f"t_rp 'is smallest for CW, followed by RG, RS and FHT' {s412}",
+                     "trp_order": " < ".join(f"{m} {trp[m]:g}" for m in sorted(METHODS, key=trp.get)),
+                     "trp_order_agrees": ranks_as(trp, ("CW", "RG", "RS", "FHT"))})  # fmt: skip
+    worst = max(t for m in METHODS for t in T2["t_run"][m])
+    rows.append({"method": "Table II, largest t_run over methods and r", "paper_total_below_full":
+                 f"'In all cases, the total running time is smaller than the SVM running time on full dataset' "
+                 f"{s412}", "total_below_full": f"{worst:g} s vs full {T2['t_run']['full']:g} s",
+                 "total_below_full_agrees": worst < T2["t_run"]["full"]})  # fmt: skip
+    for m in METHODS:
+        e = T4["eps_out"][m]
+        rows.append({"method": f"Table IV, {m}, r = 2048, 4096, 8192", "paper_error_decreases":
+                     "'eps_out decreases with increase in number of projections' (Sec. 4.1.4, p. 15)",
+                     "error_decreases": _fmt(e), "error_decreases_agrees": strictly_decreasing(e)})  # fmt: skip
+    s431, s432 = "(Sec. 4.3.1, p. 17)", "(Sec. 4.3.2, p. 18)"
+    for m in METHODS:
+        rows.append({"method": f"Table VI, {m}, r = 256, 512, 1024", "paper_margin_increases":
+                     f"'The margin increases as the number of random projections increases' {s431}",
+                     "margin_increases": _fmt(T6["gamma"][m]),
+                     "margin_increases_agrees": strictly_increasing(T6["gamma"][m])})  # fmt: skip
+        rows.append({"method": f"Table VI, {m}, r = 256, 512, 1024", "paper_mse_decreases":
+                     f"'The mean-squared in-sample error decreases with an increase in the number of random "
+                     f"projections' {s431}", "mse_decreases": _fmt(T6["mse"][m]),
+                     "mse_decreases_agrees": strictly_decreasing(T6["mse"][m])})  # fmt: skip
+    for m in METHODS:
+        rows.append({"method": f"Table VII, {m}, r = 128, 256, 512", "paper_margin_increases":
+                     "'the margin increases with an increase in the number of projections' (Sec. 4.3)",
+                     "margin_increases": _fmt(T7["gamma"][m]),
+                     "margin_increases_agrees": strictly_increasing(T7["gamma"][m])})  # fmt: skip
+        rows.append({"method": f"Table VII, {m}, r = 128, 256, 512", "paper_beta_flat":
+                     f"beta 'is very close to one and is not influenced by the number of projections' {s432}; "
+                     "read: >= 0.99, spread <= 0.001", "beta_flat": _fmt(T7["beta"][m]),
+                     "beta_flat_agrees": min(T7["beta"][m]) >= 0.99 and spread_at_most(T7["beta"][m], 0.001)})
+        rows.append({"method": f"Table VII, {m}, r = 128, 256, 512", "paper_mse_same":
+                     f"'The mean squared eps_in remains the same for all values of r' {s432}; read: spread "
+                     "<= 0.0001", "mse_same": _fmt(T7["mse"][m]),
+                     "mse_same_agrees": spread_at_most(T7["mse"][m], 0.0001)})  # fmt: skip
+    for i, r in enumerate(T7["r"]):
+        t = [T7["t_run"][m][i] for m in METHODS]
+        rows.append({"method": f"Table VII, r = {r}: max / min of the methods' t_run", "paper_trun_nearly_same":
+                     f"'The running time of the four methods are nearly the same' {s432}; read: max/min <= 1.2",
+                     "trun_nearly_same": round(max(t) / min(t), 4),
+                     "trun_nearly_same_agrees": max(t) <= 1.2 * min(t)})  # fmt: skip
+    return rows
 
 
 _V = [

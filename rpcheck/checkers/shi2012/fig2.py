@@ -78,6 +78,10 @@ def _decide(records, params):
                      "false alarm 3.2e-5 per direction and cell (normal approximation to the mean of T paired "
                      "differences)")
     info.update(_paper_vs(params, verdict, mean, se, T))
+    if params["c"] < 0:  # Fig. 2(c)-(d): the obtuse panels' sentence, one n per cell (measured, not decided)
+        info.update({"paper_P1_obtuse": PAPER_OBTUSE, "P1_obtuse": float(a.mean()),
+                     "P1_obtuse_se": float(a.std(ddof=1) / math.sqrt(T)) if T > 1 else None,
+                     "P1_obtuse_agrees": None})
     return verdict, info
 
 
@@ -99,6 +103,13 @@ def _paper_vs(params, verdict, mean, se, T):
                     "P2_minus_P1_se": se if math.isfinite(se) else None,
                     "P2_minus_P1_agrees": {c.H: True, c.V: False}.get(verdict)})
     return out
+
+
+#: Section 5.1 on Fig. 2(c)-(d): a trend over n, which one cell cannot decide (no agreement is given); the
+#: row shows this cell's P1 beside it (its exact value is the ``P1_exact`` entry; the module docstring gives
+#: P1 -> 0 at larger n).
+PAPER_OBTUSE = ("for obtuse angles P1 and P2 'do not shrink towards zero': 'neither angle nor inner product is "
+                "preserved' (Sec. 5.1, Fig. 2(c)-(d); no values in the text)")
 
 
 #: trials of the smallest profile; the power rule below assumes at least this many

@@ -348,6 +348,11 @@ def decide(records, params):
     else:
         info["data"] = ("scikit-learn bundled 8x8 digits (stand-in for the TiCC handwritten digits), NOT TiCC; "
                         f"{params['m_train']} train / {N_TEST} test, Crammer-Singer and one-parameter C = {params['C']}")
+        # the Paper vs rpcheck "protocol" column: both solvers and their losses (module docstring, Fig. 4)
+        info["protocol"] = (f"{len(records)} draws of R (n = {params['n']}); Crammer-Singer multiclass hinge loss, "
+                            "no bias (rpcheck.svm.solve_crammer_singer, duality-gap certified; not liblinear) vs "
+                            "the one-parameter method <v, R_y x>, joint-feature multiclass hinge loss, no bias "
+                            "(rpcheck.svm.solve_joint_multiclass, duality-gap certified)")
         a = np.array([rec.diagnostics["fig4.accuracy"] for rec in records])
         a1 = np.array([rec.diagnostics["fig4.accuracy_one_parameter"] for rec in records])
         info["fig4"] = {"accuracy_projected": float(a.mean()),

@@ -275,7 +275,9 @@ def decide(records, params):
     info["data"] = ("seeded stand-in of Fig. 3's setup (L parallel hyperplanes x_1 = b_k, 5 points per class in "
                     "R^100; shi2012.fig3_4), NOT the paper's data")
     info["protocol"] = (f"{len(records)} paired draws: one Gaussian R_max ({grid[-1]} rows), R_n = its first n rows "
-                        f"/ sqrt(n) for n in {list(grid)}; eps = {eps:g}")
+                        f"/ sqrt(n) for n in {list(grid)}; eps = {eps:g}; margins of the Crammer-Singer SVM "
+                        "(multiclass hinge loss, no bias, C = 1e4 / max ||x||^2; rpcheck.svm.solve_crammer_singer, "
+                        "duality-gap certified; shi2012.fig3_4)")
     rows = []
     for name in PANELS:
         R = np.array([[rec.diagnostics[f"{name}.r{j}"] for j in range(len(grid))] for rec in records])
