@@ -304,7 +304,7 @@ def _execute_trial(th, params, canonical, i, seed, *, keep_artifacts=False, rng=
             f"{th.id!r} returned {type(rec).__name__} ({_short(rec)}), not a TrialRecord."
         )
     try:
-        outs = _outcome_rows(rec.outcomes, _variant_names(th))
+        outs = _outcome_rows(rec.outcomes, th.variant_names)
     except (AttributeError, TypeError, ValueError):
         outs = _outcome_rows_checked(th, rec, canonical, i, seed)
     try:
@@ -321,15 +321,7 @@ def _execute_trial(th, params, canonical, i, seed, *, keep_artifacts=False, rng=
     return TrialResult(i, "ok", "", seconds, outs, diag), (rec if keep_artifacts else None)
 
 
-_NAMES = {}  # id(theorem) -> (theorem, its variant names in order)
 _row = tuple.__new__
-
-
-def _variant_names(th):
-    hit = _NAMES.get(id(th))
-    if hit is None or hit[0] is not th:
-        hit = _NAMES[id(th)] = (th, tuple(v.name for v in th.variants))
-    return hit[1]
 
 
 def _outcome_rows(outcomes, names):

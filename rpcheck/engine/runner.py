@@ -201,6 +201,7 @@ class _CellAggregate:
 
     def __init__(self, looks, n_variants, n, sample_size):
         self.looks, self.n, self.sample_size = tuple(looks), n, sample_size
+        self._looks = np.asarray(self.looks, dtype=np.int64)
         nb = len(self.looks)
         self.bins = np.zeros((nb, n_variants, 5), np.int64)
         self.attempted = np.zeros(nb, np.int64)
@@ -250,7 +251,7 @@ class _CellAggregate:
         ``columns``: their :func:`rpcheck.engine.store.outcome_columns`, when the caller has it.
 
         Vectorised over the chunk; the result equals adding the trials one at a time in any order
-        (:meth:`_add_one`, the reference the tests compare with): counts are sums, the largest statistic
+        (the reference ``_add_one`` in ``tests/engine/test_streaming.py``): counts are sums, the largest statistic
         and the smallest slack are the first occurrence of the extreme (a later equal value, e.g. -0.0
         after 0.0, does not replace it), the worst failure is the smallest ``(slack, trial index)``."""
         from .store import outcome_columns
@@ -267,7 +268,7 @@ class _CellAggregate:
         if pos.size == 0:
             return
         ii = ii[pos]
-        seg = np.searchsorted(np.asarray(self.looks), ii, side="right")
+        seg = np.searchsorted(self._looks, ii, side="right")
         ok = cols["status"][pos] == 0
         secs = cols["seconds"][pos]
         for t in np.flatnonzero(ii < self.sample_size):
@@ -305,7 +306,7 @@ class _CellAggregate:
         bins[:, 2] += (U & nv).sum(axis=0)
         fail = nv & ~U & ~H
         bins[:, 0] += fail.sum(axis=0)
-        with np.errstate(invalid="ignore"):  # inf - inf: a NaN slack, ignored as in _add_one
+        with np.errstate(invalid="ignore"):  # inf - inf: a NaN slack, ignored as one trial at a time
             slack = Bd - S
         smax, smin, worst, first = self.stat_max[b], self.slack_min[b], self.worst[b], self.first_fail[b]
         big = np.iinfo(np.int64).max
@@ -338,41 +339,6 @@ class _CellAggregate:
                 key = (float(slack[t, j]), int(ii[t]))
                 if worst[j] is None or key < worst[j][:2]:
                     worst[j] = (key[0], key[1], recs[int(rows[t])])
-
-    def _add_one(self, r):
-        """One trial at a time: the reference for :meth:`ingest` (tests)."""
-        i = r.i
-        b = bisect.bisect_right(self.looks, i)
-        self.ingested += 1
-        self.attempted[b] += 1
-        self.seconds[b] += r.seconds
-        if i < self.sample_size:
-            self.sample[i] = r
-        bins = self.bins[b]
-        if r.status != "ok":
-            bins[:, 3] += 1
-            return
-        smax, smin, worst, first = self.stat_max[b], self.slack_min[b], self.worst[b], self.first_fail[b]
-        for j, o in enumerate(r.outcomes):
-            if o.vacuous:
-                bins[j, 4] += 1
-                continue
-            bins[j, 1] += 1
-            stat = o.statistic
-            slack = o.bound - stat
-            if stat == stat and not (stat <= smax[j]):  # NaN statistics are ignored
-                smax[j] = stat
-            slack_ok = slack == slack
-            if slack_ok and not (slack >= smin[j]):
-                smin[j] = slack
-            if o.undetermined:
-                bins[j, 2] += 1
-            elif not o.holds:
-                bins[j, 0] += 1
-                if first[j] is None or i < first[j][0]:
-                    first[j] = (i, r)
-                if slack_ok and (worst[j] is None or (slack, i) < worst[j][:2]):
-                    worst[j] = (slack, i, r)
 
     # -- queries over the segments 0 .. nb-1
     def counts(self, j, nb):
@@ -584,7 +550,7 @@ def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_level
     done = 0
     if store is not None and resume:
         for c in cells:
-            names = [v.name for v in c.theorem.variants]
+            names = c.theorem.variant_names
             for s, e, recs in store.iter_chunks(c.theorem.id, c.canonical, seed, names):
                 c.agg.ingest(s, e, recs)  # one chunk in memory at a time
     done = sum(c.agg.ingested for c in cells)
@@ -636,7 +602,7 @@ def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_level
                 for h in be.wait_any(handles):
                     cell, s, e = handles.pop(h)
                     recs = h.result()
-                    names = [v.name for v in cell.theorem.variants]
+                    names = cell.theorem.variant_names
                     cols = outcome_columns(recs, len(names))  # once: the aggregate and the checkpoint file
                     cell.agg.ingest(s, e, recs, cols)
                     cell.timed += len(recs)
@@ -719,7 +685,7 @@ def _hook_records(cell, store, seed):
 
 def _hook_records_built(cell, store, seed):
     th = cell.theorem
-    names = [v.name for v in th.variants]
+    names = th.variant_names
     index = {k: j for j, k in enumerate(names)}
     found = {}
     if store is not None:

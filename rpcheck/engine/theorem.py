@@ -34,6 +34,7 @@ its ``overrides`` before any trial.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Mapping
@@ -550,6 +551,11 @@ class Theorem:
             if not ok:
                 return f"constraint {c.description!r} is not satisfied"
         return None
+
+    @functools.cached_property
+    def variant_names(self) -> tuple:
+        """The variants' names, in order (computed once per Theorem)."""
+        return tuple(v.name for v in self.variants)
 
     def variant(self, name: str) -> Variant:
         for v in self.variants:

@@ -4,6 +4,8 @@ directory when there is no ``out``), and report-mode hooks read their cell back 
 
 Oracle: the same run with a sample larger than every cell (the whole cell kept, as before streaming)."""
 
+import bisect
+
 import _engine_claims  # noqa: F401  (the engine_test.* theorems; conftest.py registers them)
 import numpy as np
 import pandas as pd
@@ -130,6 +132,43 @@ def test_hook_records_read_back_equal_the_trials_records(tmp_path, monkeypatch):
             recs[0].outcomes["other"]
 
 
+def _add_one(self, r):
+    """One trial at a time into the aggregate ``self``: the engine's former ``_CellAggregate._add``, the
+    reference for the vectorised ``_CellAggregate.ingest``."""
+    i = r.i
+    b = bisect.bisect_right(self.looks, i)
+    self.ingested += 1
+    self.attempted[b] += 1
+    self.seconds[b] += r.seconds
+    if i < self.sample_size:
+        self.sample[i] = r
+    bins = self.bins[b]
+    if r.status != "ok":
+        bins[:, 3] += 1
+        return
+    smax, smin, worst, first = self.stat_max[b], self.slack_min[b], self.worst[b], self.first_fail[b]
+    for j, o in enumerate(r.outcomes):
+        if o.vacuous:
+            bins[j, 4] += 1
+            continue
+        bins[j, 1] += 1
+        stat = o.statistic
+        slack = o.bound - stat
+        if stat == stat and not (stat <= smax[j]):  # NaN statistics are ignored
+            smax[j] = stat
+        slack_ok = slack == slack
+        if slack_ok and not (slack >= smin[j]):
+            smin[j] = slack
+        if o.undetermined:
+            bins[j, 2] += 1
+        elif not o.holds:
+            bins[j, 0] += 1
+            if first[j] is None or i < first[j][0]:
+                first[j] = (i, r)
+            if slack_ok and (worst[j] is None or (slack, i) < worst[j][:2]):
+                worst[j] = (slack, i, r)
+
+
 def _agg_state(a):
     def rec_id(x):
         return None if x is None else (x[0], x[1], id(x[-1])) if len(x) == 3 else (x[0], id(x[1]))
@@ -161,7 +200,7 @@ def test_vectorised_ingest_equals_adding_one_trial_at_a_time(seed):
     ref = runner._CellAggregate(looks, v, n, 40)
     for r in recs:
         if r.i < n:
-            ref._add_one(r)
+            _add_one(ref, r)
     ref._cover(0, n)
     got = runner._CellAggregate(looks, v, n, 40)
     cuts = sorted(set(rng.choice(np.arange(1, n + 5), size=6, replace=False).tolist()) | {0, n + 5})
