@@ -1,0 +1,63 @@
+"""paul2014.pca: Table V's two halves (C = 500 and C = 1) and Sec. 4.2's running-time sentences."""
+
+import numpy as np
+import pytest
+
+from rpcheck.checkers.paul2014 import pca
+from rpcheck.checkers.paul2014.tables import TABLE_II
+from rpcheck.engine import Outcome, TrialRecord
+from rpcheck.report.html import _pair_rows
+
+PARAMS = {"n": 60, "d": 1000, "folds": 2, "r": 128}
+
+
+@pytest.mark.parametrize("C", pca.C_VALUES)
+def test_trial_identity_holds_and_control_fails_at_both_c(C):
+    # The derivation of full_rank_pca_equals_full does not involve C: it must hold at both halves of Table V.
+    rec = pca.trial({**PARAMS, "C": C}, np.random.default_rng(11))
+    assert rec.outcomes["full_rank_pca_equals_full"].holds
+    assert not rec.outcomes["identity_control"].holds
+
+
+def _records(trg, tpca, k=4):
+    diag = {f"eps_out.{m}": 0.0 for m in pca.METHODS}
+    diag |= {f"t_run.{m}": 1.0 for m in pca.METHODS}
+    diag |= {f"trun_ratio.{m}": 1.5 for m in ("pca32", "pca64", "pca_rank")}
+    out = []
+    for i in range(k):
+        d = dict(diag, **{"t_run.rg": trg + i, "t_run.pca_rank": tpca})
+        out.append(TrialRecord(outcomes={"identity_control": Outcome(False)}, diagnostics=d))
+    return out
+
+
+def test_decide_c500_uses_table_ii_and_table_v():
+    _, info = pca.decide(_records(2.0, 1.0), {**PARAMS, "C": 500.0})
+    assert info["pca_rank"]["paper_eps_out"] == 17.35 and info["full"]["paper_eps_out"] == 17.35
+    assert info["rg"]["paper_eps_out"] == 24.59  # Table II, RG, r = 128
+    assert TABLE_II["r"][0] == 128
+    assert info["pca32"]["paper_trun_ratio"] == pytest.approx(86.73 / TABLE_II["t_run"]["RG"][0])
+    s = info["sec4_2_sentence"][0]
+    assert s["paper_trun_rg_minus_pca_rank"] == 0.19
+    # per-pair differences 1, 2, 3, 4: mean 2.5, se = sd / 2
+    assert s["trun_rg_minus_pca_rank"] == pytest.approx(2.5)
+    assert s["trun_rg_minus_pca_rank_se"] == pytest.approx(np.std([1, 2, 3, 4], ddof=1) / 2)
+
+
+def test_decide_c1_uses_table_v_c1_and_says_rg_is_not_printed():
+    _, info = pca.decide(_records(2.0, 1.0), {**PARAMS, "C": 1.0})
+    assert [info[m]["paper_eps_out"] for m in ("pca32", "pca64", "pca_rank", "full")] == [13.33, 15.72, 17.21, 17.21]
+    assert info["rg"]["paper_eps_out"].startswith("not printed") and info["rg"]["eps_out_agrees"] is None
+    assert info["pca_rank"]["paper_trun_ratio"].startswith("not printed")
+    assert info["sec4_2_sentence"][0]["paper_trun_rg_minus_pca_rank"] == 0.43
+    assert "C = 1" in info["protocol"]
+    rows = _pair_rows(info)
+    q = {(lab, qq): (paper, ours, se) for lab, qq, paper, ours, se, _ in rows}
+    assert q[("rg", "eps_out")][0].startswith("not printed")  # a text row, not decided
+    assert q[("pca32", "eps_out")][:2] == (13.33, 0.0)
+    lab = "Sec. 4.2, C = 1: t_run(RG) - t_run(full-rank PCA), seconds"
+    assert q[(lab, "trun_rg_minus_pca_rank")][:2] == (0.43, 2.5)
+
+
+def test_c_domain():
+    assert pca.THEOREM.parameters["C"].problem(2.0) is not None
+    assert pca.THEOREM.parameters["C"].problem(1.0) is None
