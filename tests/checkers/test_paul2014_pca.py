@@ -36,6 +36,8 @@ def test_decide_c500_uses_table_ii_and_table_v():
     assert info["rg"]["paper_eps_out"] == 24.59  # Table II, RG, r = 128
     assert TABLE_II["r"][0] == 128
     assert info["pca32"]["paper_trun_ratio"] == pytest.approx(86.73 / TABLE_II["t_run"]["RG"][0])
+    assert info["pca32"]["trun_ratio"] == pytest.approx(1.0 / 3.5)  # mean t_run 1.0 over mean RG t_run 3.5
+    assert info["pca32"]["trun_ratio_median"] == 1.5 and info["pca32"]["trun_ratio_se"] > 0
     s = info["sec4_2_sentence"][0]
     assert s["paper_trun_rg_minus_pca_rank"] == 0.19
     # per-pair differences 1, 2, 3, 4: mean 2.5, se = sd / 2
@@ -61,3 +63,24 @@ def test_decide_c1_uses_table_v_c1_and_says_rg_is_not_printed():
 def test_c_domain():
     assert pca.THEOREM.parameters["C"].problem(2.0) is not None
     assert pca.THEOREM.parameters["C"].problem(1.0) is None
+
+
+def test_ratio_of_means_delta_method():
+    b = np.array([1.0, 2.0, 3.0, 4.0])
+    R, se = pca._ratio_of_means(2 * b, b)
+    assert R == 2.0 and se == pytest.approx(0.0, abs=1e-15)  # proportional pairs: no uncertainty in the ratio
+    a = np.array([2.0, 1.0, 4.0, 5.0])
+    R, se = pca._ratio_of_means(a, b)
+    ma, mb = a.mean(), b.mean()
+    va, vb, cab = a.var(ddof=1), b.var(ddof=1), np.cov(a, b)[0, 1]
+    assert R == pytest.approx(ma / mb)
+    assert se == pytest.approx(ma / mb * np.sqrt((va / ma**2 + vb / mb**2 - 2 * cab / (ma * mb)) / 4))
+    # large-sample check: the delta-method se matches the spread of the ratio over independent replications
+    rng = np.random.default_rng(0)
+    reps = []
+    for _ in range(2000):
+        x = rng.gamma(4.0, 1.0, 50)
+        reps.append(pca._ratio_of_means(1.5 * x + rng.normal(0, 0.5, 50), x)[0])
+    x = rng.gamma(4.0, 1.0, 50)
+    _, se1 = pca._ratio_of_means(1.5 * x + rng.normal(0, 0.5, 50), x)
+    assert se1 == pytest.approx(np.std(reps), rel=0.3)
