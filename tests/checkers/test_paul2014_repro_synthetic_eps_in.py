@@ -50,3 +50,20 @@ def test_decide_without_in_sample_counts_has_no_rows():
         del rec.diagnostics[k]
     _, info = repro_synthetic.decide([rec, rec], {**PARAMS, "rs": "4"})
     assert "eps_in" not in info
+
+
+def test_sec5_rows_report_distortion_and_error_gap():
+    params = {**PARAMS, "rs": "4"}
+    recs = [_rec(0.0, 0.0), _rec(0.0, 0.0)]
+    recs[0].diagnostics["e.RG.4"] = 0.7  # one draw below 1: the bounds are not vacuous there
+    for rec in recs:
+        rec.diagnostics["rho"] = 24.0
+    _, info = repro_synthetic.decide(recs, params)
+    (row,) = info["sec5_rank"]
+    assert row["method"] == "r = 4 (rho = 24)" and row["sec5_rank_agrees"] is None
+    assert row["sec5_rank"].startswith("e >= 0.7 in every draw (below 1")
+    # eps_out(RG, r = 4) = 20%, full data 5 / 24 = 20.83%: a gap of -0.833 points
+    assert "= -0.833 to -0.833 points over RG" in row["sec5_rank"]
+    recs[0].diagnostics["e.RG.4"] = 1.2
+    _, info = repro_synthetic.decide(recs, params)
+    assert "every bound vacuous" in info["sec5_rank"][0]["sec5_rank"]

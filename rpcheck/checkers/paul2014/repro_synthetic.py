@@ -66,6 +66,13 @@ expected there, and likewise after a projection with r >= n_train (the projected
 Gaussian R almost surely; generically for the others). With r < n_train (D3 with 10 folds: 270 training
 rows at r = 256) the projected rows are dependent, separability is not guaranteed, and the sentence becomes
 a statement about the paper's draws.
+
+Sec. 5 (Conclusions) says that "considerably smaller values for r" than the theory needs classify "essentially
+as accurate[ly]" as the full data "despite the fact that the matrices have full numerical rank". The decide
+info puts beside it, per r, the smallest distortion e of all draws on the row space of the data (rho = n,
+full rank almost surely; e >= 1 makes every bound of the paper vacuous, paul2014.c3) and the range over the
+methods of eps_out(r) - eps_out(full): a Paper vs rpcheck row, not decided ("essentially as accurate" has no
+stated threshold).
 """
 
 from __future__ import annotations
@@ -311,7 +318,35 @@ def decide(records, params):
         table["timing"] = _fig1(D, params)
     if "errin.full" in D:  # records written before the in-sample errors were added have none
         table["eps_in"] = _eps_in_rows(D, params)
+    table["sec5_rank"] = _sec5_rows(D, params)
     return verdicts, table
+
+
+#: Sec. 5 (Conclusions), as printed
+PAPER_SEC5 = ("'considerably smaller values for r results in classification that is essentially as accurate as "
+              "running SVMs on all available features, despite the fact that the matrices have full numerical "
+              "rank' (Sec. 5)")
+
+
+def _sec5_rows(D, params):
+    """Sec. 5's sentence beside what this recipe shows at each r: the distortion e of the projections on the
+    row space of the data (rho = n = number of points, full rank almost surely; e >= 1 means every bound of
+    Lemmas 3.1-3.4 and Theorems 3.5-1.1 is vacuous, see paul2014.c3) and eps_out at r minus eps_out on the full
+    data, both over all methods. Not decided: "essentially as accurate" has no stated threshold."""
+    rows = []
+    e_full = 100 * D["errcount.full"] / D["n_eval.full"]
+    rho = int(D["rho"].max()) if "rho" in D else params["n"]
+    for r in target_dims(params):
+        meths = paper_methods(params)
+        e_min = min(float(np.min(D[f"e.{m}.{r}"])) for m in meths)
+        diffs = [float(np.mean(100 * D[f"err.{m}.{r}"] - e_full)) for m in meths]
+        vac = "every bound vacuous" if e_min >= 1 else "below 1 in some draw: the bounds are not vacuous there"
+        rows.append({"method": f"r = {r} (rho = {rho})", "paper_sec5_rank": PAPER_SEC5,
+                     "sec5_rank": f"e >= {e_min:.3g} in every draw ({vac}); "
+                                  f"eps_out(r) - eps_out(full) = {min(diffs):.3g} to {max(diffs):.3g} points over "
+                                  f"{', '.join(meths)}",
+                     "sec5_rank_agrees": None})  # fmt: skip
+    return rows
 
 
 #: Sec. 4.1.1: "eps_in is zero for all three data families"
