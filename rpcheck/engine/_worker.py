@@ -18,6 +18,7 @@ from .. import _heap
 from ..errors import RpcheckError, SolverError
 from . import registry
 from .theorem import Outcome, Theorem, TrialRecord
+from .store import ChunkResult
 
 __all__ = [
     "OutcomeRow",
@@ -371,11 +372,13 @@ def _short(obj, limit=80):
 
 
 def _run_chunk(theorem_id, module, canonical, start, stop, seed):
-    """Worker entry point: trials ``start .. stop-1`` of one cell. Arguments are ids only."""
+    """Worker entry point: trials ``start .. stop-1`` of one cell, as a :class:`~rpcheck.engine.store.ChunkResult`
+    (a sequence of their TrialResults, sent as columns). Arguments are ids only."""
     th = theorem_id if isinstance(theorem_id, Theorem) else _resolve(theorem_id, module)
     params = json.loads(canonical)
     rngs = _chunk_rngs(th.id, canonical, seed, start, stop)
-    return [_execute_trial(th, params, canonical, i, seed, rng=rng)[0] for i, rng in zip(range(start, stop), rngs)]
+    recs = [_execute_trial(th, params, canonical, i, seed, rng=rng)[0] for i, rng in zip(range(start, stop), rngs)]
+    return ChunkResult.from_records(recs, len(th.variant_names))  # columns: one pickle pass (store.ChunkResult)
 
 
 def run_trial(theorem, params, trial, seed):

@@ -544,7 +544,7 @@ def _settled(cell, levels):
 
 def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_levels, progress, resume=False):
     from .backends import open_backend
-    from .store import outcome_columns
+    from .store import ChunkResult, outcome_columns
 
     total = sum(c.n for c in cells)
     done = 0
@@ -603,7 +603,8 @@ def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_level
                     cell, s, e = handles.pop(h)
                     recs = h.result()
                     names = cell.theorem.variant_names
-                    cols = outcome_columns(recs, len(names))  # once: the aggregate and the checkpoint file
+                    # the worker's columns (store.ChunkResult), else computed once for the aggregate and the file
+                    cols = recs.columns if isinstance(recs, ChunkResult) else outcome_columns(recs, len(names))
                     cell.agg.ingest(s, e, recs, cols)
                     cell.timed += len(recs)
                     cell.busy += float(cols["seconds"].sum())

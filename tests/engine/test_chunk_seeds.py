@@ -93,3 +93,54 @@ def test_chunk_arrays_equal_the_per_trial_construction():
         for k, want in _reference_chunk_arrays(recs, v).items():
             assert got[k].dtype == want.dtype and got[k].shape == want.shape, k
             assert got[k].tobytes() == want.tobytes(), k
+
+
+def _same_result(a, b):
+    """Two TrialResults equal field by field, NaN equal to NaN and -0.0 told apart from 0.0 (bitwise)."""
+    assert (a.i, a.status, a.error) == (b.i, b.status, b.error)
+    assert np.float64(a.seconds).tobytes() == np.float64(b.seconds).tobytes()
+    assert len(a.outcomes) == len(b.outcomes)
+    for x, y in zip(a.outcomes, b.outcomes, strict=True):
+        assert type(x) is type(y) and [type(f) for f in x] == [type(f) for f in y]
+        assert np.array(x, dtype=np.float64).tobytes() == np.array(y, dtype=np.float64).tobytes()
+    assert sorted(a.diagnostics) == list(b.diagnostics)  # rebuilt in sorted-name order, as from a checkpoint
+    for k in a.diagnostics:
+        assert np.float64(a.diagnostics[k]).tobytes() == np.float64(b.diagnostics[k]).tobytes()
+
+
+def test_chunk_result_rebuilds_every_trial_result_and_survives_pickling():
+    """What a worker sends (store.ChunkResult) gives back, by position, TrialResults equal to the worker's,
+    and the same checkpoint columns as the list it was built from."""
+    from rpcheck.engine.store import ChunkResult
+
+    rng = np.random.default_rng(1)
+    specials = [math.nan, -math.inf, math.inf, -0.0, 0.0, 5e-324]
+    for _ in range(200):
+        n, v = int(rng.integers(0, 10)), int(rng.integers(0, 4))
+        recs = []
+        for i in range(n):
+            if rng.random() < 0.2:
+                recs.append(TrialResult(10 + i, "solver_error", f"SolverError: x{i}", 0.1, (), {}))
+                continue
+            outs = tuple(
+                OutcomeRow(bool(rng.random() < 0.5), float(rng.choice([rng.normal(), *specials])),
+                           float(rng.choice([rng.normal(), *specials])), bool(rng.random() < 0.1),
+                           bool(rng.random() < 0.1))
+                for _ in range(v)
+            )  # fmt: skip
+            keys = ["b", "a"] if rng.random() < 0.7 else list(rng.choice(["a", "z"], size=int(rng.integers(0, 3))))
+            diag = {str(k): float(rng.choice([rng.normal(), *specials])) for k in keys}
+            recs.append(TrialResult(10 + i, "ok", "", float(rng.random()), outs, diag))
+        chunk = pickle.loads(pickle.dumps(ChunkResult.from_records(recs, v), protocol=5))
+        assert len(chunk) == n and bool(chunk) == bool(n)
+        for t in range(n):
+            _same_result(recs[t], chunk[t])
+            _same_result(recs[t], chunk[np.int64(t)])
+        assert [r.i for r in chunk] == [r.i for r in recs]
+        with pytest.raises(IndexError):
+            chunk[n]
+        want = _chunk_arrays({}, recs, ["v"] * v)
+        got = _chunk_arrays({}, chunk, ["v"] * v)
+        assert sorted(got) == sorted(want)
+        for k in want:
+            assert got[k].dtype == want[k].dtype and got[k].tobytes() == want[k].tobytes(), k
