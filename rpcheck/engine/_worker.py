@@ -10,7 +10,6 @@ import time
 import traceback
 import zlib
 from collections.abc import Mapping
-from typing import NamedTuple
 
 import numpy as np
 
@@ -18,7 +17,7 @@ from .. import _heap
 from ..errors import RpcheckError, SolverError
 from . import registry
 from .theorem import Outcome, Theorem, TrialRecord
-from .store import ChunkResult
+from ._records import ChunkResult, OutcomeRow, TrialResult
 
 __all__ = [
     "OutcomeRow",
@@ -38,53 +37,7 @@ class TrialError(RuntimeError):
     carries the original traceback (which does not survive pickling across processes otherwise)."""
 
 
-# ------------------------------------------------------------------------------------- typed records
-
-
-class OutcomeRow(NamedTuple):
-    """The outcome of one variant in one trial, as plain scalars (what crosses process boundaries)."""
-
-    holds: bool
-    statistic: float
-    bound: float
-    vacuous: bool
-    undetermined: bool = False
-
-
-class TrialResult(NamedTuple):
-    """One executed trial.
-
-    i : int
-        Trial index in its cell.
-    status : {"ok", "solver_error"}
-    error : str
-        The solver error message ("" when ok).
-    seconds : float
-    outcomes : tuple of OutcomeRow
-        In the theorem's variant order; empty for a solver error.
-    diagnostics : dict name -> float
-    """
-
-    i: int
-    status: str
-    error: str
-    seconds: float
-    outcomes: tuple
-    diagnostics: dict
-
-    @property
-    def ok(self):
-        return self.status == "ok"
-
-    def to_json(self):
-        """A JSON-able list (floats round-trip exactly through ``json`` with ``allow_nan``)."""
-        return [self.i, self.status, self.error, self.seconds, [list(o) for o in self.outcomes], self.diagnostics]
-
-    @classmethod
-    def from_json(cls, obj):
-        i, status, error, seconds, outs, diag = obj
-        rows = tuple(OutcomeRow(bool(h), float(s), float(b), bool(v), bool(u)) for h, s, b, v, u in outs)
-        return cls(int(i), str(status), str(error), float(seconds), rows, {str(k): float(x) for k, x in diag.items()})
+# OutcomeRow, TrialResult and the columnar ChunkResult live in rpcheck.engine._records (shared with the store).
 
 
 # --------------------------------------------------------------------------------------------- seeding
