@@ -133,8 +133,12 @@ cell, asserted by ``tests/checkers/test_shi2012_fig2_trend_rule.py``. Powers (:f
   p01 ~ 0.06 (P2 at eps 0.1), which 4,000 draws do not resolve at 7.7e-4. Every control 1.0. This is a limit
   of simulation, not a finding: the exact rows decide the sentence there.
 
-Measured (indicative; the machine is shared): ``ci`` seed 1: 18 HOLDS (5 exact + 13 Monte Carlo), 18 controls
-VIOLATED, 0 unexpected.
+Measured (indicative; the machine is shared): ``ci`` (= ``quick``) seeds 1 and 2: 18 HOLDS (5 exact + 13 Monte
+Carlo), 18 controls VIOLATED, 0 unexpected; Monte Carlo P within ~2 se of the exact values (e.g. seed 1, P2 at
+cos 0.527, eps 0.1: 0.803, 0.713, 0.648 ± 0.008 vs exact 0.798, 0.717, 0.658). ``standard`` seed 1 (paper
+grid at 4,000 draws): 30 HOLDS, 6 INCONCLUSIVE (``mc_n_p1_c0827_eps01``, ``mc_n_p1_c0527_eps03``,
+``mc_n_p2_c0827_eps03``, ``mc_n_p2_c0527_eps01``, ``mc_eps_p1_c0827``, ``mc_faster_eps03``: all expected
+None), 36 controls VIOLATED, 0 unexpected.
 """
 
 from __future__ import annotations
