@@ -104,7 +104,7 @@ are TRUE of the exact law on the paper's grid (and on the ``ci`` grid, a subset)
 
 **Monte Carlo claims** (report): ``mc_n_{p1,p2}_c{0827,0527}_eps{01,03}`` (7: every (metric, c, eps) series
 but :data:`UNRESOLVABLE`, P1 at cos 0.827 and eps 0.3, which is 2.6e-3 at n = 30 and 4.1e-5 at n = 60 so that
-neither the claim nor its control has power >= 0.01 at 4,000 trials), ``mc_eps_{p1,p2}_c{0827,0527}`` (4),
+at 4,000 trials the claim has power 0 and its control 0.03), ``mc_eps_{p1,p2}_c{0827,0527}`` (4),
 ``mc_faster_eps{01,03}`` (2), each with a ``_reversed`` control. Power of a comparison at T trials: the exact
 probability that its sign test rejects (:func:`step_power`, vectorised; oracle ``shi2012.fig3_4.trend``'s
 ``step_power``) at ``p10 = Delta + p01``, with ``Delta = P(A) - P(B)`` **from the exact laws** and the
@@ -181,8 +181,9 @@ def _etag(e):
 
 
 #: The one series of Fig. 2(a)-(b) no affordable simulation resolves in n: P1(cos 0.827, eps 0.3) is 2.6e-3 at
-#: n = 30 and 4.1e-5 at n = 60 (exact), so a paired grid sees ~5 rejections in 2,000 draws and none after; its
-#: claim and even its reversed control have power < 0.01 at 2,000 trials (module docstring). Decided by the
+#: n = 30 and 4.1e-5 at n = 60 (exact), so a paired grid sees ~10 rejections in 4,000 draws and none after; at
+#: 4,000 trials its claim has power 0 (Delta = 4e-5 at the second step) and its reversed control 0.03 (0.32 even
+#: at p01 = 0), so neither could carry an expected verdict. Decided by the
 #: exact rows only (it stays in the eps and "faster" comparisons, where the other side is large).
 UNRESOLVABLE = ("p1", 0.827, 0.3)
 
