@@ -79,7 +79,8 @@ def test_paired_grid_is_the_papers_projection_at_every_n():
         for j, n in enumerate(grid):
             R = Z[:n] / math.sqrt(n)
             rw, rx = R @ w, R @ x
-            assert rec.diagnostics[f"r1.{ci}.{j}"] == pytest.approx((rw @ rx) / np.linalg.norm(rw) / np.linalg.norm(rx) / cc, rel=1e-12)
+            cos_p = (rw @ rx) / np.linalg.norm(rw) / np.linalg.norm(rx)
+            assert rec.diagnostics[f"r1.{ci}.{j}"] == pytest.approx(cos_p / cc, rel=1e-12)
             assert rec.diagnostics[f"r2.{ci}.{j}"] == pytest.approx((rw @ rx) / (w @ x), rel=1e-12)
 
 

@@ -436,7 +436,8 @@ PILOT = {
                  "mc_n_p1_c0827_eps03": ((2, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)),
                  "mc_n_p1_c0527_eps01": ((523, 281), (425, 252), (324, 173), (222, 170), (213, 123), (183, 115),
                                          (163, 83), (152, 77), (120, 72)),
-                 "mc_n_p1_c0527_eps03": ((340, 77), (119, 30), (57, 13), (21, 4), (8, 2), (4, 1), (3, 0), (2, 1), (0, 0)),
+                 "mc_n_p1_c0527_eps03": ((340, 77), (119, 30), (57, 13), (21, 4), (8, 2), (4, 1), (3, 0), (2, 1),
+                                         (0, 0)),
                  "mc_n_p2_c0827_eps01": ((514, 263), (394, 294), (340, 210), (284, 159), (247, 134), (183, 121),
                                          (174, 129), (154, 105), (159, 83)),
                  "mc_n_p2_c0827_eps03": ((394, 86), (158, 40), (74, 20), (45, 9), (30, 10), (11, 6), (11, 1), (3, 0),
@@ -533,7 +534,8 @@ def _paper_vs(grid, F, verdicts, T):
                 rows.append({
                     "method": f"Fig. 2({panel}) {m.upper()}, cos = {cc:g}, eps = {e:g}, n = {ns}",
                     "paper_trend": PAPER_N_EPS,
-                    "trend": (f"exact: {_exact_fmt(m, cc, e, grid)} ({verdicts[f'exact_n_{m}'].value} over all series); "
+                    "trend": (f"exact: {_exact_fmt(m, cc, e, grid)} "
+                              f"({verdicts[f'exact_n_{m}'].value} over all series); "
                               f"MC ({T} paired): {_fmt(F, (m, cc, e), grid)} "
                               f"({vmc.value if vmc else 'not simulated: P1 <= 2.6e-3, no power'})"),
                     "trend_agrees": _agrees(verdicts[f"exact_n_{m}"], vmc)})
@@ -552,7 +554,8 @@ def _paper_vs(grid, F, verdicts, T):
         rows.append({
             "method": f"Fig. 2(a) P1, eps = {e:g}: cos 0.827 vs 0.527, n = {ns}",
             "paper_faster": PAPER_FASTER,
-            "faster": (f"exact P1(0.827): {_exact_fmt('p1', 0.827, e, grid)}; P1(0.527): {_exact_fmt('p1', 0.527, e, grid)}; "
+            "faster": (f"exact P1(0.827): {_exact_fmt('p1', 0.827, e, grid)}; "
+                       f"P1(0.527): {_exact_fmt('p1', 0.527, e, grid)}; "
                        f"ratio {ratio} (below: {verdicts['exact_faster_below'].value}, ratio falling: "
                        f"{verdicts['exact_faster_ratio'].value}); MC below ({T} paired): {verdicts[name].value}"),
             "faster_agrees": _agrees(verdicts["exact_faster_below"] if verdicts["exact_faster_ratio"] is c.H
