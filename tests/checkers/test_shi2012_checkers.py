@@ -21,7 +21,7 @@ def test_all_theorems_registered():
     expected = {"shi2012.lemma4", "shi2012.lemma10", "shi2012.thm5", "shi2012.thm6", "shi2012.thm6.svm",
                 "shi2012.thm8", "shi2012.thm8.final_step", "shi2012.thm9", "shi2012.fig1", "shi2012.fig1.margins",
                 "shi2012.subgaussian", "shi2012.bookkeeping", "shi2012.thm5.band_width", "shi2012.thm5.measured_band",
-                "shi2012.subgaussian.thm6", "shi2012.fig3_4", "shi2012.fig3_4.trend"}
+                "shi2012.subgaussian.thm6", "shi2012.fig3_4", "shi2012.fig3_4.trend", "shi2012.fig2.trend"}
     assert expected <= set(SHI_IDS)
 
 

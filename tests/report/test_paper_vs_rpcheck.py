@@ -26,6 +26,7 @@ ENGINE_RUN = (
     "lei2020.table2",
     "lei2020.toy_accuracy",
     "shi2012.fig3_4.trend",
+    "shi2012.fig2.trend",
     "paul2014.repro.hapmap",
     "paul2014.repro.rcv1",
     "paul2014.repro.rcv1_multiclass",

@@ -6,6 +6,7 @@ from . import (  # noqa: F401  (imported for registration)
     fig1,
     fig1_margins,
     fig2,
+    fig2_trend,
     fig3_4,
     fig3_trend,
     lemma4,
