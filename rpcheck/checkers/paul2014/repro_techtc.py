@@ -392,7 +392,8 @@ def decide(records, params):
             same = int(np.sum(D[f"eps_in_count.{tag}"] == D["eps_in_count.full"]))
             row["eps_in_minus_full"], row["eps_in_minus_full_se"] = mean_se(diff)
             row["paper_eps_in_matches"] = PAPER_EPS_IN
-            row["eps_in_matches"] = f"equal in {same}/{len(records)} pairs (eps_in(X R) - eps_in(X) = {np.mean(diff):.3g} %)"
+            row["eps_in_matches"] = (f"equal in {same}/{len(records)} pairs (eps_in(X R) - eps_in(X) = "
+                                     f"{np.mean(diff):.3g} %)")
             row["eps_in_matches_agrees"] = same == len(records)
             table.append(row)
     if C == 1.0:  # Sec. 4.2's C = 1 timing difference (P15), ours at every r of the cell
