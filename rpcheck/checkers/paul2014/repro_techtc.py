@@ -104,10 +104,10 @@ Measurements (role "measurement", no verdict; the numbers are in the decide info
 ``table2_gamma``, ``table2_t_rp``, ``table2_t_run`` and ``eps_in_vs_full``.
 
 Paper vs rpcheck (decide info ``paper_vs``), each rule stated here:
-- per (method, r) and on the full data: Table II's eps_out, gamma, t_rp, t_run (at C = 500; at C = 1 the
-  paper prints none, so the rows carry ours with the C = 500 value as the paper's and "C = 1" in the label)
-  beside our mean with its standard error over pairs (the report's 99% interval is mean +- 2.576 se), no
-  agreement decided (a stand-in; seconds of another machine and solver);
+- per (method, r) and on the full data: Table II's eps_out, gamma, t_rp, t_run beside our mean with its
+  standard error over pairs (the report's 99% interval is mean +- 2.576 se), no agreement decided (a
+  stand-in; seconds of another machine and solver). Table II is C = 500: at C = 1 the per-method rows carry
+  ours without a paper number (none is printed) and "C = 1" in the label;
 - per (method, r), P9 "the in-sample error on the projected data matched the in-sample error on the full
   data" (for every data set and r): ours is eps_in(X R) - eps_in(X) with its paired standard error over pairs
   and the count of pairs whose pooled training errors are equal; agrees when they are equal in every pair
