@@ -22,6 +22,7 @@ from . import (  # noqa: F401  (imported for registration)
     repro_rcv1,
     repro_rcv1_multiclass,
     repro_synthetic,
+    repro_techtc,
     sparsity,
     tables,
     unscaled,
