@@ -44,9 +44,27 @@ are in ``info`` beside the verdicts). With the paper's 15 repetitions HOLDS of o
 0.01/24 = 4.2e-4 for digits' 6: then 0 of 15). With fewer than 7 repetitions (quick, ci) no sign test can
 reject at 0.01 (2^-7 = 0.0078): every report row is INCONCLUSIVE there by construction.
 
-Expected verdicts: None for the 15 claim rows (open empirical questions on data that are not the paper's:
+Expected verdicts: None for the claim rows (open empirical questions on data that are not the paper's:
 accuracies on real data cannot be derived in advance, and a single pilot is no derivation; reported, never
-asserted, as in ``lei2020.comparison`` and ``lei2020.rsweep``).
+asserted, as in ``lei2020.comparison`` and ``lei2020.rsweep``), except where the cell's r grid reaches the
+padded dimension r = d' (``reaches_d_padded``; of the profiles only ``standard``'s breast_cancer cell, d = 30,
+d' = 32, r up to 32 as in ``lei2020.rsweep``; the paper's grid stops at d'/2):
+
+- ``topr_gt_srht``, ``supervised_gt_srht``, ``topr_beats_four``, ``supervised_beats_four``: expected VIOLATED
+  there. Derivation: at r = d' SRHT's S (without replacement) keeps every rotated column with scale
+  sqrt(d'/r) = 1, and top-r and supervised keep every column too, so all three map X to X D H P (P a column
+  permutation, H orthonormal) whose Gram matrix is X X^T exactly (to rounding: 5e-16 relative, tested in
+  tests/checkers/test_lei2020_fig2.py). The L1-loss SVM dual (3) with bias and its predictions depend on the
+  data only through the Gram matrices, the split and the CV folds are shared by all methods of a repetition
+  (``run_repetition``), so the chosen C and the test predictions coincide: the repetition ties, and a tie does
+  not support "higher". A strict win needs a prediction (in CV or on the test set) flipped by a rounding-level
+  difference within the solver certificate. VIOLATED at r = d' needs at most 1 strict win in 15 repetitions
+  (P(X <= 1 | 15, 1/2) = 4.9e-4 <= 0.01/5 for the SRHT rows, <= 0.01/20 for the four-baseline rows); pilot
+  (30 repetitions at r = 32, 5-fold CV on the paper's C grid, seeds 1000-1029): see NOTES of this change.
+  This VIOLATED is a property of a grid reaching d' (the proposed top-r and supervised ARE SRHT there), not
+  evidence against Fig. 2 at the paper's r < d'; ``info["sign_tests"]`` shows which (baseline, r) decides.
+  In mode "report" the engine does not check attainability: the expectation assumes the profile's 15
+  repetitions (fewer give INCONCLUSIVE).
 
 Negative control and self-check (mode "bound" with promised failure 1/2: the engine's exact binomial test of
 P(a repetition fails) <= 1/2, which is the same one-sided sign test -- a repetition fails when it does not
@@ -87,7 +105,7 @@ from ...engine import Constraint, Outcome, Profile, Theorem, TrialRecord, Varian
 from . import _common as c
 from . import _empirical as E
 
-__all__ = ["THEOREM", "trial", "decide", "OURS", "BASELINES", "iut"]
+__all__ = ["THEOREM", "trial", "decide", "OURS", "BASELINES", "iut", "reaches_d_padded"]
 
 #: the proposed methods (Sec. 3) -> short name used in the variant names
 OURS = {"srht-nps": "nps", "srht-topr": "topr", "srht-supervised": "supervised"}
@@ -180,9 +198,21 @@ def decide(records, params):
                 k, ties = int((d > 0).sum()), int((d == 0).sum())
                 v, p_h, p_v = E.sign_test(k, n)
                 tests[m, b, r] = (p_h, p_v)
-                table.append({"method": OURS[m], "baseline": BASELINES[b], "r": r, "support": k, "ties": ties,
-                              "n": n, "p_holds": round(p_h, 5), "p_violated": round(p_v, 5), "sign_test": v.value,
-                              "gap_mean": _mean_se(d)[0], "gap_se": _mean_se(d)[1]})
+                table.append(
+                    {
+                        "method": OURS[m],
+                        "baseline": BASELINES[b],
+                        "r": r,
+                        "support": k,
+                        "ties": ties,
+                        "n": n,
+                        "p_holds": round(p_h, 5),
+                        "p_violated": round(p_v, 5),
+                        "sign_test": v.value,
+                        "gap_mean": _mean_se(d)[0],
+                        "gap_se": _mean_se(d)[1],
+                    }
+                )
     verdicts, parts = {}, []
     for m in OURS:
         for b in BASELINES:
@@ -203,8 +233,10 @@ def decide(records, params):
 
 
 #: Sec. 4, 'Impact of parameter r' (Fig. 2): the figure has no legible values and the text gives none.
-PAPER_FIG2 = ("'our proposed methods gets higher accuracy than other four methods' (Sec. 4, 'Impact of "
-              "parameter r', Fig. 2; no values in the text; read at each r of the grid)")
+PAPER_FIG2 = (
+    "'our proposed methods gets higher accuracy than other four methods' (Sec. 4, 'Impact of "
+    "parameter r', Fig. 2; no values in the text; read at each r of the grid)"
+)
 
 
 def _paper_vs(records, params, rv, tests):
@@ -214,8 +246,8 @@ def _paper_vs(records, params, rv, tests):
     out = {
         "data": E.data_label(params["dataset"]),
         "protocol": f"{len(records)} repetitions of the Table 2 protocol at every r of {rv} with all seven "
-                    f"methods paired on the same split (stratified 70/30 split, [-1, 1] scaling, C by "
-                    f"{params['folds']}-fold CV on the {params['c_grid']} grid {list(E._cgrid(params))})",
+        f"methods paired on the same split (stratified 70/30 split, [-1, 1] scaling, C by "
+        f"{params['folds']}-fold CV on the {params['c_grid']} grid {list(E._cgrid(params))})",
         "solver": "exact L1-loss (hinge) SVM dual (3) with bias, KKT-certified solve_svc (the paper: LIBLINEAR)",
     }
     acc = {}
@@ -233,10 +265,17 @@ def _paper_vs(records, params, rv, tests):
             best = max(means, key=lambda b: -math.inf if means[b] is None else means[b])
             g, se = _mean_se(_diffs(records, m, best, r))
             v = iut([tests[m, b, r] for b in BASELINES])
-            rows.append({"method": f"{m} vs the four, r = {r}", "paper_beats_four": PAPER_FIG2,
-                         "beats_four": g, "beats_four_se": se, "best_baseline": best,
-                         "accuracy": None if acc[m, r][0] is None else round(acc[m, r][0], 2),
-                         "beats_four_agrees": {Verdict.HOLDS: True, Verdict.VIOLATED: False}.get(v)})
+            rows.append(
+                {
+                    "method": f"{m} vs the four, r = {r}",
+                    "paper_beats_four": PAPER_FIG2,
+                    "beats_four": g,
+                    "beats_four_se": se,
+                    "best_baseline": best,
+                    "accuracy": None if acc[m, r][0] is None else round(acc[m, r][0], 2),
+                    "beats_four_agrees": {Verdict.HOLDS: True, Verdict.VIOLATED: False}.get(v),
+                }
+            )
     out["paper_vs_fig2"] = rows
     return out
 
@@ -251,21 +290,68 @@ _ASSUMED = (
 )
 
 
+def reaches_d_padded(p):
+    """True when the cell's r grid contains r = d' (the padded dimension of its data set): there SRHT,
+    ISRHT-top-r and ISRHT-supervised keep every rotated column and coincide (module docstring)."""
+    return c.dpad(E.dataset_dim(p["dataset"])) in E.resolve_r_values(p["r_values"], p["dataset"])
+
+
+def _tied_at_d(p):
+    return Verdict.VIOLATED if reaches_d_padded(p) else None
+
+
+#: rows expected VIOLATED where the grid reaches r = d' (top-r and supervised tie with SRHT there)
+_TIED = {"topr_gt_srht", "supervised_gt_srht", "topr_beats_four", "supervised_beats_four"}
+
+
 def _variants():
     out = []
     for m in OURS:
         for b in BASELINES:
-            out.append(Variant(_pair_name(m, b), f"{m} has higher test accuracy than {b} at every r of the grid "
-                               "(per-r sign tests, intersection-union)", **E._REPORT, assumed=_ASSUMED))
-        out.append(Variant(_four_name(m), f"{m} has higher test accuracy than each of Gaussian, Achlioptas, "
-                           "Sparse Embedding and SRHT at every r (Fig. 2's sentence for this method)",
-                           **E._REPORT, assumed=_ASSUMED))
-    out.append(Variant(_CONTROL, "negative control: P(ISRHT-top-r strictly above its own accuracy plus one test "
-                       "point at every r) > 1/2 (sign test as a bound row, promised failure 1/2)", mode="bound",
-                       expected=Verdict.VIOLATED, promised_failure=0.5, role="control"))
-    out.append(Variant(_SELFCHECK, "self-check: P(ISRHT-top-r strictly above its own accuracy minus one test "
-                       "point at every r) > 1/2 (sign test as a bound row, promised failure 1/2)", mode="bound",
-                       expected=Verdict.HOLDS, promised_failure=0.5, role="self-check"))
+            name = _pair_name(m, b)
+            out.append(
+                Variant(
+                    name,
+                    f"{m} has higher test accuracy than {b} at every r of the grid "
+                    "(per-r sign tests, intersection-union)",
+                    mode="report",
+                    expected=_tied_at_d if name in _TIED else None,
+                    assumed=_ASSUMED,
+                )
+            )
+        name = _four_name(m)
+        out.append(
+            Variant(
+                name,
+                f"{m} has higher test accuracy than each of Gaussian, Achlioptas, "
+                "Sparse Embedding and SRHT at every r (Fig. 2's sentence for this method)",
+                mode="report",
+                expected=_tied_at_d if name in _TIED else None,
+                assumed=_ASSUMED,
+            )
+        )
+    out.append(
+        Variant(
+            _CONTROL,
+            "negative control: P(ISRHT-top-r strictly above its own accuracy plus one test "
+            "point at every r) > 1/2 (sign test as a bound row, promised failure 1/2)",
+            mode="bound",
+            expected=Verdict.VIOLATED,
+            promised_failure=0.5,
+            role="control",
+        )
+    )
+    out.append(
+        Variant(
+            _SELFCHECK,
+            "self-check: P(ISRHT-top-r strictly above its own accuracy minus one test "
+            "point at every r) > 1/2 (sign test as a bound row, promised failure 1/2)",
+            mode="bound",
+            expected=Verdict.HOLDS,
+            promised_failure=0.5,
+            role="self-check",
+        )
+    )
     return tuple(out)
 
 
@@ -289,8 +375,9 @@ THEOREM = register(
                 trials=15,
             ),
             "full": Profile(
-                cells=grid(dataset=["breast_cancer", "digits", *E.user_files()], r_values="paper", folds=5,
-                           c_grid="paper"),
+                cells=grid(
+                    dataset=["breast_cancer", "digits", *E.user_files()], r_values="paper", folds=5, c_grid="paper"
+                ),
                 trials=15,
             ),
         },
@@ -299,8 +386,10 @@ THEOREM = register(
         parameters={"dataset": E.P_DATASET, "r_values": E.P_RVALUES, "folds": E.P_FOLDS, "c_grid": E.P_CGRID},
         constraints=(
             E.C_DATASET,
-            Constraint("r_values are increasing ints in [1, d'] of the data set",
-                       lambda p: E._r_values_ok(p, on_paper_grid=False)),
+            Constraint(
+                "r_values are increasing ints in [1, d'] of the data set",
+                lambda p: E._r_values_ok(p, on_paper_grid=False),
+            ),
         ),
     )
 )
