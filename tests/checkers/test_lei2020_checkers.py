@@ -16,7 +16,7 @@ def test_all_lei_theorems_registered():
         "lei2020.rotation", "lei2020.energy", "lei2020.flattening", "lei2020.unbiased", "lei2020.prop1",
         "lei2020.replacement", "lei2020.dkm", "lei2020.nps_trace", "lei2020.prop2", "lei2020.topr",
         "lei2020.supervised", "lei2020.toy", "lei2020.selection_dual", "lei2020.dual_perturbation",
-        "lei2020.comparison", "lei2020.rsweep", "lei2020.stability", "lei2020.table2", "lei2020.jl",
+        "lei2020.comparison", "lei2020.rsweep", "lei2020.fig2", "lei2020.stability", "lei2020.table2", "lei2020.jl",
         "lei2020.sparse_scale", "lei2020.dlss", "lei2020.toy_accuracy", "lei2020.timing",
     }  # fmt: skip
 

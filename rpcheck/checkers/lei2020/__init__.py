@@ -11,6 +11,7 @@
   perturbation; shared solver certificates in ``_svm_bounds``)
 - ``comparison``, ``rsweep``, ``stability``, ``table2``: claims 17-25 (comparison on real data and on the
   paper's own Table 2; mode "report"; shared data sets and sign tests in ``_empirical``)
+- ``fig2``: Fig. 2, the proposed methods above the four data-independent ones at every r (sign tests)
 - ``toy_accuracy``: claim 16, SRHT accuracy on the toy data; exact chance law given the useless pick
 - ``dlss``: Table 2's DLSS row (deterministic leverage score sampling, rank k swept) beside PCA and the RPs
 - ``timing``: Sec. 4 running-time sentences, projection time ratios on the paper's shapes (sign tests)
@@ -23,6 +24,7 @@ from . import (  # noqa: F401  (imported for registration)
     dlss,
     dual_perturbation,
     energy,
+    fig2,
     flattening,
     jl,
     nps_trace,
