@@ -93,18 +93,22 @@ from ._common import (
     PAPER_METHODS_CONSTRAINT,
     PAPER_SKETCH_KINDS,
     cite,
-    cs_test_error,
+    cs_fit,
     paper_methods,
     paper_sketch,
     stratified_split,
     target_dims,
 )
 
-__all__ = ["THEOREM", "trial", "decide", "PAPER_FIG2_REGION_ERR"]
+__all__ = ["THEOREM", "trial", "decide", "in_sample", "PAPER_FIG2_REGION_ERR", "PAPER_FIG2_POPULATION_ERR"]
 
 #: Sec. 4.1.3 (p. 13): "For regional classification, we estimated eps_out to be close to 2%".
 PAPER_FIG2_REGION_ERR = 2
-PAPER_FIG2_POPULATION = "eps_out 'close to 20%' for population-level classification (Sec. 4.1.3, p. 13; Fig. 2)"
+#: Sec. 4.1.3 (p. 13): "for population-level classification, eps_out is close to 20%".
+PAPER_FIG2_POPULATION_ERR = 20
+PAPER_IN_SAMPLE = "'The in-sample error is zero in all cases' (Sec. 4.1.3, p. 13)"
+POPULATIONS = 50  # hapmap_like's default: "approximately 50 populations" (Sec. 4.1.3)
+REGIONS = 5
 PAPER_FIG2_SAME = "eps_out 'nearly identical for all four random projection methods' (Sec. 4.1.3, p. 13; Fig. 2)"
 #: Sec. 4.1.3 (p. 14), t_rp on the dense HapMap matrix: "FHT is fastest, followed by RS, RG and CW".
 PAPER_FIG3_ORDER = ("FHT", "RS", "RG", "CW")
@@ -118,8 +122,72 @@ SOLVER_NAME = ("rpcheck.svm.solve_crammer_singer (Crammer-Singer dual, LIBLINEAR
 
 
 def _fit(Ztr, ytr, Zte, yte):
-    """Certified Crammer-Singer fit; test error (%) and the fraction of undetermined test predictions."""
-    return cs_test_error(Ztr, ytr, Zte, yte, C_HAPMAP)
+    """Certified Crammer-Singer fit: (result, test error %, fraction of undetermined test predictions)."""
+    return cs_fit(Ztr, ytr, Zte, yte, C_HAPMAP)
+
+
+def in_sample(res, Ztr, ytr, C, shift=0):
+    """In-sample check of one certified fit (module docstring, "In-sample error"): returns ``(eps_in, status,
+    primal_rule)`` with ``eps_in`` the training error (%) of the solver's labels against the labels
+    ``classes[(k_i + shift) mod K]`` (``shift = 0``: the training labels; ``shift = 1``: the control's planted
+    fault), ``status`` +1 when every training prediction of the exact optimum ``W*`` is certified to equal
+    its label, -1 when one is certified to differ, 0 otherwise, and ``primal_rule`` whether the rule
+    ``P(W^) < C`` (``W*`` classifies every training row correctly) decided it."""
+    K = res.classes.size
+    yk = np.searchsorted(res.classes, np.asarray(ytr))
+    lab = (yk + int(shift)) % K
+    S = np.asarray(Ztr @ res.W.T)
+    rows = np.arange(S.shape[0])
+    eps_in = 100.0 * float(np.mean(np.argmax(S, axis=1) != lab))
+    # P* <= P(W^) < C: every exact slack xi_i* < 1, so w*_{k_i} x_i > w*_m x_i for all m != k_i (a wrong or tied
+    # argmax would need xi_i* >= 1). The computed primal is inflated by its rounding allowance and the gap.
+    primal_rule = bool(res.primal + res.fp_allowance + abs(res.gap) < C)
+    if primal_rule:
+        right, wrong = lab == yk, lab != yk
+    else:  # per row: the score differences move by at most sqrt(2) ||x|| ||W^ - W*||_F
+        unc = math.sqrt(2.0) * np.linalg.norm(Ztr, axis=1) * res.w_error_bound
+        own = S[rows, lab]
+        So = S.copy()
+        So[rows, lab] = -np.inf
+        other = So.max(axis=1)
+        right, wrong = own - other > unc, other - own > unc
+    status = -1 if bool(np.any(wrong)) else (1 if bool(np.all(right)) else 0)
+    return eps_in, status, primal_rule
+
+
+def _hard_margin_bound(Ztr):
+    """``n_tr / (2 lambda_min(Z Z^T))``: the primal of the hard-margin feasible point ``W = T (Z Z^T)^{-1} Z``
+    (one-hot scores T), an upper bound on P* when Z has full row rank (inf otherwise; lambda_min lowered by a
+    rounding allowance ``10 n eps lambda_max``)."""
+    if Ztr.shape[0] > Ztr.shape[1]:
+        return math.inf
+    ev = np.linalg.eigvalsh(Ztr @ Ztr.T)
+    lo = ev[0] - 10.0 * Ztr.shape[0] * np.finfo(float).eps * ev[-1]
+    return Ztr.shape[0] / (2.0 * lo) if lo > 0 else math.inf
+
+
+def n_train(labels):
+    """Training rows of ``stratified_split`` on ``labels`` (deterministic: max(1, round(2 c / 3)) per class)."""
+    _, c = np.unique(np.asarray(labels), return_counts=True)
+    return int(sum(max(1, int(round(2 * k / 3))) for k in c))
+
+
+def _labels(n, task):
+    """hapmap_like's population ids (individuals evenly over populations) or their regions."""
+    pop = np.arange(n) * POPULATIONS // n
+    return pop if task == "population" else (np.arange(POPULATIONS) * REGIONS // POPULATIONS)[pop]
+
+
+def pop_r(params):
+    """The population fits' r: the smallest r of the cell (the cheapest 50-class fits; module docstring)."""
+    return min(target_dims(params))
+
+
+def _in_sample_expected(params):
+    """HOLDS when every fit has r >= its training rows (derivation in the module docstring), else None."""
+    n = int(params["n"])
+    ok = min(target_dims(params)) >= n_train(_labels(n, "region")) and pop_r(params) >= n_train(_labels(n, "population"))
+    return "HOLDS" if ok else None
 
 
 def _warm_up(methods):
@@ -134,7 +202,9 @@ def _warm_up(methods):
 
 @single_threaded
 def trial(params, rng):
-    """One stand-in, one split; eps_out, t_rp, t_svm per method and r (see the module docstring)."""
+    """One stand-in, one split; eps_out, eps_in, t_rp, t_svm per method and r, region labels; then the population
+    fits on the same individuals (a population-stratified split and fresh sketches drawn after every region
+    draw, so the region diagnostics are those of the region-only trial); see the module docstring."""
     from ...standins import hapmap_like
 
     _warm_up(paper_methods(params))
@@ -143,6 +213,7 @@ def trial(params, rng):
     X, y = np.asarray(ds.X, dtype=float), np.asarray(ds.y_raw)
     tr, te = stratified_split(y, rng)
     diags = {"solver_errors": 0.0}
+    status = []  # in-sample status of every fit: (labels, shifted labels)
     for meth in paper_methods(params):
         for r in target_dims(params):
             t0 = time.perf_counter()
@@ -151,22 +222,85 @@ def trial(params, rng):
             t_rp = time.perf_counter() - t0
             t0 = time.perf_counter()
             try:
-                err, und = _fit(Z[tr], y[tr], Z[te], y[te])
+                res, err, und = _fit(Z[tr], y[tr], Z[te], y[te])
             except SolverError:
                 diags["solver_errors"] += 1.0
-                err, und = math.nan, math.nan
+                res, err, und = None, math.nan, math.nan
             t_svm = time.perf_counter() - t0
-            diags.update({f"err.{meth}.{r}": err, f"undetermined.{meth}.{r}": und,
-                          f"t_rp.{meth}.{r}": t_rp, f"t_svm.{meth}.{r}": t_svm})  # fmt: skip
+            diags.update({f"err.{m_r(meth, r)}": err, f"undetermined.{m_r(meth, r)}": und,
+                          f"t_rp.{m_r(meth, r)}": t_rp, f"t_svm.{m_r(meth, r)}": t_svm})  # fmt: skip
+            status.append(_in_sample_diags(diags, f"region.{m_r(meth, r)}", res, Z[tr], y[tr]))
     errs = [v for k, v in diags.items() if k.startswith("err.") and np.isfinite(v)]
     trps = [v for k, v in diags.items() if k.startswith("t_rp.")]
     truns = [diags[k] + diags["t_svm." + k[5:]] for k in diags if k.startswith("t_rp.")]
+    # Population labels (Fig. 2's second panel): same X, after every region draw.
+    yp = _labels(n, "population")
+    trp, tep = stratified_split(yp, rng)
+    rp = pop_r(params)
+    perrs = []
+    for meth in paper_methods(params):
+        Z = np.asarray(paper_sketch(meth, d, rp, rng).apply(X))
+        t0 = time.perf_counter()
+        try:
+            res, err, und = _fit(Z[trp], yp[trp], Z[tep], yp[tep]) if tep.size else (*_fit_only(Z[trp], yp[trp]), math.nan)
+        except SolverError:
+            diags["pop_solver_errors"] = diags.get("pop_solver_errors", 0.0) + 1.0
+            res, err, und = None, math.nan, math.nan
+        diags.update({f"pop_err.{m_r(meth, rp)}": err, f"pop_undetermined.{m_r(meth, rp)}": und,
+                      f"pop_t_svm.{m_r(meth, rp)}": time.perf_counter() - t0})  # fmt: skip
+        status.append(_in_sample_diags(diags, f"population.{m_r(meth, rp)}", res, Z[trp], yp[trp]))
+        if np.isfinite(err):
+            perrs.append(err)
+    diags.setdefault("pop_solver_errors", 0.0)
     out = {
         "fig2_region_error": Outcome(True, statistic=float(np.mean(errs)) if errs else math.nan),
         "fig3_trp_order": Outcome(True, statistic=float(np.mean(trps))),
         "fig3_total_time": Outcome(True, statistic=float(np.mean(truns))),
+        "fig2_population_error": Outcome(True, statistic=float(np.mean(perrs)) if perrs else math.nan),
+        "sec413_in_sample_zero": _in_sample_outcome([s0 for s0, _ in status], diags, "ein."),
+        "sec413_in_sample_control": _in_sample_outcome([s1 for _, s1 in status], diags, "ein_ctrl."),
     }
     return TrialRecord(outcomes=out, diagnostics=diags)
+
+
+def m_r(meth, r):
+    return f"{meth}.{r}"
+
+
+def _fit_only(Ztr, ytr):
+    """A fit with no test rows (a population with one individual): result and a NaN test error."""
+    from ...svm import solve_crammer_singer
+
+    return solve_crammer_singer(Ztr, ytr, C_HAPMAP), math.nan
+
+
+def _in_sample_diags(diags, key, res, Ztr, ytr):
+    """eps_in, its status and the control's (module docstring, "In-sample error") into ``diags``; returns the
+    two statuses (NaN for a solver error)."""
+    if res is None:
+        diags.update({f"ein.{key}": math.nan, f"ein_status.{key}": math.nan, f"ein_ctrl.{key}": math.nan,
+                      f"ein_ctrl_status.{key}": math.nan, f"primal.{key}": math.nan, f"primal_rule.{key}": math.nan,
+                      f"hm_bound.{key}": math.nan})
+        return math.nan, math.nan
+    e0, s0, rule = in_sample(res, Ztr, ytr, C_HAPMAP)
+    e1, s1, _ = in_sample(res, Ztr, ytr, C_HAPMAP, shift=1)
+    diags.update({f"ein.{key}": e0, f"ein_status.{key}": float(s0), f"ein_ctrl.{key}": e1,
+                  f"ein_ctrl_status.{key}": float(s1), f"primal.{key}": float(res.primal),
+                  f"primal_rule.{key}": float(rule), f"hm_bound.{key}": _hard_margin_bound(Ztr)})  # fmt: skip
+    return float(s0), float(s1)
+
+
+def _in_sample_outcome(statuses, diags, prefix):
+    """'zero in all cases': holds when every fit is certified (+1), fails when one is certified non-zero (-1);
+    undetermined otherwise (a fit not decided or a solver error). Statistic: the largest eps_in (%)."""
+    st = np.asarray(statuses, dtype=float)
+    eins = [v for k, v in diags.items() if k.startswith(prefix) and np.isfinite(v)]
+    stat = float(max(eins)) if eins else math.nan
+    if np.any(st == -1):
+        return Outcome(False, statistic=stat)
+    if np.all(st == 1):
+        return Outcome(True, statistic=stat)
+    return Outcome(False, statistic=stat, undetermined=True)
 
 
 def _mean_se(v):
@@ -215,11 +349,39 @@ def decide(records, params):
             ratio = max(truns) / min(truns)
             rows.append({"method": f"r = {r}: max / min of the methods' t_run", "paper_trun_max_over_min":
                          PAPER_FIG3_SAME, "trun_max_over_min": ratio, "trun_max_over_min_agrees": ratio <= SAME_RATIO})
-    # Fig. 2's population panel is not run (module docstring, "Population-level classification"): the row
-    # says so in the table instead of leaving the paper's 20% unmentioned; no number, no agreement.
-    rows.append({"method": "population labels (about 50 classes)", "paper_eps_out_population": PAPER_FIG2_POPULATION,
-                 "eps_out_population": "not run (no certified 50-class fit; docstring)",
-                 "eps_out_population_agrees": None})  # fmt: skip
+    # Fig. 2's population panel: 50 classes at r = pop_r (module docstring, "Population-level classification").
+    rp = pop_r(params)
+    pund = float(np.nanmax([D[f"pop_undetermined.{m}.{rp}"] for m in meths]))
+    info["population_undetermined_max"] = pund
+    info["population_solver_errors"] = float(D["pop_solver_errors"].sum())
+    pmeans = {}
+    for m in meths:
+        mean, se = _mean_se(D[f"pop_err.{m}.{rp}"])
+        pmeans[m] = mean
+        rows.append({"method": f"{m}, r = {rp}, population labels (50 classes, stand-in)",
+                     "paper_eps_out_population": PAPER_FIG2_POPULATION_ERR, "eps_out_population": mean,
+                     "eps_out_population_se": se})
+        info[f"pop_t_svm_s.{m}.{rp}"] = float(np.nanmean(D[f"pop_t_svm.{m}.{rp}"]))
+    if len(meths) > 1:
+        vals = [v for v in pmeans.values() if np.isfinite(v)]
+        spread = max(vals) - min(vals) if vals else math.nan
+        rows.append({"method": f"r = {rp}, population labels: spread of the methods' eps_out (points)",
+                     "paper_eps_out_spread": PAPER_FIG2_SAME, "eps_out_spread": spread,
+                     "eps_out_spread_agrees": bool(spread <= SPREAD_POINTS) if vals else None})
+    # Sec. 4.1.3's in-sample sentence: the largest training error (%) of the solver's labels over every fit,
+    # and how many fits the certificate decided (the variant sec413_in_sample_zero carries the verdict).
+    for task in ("region", "population"):
+        ks = [k[len("ein."):] for k in D if k.startswith(f"ein.{task}.")]
+        ein = np.concatenate([D[f"ein.{k}"] for k in ks])
+        st = np.concatenate([D[f"ein_status.{k}"] for k in ks])
+        hm = np.concatenate([D[f"hm_bound.{k}"] for k in ks])
+        pr = np.concatenate([D[f"primal.{k}"] for k in ks])
+        rows.append({"method": f"{task} labels: largest training error over {ein.size} fits",
+                     "paper_eps_in": PAPER_IN_SAMPLE, "eps_in_max": float(np.nanmax(ein)) if np.isfinite(ein).any() else math.nan,
+                     "eps_in_zero_certified": f"{int(np.sum(st == 1))} of {st.size} fits",
+                     "eps_in_max_agrees": bool(np.all(st == 1)) if np.all(np.isfinite(st)) and not np.any(st == 0) else None})
+        info[f"in_sample_primal_max.{task}"] = float(np.nanmax(pr)) if np.isfinite(pr).any() else math.nan
+        info[f"in_sample_hard_margin_bound_max.{task}"] = float(np.nanmax(hm)) if np.isfinite(pr).any() else math.nan
     info["paper_vs"] = rows
     return {}, info
 
@@ -247,6 +409,17 @@ THEOREM = register(
             Variant("fig2_region_error", "eps_out (%) per method and r, region labels (Fig. 2)", **_M),
             Variant("fig3_trp_order", "t_rp per method and r, and its ranking (Fig. 3)", **_M),
             Variant("fig3_total_time", "t_run = t_rp + t_svm per method and r (Fig. 3)", **_M),
+            Variant("fig2_population_error", "eps_out (%) per method at r = min(rs), population labels (50 classes; "
+                    "Fig. 2, 'close to 20%')", mode="report", expected=None, role="measurement",
+                    assumed=("data: the seeded hapmap_like stand-in, NOT the HapMap-HGDP matrix; population labels, "
+                             "one r (the cell's smallest)",)),
+            Variant("sec413_in_sample_zero", "every fit (region and population labels, every method and r): the exact "
+                    "Crammer-Singer optimum W* classifies every training row correctly (eps_in = 0), certified by "
+                    "P(W^) < C or per-row margins", mode="deterministic", expected=_in_sample_expected,
+                    assumed=("data: the seeded hapmap_like stand-in, NOT the HapMap-HGDP matrix",)),
+            Variant("sec413_in_sample_control", "planted fault: the same check against the training labels shifted "
+                    "by one class (k -> k + 1 mod K); must find eps_in > 0", mode="deterministic",
+                    expected="VIOLATED", role="control"),
         ),
         profiles={
             "quick": Profile(_cells(150, 2048, (512, 1024)), trials=2),
