@@ -257,14 +257,15 @@ def cs_test_error(Ztr, ytr, Zte, yte, C):
     return err, und
 
 
-def cs_fit(Ztr, ytr, Zte, yte, C):
+def cs_fit(Ztr, ytr, Zte, yte, C, max_iter=None):
     """:func:`cs_test_error` that also returns the certified fit: ``(res, test error %, undetermined fraction)``
-    with ``res`` the :class:`rpcheck.svm.MulticlassResult` (for training-set predictions and the primal)."""
+    with ``res`` the :class:`rpcheck.svm.MulticlassResult` (for training-set predictions and the primal);
+    ``max_iter``: the solver's epoch cap (None: its default), not its certificate."""
     import scipy.sparse as sp
 
     from ...svm import solve_crammer_singer
 
-    res = solve_crammer_singer(Ztr, ytr, C)
+    res = solve_crammer_singer(Ztr, ytr, C) if max_iter is None else solve_crammer_singer(Ztr, ytr, C, max_iter=max_iter)
     S = np.asarray(Zte @ res.W.T)
     pred = res.classes[np.argmax(S, axis=1)]
     top2 = np.sort(S, axis=1)[:, -2:]
