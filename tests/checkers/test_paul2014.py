@@ -339,6 +339,16 @@ def test_hapmap_population_labels_and_n_train():
     ci = {"n": 250, "d": 4096, "rs": "512,1024,2048", "methods": "CW,RS,FHT,RG"}
     assert H._in_sample_expected(ci) == "HOLDS" and H.pop_r(ci) == 512
     assert H._in_sample_expected({**ci, "n": 1000, "d": 16384, "rs": "256,512"}) is None  # 256 < 665
+    # population fits where certified (<= 650 population training rows): quick, ci, standard; not at full
+    assert H.pop_run(ci) and H.pop_run({"n": 1000}) and not H.pop_run({"n": 2250})
+    full = {"n": 2250, "d": 16384, "rs": "256", "methods": "RG"}
+    diag = {"solver_errors": 0.0, "pop_solver_errors": 0.0, "err.RG.256": 1.0, "undetermined.RG.256": 0.0,
+            "t_rp.RG.256": 0.1, "t_svm.RG.256": 1.0, "ein.region.RG.256": 0.0, "ein_status.region.RG.256": 1.0,
+            "primal.region.RG.256": 0.002, "hm_bound.region.RG.256": math.inf}  # fmt: skip
+    _, info = H.decide([_rec(**diag)], full)
+    rows = {r["method"]: r for r in info["paper_vs"]}
+    assert rows["population labels (50 classes)"]["eps_out_population"].startswith("not run at n = 2250")
+    assert rows["region labels: largest training error over 1 fits"]["eps_in_max_agrees"] is True
 
 
 def test_rcv1_decide_rows():
