@@ -277,14 +277,79 @@ def test_hapmap_decide_rows():
     for m, t in trp.items():
         diag |= {f"err.{m}.512": 1.0 + (m == "CW") * 3.0, f"undetermined.{m}.512": 0.0, f"t_rp.{m}.512": t,
                  f"t_svm.{m}.512": 1.0}  # fmt: skip
+        diag |= {f"pop_err.{m}.512": 20.0 + (m == "RG") * 4.0, f"pop_undetermined.{m}.512": 0.1,
+                 f"pop_t_svm.{m}.512": 1.0}  # fmt: skip
+        for task in ("region", "population"):
+            diag |= {f"ein.{task}.{m}.512": 0.0, f"ein_status.{task}.{m}.512": 1.0, f"primal.{task}.{m}.512": 0.01,
+                     f"hm_bound.{task}.{m}.512": 0.3}  # fmt: skip
+    diag["pop_solver_errors"] = 0.0
+    diag["ein_status.population.RG.512"] = 0.0  # one population fit undetermined
     _, info = repro_hapmap.decide([_rec(**diag), _rec(**diag)], params)
     rows = {r["method"]: r for r in info["paper_vs"]}
+    pop = rows["RG, r = 512, population labels (50 classes, stand-in)"]
+    assert pop["paper_eps_out_population"] == 20 and pop["eps_out_population"] == 24
+    assert rows["r = 512, population labels: spread of the methods' eps_out (points)"]["eps_out_spread_agrees"] is False
+    assert info["population_undetermined_max"] == pytest.approx(0.1)
+    reg = rows["region labels: largest training error over 8 fits"]
+    assert reg["eps_in_max"] == 0 and reg["eps_in_max_agrees"] is True and reg["eps_in_zero_certified"] == "8 of 8 fits"
+    assert rows["population labels: largest training error over 8 fits"]["eps_in_max_agrees"] is None
     cw = rows["CW, r = 512, region labels"]
     assert cw["paper_eps_out"] == 2 and cw["eps_out"] == 4
     assert rows["r = 512: spread of the methods' eps_out (points)"]["eps_out_spread_agrees"] is False  # 3 points
     order = rows["r = 512: t_rp ranking (means)"]
     assert order["trp_order"] == "FHT < RS < RG < CW" and order["trp_order_agrees"] is True
     assert rows["r = 512: max / min of the methods' t_run"]["trun_max_over_min_agrees"] is True  # 1.04/1.01
+
+
+def test_hapmap_in_sample_rules():
+    """in_sample: rule (a) P(W^) < C certifies every training prediction of W* (status +1; the control's shifted
+    labels -1, eps_in 100%); a label conflict (two equal rows, two labels) makes P* >= C, so rule (a) is off and
+    the status is never +1 (W* cannot classify both rows)."""
+    from rpcheck.checkers.paul2014 import repro_hapmap as H
+    from rpcheck.svm import solve_crammer_singer
+
+    g = np.random.default_rng(3)
+    Z = g.standard_normal((30, 60))  # 30 generic rows in 60 dimensions: separable for any labels
+    y = np.arange(30) % 3
+    res = solve_crammer_singer(Z, y, 1000.0)
+    e0, s0, rule = H.in_sample(res, Z, y, 1000.0)
+    assert rule and s0 == 1 and e0 == 0.0 and res.primal < H._hard_margin_bound(Z) * (1 + 1e-9) < 1000.0
+    e1, s1, _ = H.in_sample(res, Z, y, 1000.0, shift=1)
+    assert s1 == -1 and e1 == 100.0
+    Zc, yc = np.vstack([Z, Z[:1]]), np.append(y, (y[0] + 1) % 3)  # planted conflict
+    resc = solve_crammer_singer(Zc, yc, 10.0)
+    ec, sc, rulec = H.in_sample(resc, Zc, yc, 10.0)
+    assert not rulec and sc != 1 and ec > 0
+    assert H._hard_margin_bound(g.standard_normal((5, 3))) == math.inf  # more rows than columns
+
+
+def test_hapmap_population_labels_and_n_train():
+    """The trial's population ids are hapmap_like's (label="population"); n_train is stratified_split's size."""
+    from rpcheck.checkers.paul2014 import repro_hapmap as H
+    from rpcheck.checkers.paul2014._common import stratified_split
+    from rpcheck.standins import hapmap_like
+
+    for n in (150, 250, 1000):
+        ds = hapmap_like(n=n, d=8, label="population", rng=1)
+        assert np.array_equal(np.asarray(ds.y_raw), H._labels(n, "population"))
+        reg = hapmap_like(n=n, d=8, label="region", rng=1)
+        assert np.array_equal(np.asarray(reg.y_raw), H._labels(n, "region"))
+        for task in ("region", "population"):
+            lab = H._labels(n, task)
+            assert stratified_split(lab, np.random.default_rng(0))[0].size == H.n_train(lab)
+    ci = {"n": 250, "d": 4096, "rs": "512,1024,2048", "methods": "CW,RS,FHT,RG"}
+    assert H._in_sample_expected(ci) == "HOLDS" and H.pop_r(ci) == 512
+    assert H._in_sample_expected({**ci, "n": 1000, "d": 16384, "rs": "256,512"}) is None  # 256 < 665
+    # population fits where certified (<= 650 population training rows): quick, ci, standard; not at full
+    assert H.pop_run(ci) and H.pop_run({"n": 1000}) and not H.pop_run({"n": 2250})
+    full = {"n": 2250, "d": 16384, "rs": "256", "methods": "RG"}
+    diag = {"solver_errors": 0.0, "pop_solver_errors": 0.0, "err.RG.256": 1.0, "undetermined.RG.256": 0.0,
+            "t_rp.RG.256": 0.1, "t_svm.RG.256": 1.0, "ein.region.RG.256": 0.0, "ein_status.region.RG.256": 1.0,
+            "primal.region.RG.256": 0.002, "hm_bound.region.RG.256": math.inf}  # fmt: skip
+    _, info = H.decide([_rec(**diag)], full)
+    rows = {r["method"]: r for r in info["paper_vs"]}
+    assert rows["population labels (50 classes)"]["eps_out_population"].startswith("not run at n = 2250")
+    assert rows["region labels: largest training error over 1 fits"]["eps_in_max_agrees"] is True
 
 
 def test_rcv1_decide_rows():

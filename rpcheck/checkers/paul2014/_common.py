@@ -40,6 +40,7 @@ __all__ = [
     "sketch_options",
     "target_dims",
     "cs_test_error",
+    "cs_fit",
 ]
 
 AUTHORS = "Saurabh Paul, Christos Boutsidis, Malik Magdon-Ismail, Petros Drineas"
@@ -252,14 +253,22 @@ def cs_test_error(Ztr, ytr, Zte, yte, C):
     the certified bound on ``||W - W*||_F`` (each score difference ``w_a^T x - w_b^T x`` moves by at most
     ``||(w_a - w_a*) - (w_b - w_b*)|| ||x|| <= sqrt(2) ||W - W*||_F ||x||``). ``Ztr`` and ``Zte`` may be sparse:
     the solver keeps a sparse ``Ztr`` CSR (epochs in O(K nnz)); dense projected rows stay dense."""
+    _, err, und = cs_fit(Ztr, ytr, Zte, yte, C)
+    return err, und
+
+
+def cs_fit(Ztr, ytr, Zte, yte, C, max_iter=None):
+    """:func:`cs_test_error` that also returns the certified fit: ``(res, test error %, undetermined fraction)``
+    with ``res`` the :class:`rpcheck.svm.MulticlassResult` (for training-set predictions and the primal);
+    ``max_iter``: the solver's epoch cap (None: its default), not its certificate."""
     import scipy.sparse as sp
 
     from ...svm import solve_crammer_singer
 
-    res = solve_crammer_singer(Ztr, ytr, C)
+    res = solve_crammer_singer(Ztr, ytr, C) if max_iter is None else solve_crammer_singer(Ztr, ytr, C, max_iter=max_iter)
     S = np.asarray(Zte @ res.W.T)
     pred = res.classes[np.argmax(S, axis=1)]
     top2 = np.sort(S, axis=1)[:, -2:]
     xn = np.sqrt(np.asarray(Zte.multiply(Zte).sum(axis=1)).ravel()) if sp.issparse(Zte) else np.linalg.norm(Zte, axis=1)
     unc = math.sqrt(2.0) * xn * res.w_error_bound
-    return 100.0 * float(np.mean(pred != yte)), float(np.mean(top2[:, 1] - top2[:, 0] <= unc))
+    return res, 100.0 * float(np.mean(pred != yte)), float(np.mean(top2[:, 1] - top2[:, 0] <= unc))
