@@ -87,7 +87,7 @@ numbers, only the orderings between methods can be compared.
 clock, the same process): Gaussian / SE, Achlioptas / SE, Gaussian / SE+SRHT, Achlioptas / SE+SRHT and
 max(SE+nps, SE+top-r) / SE+SRHT, for the two timing sentences above. Timings never decide a verdict.
 
-Measured (commit of this module, seed 0, shared 2-core machine at load 3-5). ``ci`` (3,000 rows, r = 64,
+Measured, rcv1-binary (commit of this module, seed 0, shared 2-core machine at load 3-5). ``ci`` (3,000 rows, r = 64,
 C = 1, 2 trials): 1.7 s; memory peak 9.6 MB <= budget 63.5 MB (dense rotation 1.6 GB); stand-in accuracies
 96.9-98.8%. ``standard`` with ``--trials 1`` (20,242 rows, r = 256, 3-fold CV over 4 C values): 18 min wall,
 863 s CPU, 1.8 GB max RSS (the SVM solves); memory peak 134 MB <= budget 649 MB (dense rotation 10.6 GB);
@@ -104,6 +104,21 @@ figures. ``full --trials 1`` (5-fold CV over the 11 C values): 128 CPU s (124 us
 178 s wall at 35% of a core), 0.70 GB max RSS, C = 2^-5 (2^-4 for SE) chosen, accuracies 99.85-100%; about
 50 s of each process is fixed cost (imports, stand-in, kernels), so the 15 trials of ``full`` take about
 50 + 15 x 80 s, some 20 CPU min (estimate from these two runs).
+
+Measured, real-sim and news20-binary (session 11, seed 0; the machine at load 10-15, so wall times are
+indicative only; CPU seconds from ``time.process_time`` in the process, RSS from ``/usr/bin/time -v``).
+``ci``: real-sim (3,000 x 20,958, r = 64) stand-in 0.03 CPU s, trials 0.85 and 0.28 CPU s; news20-binary
+(3,000 x 1,355,191, r = 32) stand-in 1.2 CPU s, trials 3.6 and 3.0 CPU s, 1.06 GB max RSS: together about
+9 CPU s added to ``ci``. At r = 64 the news20 trials took 5.3-5.5 CPU s (1.8 GB max RSS), because the
+Gaussian and Achlioptas builds are O(d r) draws at d = 1.36 M; hence r = 32 in that ci cell (the derivations
+above hold for every r <= 256). ci accuracies (2 trials, C = 1): real-sim stand-in 98.5-99.95%, news20 stand-in
+66-76% (the paper's real news20-binary at r = 256: 69.29-78.33%). At the paper's news20 shape (train part
+13,331 x 1,355,191, r = 256), one projection of train + test: Gaussian 9.1 CPU s and 3.2 GB max RSS (its
+dense d x r float64 matrix is 2.78 GB; ``X @ R`` with sparse ``X`` never densifies ``X``), Achlioptas
+(s = 1/3: 116 M stored entries of a sparse (d, r) matrix) 25.3 CPU s and 5.9 GB max RSS -- both fit the
+8 GB this project allows a process, so no method is dropped; the trial's peak is the Achlioptas build, so
+news20 cells must not run two to a machine with less than ~12 GB free.
+STANDARD_PLACEHOLDER
 """
 
 from __future__ import annotations
