@@ -137,6 +137,7 @@ from ._validation import check_choice, check_int, check_interval
 from .errors import RpcheckError
 
 __all__ = [
+    "sign_test",
     "Verdict",
     "ROLES",
     "MODES",
@@ -1002,3 +1003,27 @@ def violated_power(mode, n, p_true, promised=None, level=0.01):
     else:
         ok = _central(ks, n, promised) <= level
     return float(min(1.0, pmf[ok].sum()))
+
+
+def sign_test(k, n, alpha=0.01):
+    """Exact one-sided sign test of "P(a paired draw supports the statement) > 1/2" from ``k`` supporting draws
+    out of ``n`` independent ones (ties removed by the caller, or counted as not supporting).
+
+    HOLDS when ``P(X >= k | n, 1/2) <= alpha`` (if the true probability is <= 1/2, P(HOLDS) <= alpha);
+    VIOLATED when ``P(X <= k | n, 1/2) <= alpha`` (if it is >= 1/2, P(VIOLATED) <= alpha); else
+    INCONCLUSIVE (with n < 7 neither is reachable at alpha = 0.01: 2^-7 = 0.0078).
+
+    Returns ``(verdict, p_holds, p_violated)``.
+
+    >>> sign_test(7, 7)[0], sign_test(0, 7)[0], sign_test(3, 6)[0]
+    (<Verdict.HOLDS: 'HOLDS'>, <Verdict.VIOLATED: 'VIOLATED'>, <Verdict.INCONCLUSIVE: 'INCONCLUSIVE'>)
+    """
+    if n == 0:
+        return Verdict.INCONCLUSIVE, 1.0, 1.0
+    from scipy.stats import binom  # lazy: scipy.stats costs ~1 s to import (rpcheck list/show)
+
+    p_h = float(binom.sf(k - 1, n, 0.5))
+    p_v = float(binom.cdf(k, n, 0.5))
+    v = Verdict.HOLDS if p_h <= alpha else (Verdict.VIOLATED if p_v <= alpha else Verdict.INCONCLUSIVE)
+    return v, p_h, p_v
+

@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import os
 
-import scipy.stats
-
 from ... import compare as cmp
 from ...datasets import BUNDLED, load_bundled, load_file
 from ...engine import Constraint, Param, Profile, Verdict, grid
+from ...stats import sign_test as _sign_test
 from . import _common as c
 
 __all__ = [
@@ -121,21 +120,8 @@ P_CGRID = Param("choice", choices=("paper", "ci"), doc="C grid: the paper's {2^-
 
 
 def sign_test(k, n, alpha=SIGN_ALPHA):
-    """Exact one-sided sign test of "P(a repetition supports the sentence) > 1/2" from ``k`` supporting
-    repetitions out of ``n`` independent ones.
-
-    HOLDS when ``P(X >= k | n, 1/2) <= alpha`` (if the true probability is <= 1/2, P(HOLDS) <= alpha);
-    VIOLATED when ``P(X <= k | n, 1/2) <= alpha`` (if it is >= 1/2, P(VIOLATED) <= alpha); else
-    INCONCLUSIVE (with n < 7 neither is reachable at alpha = 0.01: 2^-7 = 0.0078).
-
-    Returns ``(verdict, p_holds, p_violated)``.
-    """
-    if n == 0:
-        return Verdict.INCONCLUSIVE, 1.0, 1.0
-    p_h = float(scipy.stats.binom.sf(k - 1, n, 0.5))
-    p_v = float(scipy.stats.binom.cdf(k, n, 0.5))
-    v = Verdict.HOLDS if p_h <= alpha else (Verdict.VIOLATED if p_v <= alpha else Verdict.INCONCLUSIVE)
-    return v, p_h, p_v
+    """:func:`rpcheck.stats.sign_test` of ``k`` supporting repetitions out of ``n`` independent ones."""
+    return _sign_test(k, n, alpha)
 
 
 def sign_decide(records, names):

@@ -272,3 +272,13 @@ def cs_fit(Ztr, ytr, Zte, yte, C, max_iter=None):
     xn = np.sqrt(np.asarray(Zte.multiply(Zte).sum(axis=1)).ravel()) if sp.issparse(Zte) else np.linalg.norm(Zte, axis=1)
     unc = math.sqrt(2.0) * xn * res.w_error_bound
     return res, 100.0 * float(np.mean(pred != yte)), float(np.mean(top2[:, 1] - top2[:, 0] <= unc))
+
+
+def mean_se(v):
+    """Mean and standard error of the finite entries of ``v`` (se None from one value; NaN mean from none)."""
+    v = np.asarray(v, dtype=float)
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        return math.nan, None
+    return float(v.mean()), (float(v.std(ddof=1) / math.sqrt(v.size)) if v.size > 1 else None)
+

@@ -175,6 +175,7 @@ from ._common import (
     PAPER_SKETCH_KINDS,
     cite,
     cs_fit,
+    mean_se,
     paper_methods,
     paper_sketch,
     stratified_split,
@@ -396,14 +397,6 @@ def _in_sample_outcome(statuses, diags, prefix):
     return Outcome(False, statistic=stat, undetermined=True)
 
 
-def _mean_se(v):
-    v = np.asarray(v, dtype=float)
-    v = v[np.isfinite(v)]
-    if v.size == 0:
-        return math.nan, None
-    return float(v.mean()), (float(v.std(ddof=1) / math.sqrt(v.size)) if v.size > 1 else None)
-
-
 def decide(records, params):
     """Measurements only (no verdict); Paper vs rpcheck rows with the rules of the module docstring."""
     D = {k: np.array([rec.diagnostics[k] for rec in records], dtype=float) for k in records[0].diagnostics}
@@ -422,7 +415,7 @@ def decide(records, params):
     for r in rs:
         means = {}
         for m in meths:
-            mean, se = _mean_se(D[f"err.{m}.{r}"])
+            mean, se = mean_se(D[f"err.{m}.{r}"])
             means[m] = mean
             rows.append({"method": f"{m}, r = {r}, region labels", "paper_eps_out": PAPER_FIG2_REGION_ERR,
                          "eps_out": mean, "eps_out_se": se})
@@ -455,7 +448,7 @@ def decide(records, params):
         info["population_solver_errors"] = float(D["pop_solver_errors"].sum())
         pmeans = {}
         for m in meths:
-            mean, se = _mean_se(D[f"pop_err.{m}.{rp}"])
+            mean, se = mean_se(D[f"pop_err.{m}.{rp}"])
             pmeans[m] = mean
             rows.append({"method": f"{m}, r = {rp}, population labels (50 classes, stand-in)",
                          "paper_eps_out_population": PAPER_FIG2_POPULATION_ERR, "eps_out_population": mean,

@@ -71,6 +71,7 @@ from ._common import (
     PAPER_METHODS_CONSTRAINT,
     PAPER_SKETCH_KINDS,
     cite,
+    mean_se,
     paper_methods,
     paper_sketch,
     stratified_split,
@@ -170,15 +171,6 @@ def trial(params, rng):
         "fig4_nnz_ratio": Outcome(True, statistic=float(np.mean([diags["nnz." + k] for k in keys]))),
     }
     return TrialRecord(outcomes=out, diagnostics=diags)
-
-
-def mean_se(v):
-    """Mean and standard error of the finite entries (se None from one value; NaN mean from none)."""
-    v = np.asarray(v, dtype=float)
-    v = v[np.isfinite(v)]
-    if v.size == 0:
-        return math.nan, None
-    return float(v.mean()), (float(v.std(ddof=1) / math.sqrt(v.size)) if v.size > 1 else None)
 
 
 def _decreasing(seq):

@@ -141,11 +141,11 @@ import math
 import time
 
 import numpy as np
-import scipy.stats
 
 from ..._threads import single_threaded
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
-from ._common import cite, paper_sketch, target_dims
+from ...stats import sign_test as _sign_test
+from ._common import cite, mean_se, paper_sketch, target_dims
 from .tables import TABLE_II
 
 __all__ = ["THEOREM", "trial", "decide", "METHODS", "sign_test", "REPS", "X16", "TIMED_VARIANTS", "SIGN_TESTED",
@@ -187,15 +187,8 @@ PAPER_EPS_IN = (f"'For every dataset and every value of r we tried, the in-sampl
 
 
 def sign_test(k, n, alpha=SIGN_ALPHA):
-    """Exact one-sided sign test of "P(a pair supports the sentence) > 1/2" from ``k`` supporting pairs of
-    ``n``: HOLDS when ``P(X >= k | n, 1/2) <= alpha``, VIOLATED when ``P(X <= k | n, 1/2) <= alpha``, else
-    INCONCLUSIVE. Returns ``(verdict, p_holds, p_violated)``."""
-    if n == 0:
-        return Verdict.INCONCLUSIVE, 1.0, 1.0
-    p_h = float(scipy.stats.binom.sf(k - 1, n, 0.5))
-    p_v = float(scipy.stats.binom.cdf(k, n, 0.5))
-    v = Verdict.HOLDS if p_h <= alpha else (Verdict.VIOLATED if p_v <= alpha else Verdict.INCONCLUSIVE)
-    return v, p_h, p_v
+    """:func:`rpcheck.stats.sign_test`: "P(a pair supports the sentence) > 1/2" from ``k`` of ``n`` pairs."""
+    return _sign_test(k, n, alpha)
 
 
 def _warm_up(C):
@@ -341,15 +334,6 @@ def trial(params, rng):
     out["eps_in_vs_full"] = Outcome(
         True, statistic=float(np.mean([diag["eps_in." + k] - diag["eps_in.full"] for k in pk])))
     return TrialRecord(outcomes=out, diagnostics=diag)
-
-
-def mean_se(v):
-    """Mean and standard error over pairs (se None from one value)."""
-    v = np.asarray(v, dtype=float)
-    v = v[np.isfinite(v)]
-    if v.size == 0:
-        return math.nan, None
-    return float(v.mean()), (float(v.std(ddof=1) / math.sqrt(v.size)) if v.size > 1 else None)
 
 
 def decide(records, params):
