@@ -54,7 +54,7 @@ d' = 32, r up to 32 as in ``lei2020.rsweep``; the paper's grid stops at d'/2):
   there. Derivation: at r = d' SRHT's S (without replacement) keeps every rotated column with scale
   sqrt(d'/r) = 1, and top-r and supervised keep every column too, so all three map X to X D H P (P a column
   permutation, H orthonormal) whose Gram matrix is X X^T exactly (to rounding: 5e-16 relative, tested in
-  tests/checkers/test_lei2020_fig2.py). The L1-loss SVM dual (3) with bias and its predictions depend on the
+  tests/checkers/test_lei2020_fig2_rule.py). The L1-loss SVM dual (3) with bias and its predictions depend on the
   data only through the Gram matrices, the split and the CV folds are shared by all methods of a repetition
   (``run_repetition``), so the chosen C and the test predictions coincide: the repetition ties, and a tie does
   not support "higher". A strict win needs a prediction (in CV or on the test set) flipped by a rounding-level
@@ -82,7 +82,7 @@ support -- decided with the run's Holm family and the engine's attainability rul
   VIOLATED unattainable and expects INCONCLUSIVE). With the self-check it catches a comparison of the
   wrong orientation (one of the two rows then fails whichever way) and a rule that cannot refute. The
   report rows' own rule (``decide``) is tested on planted records (a planted bonus: HOLDS; a planted penalty
-  or a tie at one r: VIOLATED) in tests/checkers/test_lei2020_fig2.py: at quick/ci (1 repetition) neither the
+  or a tie at one r: VIOLATED) in tests/checkers/test_lei2020_fig2_rule.py: at quick/ci (1 repetition) neither the
   control nor any report row can reach a verdict, by construction.
 - ``selfcheck_topr_gt_topr_minus_one`` (role "self-check", expected HOLDS): the same with the planted arm one
   test point below: every repetition supports it, support p-value 2^-n (HOLDS with probability 1 where
