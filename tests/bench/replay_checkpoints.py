@@ -139,7 +139,11 @@ def main(argv=None):
         if th is None:
             report[tdir.name] = {"status": "not-registered"}
         else:
-            report[tdir.name] = replay_theorem(th, tdir, a.budget, a.cells, rng, a.max_trial_seconds)
+            try:
+                report[tdir.name] = replay_theorem(th, tdir, a.budget, a.cells, rng, a.max_trial_seconds)
+            except Exception as exc:  # e.g. a cell whose stored parameters the current theorem no longer takes
+                report[tdir.name] = {"status": "differs", "differences": [f"replay raised {type(exc).__name__}: "
+                                                                          f"{str(exc).splitlines()[0][:200]}"]}
         r = report[tdir.name]
         bad |= r["status"] == "differs"
         print(f"{tdir.name:40s} {r['status']:17s} trials {r.get('trials', 0):6d} "
