@@ -140,6 +140,8 @@ _POLISH_FROM = 1e-2
 #: 12.0 CPU s, peak resident memory 0.7-0.8 GB; measured once each on a loaded machine, indicative). Every
 #: system the 4,000-pair limit allowed (T <= 4,000, so T + B <= 8,000) is still solved, in the same order.
 MAX_POLISH = 8192
+#: Rows of the class-coefficient block formed at a time in ``_kkt_solve`` (a 1024 x T temporary).
+_POLISH_BLOCK = 1024
 #: Largest n * K * (d + 1) accepted for a dense ``X`` (an epoch costs n K d multiply-adds; about 200 MB of
 #: float64 as cells).
 MAX_CELLS = 25_000_000
@@ -433,10 +435,10 @@ def _kkt_solve(X, yk, C, n, ii, mm, bound):
     E = np.zeros((T, int(max(yk.max(), mm.max())) + 1))
     E[np.arange(T), yt] = 1.0
     E[np.arange(T), mm] = -1.0
-    for lo in range(0, T, 1024):
-        cfb = E[lo:lo + 1024] @ E.T
+    for lo in range(0, T, _POLISH_BLOCK):
+        cfb = E[lo:lo + _POLISH_BLOCK] @ E.T
         cfb += 0.0
-        G[lo:lo + 1024] *= cfb
+        G[lo:lo + _POLISH_BLOCK] *= cfb
     del cfb
     Mx = np.zeros((T + B, T + B))
     Mx[:T, :T] = G
