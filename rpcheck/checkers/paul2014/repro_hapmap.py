@@ -191,10 +191,11 @@ PAPER_FIG2_POPULATION_ERR = 20
 PAPER_IN_SAMPLE = "'The in-sample error is zero in all cases' (Sec. 4.1.3, p. 13)"
 POPULATIONS = 50  # hapmap_like's default: "approximately 50 populations" (Sec. 4.1.3)
 REGIONS = 5
-#: Population fits run only when the population training set has at most this many rows (quick, ci, standard;
-#: module docstring: at full size, 1,500 rows, no 50-class fit was certified), with an epoch cap of
-#: POP_MAX_ITER (certified fits took 25-47 epochs; a fit not certified by then is a counted SolverError).
-POP_MAX_TRAIN = 650
+#: Population fits run only when the population training set has at most this many rows (every profile; the
+#: largest measured certified: 1,500 rows at full, module docstring) and the 50-class fit at pop_r lies in the
+#: solver's dense domain (n_tr 50 (r + 1) <= MAX_CELLS), with an epoch cap of POP_MAX_ITER (certified fits took
+#: 25-80 epochs; a fit not certified by then is a counted SolverError).
+POP_MAX_TRAIN = 1500
 POP_MAX_ITER = 2000
 PAPER_FIG2_SAME = "eps_out 'nearly identical for all four random projection methods' (Sec. 4.1.3, p. 13; Fig. 2)"
 #: Sec. 4.1.3 (p. 14), t_rp on the dense HapMap matrix: "FHT is fastest, followed by RS, RG and CW".
@@ -271,8 +272,12 @@ def pop_r(params):
 
 
 def pop_run(params):
-    """Whether the cell fits the population labels (at most POP_MAX_TRAIN population training rows)."""
-    return n_train(_labels(int(params["n"]), "population")) <= POP_MAX_TRAIN
+    """Whether the cell fits the population labels: at most POP_MAX_TRAIN population training rows and a dense
+    50-class fit at pop_r inside the solver's domain (``n_tr 50 (r + 1) <= MAX_CELLS``)."""
+    from ...svm.multiclass import MAX_CELLS
+
+    nt = n_train(_labels(int(params["n"]), "population"))
+    return nt <= POP_MAX_TRAIN and nt * POPULATIONS * (pop_r(params) + 1) <= MAX_CELLS
 
 
 def _in_sample_expected(params):
@@ -439,8 +444,9 @@ def decide(records, params):
     rp = pop_r(params)
     if not pop_run(params):
         rows.append({"method": "population labels (50 classes)", "paper_eps_out_population": PAPER_FIG2_POPULATION_ERR,
-                     "eps_out_population": f"not run at n = {params['n']}: no certified 50-class fit at this size "
-                                           "(module docstring, 'Population-level classification')",
+                     "eps_out_population": f"not run at n = {params['n']}, r = {rp}: more than {POP_MAX_TRAIN} "
+                                           "training rows (no certified 50-class fit measured) or outside the solver's "
+                                           "domain (module docstring, 'Population-level classification')",
                      "eps_out_population_agrees": None})  # fmt: skip
     else:
         pund = float(np.nanmax([D[f"pop_undetermined.{m}.{rp}"] for m in meths]))
