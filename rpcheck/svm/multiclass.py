@@ -134,11 +134,12 @@ _POLISH_FROM = 1e-2
 #: in place, ``_kkt_solve``). History: 800 pairs, which a 1,500-point, 5-class, 2,048-dimensional separable
 #: problem exceeds (921 pairs; the sequential dual method then stalled at a relative gap near 0.3 for 20,000
 #: epochs, SolverError after 217 CPU s; the polish at 921 pairs certifies it after 25 epochs, 0.8 CPU s); then
-#: 4,000 pairs (T alone), which the 50-class C = 1000 fits of paul2014.repro.hapmap at 650 and 1,500 training
-#: rows exceed (4,278-4,950 pairs at the certified polish; SDM alone stalled at a relative gap of 1.7e-2 after
-#: 2,000 epochs, SolverError, 23-27 CPU s; with the polish they are certified after 25 and 80 epochs, 6.6 and
-#: 12.0 CPU s, peak resident memory 0.7-0.8 GB; measured once each on a loaded machine, indicative). Every
-#: system the 4,000-pair limit allowed (T <= 4,000, so T + B <= 8,000) is still solved, in the same order.
+#: 4,000 pairs (T alone), which 50-class C = 1000 problems of 650 and 1,500 points in 512 and 256 dimensions
+#: (a genotype-like stand-in) exceed: 4,278 and 4,943 pairs at the certified polish; with SDM alone they stalled
+#: at relative gaps of 1.6e-2 and 1.4e-2 after 2,000 epochs (SolverError, 22.8 and 25.4 CPU s); with the polish
+#: they are certified after 25 and 80 epochs, 4.3 and 11.7 CPU s, peak resident memory of the process 0.51 and
+#: 0.63 GB (one measurement each on a loaded machine, indicative). Every system the 4,000-pair limit allowed
+#: (T <= 4,000, so T + B <= 8,000) is still solved, in the same order.
 MAX_POLISH = 8192
 #: Rows of the class-coefficient block formed at a time in ``_kkt_solve`` (a 1024 x T temporary).
 _POLISH_BLOCK = 1024

@@ -7,12 +7,11 @@ with the block size and the limit lowered."""
 
 import numpy as np
 import pytest
+from test_multiclass import _certified, _cvxpy_cs, _distance_bound
 
 from rpcheck.errors import SolverError
 from rpcheck.svm import multiclass as mc
 from rpcheck.svm import solve_crammer_singer
-
-from test_multiclass import _certified, _cvxpy_cs, _distance_bound
 
 
 def _bound_problem():
