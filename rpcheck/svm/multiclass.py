@@ -42,7 +42,7 @@ copied, never changed): the epochs run the CSR kernel :func:`rpcheck.svm._cs.cs_
 per example instead of ``O(K d)``; on the same data it computes bit for bit what the dense kernel does, see
 :mod:`rpcheck.svm._cs`), the certificate forms ``W = (X^T alpha)^T`` and the scores ``X W^T`` as sparse-dense
 products and the row norms from the stored values, the polish forms ``X_t X_t^T`` of its active rows as a
-sparse product (then dense, at most ``MAX_POLISH`` rows), and the Clarabel fallback densifies (only below
+sparse product (then dense, at most ``MAX_POLISH`` unknowns), and the Clarabel fallback densifies (only below
 ``MAX_IPM_CELLS``). Domain: a dense ``X`` needs ``n K (d + 1) <= MAX_CELLS`` (an epoch's ``n K d``
 multiply-adds); a sparse one ``n K + K d + nnz(X) <= MAX_SPARSE_CELLS`` (the float64 arrays held: alpha and
 the scores ``n K``, ``W`` ``K d``, X's values ``nnz``; about 200 MB). Measured (one run, CPU seconds by
@@ -128,13 +128,21 @@ MAX_IPM_CELLS = 200_000
 #: The polish is tried once the largest sub-problem violation is below this (margin units); before, its
 #: guessed supports are rarely right.
 _POLISH_FROM = 1e-2
-#: The polish solves a dense system of the active pairs; above this many it is skipped. Forming it costs
-#: T^2 d and solving it (T + B)^3 / 3 for T active pairs and B bound examples (T = 4000: a 128 MB matrix plus
-#: the bound rows; 4000 is also the free-set limit of ``svc``'s and ``meb``'s polish). It was 800, which a
-#: 1,500-point, 5-class, 2,048-dimensional separable problem exceeds (921 pairs): the polish was then never
-#: tried and the sequential dual method stalled at a relative gap near 0.3 for all 20,000 epochs (SolverError
-#: after 217 CPU s), while the polish at 921 pairs is certified after 25 epochs (0.8 CPU s).
-MAX_POLISH = 4000
+#: The polish solves a dense system of the T active pairs and B bound examples; above ``T + B = MAX_POLISH``
+#: unknowns it is skipped. Forming it costs T^2 d and solving it (T + B)^3 / 3; its matrix takes 8 (T + B)^2
+#: bytes (512 MiB at the limit) and the solve one copy of it (the Gram and class-coefficient blocks are formed
+#: in place, ``_kkt_solve``). History: 800 pairs, which a 1,500-point, 5-class, 2,048-dimensional separable
+#: problem exceeds (921 pairs; the sequential dual method then stalled at a relative gap near 0.3 for 20,000
+#: epochs, SolverError after 217 CPU s; the polish at 921 pairs certifies it after 25 epochs, 0.8 CPU s); then
+#: 4,000 pairs (T alone), which 50-class C = 1000 problems of 650 and 1,500 points in 512 and 256 dimensions
+#: (a genotype-like stand-in) exceed: 4,278 and 4,943 pairs at the certified polish; with SDM alone they stalled
+#: at relative gaps of 1.6e-2 and 1.4e-2 after 2,000 epochs (SolverError, 22.8 and 25.4 CPU s); with the polish
+#: they are certified after 25 and 80 epochs, 4.3 and 11.7 CPU s, peak resident memory of the process 0.51 and
+#: 0.63 GB (one measurement each on a loaded machine, indicative). Every system the 4,000-pair limit allowed
+#: (T <= 4,000, so T + B <= 8,000) is still solved, in the same order.
+MAX_POLISH = 8192
+#: Rows of the class-coefficient block formed at a time in ``_kkt_solve`` (a 1024 x T temporary).
+_POLISH_BLOCK = 1024
 #: Largest n * K * (d + 1) accepted for a dense ``X`` (an epoch costs n K d multiply-adds; about 200 MB of
 #: float64 as cells).
 MAX_CELLS = 25_000_000
@@ -408,6 +416,11 @@ def _solve(X, classes, yk, C, tol, max_iter, t0):
     )
 
 
+def _n_bound(ii, bound, n):
+    """Number of bound examples with an active pair: the ``B`` of :func:`_kkt_solve`'s system."""
+    return int(np.count_nonzero(bound & (np.bincount(ii, minlength=n) > 0)))
+
+
 def _kkt_solve(X, yk, C, n, ii, mm, bound):
     """Solve the KKT system of the active pairs ``(ii, mm)`` with the bound examples ``bound`` (see
     :func:`_polish_alpha`); returns ``lambda`` (length ``len(ii)``) or None."""
@@ -415,11 +428,22 @@ def _kkt_solve(X, yk, C, n, ii, mm, bound):
     yt = yk[ii]
     bset = np.flatnonzero(bound & (np.bincount(ii, minlength=n) > 0))
     B = bset.size
-    cf = ((yt[:, None] == yt[None, :]).astype(float) - (yt[:, None] == mm[None, :])
-          - (mm[:, None] == yt[None, :]) + (mm[:, None] == mm[None, :]))
+    # <g_t, g_s> = cf_ts <x_i, x_j> with cf = E E^T, E_t = e_{k_i} - e_m (exact small integers; + 0.0 makes a
+    # -0.0 a +0.0): formed block by block in place on the Gram matrix, so the peak is the Gram matrix, the
+    # system's matrix and the solver's copy of it (no T x T temporaries besides).
     Xt = X[ii]
+    G = (Xt @ Xt.T).toarray() if sp.issparse(Xt) else Xt @ Xt.T
+    E = np.zeros((T, int(max(yk.max(), mm.max())) + 1))
+    E[np.arange(T), yt] = 1.0
+    E[np.arange(T), mm] = -1.0
+    for lo in range(0, T, _POLISH_BLOCK):
+        cfb = E[lo:lo + _POLISH_BLOCK] @ E.T
+        cfb += 0.0
+        G[lo:lo + _POLISH_BLOCK] *= cfb
+    del cfb
     Mx = np.zeros((T + B, T + B))
-    Mx[:T, :T] = cf * ((Xt @ Xt.T).toarray() if sp.issparse(Xt) else (Xt @ Xt.T))
+    Mx[:T, :T] = G
+    del G
     pos = np.full(n, -1)
     pos[bset] = np.arange(B)
     tb = pos[ii]
@@ -464,7 +488,7 @@ def _polish_alpha(X, yk, alpha, C, K, W, tried=None):
         bound = a[rows, yk] >= C * (1.0 - 1e-9)
         for _ in range(4):
             ii, mm = np.nonzero(act)
-            if ii.size == 0 or ii.size > MAX_POLISH:
+            if ii.size == 0 or ii.size + _n_bound(ii, bound, n) > MAX_POLISH:
                 break
             key = (act.tobytes(), bound.tobytes())
             if tried is not None and key in tried:

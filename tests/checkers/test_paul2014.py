@@ -340,15 +340,19 @@ def test_hapmap_population_labels_and_n_train():
     ci = {"n": 250, "d": 4096, "rs": "512,1024,2048", "methods": "CW,RS,FHT,RG"}
     assert H._in_sample_expected(ci) == "HOLDS" and H.pop_r(ci) == 512
     assert H._in_sample_expected({**ci, "n": 1000, "d": 16384, "rs": "256,512"}) is None  # 256 < 665
-    # population fits where certified (<= 650 population training rows): quick, ci, standard; not at full
-    assert H.pop_run(ci) and H.pop_run({"n": 1000}) and not H.pop_run({"n": 2250})
-    full = {"n": 2250, "d": 16384, "rs": "256", "methods": "RG"}
-    diag = {"solver_errors": 0.0, "pop_solver_errors": 0.0, "err.RG.256": 1.0, "undetermined.RG.256": 0.0,
-            "t_rp.RG.256": 0.1, "t_svm.RG.256": 1.0, "ein.region.RG.256": 0.0, "ein_status.region.RG.256": 1.0,
-            "primal.region.RG.256": 0.002, "hm_bound.region.RG.256": math.inf}  # fmt: skip
-    _, info = H.decide([_rec(**diag)], full)
+    # population fits where certified (<= 1,500 population training rows, measured at full's r = 256) and inside
+    # the solver's dense domain (n_tr 50 (r + 1) <= MAX_CELLS): every profile; not at 2,250 individuals with r = 512
+    std = {"n": 1000, "d": 16384, "rs": "256,512,1024,2048", "methods": "CW,RS,FHT,RG"}
+    assert H.pop_run(ci) and H.pop_run(std) and H.pop_run({**std, "n": 2250}) and H.pop_r({**std, "n": 2250}) == 256
+    assert not H.pop_run({**std, "n": 2250, "rs": "512"})           # 1,500 x 50 x 513 > MAX_CELLS
+    assert not H.pop_run({**std, "n": 2400, "d": 8192})             # 1,600 > POP_MAX_TRAIN training rows
+    off = {"n": 2250, "d": 16384, "rs": "512", "methods": "RG"}
+    diag = {"solver_errors": 0.0, "pop_solver_errors": 0.0, "err.RG.512": 1.0, "undetermined.RG.512": 0.0,
+            "t_rp.RG.512": 0.1, "t_svm.RG.512": 1.0, "ein.region.RG.512": 0.0, "ein_status.region.RG.512": 1.0,
+            "primal.region.RG.512": 0.002, "hm_bound.region.RG.512": math.inf}  # fmt: skip
+    _, info = H.decide([_rec(**diag)], off)
     rows = {r["method"]: r for r in info["paper_vs"]}
-    assert rows["population labels (50 classes)"]["eps_out_population"].startswith("not run at n = 2250")
+    assert rows["population labels (50 classes)"]["eps_out_population"].startswith("not run at n = 2250, r = 512")
     assert rows["region labels: largest training error over 1 fits"]["eps_in_max_agrees"] is True
 
 

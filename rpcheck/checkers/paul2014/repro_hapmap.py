@@ -62,24 +62,33 @@ loaded shared machine, indicative): ci size (250 x 4,096, 150 training rows, 50 
 ||W - W*||_F <= 7.3e-4; and (seed 12) CW, RS, FHT, RG at r = 256: 6.6-7.3 CPU s each, 47 epochs, relative gaps
 3.3e-8 to 5.3e-8, no SolverError.
 
-What still fails (measured, seed 11, ``max_iter = 2,000``, one fit each): the standard size at r = 512 (RG,
-650 training rows): SolverError after 2,000 epochs and 22.9 CPU s at a relative gap of 1.7e-2 (needed:
-1e-9); the full size at r = 256 (RG, 1,500 training rows): SolverError after 2,000 epochs and 27.1 CPU s at a
-relative gap of 1.7e-2. In both the iterate has 4,360 resp. 4,987 negative off-class multipliers (an upper
-bound on the active pairs), above the polish's limit ``MAX_POLISH = 4000``, so the polish is never tried and
-the sequential dual method crawls (an uncapped run of the standard r = 512 fit had used 77 CPU s without a
-certificate when it was stopped). Raising ``MAX_POLISH`` (a dense system of about 5,000 + 650 unknowns, 0.25 GB)
-is a solver change with its own tests against an independent solver; not done here. Hence the population
-fits run only where they were certified: cells with at most ``POP_MAX_TRAIN = 650`` population training rows
-(quick, ci, standard), with an epoch cap ``POP_MAX_ITER = 2,000`` (certified fits took 25-47 epochs; a fit not
-certified by then is a counted SolverError, ``population_solver_errors`` in the decide info, never a
-number). At full (2,250 individuals, 1,500 population training rows, the paper's size) the row says "not run"
-with this reason.
+Paper size (session 12). Before, the standard size at r = 512 (RG, 650 training rows) and the full size at
+r = 256 (RG, 1,500 training rows) raised SolverError (``max_iter = 2,000``): the iterate had 4,360 resp. 4,987
+negative off-class multipliers, above the polish's old limit of 4,000 active pairs, so the polish was never
+tried and the sequential dual method stalled at a relative gap of 1.6e-2 resp. 1.4e-2 after 2,000 epochs
+(22.8 resp. 25.4 CPU s). The polish's limit now counts the system's unknowns, ``T + B <= MAX_POLISH = 8,192``
+(rpcheck.svm.multiclass; a 512 MiB matrix at the limit), and the same two fits (the same stand-in, split and
+sketch: seed 11, one fit each, CPU s by ``time.process_time`` on a loaded shared machine, indicative) are
+certified by the polish at the default relative gap 1e-9 (accepted through the rounding allowance, as the
+region fits at full size): standard r = 512, 4,278 active pairs, 25 epochs, 4.3 CPU s, relative gap 4.8e-8,
+||W - W*||_F <= 9.6e-4, eps_out 23.4%; full r = 256, 4,943 active pairs, 80 epochs, 11.7 CPU s, relative gap
+7.7e-8, ||W - W*||_F <= 1.3e-3, eps_out 33.2%; peak resident memory of the whole process 0.51 resp. 0.63 GB
+(0.44 resp. 0.25 GB before). Hence the population fits run wherever the population training set has at most
+``POP_MAX_TRAIN = 1,500`` rows (the largest certified size measured: the paper's 2,250 individuals) and the
+50-class fit at ``pop_r`` lies in the solver's dense domain (below): every profile (quick, ci, standard,
+full), with an epoch cap ``POP_MAX_ITER = 2,000`` (certified fits took 25-80 epochs; a fit not certified by
+then is a counted SolverError, ``population_solver_errors`` in the decide info, never a number). Elsewhere
+(custom cells, e.g. 2,250 individuals with r >= 512) the row says "not run" with this reason. One full trial
+(``--profile full --trials 1 --seed 11``, 104 CPU s for the whole run by ``/usr/bin/time``, user + system;
+peak resident memory 1.23 GB): all 16 region fits and all 4 population fits certified, no SolverError;
+population eps_out CW 30.8%, RS 30.4%, FHT 30.1%, RG 29.6% (spread 1.2 points; the paper's "close to 20%" is
+of the real data), 40-43% of the population test predictions undetermined, every population fit's in-sample
+error certified zero by rule (a) (P(W^) <= 0.127 < C).
 
 So each trial now also fits the population labels: the same individuals (``hapmap_like`` assigns them evenly
 to the 50 populations, ``np.arange(n) * 50 // n``, the ids its ``label="population"`` returns), a
 population-stratified 2/3 split, and for each method a fresh sketch at ``pop_r`` = the cell's smallest r (the
-cheapest 50-class fits: quick and ci 512, standard 256), all drawn AFTER every region draw, so the
+cheapest 50-class fits: quick and ci 512, standard and full 256), all drawn AFTER every region draw, so the
 region rows are those of the region-only trial bit for bit. A dense 50-class fit needs ``n_tr 50 (r + 1) <=
 MAX_CELLS = 2.5e7`` (the solver's domain): standard (650 training rows) allows r <= 768, full (1,500) r <= 332,
 so r = 1,024 and 2,048 are outside it at those sizes anyway. Undetermined test predictions are counted as for
@@ -155,7 +164,9 @@ whole run, one measurement each on a loaded machine); standard 5
 trials of 1,000 x 16,384; full 10 trials of 2,250 x 16,384, about 20 CPU s a trial (18-20 CPU s, measured
 twice on seed 11): most of it the dense X R products that t_rp times and the stand-in's generation; the 16
 certified solves take 25-47 epochs and their polish (the standard profile's population fits add about 28 CPU s
-a trial: 4 fits of 6.6-7.3 CPU s, measured above). Before the multiclass polish was allowed above 800
+a trial: 4 fits of 6.6-7.3 CPU s, measured above; at full the 4 population fits at r = 256 bring one trial to
+about 100 CPU s: 104 CPU s measured once, seed 11, the population fits 24-68 s of wall time each on a loaded
+machine). Before the multiclass polish was allowed above 800
 active pairs, the r = 2048 solve measured (RG, seed 7: 921 active pairs) stalled at a relative gap near 0.3
 and raised SolverError after 20,000 epochs (217 CPU s).
 """
@@ -191,10 +202,11 @@ PAPER_FIG2_POPULATION_ERR = 20
 PAPER_IN_SAMPLE = "'The in-sample error is zero in all cases' (Sec. 4.1.3, p. 13)"
 POPULATIONS = 50  # hapmap_like's default: "approximately 50 populations" (Sec. 4.1.3)
 REGIONS = 5
-#: Population fits run only when the population training set has at most this many rows (quick, ci, standard;
-#: module docstring: at full size, 1,500 rows, no 50-class fit was certified), with an epoch cap of
-#: POP_MAX_ITER (certified fits took 25-47 epochs; a fit not certified by then is a counted SolverError).
-POP_MAX_TRAIN = 650
+#: Population fits run only when the population training set has at most this many rows (every profile; the
+#: largest measured certified: 1,500 rows at full, module docstring) and the 50-class fit at pop_r lies in the
+#: solver's dense domain (n_tr 50 (r + 1) <= MAX_CELLS), with an epoch cap of POP_MAX_ITER (certified fits took
+#: 25-80 epochs; a fit not certified by then is a counted SolverError).
+POP_MAX_TRAIN = 1500
 POP_MAX_ITER = 2000
 PAPER_FIG2_SAME = "eps_out 'nearly identical for all four random projection methods' (Sec. 4.1.3, p. 13; Fig. 2)"
 #: Sec. 4.1.3 (p. 14), t_rp on the dense HapMap matrix: "FHT is fastest, followed by RS, RG and CW".
@@ -271,8 +283,12 @@ def pop_r(params):
 
 
 def pop_run(params):
-    """Whether the cell fits the population labels (at most POP_MAX_TRAIN population training rows)."""
-    return n_train(_labels(int(params["n"]), "population")) <= POP_MAX_TRAIN
+    """Whether the cell fits the population labels: at most POP_MAX_TRAIN population training rows and a dense
+    50-class fit at pop_r inside the solver's domain (``n_tr 50 (r + 1) <= MAX_CELLS``)."""
+    from ...svm.multiclass import MAX_CELLS
+
+    nt = n_train(_labels(int(params["n"]), "population"))
+    return nt <= POP_MAX_TRAIN and nt * POPULATIONS * (pop_r(params) + 1) <= MAX_CELLS
 
 
 def _in_sample_expected(params):
@@ -439,8 +455,9 @@ def decide(records, params):
     rp = pop_r(params)
     if not pop_run(params):
         rows.append({"method": "population labels (50 classes)", "paper_eps_out_population": PAPER_FIG2_POPULATION_ERR,
-                     "eps_out_population": f"not run at n = {params['n']}: no certified 50-class fit at this size "
-                                           "(module docstring, 'Population-level classification')",
+                     "eps_out_population": f"not run at n = {params['n']}, r = {rp}: more than {POP_MAX_TRAIN} "
+                                           "training rows (no certified 50-class fit measured) or outside the solver's "
+                                           "domain (module docstring, 'Population-level classification')",
                      "eps_out_population_agrees": None})  # fmt: skip
     else:
         pund = float(np.nanmax([D[f"pop_undetermined.{m}.{rp}"] for m in meths]))
@@ -546,7 +563,7 @@ THEOREM = register(
         ),
         notes="Seeded hapmap_like stand-in (not the real data), Crammer-Singer at C = 1000 by rpcheck's certified "
         "solver; region labels at every r, population labels (Fig. 2's 'close to 20%') at the cell's smallest r "
-        "where a 50-class fit is certified (quick, ci, standard; not at full: module docstring); measurements "
+        "(every profile, the paper's 2,250 individuals included: module docstring); measurements "
         "with Paper vs rpcheck rows, plus the in-sample sentence decided per fit by the certificate (P(W^) < C) "
         "with a planted-fault control.",
     )
