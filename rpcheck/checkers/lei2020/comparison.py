@@ -50,7 +50,8 @@ Table 3's shape: mushrooms 16.5, usps-b 24.9; gisette, measured per method (each
 SRHT 38, PCA 93, Gaussian 77, Achlioptas 56, CountSketch 53, ISRHT-nps 28, ISRHT-top-r 74, ISRHT-supervised 79
 (the printed "largest b" rule not measured: the 40-minute measurement run ended first), so about 550-600 for
 the nine projections, and "all" not run to the end: the certified dual on the 4,800 x 5,000 fold data
-(Woodbury IPM, O(n k^2) per iteration with k = min(n, d) = 4,800) took 0.7 CPU s for one cold solve at 800 rows and 3.2 at 1,600 (a factor 4.5 for twice the rows), so about 30-90 CPU s a cold solve
+(Woodbury IPM, O(n k^2) per iteration with k = min(n, d) = 4,800) took 0.7 CPU s for one cold solve at 800
+rows and 3.2 at 1,600 (a factor 4.5 for twice the rows), so about 30-90 CPU s a cold solve
 at 4,800 rows and at most 56 cold solves a repetition (warm starts along each fold's C grid save an
 unmeasured share). Estimated ``full`` cost of the three cells (15 repetitions): mushrooms 4 CPU min, usps-b 6
 CPU min, gisette 15 x (about 550 s + up to 28-84 min for "all"), i.e. about 2 to 23 CPU h, dominated by
