@@ -11,6 +11,13 @@ Data: scikit-learn's bundled breast_cancer and digits (digit 8 vs rest) at ``qui
 ``standard``/``full`` also every svmlight/LIBSVM file listed in the environment variable
 ``RPCHECK_LEI2020_DATA`` (``os.pathsep``-separated; e.g. the paper's mushrooms, usps, gisette files). A file
 whose name contains "usps" is binarized as label 1 vs rest (assumed: the paper does not give its usps-b rule).
+
+Stand-ins (``lei2020.comparison`` only): ``"standin:<set>"`` names the synthetic stand-in
+``rpcheck.standins.lei2020_like(<set>, split="all")`` of one of Table 2's dense sets (mushrooms, usps-b, gisette)
+at Table 3's shape (train + test rows, width d), generated once per process from the fixed seed
+:data:`STANDIN_SEED` like a fixed data set; ``"standin:<set>:<n>"`` the same generator with ``n`` rows at Table
+3's width (cheaper cells, named as such). Each repetition splits it into Table 3's test share (mushrooms 2,124 /
+8,124, usps-b 2,007 / 9,298, gisette 1,000 / 7,000; :func:`test_size`) instead of 0.3. NOT the real data.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ import os
 from ... import compare as cmp
 from ...datasets import BUNDLED, load_bundled, load_file
 from ...engine import Constraint, Param, Profile, Verdict, grid
+from ...standins import LEI2020_SHAPES, lei2020_like
 from ...stats import sign_test as _sign_test
 from . import _common as c
 
@@ -34,6 +42,11 @@ __all__ = [
     "sentence_rows",
     "with_user_files",
     "comparison_profiles",
+    "STANDIN_SETS",
+    "STANDIN_SEED",
+    "parse_standin",
+    "standin_name",
+    "test_size",
 ]
 
 _CI_GRID = (2.0**-5, 2.0**-2, 2.0**1, 2.0**4)  # reduced C grid for ci (the paper's is 2^-5..2^5)
@@ -46,9 +59,61 @@ def user_files():
     return tuple(p for p in raw.split(os.pathsep) if p and os.path.isfile(p))
 
 
+#: Table 2's dense sets, the ones ``lei2020.comparison`` runs on stand-ins (the sparse ones: lei2020.sparse_scale)
+STANDIN_SETS = ("mushrooms", "usps-b", "gisette")
+#: seed of every stand-in (a fixed data set; the value lei2020.sparse_scale uses for its sparse stand-ins)
+STANDIN_SEED = 20200207
+_STANDIN = "standin:"
+
+
+def _table3_rows(key):
+    return LEI2020_SHAPES[key]["train"] + LEI2020_SHAPES[key]["test"]
+
+
+def parse_standin(name):
+    """``(set, n)`` of a stand-in name ``"standin:<set>"`` (n = Table 3's train + test rows) or
+    ``"standin:<set>:<n>"``; None for any other name (a bundled set or a file). Raises ``ValueError`` naming the
+    value and the allowed forms for a malformed stand-in name (unknown set, n not an integer in [50, Table 3's
+    rows])."""
+    name = str(name)
+    if not name.startswith(_STANDIN):
+        return None
+    parts = name[len(_STANDIN):].split(":")
+    allowed = (f"'standin:<set>' or 'standin:<set>:<n>' with <set> in {STANDIN_SETS} and 50 <= n <= Table 3's "
+               "train + test rows (mushrooms 8,124, usps-b 9,298, gisette 7,000)")
+    if len(parts) not in (1, 2) or parts[0] not in STANDIN_SETS:
+        raise ValueError(f"`dataset` ({name!r}) is not a stand-in name; allowed: {allowed}.")
+    total = _table3_rows(parts[0])
+    try:
+        n = int(parts[1]) if len(parts) == 2 else total
+    except ValueError:
+        raise ValueError(f"`dataset` ({name!r}): n ({parts[1]!r}) is not an integer; allowed: {allowed}.") from None
+    if not 50 <= n <= total:
+        raise ValueError(f"`dataset` ({name!r}): n = {n} is outside [50, {total}]; allowed: {allowed}.")
+    return parts[0], n
+
+
+def standin_name(key, n=None):
+    """The ``dataset`` value of the stand-in of ``key`` with ``n`` rows (None: Table 3's train + test)."""
+    return _STANDIN + key + ("" if n is None or n == _table3_rows(key) else f":{int(n)}")
+
+
+def test_size(name):
+    """The test part of a repetition: 0.3 (the paper's "70% / 30%") for bundled sets and user files; for a
+    stand-in, Table 3's test share of its rows as a count (exactly Table 3's test rows at Table 3's shape)."""
+    st = parse_standin(name)
+    if st is None:
+        return 0.3
+    key, n = st
+    return max(2, round(n * LEI2020_SHAPES[key]["test"] / _table3_rows(key)))
+
+
 def _dataset(name):
     if name not in _DATA_CACHE:
-        if name in BUNDLED:
+        st = parse_standin(name)
+        if st is not None:
+            _DATA_CACHE[name] = lei2020_like(st[0], split="all", n=st[1], rng=STANDIN_SEED)
+        elif name in BUNDLED:
             _DATA_CACHE[name] = load_bundled(name)
         else:
             _DATA_CACHE[name] = load_file(name, positive=1 if "usps" in os.path.basename(name).lower() else None)
@@ -58,6 +123,14 @@ def _dataset(name):
 def data_label(name, shown=None):
     """The data column of a Paper vs rpcheck row: a bundled data set named as real data that is not one of the
     paper's, or a user svmlight file with the paper's data set it matches (Table 3), if any."""
+    st = parse_standin(name)
+    if st is not None:
+        key, n = st
+        sh = LEI2020_SHAPES[key]
+        shape = ("at Table 3's shape" if n == _table3_rows(key) else
+                 f"with {n:,} of Table 3's {_table3_rows(key):,} rows at its width")
+        return (f"synthetic stand-in of {key} {shape} ({n:,} x {sh['d']:,}, test part {test_size(name):,} rows; "
+                f"rpcheck.standins.lei2020_like, seed {STANDIN_SEED}), NOT the real data")
     shown = shown or os.path.basename(str(name))
     if name in BUNDLED:
         return f"{shown} (scikit-learn bundled, real data; not one of the paper's six LIBSVM data sets)"
@@ -76,6 +149,9 @@ def dataset_dim(name):
     """The input dimension d of the data set ``name`` (a bundled name or a file path)."""
     if name in _KNOWN_D:
         return _KNOWN_D[name]
+    st = parse_standin(name)
+    if st is not None:
+        return LEI2020_SHAPES[st[0]]["d"]
     return int(_dataset(name).d)
 
 
@@ -111,8 +187,21 @@ def _dataset_ok(name):
     return name in BUNDLED and name != "diabetes" or os.path.isfile(name)
 
 
+def _dataset_or_standin_ok(name):
+    try:
+        return parse_standin(name) is not None or _dataset_ok(name)
+    except ValueError:
+        return False
+
+
 P_DATASET = Param("str", doc="a bundled classification data set (breast_cancer, digits) or a svmlight file")
 C_DATASET = Constraint("dataset is 'breast_cancer', 'digits' or an existing file", lambda p: _dataset_ok(p["dataset"]))
+P_DATASET_STANDIN = Param("str", doc="a bundled classification data set (breast_cancer, digits), a svmlight file, "
+                          "or 'standin:<set>[:<n>]' (the synthetic stand-in of mushrooms, usps-b or gisette, "
+                          "Table 3's shape or n rows at its width)")
+C_DATASET_STANDIN = Constraint("dataset is 'breast_cancer', 'digits', an existing file or 'standin:<set>[:<n>]' "
+                               "with <set> in mushrooms, usps-b, gisette and 50 <= n <= Table 3's rows",
+                               lambda p: _dataset_or_standin_ok(p["dataset"]))
 P_RVALUES = Param("str", doc="'paper' (the grid {d'/64, ..., d'/2} of the data set, values >= 1) or "
                   "increasing comma-separated ints such as '2,8,32'")
 P_FOLDS = Param("int", low=2, doc="CV folds for C")
