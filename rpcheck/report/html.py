@@ -786,6 +786,8 @@ def _pair_rows(data, path=()):
             if isinstance(k, str) and k.startswith("paper_") and _is_number(v):
                 q = k[6:]
                 ours_key = q if q in data else (f"{q}_mean" if f"{q}_mean" in data else None)
+                if ours_key == f"{q}_mean" and f"paper_{q}_mean" in data:
+                    continue  # ``paper_<q>_mean`` beside ``<q>_mean`` makes this row already (no duplicate)
                 if ours_key is not None and _is_number(data[ours_key]):
                     se = data.get(f"{q}_se")
                     agrees = data.get(f"{q}_agrees")

@@ -153,3 +153,14 @@ def test_paper_vs_rows_do_not_change_the_hook_verdicts():
     verdicts, _ = rsweep.decide(recs, {"dataset": "breast_cancer", "r_values": "2,4,8,16,32", "folds": 3,
                                           "c_grid": "ci"})  # fmt: skip
     assert verdicts == _empirical.sign_decide(recs, rsweep._ISRHT)[0]
+
+
+def test_pair_rows_one_row_per_quantity_when_paper_q_and_paper_q_mean_both_name_q_mean():
+    # lei2020.comparison's summary records carry the paper's time as ``paper_time`` (compare.summarize) and
+    # ``paper_time_mean`` beside our ``time_mean``: one row, not two
+    rows = _pair_rows({"method": "srht", "paper_time": 0.3, "paper_time_mean": 0.3, "time_mean": 0.24,
+                       "paper_acc_mean": 92.45, "acc_mean": 60.7, "acc_mean_se": 1.2})
+    assert sorted(q for _, q, *_ in rows) == ["acc_mean", "time_mean"]
+    # without the explicit pair, ``paper_<q>`` still falls back to ``<q>_mean``
+    rows = _pair_rows({"paper_time": 0.3, "time_mean": 0.24})
+    assert [(q, p, o) for _, q, p, o, *_ in rows] == [("time", 0.3, 0.24)]
