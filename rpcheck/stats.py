@@ -1027,3 +1027,16 @@ def sign_test(k, n, alpha=0.01):
     v = Verdict.HOLDS if p_h <= alpha else (Verdict.VIOLATED if p_v <= alpha else Verdict.INCONCLUSIVE)
     return v, p_h, p_v
 
+
+def support_count(outcomes):
+    """``(k, n)`` for :func:`sign_test` from per-draw outcomes (objects with ``holds``, ``vacuous`` and
+    ``undetermined``): vacuous and undetermined draws are not counted; ``k`` of the other ``n`` hold.
+
+    >>> from types import SimpleNamespace as O
+    >>> support_count([O(holds=True, vacuous=False, undetermined=False), O(holds=False, vacuous=True,
+    ...               undetermined=False), O(holds=False, vacuous=False, undetermined=False)])
+    (1, 2)
+    """
+    outs = [o for o in outcomes if not o.vacuous and not o.undetermined]
+    return sum(bool(o.holds) for o in outs), len(outs)
+

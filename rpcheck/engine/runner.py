@@ -714,10 +714,18 @@ def _row_getter(rows):
     return rows.__getitem__
 
 
-def _decide_hook(th, cell, recs, vname):
-    if th.decide is None:
+def _decide_hook(th, cell, recs):
+    """The theorem's ``decide(records, params)`` of one report cell: called once per cell (every report
+    variant of the cell takes its verdict from the same output, :func:`_hook_verdict`)."""
+    return th.decide(recs, dict(cell.params))
+
+
+def _hook_verdict(out, vname):
+    """Variant ``vname``'s verdict and a copy of the info from a :func:`_decide_hook` output (None: the
+    theorem has no ``decide``)."""
+    if out is None:
         return Verdict.INCONCLUSIVE, {}
-    verdict, info = th.decide(recs, dict(cell.params))
+    verdict, info = out
     if isinstance(verdict, Mapping):
         verdict = verdict.get(vname, Verdict.INCONCLUSIVE)
     return Verdict(verdict), dict(info or {})
@@ -855,15 +863,17 @@ def _tabulate(cells, alpha, sequential, seq_levels, store=None, seed=0):
         for r, a, b in zip(fam, lv, lh):
             r.alpha_v, r.alpha_h = float(a), float(b)
 
-    hook_cell, hook_recs = None, None
+    hook_cell, hook_out = None, None
     for r in rows:
         v = r.spec.variant
         if r.spec.vacuous_reason:
             r.decision = _stats.Decision(Verdict.VACUOUS, f"vacuous: {r.spec.vacuous_reason}")
         elif v.mode == "report":
-            if r.cell is not hook_cell and r.cell.theorem.decide is not None:
-                hook_cell, hook_recs = r.cell, _hook_records(r.cell, store, seed)  # one report cell at a time
-            verdict, info = _decide_hook(r.cell.theorem, r.cell, hook_recs, v.name)
+            if r.cell is not hook_cell:  # one report cell at a time, its decide hook once
+                th = r.cell.theorem
+                hook_cell = r.cell
+                hook_out = None if th.decide is None else _decide_hook(th, r.cell, _hook_records(r.cell, store, seed))
+            verdict, info = _hook_verdict(hook_out, v.name)
             r.decision = _stats.decide_report(verdict, info, role=v.role)
             r.decide_info = json.dumps(_jsonable_info(info), sort_keys=True)
         elif r.in_family:

@@ -117,8 +117,7 @@ def test_hook_records_read_back_equal_the_trials_records(tmp_path, monkeypatch):
         seen[params["mu"]] = records
         return _engine_claims.report_decide(records, params)
 
-    monkeypatch.setattr(runner, "_decide_hook", lambda t, cell, recs, v: (
-        runner.Verdict(spy(recs, dict(cell.params))[0]), {}))  # fmt: skip
+    monkeypatch.setattr(runner, "_decide_hook", lambda t, cell, recs: (spy(recs, dict(cell.params))[0], {}))
     run([th], backend="serial", seed=SEED, out=tmp_path / "r")
     assert set(seen) == {-2.0, 2.0}
     for mu, recs in seen.items():

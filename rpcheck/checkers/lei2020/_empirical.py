@@ -29,6 +29,7 @@ from ...datasets import BUNDLED, load_bundled, load_file
 from ...engine import Constraint, Param, Profile, Verdict, grid
 from ...standins import LEI2020_SHAPES, lei2020_like
 from ...stats import sign_test as _sign_test
+from ...stats import support_count
 from . import _common as c
 
 __all__ = [
@@ -219,9 +220,7 @@ def sign_decide(records, names):
     undetermined outcomes are not counted) and the ``claim`` string with the error rate."""
     verdicts, parts = {}, []
     for m in names:
-        outs = [rec.outcomes[m] for rec in records if m in rec.outcomes]
-        outs = [o for o in outs if not o.vacuous and not o.undetermined]
-        k, n = sum(bool(o.holds) for o in outs), len(outs)
+        k, n = support_count(rec.outcomes[m] for rec in records if m in rec.outcomes)
         verdicts[m], p_h, p_v = sign_test(k, n)
         parts.append(f"{m}: {k}/{n} repetitions support it (p_holds {p_h:.3g}, p_violated {p_v:.3g})")
     claim = (
@@ -239,9 +238,7 @@ def sentence_rows(records, verdicts, texts):
     VIOLATED, undecided otherwise (always with fewer than 7 repetitions)."""
     rows = []
     for m, text in texts.items():
-        outs = [rec.outcomes[m] for rec in records if m in rec.outcomes]
-        outs = [o for o in outs if not o.vacuous and not o.undetermined]
-        k, n = sum(bool(o.holds) for o in outs), len(outs)
+        k, n = support_count(rec.outcomes[m] for rec in records if m in rec.outcomes)
         v = verdicts.get(m) if isinstance(verdicts, dict) else None
         rows.append({"method": m, "paper_sentence": text, "sentence": f"{k}/{n} repetitions support it",
                      "sentence_agrees": {Verdict.HOLDS: True, Verdict.VIOLATED: False}.get(v)})

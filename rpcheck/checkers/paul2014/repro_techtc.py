@@ -145,6 +145,7 @@ import numpy as np
 from ..._threads import single_threaded
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...stats import sign_test as _sign_test
+from ...stats import support_count
 from ._common import cite, mean_se, paper_sketch, target_dims
 from .tables import TABLE_II
 
@@ -344,9 +345,7 @@ def decide(records, params):
     ctag = "" if C == 500.0 else f", C = {C:g} (Table II is C = 500; the paper prints no C = {C:g} numbers)"
     size = f"stand-in {params['n']} x {params['d']}{ctag}"
     for v in SIGN_TESTED:
-        outs = [rec.outcomes[v] for rec in records if v in rec.outcomes]
-        outs = [o for o in outs if not o.vacuous and not o.undetermined]
-        k, n = sum(bool(o.holds) for o in outs), len(outs)
+        k, n = support_count(rec.outcomes[v] for rec in records if v in rec.outcomes)
         verdicts[v], p_h, p_v = sign_test(k, n)
         parts.append(f"{v}: {k}/{n} pairs support it (p_holds {p_h:.3g}, p_violated {p_v:.3g})")
         if n and not v.startswith("control_"):  # the control is no sentence of the paper: verdict only
