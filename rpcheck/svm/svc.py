@@ -35,6 +35,7 @@ from ._common import (
     DEFAULT_SOLVER,
     FALLBACK_SOLVER,
     check_finite_outputs,
+    SOLVERS,
     check_solver,
     factor_rows,
     max_row_norm,
@@ -49,7 +50,15 @@ from ._common import solver_options as _solver_options
 from ._results import SVCResult
 from .kkt import decision_values, svc_kkt_residuals
 
-__all__ = ["solve_svc", "SVCProblem"]
+__all__ = ["solve_svc", "SVCProblem", "SVC_SOLVERS", "DCD_OPTIONS"]
+
+#: Solvers of :func:`solve_svc`: the shared ones of ``rpcheck.svm._common.SOLVERS`` plus "DCD" (this module's
+#: dual coordinate descent with a method-of-multipliers loop on ``y^T alpha = 0``; sparse-safe).
+SVC_SOLVERS = SOLVERS + ("DCD",)
+#: ``solver_options`` keys of ``solver="DCD"`` and their defaults: ``tol`` (largest |projected gradient| and
+#: largest bias step, in margin units, at which the first certificate is tried; in [1e-15, 1e-3]),
+#: ``max_iter`` (DCD epochs in all, >= 1).
+DCD_OPTIONS = {"tol": 1e-9, "max_iter": 20_000}
 
 # Relative threshold that separates alpha_i = 0 / alpha_i = C from free support vectors when the
 # interior-point solution (accurate to ~1e-8 relative) is classified for polishing and for b.
@@ -73,6 +82,12 @@ def _rows(X, idx):
     """Rows ``idx`` of X as a dense float64 array."""
     R = X[idx]
     return R.toarray() if sp.issparse(R) else np.asarray(R)
+
+
+def _rows_sparse_safe(X, idx):
+    """Rows ``idx`` of X, kept CSR when X is sparse (the DCD path: X is never densified); dense rows as
+    :func:`_rows` otherwise."""
+    return X[idx] if sp.issparse(X) else _rows(X, idx)
 
 
 def _transpose_times(X, v):
@@ -151,13 +166,26 @@ def _solve_free_lowrank(A, yF, bias, rhs, z0):
     return z0 + Q @ u
 
 
-def _solve_free(X, y, F, U, C, bias, z0):
-    """Minimum-norm correction of ``z0 = (alpha_F, b)`` solving the KKT equalities on the free set F."""
-    XF = _rows(X, F)
+def _solve_free(X, y, F, U, C, bias, z0, rows=_rows):
+    """Minimum-norm correction of ``z0 = (alpha_F, b)`` solving the KKT equalities on the free set F.
+
+    ``rows``: :func:`_rows` (dense rows, the IPM / cvxpy paths) or :func:`_rows_sparse_safe` (the DCD path:
+    CSR rows stay sparse; only the |F| x |F| Gram matrix is formed densely)."""
+    XF = rows(X, F)
     yF = y[F]
     wU = _transpose_times(X[U], y[U] * C) if U.size else np.zeros(X.shape[1])
-    rhs = 1.0 - yF * (XF @ wU)
+    rhs = 1.0 - yF * np.asarray(XF @ wU).ravel() if sp.issparse(XF) else 1.0 - yF * (XF @ wU)
     r = np.concatenate([rhs, [-(C * float(np.sum(y[U])) if U.size else 0.0)]]) if bias else rhs
+    if sp.issparse(XF):
+        try:
+            if F.size + 1 > 2 * (XF.shape[1] + 2):  # low rank (few columns): the dense factor is small
+                return _solve_free_lowrank(yF[:, None] * XF.toarray(), yF, bias, r, z0)
+            M = (yF[:, None] * yF[None, :]) * (XF @ XF.T).toarray()
+            if bias:
+                M = np.block([[M, yF[:, None]], [yF[None, :], np.zeros((1, 1))]])
+            return z0 + sla.lstsq(M, r - M @ z0, lapack_driver="gelsy")[0]
+        except (np.linalg.LinAlgError, ValueError):
+            return None
     try:
         if F.size + 1 > 2 * (XF.shape[1] + 2):  # low rank: factored system (m >> k)
             return _solve_free_lowrank(yF[:, None] * XF, yF, bias, r, z0)
@@ -169,7 +197,7 @@ def _solve_free(X, y, F, U, C, bias, z0):
         return None
 
 
-def _polish(X, y, alpha, b, C, bias, free, *, max_rounds=25):
+def _polish(X, y, alpha, b, C, bias, free, *, max_rounds=25, rows=_rows):
     """Solve the KKT system on the free set ``free`` (alpha_U = C, alpha_L = 0 fixed), in float64.
 
     For i in F: ``y_i (x_i^T w + b) = 1`` with ``w = X_F^T Y_F alpha_F + X_U^T Y_U C``, plus
@@ -191,7 +219,7 @@ def _polish(X, y, alpha, b, C, bias, free, *, max_rounds=25):
             return None
         if F.size:
             z0 = np.concatenate([aF0, [b0]]) if bias else aF0
-            z = _solve_free(X, y, F, U, C, bias, z0)
+            z = _solve_free(X, y, F, U, C, bias, z0, rows)
             if z is None:
                 return None
             aF = z[: F.size]
@@ -205,7 +233,7 @@ def _polish(X, y, alpha, b, C, bias, free, *, max_rounds=25):
                 a_try = np.zeros(n)
                 a_try[U] = C
                 a_try[F] = aF
-                mF = y[F] * decision_values(_rows(X, F), _transpose_times(X, y * a_try), bF)
+                mF = y[F] * decision_values(rows(X, F), _transpose_times(X, y * a_try), bF)
                 off = np.abs(mF - 1.0) > 1e-8
                 low, high = off & (mF > 1.0), off & (mF < 1.0) & (not hard)
             if np.any(low) or np.any(high):  # active-set update, then solve again
@@ -242,7 +270,7 @@ def _polish(X, y, alpha, b, C, bias, free, *, max_rounds=25):
     return None
 
 
-def _finalize(X, y, alpha_raw, C, bias, polish, solver, status, iterations, t0):
+def _finalize(X, y, alpha_raw, C, bias, polish, solver, status, iterations, t0, rows=_rows):
     hard = np.isinf(C)
     alpha = np.clip(np.asarray(alpha_raw, dtype=np.float64).ravel(), 0.0, None if hard else C)
     w = _transpose_times(X, y * alpha)
@@ -265,7 +293,7 @@ def _finalize(X, y, alpha_raw, C, bias, polish, solver, status, iterations, t0):
             if any(np.array_equal(free, t) for t in tried) or best[4].max_relative <= _GOOD_ENOUGH:
                 continue
             tried.append(free)
-            out = _polish(X, y, alpha, b, C, bias, free)
+            out = _polish(X, y, alpha, b, C, bias, free, rows=rows)
             if out is None:
                 continue
             a1, b1 = out
@@ -407,13 +435,13 @@ def _box(X, y, C, bias, solver):
     return min(C, cap)
 
 
-def _validate(X, y, C, bias, solver, polish):
+def _validate(X, y, C, bias, solver, polish, solvers=SOLVERS):
     """The validated arguments and ``max_row_norm(X)`` (one pass over X for validation and data scale)."""
     X, rmax = validate_X(X, return_norm=True)
     bias = validate_bool("bias", bias)
     y = validate_labels(y, X.shape[0], both_classes=bias)
     C = validate_C_scale(validate_C(C), X, rmax=rmax)
-    solver = check_solver(solver)
+    solver = check_solver(solver, solvers)
     polish = validate_bool("polish", polish)
     return X, y, C, bias, solver, polish, rmax
 
@@ -522,7 +550,9 @@ def solve_svc(X, y, C, *, bias=True, solver=DEFAULT_SOLVER, polish=True, solver_
     (array([1., 0.]), 1.0)
     """
     t0 = time.perf_counter()
-    X, y, C, bias, solver, polish, rmax = _validate(X, y, C, bias, solver, polish)
+    X, y, C, bias, solver, polish, rmax = _validate(X, y, C, bias, solver, polish, SVC_SOLVERS)
+    if solver == "DCD":
+        return _solve_dcd_checked(X, y, C, bias, polish, solver_options, warm_start, t0)
     options = _solver_options(solver, solver_options)
     ctx = f"solve_svc: n={X.shape[0]}, d={X.shape[1]}, C={C:g}, bias={bias}, solver={solver!r}"
     if warm_start is not None:
@@ -648,6 +678,159 @@ def _solve_warm(X, y, C, bias, warm, t0):
         except (SolverError, RpcheckError):  # not certified, or not finite: the cold solve decides
             return None
     return res if res.kkt.max_relative <= _WARM_ACCEPT else None
+
+
+# ---------------------------------------------------------------------------------------------------------
+# solver="DCD": dual coordinate descent + method of multipliers on y^T alpha = 0 (dense or CSR X, never
+# densified). Reference and derivation in _solve_dcd's docstring.
+
+_DCD_SEED = 0x5EED_5DCD
+# Epochs of one call of the compiled kernel between two multiplier updates (an inner solve stops earlier
+# when its projected gradient reaches its tolerance).
+_DCD_INNER = 50
+# Each failed certificate divides the stopping tolerance by this (down to 1e-15) and DCD continues.
+_DCD_TIGHTEN = 100.0
+
+
+def _dcd_options(extra):
+    """``DCD_OPTIONS`` updated with the user's dict; unknown keys or bad values: one RpcheckError."""
+    from .._validation import check_int, check_interval
+
+    if extra is not None and not isinstance(extra, dict):
+        raise RpcheckError(f"`solver_options` ({extra!r}) must be a dict or None.")
+    extra = extra or {}
+    unknown = sorted(set(extra) - set(DCD_OPTIONS), key=str)
+    if unknown:
+        raise RpcheckError(
+            f"`solver_options` has keys {unknown} that solver='DCD' does not accept; allowed keys: "
+            f"{', '.join(DCD_OPTIONS)}."
+        )
+    opts = {**DCD_OPTIONS, **extra}
+    opts["tol"] = check_interval("solver_options['tol']", opts["tol"], 1e-15, 1e-3)
+    opts["max_iter"] = check_int("solver_options['max_iter']", opts["max_iter"], 1)
+    return opts
+
+
+def _dcd_start(warm, y, C, bias, n):
+    """The starting ``(alpha, lambda)``: zeros, or ``warm``'s alpha clipped to ``[0, C]`` and, with the bias,
+    made feasible for ``y^T alpha = 0`` by scaling the class with the larger sum down (which keeps the box),
+    with ``lambda = warm.b``. A warm start on other data is only a worse start (the certificate decides)."""
+    if warm is None or bool(warm.bias) != bias:
+        return np.zeros(n), 0.0
+    alpha = np.clip(np.asarray(warm.alpha, dtype=np.float64), 0.0, C)
+    lam = float(warm.b) if bias and np.isfinite(warm.b) else 0.0
+    if bias:
+        pos, neg = float(alpha[y > 0].sum()), float(alpha[y < 0].sum())
+        if pos > neg:
+            alpha[y > 0] *= neg / pos
+        elif neg > pos:
+            alpha[y < 0] *= pos / neg
+    return alpha, lam
+
+
+def _solve_dcd_checked(X, y, C, bias, polish, solver_options, warm, t0):
+    opts = _dcd_options(solver_options)
+    if np.isinf(C):
+        raise RpcheckError(
+            "solve_svc(solver='DCD') needs a finite `C` (got C=inf): the hard margin has no box, and dual "
+            "coordinate descent is not certified there; use solver='AUTO' or 'IPM' for C=inf."
+        )
+    if warm is not None:
+        _check_warm(warm, X.shape[0])
+    ctx = f"solve_svc: n={X.shape[0]}, d={X.shape[1]}, C={C:g}, bias={bias}, solver='DCD'"
+    try:
+        with single_thread_blas():
+            return _solve_dcd(X, y, C, bias, polish, opts, warm, t0)
+    except SolverError as exc:
+        raise _with_context(exc, ctx) from None
+
+
+def _solve_dcd(X, y, C, bias, polish, opts, warm, t0):
+    r"""The dual (Paul et al. 2014, eq. 3) by dual coordinate descent inside a method of multipliers.
+
+    Without the bias the dual has only the box: it is solved by the dual coordinate descent of Hsieh, Chang,
+    Lin, Keerthi and Sundararajan (2008, ICML, Algorithm 1, L1 loss: ``U = C``, ``D_ii = 0``; LIBLINEAR's
+    ``-s 3``). With the unregularised bias the equality ``y^T alpha = 0`` is handled by the method of
+    multipliers (Hestenes 1969; Powell 1969; Rockafellar 1976, "Augmented Lagrangians and applications of the
+    proximal point algorithm in convex programming", Math. Oper. Res. 1(2)): for a multiplier ``lambda`` and
+    ``rho > 0`` the inner problem
+
+    .. math::
+
+        \min_{0 \le \alpha \le C}\ \tfrac12\alpha^T Q\alpha - e^T\alpha + \lambda\, y^T\alpha
+        + \tfrac{\rho}{2}(y^T\alpha)^2
+
+    is a box QP with Hessian ``Q + rho y y^T`` (the data with an appended constant feature ``sqrt(rho)``),
+    solved by the same coordinate descent (``rpcheck.svm._dcd_svc``), and then ``lambda <- lambda + rho y^T
+    alpha``. In the primal this is the proximal point method on the bias (Rockafellar 1976): the inner problem
+    is the dual of ``min_{w,b} ||w||^2/2 + (b - lambda)^2/(2 rho) + C sum_i (1 - y_i (w^T x_i + b))_+`` and
+    ``lambda`` is the next ``b``; it converges to the optimal bias for any ``rho > 0`` (the objective as a
+    function of ``b`` is convex), here ``rho = mean_i ||x_i||^2``. The inner tolerance follows the
+    multiplier step (``max(tol, 0.1 rho |y^T alpha|)``), an inexact method of multipliers.
+
+    A point is handed to :func:`_finalize` (the KKT certificate of every result, ``_ACCEPT_REL = 1e-5``, and
+    the polish when ``polish=True``) once the largest |projected gradient| and the last multiplier step are
+    both ``<= tol`` (margin units); a failed certificate divides ``tol`` by 100 and coordinate descent
+    continues, until ``max_iter`` epochs, after which the certificate decides once more (SolverError when it
+    fails). ``iterations`` is the number of epochs.
+    """
+    from ._dcd_svc import dcd_svc_csr, dcd_svc_dense
+
+    n = X.shape[0]
+    if sp.issparse(X):
+        Xc = sp.csr_matrix(X)
+        Xc.sort_indices()
+        indptr, indices, data = Xc.indptr.astype(np.int64), Xc.indices.astype(np.int64), Xc.data
+        sq = np.asarray(Xc.multiply(Xc).sum(axis=1), dtype=np.float64).ravel()
+
+        def run(lam, rho, alpha, w, s, epochs, tol, seed):
+            return dcd_svc_csr(indptr, indices, data, y, qdiag, C, lam, rho, alpha, w, s, epochs, tol, seed)
+    else:
+        Xc = np.ascontiguousarray(X, dtype=np.float64)
+        sq = np.einsum("ij,ij->i", Xc, Xc)
+
+        def run(lam, rho, alpha, w, s, epochs, tol, seed):
+            return dcd_svc_dense(Xc, y, qdiag, C, lam, rho, alpha, w, s, epochs, tol, seed)
+
+    rho = float(np.mean(sq)) if bias else 0.0
+    if bias and not rho > 0:  # all-zero X: any positive rho
+        rho = 1.0
+    qdiag = sq + rho
+    alpha, lam = _dcd_start(warm, y, C, bias, n)
+    if not bias and np.any(qdiag <= 0):  # zero rows without bias: G_i = -1 always, so alpha_i = C (exact)
+        zero = qdiag <= 0
+        qdiag = np.where(zero, np.inf, qdiag)
+        alpha[zero] = C
+    w = _transpose_times(X, y * alpha)
+    s = float(y @ alpha)
+    tol = float(opts["tol"])
+    max_iter = int(opts["max_iter"])
+    tol_in = max(tol, 1e-3)
+    epochs = 0
+    last_error = None
+    while epochs < max_iter:
+        ran, pgmax, s = run(lam, rho, alpha, w, s, min(_DCD_INNER, max_iter - epochs), tol_in,
+                            _DCD_SEED + epochs)
+        epochs += int(ran)
+        s = float(y @ alpha)  # exact, against drift of the running sum
+        step = rho * s
+        lam += step
+        if pgmax <= tol_in:  # inner solve done: the next one as accurate as the multiplier step asks
+            tol_in = max(tol, min(tol_in, 0.1 * abs(step)) if bias else tol)
+        if pgmax <= tol and abs(step) <= tol:
+            try:
+                return _finalize(X, y, alpha, C, bias, polish, "DCD", "optimal", epochs, t0,
+                                 rows=_rows_sparse_safe)
+            except SolverError as exc:
+                last_error = exc
+                if tol <= 1e-15:
+                    break
+                tol = max(tol / _DCD_TIGHTEN, 1e-15)
+                tol_in = tol
+                w = _transpose_times(X, y * alpha)  # restart the running w exactly
+    if last_error is not None and epochs < max_iter:
+        raise last_error
+    return _finalize(X, y, alpha, C, bias, polish, "DCD", "max_iter", epochs, t0, rows=_rows_sparse_safe)
 
 
 class SVCProblem:
