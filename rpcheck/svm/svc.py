@@ -782,8 +782,9 @@ def _solve_dcd(X, y, C, bias, polish, opts, warm, t0):
     the polish when ``polish=True``) once the largest |projected gradient| and the last multiplier step are
     both ``<= tol`` (margin units); a failed certificate divides ``tol`` by 100 and coordinate descent
     continues, until ``max_iter`` epochs, after which the certificate decides once more (SolverError when it
-    fails). With ``polish=True`` the certificate is also tried after 20, 100, 500, 2000 and 10,000 epochs and
-    that point returned only when its relative KKT residual is ``<= 1e-9`` (the polish found the free set).
+    fails). With ``polish=True`` the certificate is also tried after 20, 100, 500, 2000 and 10,000 epochs, at the
+    current point and at the point of a primal active-set method started from its sets
+    (:func:`_dcd_active_set`), and such a point is returned only when its relative KKT residual is ``<= 1e-9``.
     ``iterations`` is the number of epochs.
     """
     from ._dcd_svc import dcd_svc_csr, dcd_svc_dense
@@ -849,15 +850,137 @@ def _solve_dcd(X, y, C, bias, polish, opts, warm, t0):
             while checkpoints and epochs >= checkpoints[0]:
                 checkpoints.pop(0)
             if polish:
-                try:
-                    res = _finalize(X, y, alpha, C, bias, True, "DCD", "optimal", epochs, t0, rows=_rows_sparse_safe)
-                except (SolverError, RpcheckError):
-                    res = None
-                if res is not None and res.kkt.max_relative <= _WARM_ACCEPT:
+                res = _dcd_checkpoint(X, y, alpha, C, bias, epochs, t0)
+                if res is not None:
                     return res
     if last_error is not None and epochs < max_iter:
         raise last_error
     return _finalize(X, y, alpha, C, bias, polish, "DCD", "max_iter", epochs, t0, rows=_rows_sparse_safe)
+
+
+# The active-set finisher of the DCD checkpoints: at most this many free points (one dense KKT solve of that
+# size per round) and this many rounds (one set change per round).
+_DCD_AS_MAX_FREE = 500
+_DCD_AS_ROUNDS = 300
+
+
+def _dcd_checkpoint(X, y, alpha, C, bias, epochs, t0):
+    """A DCD checkpoint: :func:`_finalize` (with the polish) at the current alpha and, when that is not at
+    ``_WARM_ACCEPT``, at the point of :func:`_dcd_active_set` started there; the first result with a relative
+    KKT residual ``<= _WARM_ACCEPT`` (1e-9), else None (coordinate descent continues). Skipped (None) when more
+    than ``_DCD_AS_MAX_FREE`` points are free: the polish's dense solves would cost more than the epochs they
+    might save (gisette stand-in, 3,840 x 5,000, 2,718 free: 59 CPU s with a checkpoint at 20 epochs against
+    15 s without checkpoints)."""
+    if int(np.count_nonzero(_sets(alpha, C)[0])) > _DCD_AS_MAX_FREE:
+        return None
+    for cand in (lambda: alpha, lambda: _dcd_active_set(X, y, alpha, C, bias)):
+        a = cand()
+        if a is None:
+            continue
+        try:
+            res = _finalize(X, y, a, C, bias, True, "DCD", "optimal", epochs, t0, rows=_rows_sparse_safe)
+        except (SolverError, RpcheckError):
+            continue
+        if res.kkt.max_relative <= _WARM_ACCEPT:
+            return res
+    return None
+
+
+def _dcd_active_set(X, y, alpha, C, bias):
+    r"""The primal active-set method for convex QP (Nocedal and Wright 2006, "Numerical Optimization", 2nd ed.,
+    Algorithm 16.3) on the dual, started from a coordinate-descent point; a candidate for :func:`_finalize`
+    (which certifies it), or None.
+
+    The start is ``alpha`` made exactly feasible (box; with the bias ``y^T alpha = 0`` by scaling the class
+    with the larger sum down). The working set W holds the indices at a bound (``alpha_i = 0`` or ``C``); F is
+    the rest. Each round solves the equality-constrained subproblem on F for the step ``p`` (``Q_FF p + y_F nu
+    = -g_F``, ``y_F^T p = 0``, ``g = Q alpha - e``; minimum-norm least squares). When that system is
+    inconsistent (``Q_FF`` is singular: more free points than the rank of ``X_F`` allows), its least-squares
+    residual lies in the null space of the KKT matrix and is a direction of zero curvature and negative slope
+    (``g_F^T r = -||r||^2``), followed to the first bound. A step that hits a bound adds that index to W
+    (ratio test); a zero step checks the multipliers of W, which here are margins: ``y_i (w^T x_i + nu) >= 1``
+    at ``alpha_i = 0``, ``<= 1`` at ``alpha_i = C``; the most violated index leaves W, and none violated is
+    the optimum. The objective never increases, so a rough start (coordinate descent at relative KKT residual
+    1e-4 on n = 300, d = 20, C = 32 without bias after 10^5 epochs) does not make it wander the way the polish's
+    bulk set updates (written for the accurate interior-point points) do there."""
+    n = alpha.size
+    a = np.clip(np.asarray(alpha, dtype=np.float64), 0.0, C)
+    if bias:
+        pos, neg = float(a[y > 0].sum()), float(a[y < 0].sum())
+        if pos > neg:
+            a[y > 0] *= neg / pos
+        elif neg > pos:
+            a[y < 0] *= pos / neg
+    free, _ = _sets(a, C)
+    a[~free & (a < 0.5 * C)] = 0.0
+    a[~free & (a >= 0.5 * C)] = C
+    if bias:  # the snap to the bounds moved y^T a by at most n * 1e-6 C: give it back on F (or declare failure)
+        F0 = np.flatnonzero(free)
+        if F0.size:
+            a[F0] -= y[F0] * (float(y @ a) / F0.size)
+            if np.any(a[F0] < 0.0) or np.any(a[F0] > C):
+                return None
+    b = 0.0
+    for _ in range(_DCD_AS_ROUNDS):
+        F = np.flatnonzero((a > 0.0) & (a < C))
+        if F.size > _DCD_AS_MAX_FREE:
+            return None
+        w = _transpose_times(X, y * a)
+        f0 = decision_values(X, w, 0.0)
+        g = y * f0 - 1.0
+        p = None
+        if F.size:
+            XF = _rows_sparse_safe(X, F)
+            K = (XF @ XF.T).toarray() if sp.issparse(XF) else XF @ XF.T
+            yF = y[F]
+            M = (yF[:, None] * yF[None, :]) * K
+            rhs = -g[F]
+            if bias:
+                M = np.block([[M, yF[:, None]], [yF[None, :], np.zeros((1, 1))]])
+                rhs = np.concatenate([rhs, [0.0]])
+            try:
+                z = sla.lstsq(M, rhs, lapack_driver="gelsy")[0]
+            except (np.linalg.LinAlgError, ValueError):
+                return None
+            r = rhs - M @ z
+            scale = float(np.abs(M).max(initial=0.0)) * float(np.abs(z).max(initial=0.0)) + float(np.abs(rhs).max())
+            if float(np.abs(r).max()) > 1e-9 * scale:  # inconsistent: a zero-curvature descent direction
+                p, unbounded = r[: F.size], True
+            else:
+                p, unbounded = z[: F.size], False
+                b = float(z[-1]) if bias else 0.0
+            if float(np.abs(p).max(initial=0.0)) <= 1e-13 * max(float(np.abs(a[F]).max()), 1e-300):
+                p = None
+        if p is not None:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = np.where(p < 0.0, a[F] / -p, np.where(p > 0.0, (C - a[F]) / p, np.inf))
+            k = int(np.argmin(t))
+            tk = float(t[k]) if unbounded else min(1.0, float(t[k]))
+            if not np.isfinite(tk):
+                return None
+            a[F] = np.clip(a[F] + tk * p, 0.0, C)
+            if unbounded or float(t[k]) <= 1.0:  # the blocking index joins W at its bound
+                a[F[k]] = 0.0 if p[k] < 0.0 else C
+            continue
+        # zero step: the multipliers of W are the margins
+        if bias and not F.size:
+            b = _hinge_argmin_b(f0, y)
+        m = y * (f0 + b)
+        viol = np.where(a <= 0.0, np.maximum(1.0 - m, 0.0), np.where(a >= C, np.maximum(m - 1.0, 0.0), 0.0))
+        k = int(np.argmax(viol))
+        if viol[k] <= 1e-12 * max(1.0, float(np.max(np.abs(m), initial=0.0))):
+            return a
+        a = _release(a, k, C)  # k leaves W
+    return None
+
+
+def _release(a, k, C):
+    """``a`` with index ``k`` moved off its bound by a negligible amount (so it counts as free); the next
+    subproblem solve then sets its value (the move is part of the step, the objective change O(eps))."""
+    a = a.copy()
+    eps = 1e-15 * C
+    a[k] = eps if a[k] <= 0.0 else C - eps
+    return a
 
 
 class SVCProblem:

@@ -91,8 +91,6 @@ def test_dcd_matches_ipm_dense_and_csr(kind, n, d, seed, bias):
     Xd = X.toarray() if sp.issparse(X) else X
     Xs = sp.csr_matrix(X)
     for C in (2.0**-5, 1.0, 2.0**5):
-        if (kind, bias, C) == ("unbalanced", False, 2.0**5):
-            continue  # DCD does not converge in its default budget here: test_known_slow_case
         ref = solve_svc(Xd, y, C, bias=bias, solver="IPM")
         rd = solve_svc(Xd, y, C, bias=bias, solver="DCD")
         rs = solve_svc(Xs, y, C, bias=bias, solver="DCD")
@@ -125,15 +123,18 @@ def test_certificate_is_checked():
         solve_svc(sp.csr_matrix(X), y, 1.0, bias=False, solver="DCD", polish=False, solver_options={"max_iter": 1})
 
 
-def test_known_slow_case():
-    """A known limitation, not hidden: on the unbalanced 300 x 20 instance without the bias at C = 32 (181 of
-    300 alphas at C, offset data fitted through the origin) coordinate descent is still at relative KKT
-    residual ~1e-4 after 100,000 epochs and the polish's active-set method does not recover the free set from
-    there, so the certificate refuses the point: SolverError (the IPM certifies it in 16 iterations)."""
+def test_slow_case_finished_by_active_set():
+    """The unbalanced 300 x 20 instance without the bias at C = 32 (181 of 300 alphas at C, offset data fitted
+    through the origin): coordinate descent alone (polish=False) is still at relative KKT residual ~1e-4 after
+    20,000 epochs, so the certificate refuses it (SolverError); with the checkpoints' primal active-set method
+    (polish=True, the default) the certified optimum is found early."""
     X, y = _unbalanced(300, 20, 3)
-    assert solve_svc(X, y, 32.0, bias=False).kkt.max_relative <= ACCEPT
+    ref = solve_svc(X, y, 32.0, bias=False)
     with pytest.raises(SolverError, match="KKT certificate fails"):
-        solve_svc(X, y, 32.0, bias=False, solver="DCD", solver_options={"max_iter": 20_000})
+        solve_svc(X, y, 32.0, bias=False, solver="DCD", polish=False, solver_options={"max_iter": 20_000})
+    r = solve_svc(X, y, 32.0, bias=False, solver="DCD")
+    assert r.iterations <= 10_000 and r.kkt.max_relative <= 1e-9
+    assert_same_optimum(r, ref, X, y)
 
 
 def test_without_polish_still_certified():
@@ -209,3 +210,11 @@ def test_auto_never_chooses_dcd():
     X, y = soft_data(80, 5, seed=61)
     assert solve_svc(X, y, 1.0).solver in ("IPM", "CLARABEL")
     assert solve_svc(sp.csr_matrix(X), y, 1.0).solver in ("IPM", "CLARABEL")
+
+
+def test_many_free_points_sparse():
+    """More free points than the checkpoints' limit (500): the tolerance path with the polish certifies."""
+    X, y = _sparse(700, 5000, 71, density=0.004)
+    r = solve_svc(X, y, 1.0, solver="DCD")
+    assert r.n_free > 500 and r.kkt.max_relative <= ACCEPT
+    assert_same_optimum(r, solve_svc(X, y, 1.0), X.toarray(), y)
