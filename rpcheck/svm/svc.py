@@ -18,6 +18,10 @@ result's free and bounded sets to the same float64 active-set method at the new 
 when it passes the certificate at 1e-9 relative (else the cold solve runs unchanged). On 13,494 x 256
 projections of the rcv1-binary stand-in (lei2020.sparse_scale) the warm point was accepted at all ten C values
 after the first of the paper's grid 2^-5..2^5 (0.04-0.10 s against 0.8-1.4 s cold; w equal to 3e-15 relative).
+
+``solver="DCD"`` solves the same dual without densifying a sparse X: dual coordinate descent (Hsieh et al. 2008)
+inside a method of multipliers for ``y^T alpha = 0`` (Rockafellar 1976), compiled (``rpcheck.svm._dcd_svc``); its
+points go through the same :func:`_finalize` (certificate, polish on CSR rows kept sparse). See ``_solve_dcd``.
 """
 
 from __future__ import annotations
@@ -488,17 +492,23 @@ def solve_svc(X, y, C, *, bias=True, solver=DEFAULT_SOLVER, polish=True, solver_
         Box bound, ``C > 0``; ``np.inf`` is the hard margin (no upper bound on alpha).
     bias : bool, default=True
         Include the unregularised bias (the constraint ``y^T alpha = 0``).
-    solver : {"AUTO", "CLARABEL", "OSQP", "SCS", "IPM"}, default="AUTO"
+    solver : {"AUTO", "CLARABEL", "OSQP", "SCS", "IPM", "DCD"}, default="AUTO"
         "IPM": rpcheck's dense interior-point method (Woodbury, ``O(n k^2)`` per iteration,
         ``k = min(n, d)``), 3-30x faster than Clarabel through cvxpy (BENCHMARKS.md, "## Solvers") and
         certified the same way. "AUTO" runs the IPM and falls back to Clarabel only when the IPM's point
         fails the certificate (``result.solver`` says which one was certified). CLARABEL, OSQP and SCS
-        (through cvxpy) are independent cross-checks.
+        (through cvxpy) are independent cross-checks. "DCD" (never chosen by "AUTO"): dual coordinate
+        descent (Hsieh et al. 2008) inside a method of multipliers for ``y^T alpha = 0``, compiled, on dense
+        or CSR X without densifying it (the polish forms only the Gram matrix of the free set); certified by
+        the same KKT certificate (see ``_solve_dcd``). Finite ``C`` only (``C = inf`` raises RpcheckError).
+        For large sparse data (all features of a text set); on small dense data the IPM is the better choice.
     polish : bool, default=True
         Polish the interior-point solution by solving the KKT system on the free set (float64).
     solver_options : dict, optional
         Extra keyword arguments for ``cvxpy.Problem.solve`` (override the defaults of
-        ``rpcheck.svm._common``); for "IPM" and "AUTO" the IPM's ``tol`` and ``max_iter``.
+        ``rpcheck.svm._common``); for "IPM" and "AUTO" the IPM's ``tol`` and ``max_iter``; for "DCD"
+        ``tol`` (default 1e-9, in [1e-15, 1e-3]: largest |projected gradient| and multiplier step, margin units,
+        at which the certificate is first tried) and ``max_iter`` (default 100,000 epochs, >= 1).
     warm_start : SVCResult, optional
         A result of ``solve_svc`` on the same ``(X, y)`` and ``bias`` at another ``C`` (a C path, e.g. the
         grid of a cross-validation fold). Its free and bounded sets start the float64 active-set method of
@@ -507,7 +517,10 @@ def solve_svc(X, y, C, *, bias=True, solver=DEFAULT_SOLVER, polish=True, solver_
         ``status="warm_start"`` and ``iterations=0``. Otherwise -- and always for ``C = inf``, a warm start
         at ``C = inf``, with ``polish=False`` or a solver other than "AUTO" / "IPM" -- the cold solve runs
         exactly as without ``warm_start``. The warm start only guesses the active sets: a result on other
-        data costs a few float64 solves and is rejected by the certificate.
+        data costs a few float64 solves and is rejected by the certificate. With ``solver="DCD"`` the warm
+        start is the starting point instead: its alpha clipped to ``[0, C]`` and made feasible for
+        ``y^T alpha = 0`` (the class with the larger sum scaled down), its ``b`` the first multiplier; the result
+        is the certified optimum either way (``iterations`` counts the epochs it still took).
 
     Returns
     -------
