@@ -11,6 +11,9 @@ Run: ``nice -n 5 env OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 PYTHONPATH=$PWD py
    warm-started from the previous), sklearn LinearSVC(loss="hinge", dual=True) (LIBLINEAR -s 3: REGULARISED
    bias, so a different problem; its primal value of eq. (3) at its (w, b) is reported against the certified
    optimum) and sklearn SVC(kernel="linear") (LIBSVM SMO, the same problem, tol=1e-3) at C = 1.
+3. real-sim stand-in (``lei2020_like("real-sim")``), 38,758 x 20,958 CSR (a 5-fold training part of the 48,447
+   training rows), n > d: DCD cold and warm, LinearSVC (``--only real-sim`` runs just these); and the same with
+   10% of the labels flipped (``--only real-sim-noisy``), not separable.
 2. gisette stand-in (``lei2020_like("gisette")``), 3,840 x 5,000 dense (a 5-fold training part of 4,800 rows)
    at C = 1: DCD against the IPM (solve_svc's default path).
 """
@@ -27,14 +30,15 @@ import scipy.sparse as sp
 QUICK = "--quick" in sys.argv
 N_RCV1 = 2_000 if QUICK else 10_800
 N_GIS = 600 if QUICK else 3_840
+N_REALSIM = 3_000 if QUICK else 38_758
 GRID = 2.0 ** np.arange(-5, 6)
 SHOW = (2.0**-5, 1.0, 2.0**5)
 
 
-def rcv1(noise):
+def rcv1(noise, name="rcv1-binary", n=None):
     from rpcheck.standins import lei2020_like
 
-    ds = lei2020_like("rcv1-binary", split="all", n=N_RCV1, rng=0)
+    ds = lei2020_like(name, split="all", n=n or N_RCV1, rng=0)
     X = sp.csr_matrix(ds.X, dtype=np.float64)
     m = np.asarray(abs(X).max(axis=0).todense()).ravel()
     m[m == 0] = 1.0
@@ -63,7 +67,12 @@ def one(cfg):
     from rpcheck.svm import solve_svc
 
     data, solver = cfg["data"], cfg["solver"]
-    X, y = gisette() if data == "gisette" else rcv1(0.1 if data == "rcv1-noisy" else 0.0)
+    if data == "gisette":
+        X, y = gisette()
+    elif data.startswith("real-sim"):
+        X, y = rcv1(0.1 if data == "real-sim-noisy" else 0.0, "real-sim", N_REALSIM)
+    else:
+        X, y = rcv1(0.1 if data == "rcv1-noisy" else 0.0)
     rows = []
     if solver in ("DCD", "IPM") and cfg.get("warm"):
         prev = None
@@ -118,6 +127,13 @@ def main():
             (dict(data=data, solver="SVC", C=[1.0]), 300),
         ]
     configs += [(dict(data="gisette", solver="DCD", C=[1.0]), 900), (dict(data="gisette", solver="IPM", C=[1.0]), 900)]
+    configs += [(dict(data="real-sim", solver="DCD", C=list(SHOW)), 900), (dict(data="real-sim", solver="DCD", warm=True), 900),
+                (dict(data="real-sim", solver="LinearSVC", C=list(SHOW)), 900)]
+    configs += [(dict(data="real-sim-noisy", solver="DCD", C=list(SHOW)), 1200),
+                (dict(data="real-sim-noisy", solver="DCD", warm=True), 1800),
+                (dict(data="real-sim-noisy", solver="LinearSVC", C=list(SHOW)), 900)]
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+    configs = [c for c in configs if only is None or c[0]["data"] == only]
     optimum = {}
     for cfg, timeout in configs:
         res = run(cfg, timeout)
