@@ -38,8 +38,8 @@ from ..errors import NotSeparableError, RpcheckError, SolverError
 from ._common import (
     DEFAULT_SOLVER,
     FALLBACK_SOLVER,
-    check_finite_outputs,
     SOLVERS,
+    check_finite_outputs,
     check_solver,
     factor_rows,
     max_row_norm,
@@ -182,7 +182,7 @@ def _solve_free(X, y, F, U, C, bias, z0, rows=_rows):
     r = np.concatenate([rhs, [-(C * float(np.sum(y[U])) if U.size else 0.0)]]) if bias else rhs
     if sp.issparse(XF):
         try:
-            if F.size + 1 > 2 * (XF.shape[1] + 2):  # low rank (few columns): the dense factor is small
+            if F.size + 1 > 2 * (XF.shape[1] + 2):  # low rank (d < |F| / 2 <= 2000 columns): a small dense factor
                 return _solve_free_lowrank(yF[:, None] * XF.toarray(), yF, bias, r, z0)
             M = (yF[:, None] * yF[None, :]) * (XF @ XF.T).toarray()
             if bias:
@@ -705,7 +705,8 @@ _DCD_INNER = 50
 _DCD_TIGHTEN = 100.0
 # rho = _DCD_RHO * mean_i ||x_i||^2: a smaller rho conditions the inner problems better (the appended feature
 # sqrt(rho) is weaker), a larger one needs fewer multiplier steps. On three n = 120..200, d = 10..40
-# non-separable instances 0.3 needed 1.1k-30k epochs (7-10 steps), 1 needed 1.6k-54k and 3 up to > 100k.
+# non-separable instances rho factor 0.3 needed 1.1k-30k epochs (7-10 steps), 1 needed 1.6k-54k and 3 up to
+# > 100k (before shrinking and the checkpoints); 0.25 is taken next to the best measured.
 _DCD_RHO = 0.25
 # Epoch counts at which the certificate (with the polish) is also tried before the tolerance is reached; such
 # a point is returned only when its relative KKT residual is <= _WARM_ACCEPT (1e-9), i.e. in practice when the
@@ -804,8 +805,7 @@ def _solve_dcd(X, y, C, bias, polish, opts, warm, t0):
 
     n = X.shape[0]
     if sp.issparse(X):
-        Xc = sp.csr_matrix(X)
-        Xc.sort_indices()
+        Xc = X if X.has_sorted_indices else X.sorted_indices()  # a copy: the caller's X is not modified
         indptr, indices, data = Xc.indptr.astype(np.int64), Xc.indices.astype(np.int64), Xc.data
         sq = np.asarray(Xc.multiply(Xc).sum(axis=1), dtype=np.float64).ravel()
 
@@ -916,7 +916,6 @@ def _dcd_active_set(X, y, alpha, C, bias):
     the optimum. The objective never increases, so a rough start (coordinate descent at relative KKT residual
     1e-4 on n = 300, d = 20, C = 32 without bias after 10^5 epochs) does not make it wander the way the polish's
     bulk set updates (written for the accurate interior-point points) do there."""
-    n = alpha.size
     a = np.clip(np.asarray(alpha, dtype=np.float64), 0.0, C)
     if bias:
         pos, neg = float(a[y > 0].sum()), float(a[y < 0].sum())

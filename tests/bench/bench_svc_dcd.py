@@ -127,7 +127,8 @@ def main():
             (dict(data=data, solver="SVC", C=[1.0]), 300),
         ]
     configs += [(dict(data="gisette", solver="DCD", C=[1.0]), 900), (dict(data="gisette", solver="IPM", C=[1.0]), 900)]
-    configs += [(dict(data="real-sim", solver="DCD", C=list(SHOW)), 900), (dict(data="real-sim", solver="DCD", warm=True), 900),
+    configs += [(dict(data="real-sim", solver="DCD", C=list(SHOW)), 900),
+                (dict(data="real-sim", solver="DCD", warm=True), 900),
                 (dict(data="real-sim", solver="LinearSVC", C=list(SHOW)), 900)]
     configs += [(dict(data="real-sim-noisy", solver="DCD", C=list(SHOW)), 1200),
                 (dict(data="real-sim-noisy", solver="DCD", warm=True), 1800),
