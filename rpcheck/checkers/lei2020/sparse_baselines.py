@@ -19,10 +19,12 @@ Statement as printed (Sec. 4, "Experiments", and Table 2, r = 256)
 Data: the SAME synthetic stand-ins and shapes as ``lei2020.sparse_scale`` at every profile
 (``sparse_scale.standin``: ``rpcheck.standins.lei2020_like(<set>, split="all", n, seed sparse_scale.DATA_SEED)``,
 Table 3's width d = 20,958 / 47,236 / 1,355,191, unit-norm tf-idf rows) -- **NOT the real data**: quick rcv1-binary
-3,000 rows; ci rcv1-binary, real-sim and news20-binary with 3,000 rows; standard rcv1-binary at Table 3's 20,242
-rows; full all three at Table 3's shape (real-sim 72,309, rcv1-binary 20,242, news20-binary 19,996 rows). r is
-sparse_scale's (quick 32; ci 64, 64, 32 -- news20's 32 keeps its cell cheap) and Table 2's r = 256 at standard and
-full.
+3,000 rows (r = 32); ci rcv1-binary and real-sim with 3,000 rows (r = 64, sparse_scale's); standard rcv1-binary at
+Table 3's 20,242 rows; full all three at Table 3's shape (real-sim 72,309, rcv1-binary 20,242, news20-binary 19,996
+rows), r = 256 (Table 2's) at standard and full. sparse_scale's ci cell of news20-binary (3,000 rows, r = 32) is
+left out of ci here for cost (:data:`SKIPPED`): its repetition took about 14 CPU s (PCA 6.7, the three DLSS 7.4)
+against about 2.7 for the two other ci cells together, which would put ci far past its 10 s budget; news20-binary
+runs at full.
 
 Protocol (one trial = one repetition; ``rpcheck.compare.run_repetition``, the Table 2 protocol): a stratified split
 with Table 3's test share 1/3 (train / (train + test) is 67% for all three sets), max-abs scaling to [-1, 1] from
@@ -43,13 +45,12 @@ grid inside the training part with every selection refit on each fold's training
 another session's work. Adding it is one line (``"all"`` in :data:`METHODS`; its Table 2 numbers are in
 ``rpcheck.compare.PAPER_TABLE2``, and every row is generated per method).
 
-PCA on news20-binary: Table 2 prints "-" (out of memory). PCA here needs, besides X, about four dense d x (r + 10)
-float64 arrays (the range finder's products, their LU factors, the projected matrix) and the k x d components
-(:func:`pca_bytes`): at news20's ci cell (d = 1,355,191, r = 32) 1.9 GB, which runs; at Table 3's shape with r = 256
-14.4 GB per fit (6 fits a repetition, about 3-5 CPU min each: seven LU factorisations of a 1.36 M x 266 matrix),
-which exceeds :data:`PCA_MAX_BYTES` = 6 GiB on the 24 GB machine shared with the ``full`` run's workers, so the
-full news20 cell runs DLSS only and says so in a text row (``acc_pca`` is vacuous there). That PCA at this shape
-is memory-bound agrees with the paper's "-".
+PCA on news20-binary: Table 2 prints "-" (out of memory). Here PCA keeps no d x (k + p) array except the d x k
+components (``rpcheck.linalg.centred_randomized_svd``; :func:`pca_bytes`: 4.2 GB modelled at news20's Table 3 shape
+with r = 256, within :data:`PCA_MAX_BYTES` = 6 GiB), so it runs at full: one fit + transform on the 13,331 x
+1,355,191 training part took 67 CPU s with 4.2 GB max RSS (session 13, shared machine, indicative), a DLSS fit at
+k = 256 38 CPU s and 1.4 GB. A text row beside Table 2's "-" says so. A cell whose modelled working set exceeds
+PCA_MAX_BYTES runs DLSS only (``acc_pca`` vacuous) and the text row says why; no profile has such a cell.
 
 Variants (all mode "report", expected None)
 --------------------------------------------
@@ -67,8 +68,9 @@ data, and its near-separability at r = 256 (above) makes ties (both 100%) likely
 sentence (strict >); no derivation gives the sign of the difference on our model, so a declared verdict would
 rest on what one seed showed. Where PCA is not run (news20 at full) the rows are vacuous (not counted).
 
-Measured costs: in the NOTES of the session that added this module (ci: about 6 CPU s for the three cells with 2
-repetitions; standard and full per repetition: see BENCHMARKS.md when merged); indicative only (shared machine).
+Measured costs (session 13, single-threaded ``time.process_time`` in one process, shared 2-core machine at load
+4-6 beside a ``full`` run, so indicative only): ci repetitions rcv1-binary 1.5-2.1 and real-sim 0.9-1.0 CPU s, so
+ci is about 5.5 CPU s of trials plus imports; the other profiles' figures are in the NOTES of that session.
 """
 
 from __future__ import annotations
@@ -100,10 +102,14 @@ def paper_key(method):
     return "dlss" if method in cmp.DLSS_METHODS else method
 
 
-def pca_bytes(d, r):
-    """Modelled float64 working set of one PCA fit beyond X: four d x (k + 10) arrays and the k x d components,
-    k = r (``rpcheck.linalg.centred_randomized_svd``; module docstring)."""
-    return 8.0 * d * (4 * (r + 10) + r)
+def pca_bytes(d, r, n=None):
+    """Modelled float64 working set of one PCA fit beyond X (``rpcheck.linalg.centred_randomized_svd``): the d x k
+    components, three d x RSVD_BLOCK temporaries and four n x (k + 10) range arrays, k = r (``n`` defaults to
+    Table 3's largest train part, real-sim's 48,447 rows)."""
+    from ...linalg import RSVD_BLOCK
+
+    n = 48_447 if n is None else n
+    return 8.0 * d * (r + 3 * RSVD_BLOCK) + 32.0 * n * (r + 10)
 
 
 def pca_runs(params):
@@ -147,12 +153,12 @@ def _pca_text_row(params):
     gb = pca_bytes(LEI2020_SHAPES[params["dataset"]]["d"], params["r"]) / 1e9
     if pca_runs(params):
         ours = (f"run here ({params['n']:,} rows of the stand-in, r = {params['r']}): modelled PCA working set "
-                f"{gb:.1f} GB <= {PCA_MAX_BYTES / 2**30:.0f} GiB, centring implicit (X never densified)")
+                f"{gb:.1f} GB <= {PCA_MAX_BYTES / 2**30:.0f} GiB (no d x (r + p) array but the d x r components; "
+                "centring implicit, X never densified)")
     else:
-        ours = (f"not run ({params['n']:,} rows, r = {params['r']}): the modelled PCA working set (four d x (r + 10) "
-                f"float64 arrays and the r x d components) is {gb:.1f} GB > {PCA_MAX_BYTES / 2**30:.0f} GiB per "
-                "fit on a 24 GB machine shared with other runs, and 6 fits per repetition; memory-bound, as the "
-                "paper's '-'")
+        ours = (f"not run ({params['n']:,} rows, r = {params['r']}): the modelled PCA working set (the d x r "
+                f"components and block temporaries) is {gb:.1f} GB > {PCA_MAX_BYTES / 2**30:.0f} GiB per fit on a "
+                "24 GB machine shared with other runs; memory-bound, as the paper's '-'")
     return {"method": "pca", "paper_pca_run": "'-': PCA ran out of memory on news20-binary (Table 2)",
             "pca_run": ours, "pca_run_agrees": None}
 
