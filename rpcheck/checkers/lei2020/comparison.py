@@ -62,6 +62,12 @@ at 4,800 rows and at most 56 cold solves a repetition (warm starts along each fo
 unmeasured share). Estimated ``full`` cost of the three cells (15 repetitions): mushrooms 4 CPU min, usps-b 6
 CPU min, gisette 15 x (about 550 s + up to 28-84 min for "all"), i.e. about 2 to 23 CPU h, dominated by
 gisette's full-data baseline (not run; an estimate from the measurements above).
+
+DLSS in the stand-in cells (session 13, same way of measuring, load 5-7): the three ranks together add per
+repetition at ci mushrooms 0.14, usps-b 0.13, gisette 0.82 CPU s (the cells' other methods 1.23, 0.57, 1.24 in the
+same process), so about 3.3 CPU s on the ci run (3 repetitions); at full (Table 3's shape, 5-fold CV over the
+paper's 11 C values) mushrooms 1.4, usps-b 4.9, gisette 242 CPU s (k = 64, 128, 256: about 85-106 s each, like one
+random projection), i.e. about +40% on gisette's nine projections and small beside its "all" baseline.
 """
 
 from __future__ import annotations
