@@ -33,16 +33,17 @@ grid inside the training part with every selection refit on each fold's training
 (hinge) SVM dual (3) with an unregularised bias on the reduced features, KKT-certified
 (``rpcheck.svm.solve_svc``), not the paper's LIBLINEAR. Methods (:data:`METHODS`):
 
-- ``pca``: centred PCA to r components by randomized SVD (Halko et al. 2011, 10 oversamples, 7 or 4 LU-normalised
-  power iterations as in scikit-learn), with the centring applied implicitly
+- ``pca``: centred PCA to r components by randomized SVD (Halko et al. 2011: 10 oversamples, 7 or 4 LU-normalised
+  power iterations as scikit-learn's, run as subspace iteration on A A^T so that no d x (r + 10) array is stored),
+  with the centring applied implicitly
   (``rpcheck.linalg.centred_randomized_svd``: ``(X - 1 mu^T) M = X M - 1 (mu^T M)``), so the n x d sparse matrix is
   never densified; on small inputs it equals the exact dense centred PCA (tests/test_linalg_centred_pca.py);
 - ``dlss-r/4``, ``dlss-r/2``, ``dlss-r``: the r features of largest rank-k leverage score by randomized SVD of the
   scaled (uncentred, sparse) training part (``rpcheck.linalg.dlss_select``, CSR input), **k = r/4, r/2, r: an
   assumption, the paper does not give k** (as in ``lei2020.dlss``).
 
-"All features" (Table 2's first row) is not among the methods yet: the certified dual on the sparse n x d data is
-another session's work. Adding it is one line (``"all"`` in :data:`METHODS`; its Table 2 numbers are in
+"All features" (Table 2's first row) is not among the methods yet: it needs the certified SVM on the sparse n x d
+data (``solve_svc`` on CSR input, another helper's work of the same session). Adding it is one line (``"all"`` in :data:`METHODS`; its Table 2 numbers are in
 ``rpcheck.compare.PAPER_TABLE2``, and every row is generated per method).
 
 PCA on news20-binary: Table 2 prints "-" (out of memory). Here PCA keeps no d x (k + p) array except the d x k
@@ -66,7 +67,8 @@ when < 1/2 with P(false VIOLATED) <= 0.01; with fewer than 7 repetitions neither
 standard report INCONCLUSIVE; at full 15 repetitions can decide). Expected None: a stand-in is not the paper's
 data, and its near-separability at r = 256 (above) makes ties (both 100%) likely, which count against the
 sentence (strict >); no derivation gives the sign of the difference on our model, so a declared verdict would
-rest on what one seed showed. Where PCA is not run (news20 at full) the rows are vacuous (not counted).
+rest on what one seed showed. In a cell that does not run PCA (none of the profiles' cells) the rows are vacuous
+(not counted).
 
 Measured costs (session 13, single-threaded ``time.process_time`` in one process, shared 2-core machine at load
 4-6 beside a ``full`` run, so indicative only): ci repetitions rcv1-binary 1.5-2.1 and real-sim 0.9-1.0 CPU s, so
