@@ -380,6 +380,7 @@ def run_repetition(
                 path = []  # warm starts along the C grid of this fold (same data)
                 for k, C in enumerate(C_grid):
                     cv[k] += np.mean(_train_predict(Ztr, ytr[tr], Zva, C, solver, path) == ytr[va])
+                pj = None  # free this fold's projection (PCA's d x r components) before the next fit
             best = int(np.argmax(cv))  # ties -> the smallest C
             pj = _Projector(m, ds.d, rr, seed).fit(Xtr, ytr)
             pred = _train_predict(pj.transform(Xtr), ytr, pj.transform(Xte), C_grid[best], solver)
