@@ -384,6 +384,7 @@ def run_repetition(
             best = int(np.argmax(cv))  # ties -> the smallest C
             pj = _Projector(m, ds.d, rr, seed).fit(Xtr, ytr)
             pred = _train_predict(pj.transform(Xtr), ytr, pj.transform(Xte), C_grid[best], solver)
+            pj = None  # likewise before the next method's first fit
             sec = time.perf_counter() - t0
             rows.append(
                 {
