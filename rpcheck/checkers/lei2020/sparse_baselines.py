@@ -71,8 +71,12 @@ rest on what one seed showed. In a cell that does not run PCA (none of the profi
 (not counted).
 
 Measured costs (session 13, single-threaded ``time.process_time`` in one process, shared 2-core machine at load
-4-6 beside a ``full`` run, so indicative only): ci repetitions rcv1-binary 1.5-2.1 and real-sim 0.9-1.0 CPU s, so
-ci is about 5.5 CPU s of trials plus imports; the other profiles' figures are in the NOTES of that session.
+4-6 beside a ``full`` run, so indicative only; max RSS of the whole process): ci repetitions rcv1-binary 1.5-2.1 and
+real-sim 0.9-1.0 CPU s, so ci is about 5.5 CPU s of trials plus imports (the engine's worker runs 2 BLAS threads
+with ``--jobs 1``, which on a loaded machine spin: 43 s wall there). standard, one repetition (rcv1-binary, 20,242
+rows): 37.7 CPU s, 0.72 GB. full, one repetition each: rcv1-binary 63.7 CPU s, 0.72 GB (15: about 16 CPU min);
+real-sim 575 CPU s, 3.8 GB (15: about 2.4 CPU h); news20-binary NEWS20_FULL. Stand-in accuracies were 99.7-100%
+for PCA and every DLSS rank in all these runs.
 """
 
 from __future__ import annotations
