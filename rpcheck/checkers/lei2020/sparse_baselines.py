@@ -43,8 +43,9 @@ grid inside the training part with every selection refit on each fold's training
   assumption, the paper does not give k** (as in ``lei2020.dlss``).
 
 "All features" (Table 2's first row) is not among the methods yet: it needs the certified SVM on the sparse n x d
-data (``solve_svc`` on CSR input, another helper's work of the same session). Adding it is one line (``"all"`` in :data:`METHODS`; its Table 2 numbers are in
-``rpcheck.compare.PAPER_TABLE2``, and every row is generated per method).
+data (``solve_svc`` on CSR input, another helper's work of the same session). Adding it is one line (``"all"`` in
+:data:`METHODS`; its Table 2 numbers are in ``rpcheck.compare.PAPER_TABLE2``, and every row is generated per
+method).
 
 PCA on news20-binary: Table 2 prints "-" (out of memory). Here PCA keeps no d x (k + p) array except the d x k
 components (``rpcheck.linalg.centred_randomized_svd``; :func:`pca_bytes`: 4.2 GB modelled at news20's Table 3 shape
@@ -75,8 +76,9 @@ Measured costs (session 13, single-threaded ``time.process_time`` in one process
 real-sim 0.9-1.0 CPU s, so ci is about 5.5 CPU s of trials plus imports (the engine's worker runs 2 BLAS threads
 with ``--jobs 1``, which on a loaded machine spin: 43 s wall there). standard, one repetition (rcv1-binary, 20,242
 rows): 37.7 CPU s, 0.72 GB. full, one repetition each: rcv1-binary 63.7 CPU s, 0.72 GB (15: about 16 CPU min);
-real-sim 575 CPU s, 3.8 GB (15: about 2.4 CPU h); news20-binary NEWS20_FULL. Stand-in accuracies were 99.7-100%
-for PCA and every DLSS rank in all these runs.
+real-sim 575 CPU s, 3.8 GB (15: about 2.4 CPU h); news20-binary 703 CPU s, 4.4 GB (15: about 2.9 CPU h; 7.1 GB
+before run_repetition freed each fold's projector). Stand-in accuracies were 99.7-100% for PCA and every DLSS rank
+in all these runs.
 """
 
 from __future__ import annotations
