@@ -32,7 +32,8 @@ The SVM is the exact L1-loss dual (3) with an unregularised bias (constraint y^T
 The paper used LIBLINEAR, which solves a different problem (regularised bias, squared hinge by default);
 this is reported as a deviation, not replicated here (``rpcheck.svm.liblinear`` solves it separately).
 
-Methods (Sec. 4): "all" (all features), "pca" (randomized SVD to r components, centred), "gaussian"
+Methods (Sec. 4): "all" (all features), "pca" (randomized SVD to r components, centred; on sparse input the
+centring is implicit, ``rpcheck.linalg.centred_randomized_svd``, so X is never densified), "gaussian"
 (N(0, 1/r), the JL-correct variance, not the printed 1/d), "achlioptas" (sqrt(3/r){+1, 0, -1} w.p. 1/6, 2/3,
 1/6), "countsketch" (sparse embedding), "srht" (uniform r-subset WITHOUT replacement, eq. 2),
 "srht-nps", "srht-topr", "srht-supervised" (smallest b, a = 1), "srht-supervised-largest" (the printed rule).
@@ -262,12 +263,17 @@ class _Projector:
         if self.method == "all":
             return self
         if self.method == "pca":
-            from sklearn.decomposition import PCA, TruncatedSVD
+            from sklearn.decomposition import PCA
 
             k = min(self.r, X.shape[0] - 1, X.shape[1])
             rs = int(self.seed % (2**31))
             if sp.issparse(X):
-                self.model = TruncatedSVD(n_components=k, algorithm="randomized", random_state=rs).fit(X)
+                # centred PCA without densifying X (rpcheck.linalg.centred_randomized_svd applies X - 1 mean^T
+                # implicitly); an uncentred TruncatedSVD here would not be PCA
+                from .linalg import centred_randomized_svd
+
+                self.mean, _, self.Vt = centred_randomized_svd(X, k, rng=rs)
+                self.model = None
             else:
                 self.model = PCA(n_components=k, svd_solver="randomized", random_state=rs).fit(X)
             return self
@@ -291,6 +297,8 @@ class _Projector:
         if self.method == "all":
             return X
         if self.method == "pca":
+            if self.model is None:  # sparse input: scores (X - 1 mean^T) V = X V - 1 (mean^T V), X never densified
+                return np.asarray(X @ self.Vt.T) - (self.mean @ self.Vt.T)[None, :]
             return self.model.transform(X)
         if self.method in DLSS_METHODS:
             Z = X[:, self.idx]
@@ -378,9 +386,11 @@ def run_repetition(
                 path = []  # warm starts along the C grid of this fold (same data)
                 for k, C in enumerate(C_grid):
                     cv[k] += np.mean(_train_predict(Ztr, ytr[tr], Zva, C, solver, path) == ytr[va])
+                pj = None  # free this fold's projection (PCA's d x r components) before the next fit
             best = int(np.argmax(cv))  # ties -> the smallest C
             pj = _Projector(m, ds.d, rr, seed).fit(Xtr, ytr)
             pred = _train_predict(pj.transform(Xtr), ytr, pj.transform(Xte), C_grid[best], solver)
+            pj = None  # likewise before the next method's first fit
             sec = time.perf_counter() - t0
             rows.append(
                 {

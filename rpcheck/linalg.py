@@ -20,7 +20,8 @@ import scipy.sparse as sp
 from ._validation import check_choice, check_int, check_interval, check_matrix
 from .errors import RpcheckError
 
-__all__ = ["row_space_basis", "embedding_distortion", "leverage_scores", "dlss_select", "thin_q", "SVD_METHODS"]
+__all__ = ["row_space_basis", "embedding_distortion", "leverage_scores", "dlss_select", "thin_q", "SVD_METHODS",
+           "centred_randomized_svd"]
 
 #: SVD used for the leverage scores: LAPACK's exact thin SVD or Halko-Martinsson-Tropp randomized SVD.
 SVD_METHODS = ("exact", "randomized")
@@ -233,7 +234,9 @@ def leverage_scores(X, k, *, svd="exact", rng=None, n_oversamples=10, n_iter=4):
     Parameters
     ----------
     X : array_like or scipy.sparse matrix of shape (n, d)
-        Data, one point per row (sparse input is densified for ``svd="exact"`` only).
+        Data, one point per row (sparse input is densified for ``svd="exact"`` only; with ``svd="randomized"``
+        it stays sparse and the randomized SVD is :func:`centred_randomized_svd`'s, uncentred, with no d x (k +
+        p) array).
     k : int
         Rank, ``1 <= k <= min(n, d)``.
     svd : {"exact", "randomized"}, default="exact"
@@ -261,6 +264,17 @@ def leverage_scores(X, k, *, svd="exact", rng=None, n_oversamples=10, n_iter=4):
     if svd == "exact":
         A = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
         _, _, Vt = sla.svd(A, full_matrices=False, lapack_driver="gesdd")
+    elif sp.issparse(X):
+        # sparse input: the same randomized SVD without any d x (k + p) array (centred_randomized_svd's
+        # algorithm, uncentred); the scores are accumulated by column blocks of V_k
+        from ._rng import as_generator
+
+        op = _ImplicitCentred(X, centre=False)
+        s, U = _randomized_left(op, n, op.X.shape[1], k, n_oversamples, n_iter, as_generator(rng))
+        lev = np.zeros(op.X.shape[1])
+        for _, Vb in _right_blocks(op, s, U):
+            lev += np.einsum("ij,ij->i", Vb, Vb)
+        return op.expand(lev)
     else:
         from sklearn.utils.extmath import randomized_svd
 
@@ -305,3 +319,158 @@ def dlss_select(X, r, k, *, svd="exact", rng=None):
     r = check_int("r", r, 1, X.shape[1])
     lev = leverage_scores(X, k, svd=svd, rng=rng)
     return np.argsort(-lev, kind="stable")[:r]
+
+
+#: columns of the n x l range basis multiplied through X^T at once in :func:`centred_randomized_svd` (bounds the
+#: d x block float64 temporaries: 350 MB at d = 1.36 M)
+RSVD_BLOCK = 32
+
+
+class _ImplicitCentred:
+    """``A = X - 1 mean^T`` (``mean`` = 0: ``A = X``) applied without forming it: ``A M = X M - 1 (mean^T M)``,
+    ``A^T M = X^T M - mean (1^T M)``; the d-sided products are taken :data:`RSVD_BLOCK` columns at a time. For
+    sparse ``X`` only the ``d_a`` ACTIVE features (a stored entry in some row) are carried: an all-zero column
+    has mean 0, so its row of ``A^T M`` is 0 (``d`` -> ``d_a`` in every d-sided product; :meth:`expand` puts the
+    zero rows back)."""
+
+    def __init__(self, X, centre):
+        if sp.issparse(X):
+            X = X.tocsr()
+            self.d = X.shape[1]
+            self.active = np.unique(X.indices)
+            self.X = X[:, self.active] if len(self.active) < self.d else X
+            self.XT = self.X.T.tocsr()
+        else:
+            self.X = np.asarray(X, dtype=np.float64)
+            self.d = self.X.shape[1]
+            self.active = None
+            self.XT = self.X.T
+        self.mean = (np.asarray(self.X.mean(axis=0), dtype=np.float64).ravel() if centre
+                     else np.zeros(self.X.shape[1]))
+        self.centre = centre
+        self.g = np.asarray(self.X @ self.mean, dtype=np.float64).ravel()  # X mean, (n,)
+        self.c = float(self.mean @ self.mean)
+
+    def expand(self, v, axis=0):
+        """``v`` over the active features -> over all ``d`` features (zeros elsewhere) along ``axis``."""
+        if self.active is None or len(self.active) == self.d:
+            return v
+        shape = list(v.shape)
+        shape[axis] = self.d
+        out = np.zeros(shape)
+        idx = [slice(None)] * v.ndim
+        idx[axis] = self.active
+        out[tuple(idx)] = v
+        return out
+
+    def a(self, M):  # (n, b)
+        out = np.asarray(self.X @ M, dtype=np.float64)
+        return out - (self.mean @ M)[None, :] if self.centre else out
+
+    def at(self, M):  # (d, b)
+        out = np.asarray(self.XT @ M, dtype=np.float64)
+        if self.centre:
+            out -= np.multiply.outer(self.mean, M.sum(axis=0))
+        return out
+
+    def aat(self, Q):
+        """``A A^T Q`` (n, l) through (d, RSVD_BLOCK) temporaries, the centring on the n side:
+        ``A A^T Q = X (X^T Q) - g m^T - 1 (g^T Q) + c 1 m^T`` with ``g = X mean``, ``m = Q^T 1``, ``c = |mean|^2``."""
+        out = np.empty_like(Q)
+        for j in range(0, Q.shape[1], RSVD_BLOCK):
+            out[:, j:j + RSVD_BLOCK] = np.asarray(self.X @ np.asarray(self.XT @ Q[:, j:j + RSVD_BLOCK]))
+        if self.centre:
+            m = Q.sum(axis=0)
+            out -= np.multiply.outer(self.g, m)
+            out -= (self.g @ Q)[None, :]
+            out += self.c * m[None, :]
+        return out
+
+
+def _randomized_left(op, n, d, k, n_oversamples, n_iter, gen):
+    """Randomized SVD (Halko, Martinsson and Tropp 2011) of ``A`` (an :class:`_ImplicitCentred`) by subspace
+    iteration on ``A A^T``: ``Q = orth((A A^T)^(q+1) Omega)`` with an n x (k + p) Gaussian ``Omega``, an LU
+    normalisation after every product (as scikit-learn's ``randomized_svd``, on the n side only: the d side is
+    never stored whole), then the exact eigen-decomposition of ``Q^T A A^T Q``. Returns ``(s, U)``, the top-k
+    singular values and left singular vectors (n, k)."""
+    size = min(k + n_oversamples, n, d)
+    if n_iter == "auto":
+        n_iter = 7 if k < 0.1 * min(n, d) else 4
+    Q = op.aat(gen.standard_normal((n, size)))
+    for _ in range(n_iter):
+        Q, _ = sla.lu(Q, permute_l=True)
+        Q = op.aat(Q)
+    Q, _ = sla.qr(Q, mode="economic")
+    C = Q.T @ op.aat(Q)
+    w, U = sla.eigh((C + C.T) / 2.0)
+    order = np.argsort(-w, kind="stable")[:k]
+    return np.sqrt(np.maximum(w[order], 0.0)), Q @ U[:, order]
+
+
+def _right_blocks(op, s, U):
+    """Yield ``(j, V[:, j:j+b])`` of the right singular vectors ``V = A^T U diag(1/s)`` by column blocks; a
+    singular value <= ``1e-12 s_1`` (numerically zero, no direction) gives a zero column."""
+    tol = 1e-12 * (s[0] if len(s) else 0.0)
+    inv = np.where(s > tol, 1.0 / np.where(s > tol, s, 1.0), 0.0)
+    for j in range(0, U.shape[1], RSVD_BLOCK):
+        yield j, op.at(U[:, j:j + RSVD_BLOCK]) * inv[j:j + RSVD_BLOCK][None, :]
+
+
+def centred_randomized_svd(X, k, *, n_oversamples=10, n_iter="auto", rng=None):
+    r"""Top-``k`` principal directions of ``X`` (PCA: the SVD of the column-centred ``A = X - 1 \mu^T``) by the
+    randomized SVD of Halko, Martinsson and Tropp (2011), with ``A`` applied IMPLICITLY: ``A M = X M - 1
+    (\mu^T M)`` and ``A^T M = X^T M - \mu (1^T M)``, so a scipy.sparse ``X`` is never densified (centring it
+    explicitly would fill all ``n d`` entries). Lei & Lan (2020, Sec. 4) compute PCA by randomized SVD.
+
+    The algorithm (:func:`_randomized_left`) is scikit-learn's ``randomized_svd`` (which ``PCA(svd_solver=
+    "randomized")`` runs on the explicitly centred dense matrix) rearranged so that nothing of size d x (k + p) is
+    stored: subspace iteration on ``A A^T`` from an n x (k + p) Gaussian start (``p = n_oversamples``), ``n_iter``
+    + 1 products each followed by an LU normalisation on the n side (``"auto"``: 7 when ``k < 0.1 min(n, d)``, else
+    4), a QR, the exact eigen-decomposition of the small ``Q^T A A^T Q`` (singular values and left vectors), and
+    ``V = A^T U / s`` by column blocks of :data:`RSVD_BLOCK`. Memory beyond X: O((n + d) (k + p)) with the d x k
+    output and d x RSVD_BLOCK temporaries. When ``k + p >= rank(A)`` the range is captured exactly and the result is
+    the exact PCA up to rounding (the eigen step works with squared singular values: the i-th direction has
+    relative error O(eps (s_1 / s_i)^2)); tests/test_linalg_centred_pca.py checks it against the dense centred SVD.
+
+    Parameters
+    ----------
+    X : array_like or scipy.sparse matrix of shape (n, d)
+    k : int
+        Number of components, ``1 <= k <= min(n, d)``.
+    n_oversamples : int, default=10
+    n_iter : int or "auto", default="auto"
+    rng : int or numpy.random.Generator, optional
+        Seed of the Gaussian test matrix.
+
+    Returns
+    -------
+    mean : ndarray of shape (d,)
+        Column means :math:`\mu`.
+    s : ndarray of shape (k,)
+        Singular values of ``A``, decreasing.
+    Vt : ndarray of shape (k, d)
+        Principal directions (rows orthonormal); the scores of data ``Z`` are ``(Z - \mu) V = Z V - \mu^T V``.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> X = sp.csr_matrix(np.array([[1.0, 0.0], [3.0, 0.0], [0.0, 2.0], [0.0, 2.0]]))
+    >>> mean, s, Vt = centred_randomized_svd(X, 1, rng=0)
+    >>> mean.tolist(), round(float(s[0]), 6)
+    ([1.0, 1.0], 2.645751)
+    """
+    from ._rng import as_generator
+
+    X = check_matrix("X", X, allow_sparse=True)
+    n, d = X.shape
+    k = check_int("k", k, 1, max(1, min(n, d)))
+    n_oversamples = check_int("n_oversamples", n_oversamples, 0)
+    if n_iter != "auto":
+        n_iter = check_int("n_iter", n_iter, 0)
+    op = _ImplicitCentred(X, centre=True)
+    s, U = _randomized_left(op, n, op.X.shape[1], k, n_oversamples, n_iter, as_generator(rng))
+    V = np.zeros((d, k))  # C-contiguous (d, k): the scores X V are one sparse x dense product
+    rows = slice(None) if op.active is None or len(op.active) == d else op.active
+    for j, Vb in _right_blocks(op, s, U):
+        V[rows, j:j + Vb.shape[1]] = Vb
+    return op.expand(op.mean), s, V.T

@@ -84,3 +84,33 @@ def test_every_variant_of_a_standin_cell_is_a_report_row():
     for cell in th.profiles["ci"].cells:
         for v in th.variants:
             assert v.mode == "report" and v.expected_for(cell) is None
+
+
+def test_standin_cells_also_run_dlss_after_the_other_methods_bundled_cells_do_not():
+    assert C.methods_of("breast_cancer") == cmp.METHODS  # the existing cells: unchanged method list (and seeds)
+    assert C.methods_of("standin:gisette:150") == cmp.METHODS + cmp.DLSS_METHODS  # DLSS last: earlier seeds kept
+
+
+def test_dlss_rows_beside_table2s_dlss_with_the_rank_stated_and_no_sentence_changes():
+    rng = np.random.default_rng(1)
+    recs = []
+    for _ in range(4):
+        diag = {}
+        for m in cmp.METHODS + cmp.DLSS_METHODS:
+            diag[f"acc.{m}"], diag[f"time.{m}"], diag[f"C.{m}"] = 90 + rng.normal(), 1.0, 1.0
+        # a DLSS accuracy above "all" must not move the "all features best" sentence (DLSS is in no sentence here)
+        diag["acc.dlss-r"] = 200.0
+        without = {k: v for k, v in diag.items() if "dlss" not in k}
+        assert C.sentence_outcomes(diag) == C.sentence_outcomes(without)
+        recs.append(TrialRecord(outcomes=C.sentence_outcomes(diag), diagnostics=diag))
+    _, info = C.decide(recs, {"dataset": "standin:mushrooms:300", "r": 16, "folds": 3, "c_grid": "ci"})
+    rows = {r["method"]: r for r in info["summary"]}
+    for m in cmp.DLSS_METHODS:
+        assert rows[m]["paper_acc_mean"] == cmp.PAPER_TABLE2["mushrooms"]["dlss"][0] == 94.66
+        assert rows[m]["acc_mean_se"] >= 0 and "assumed" in rows[m]["dlss_rank"]
+    assert rows["dlss-r/4"]["dlss_rank"].startswith("k = r/4 = 4")
+    assert "dlss_rank" not in rows["pca"]
+    # gisette's 150-row cell: k = r = 256 is capped by the CV fold's rows, and the row says so
+    _, info = C.decide(recs, {"dataset": "standin:gisette:150", "r": 256, "folds": 3, "c_grid": "ci"})
+    rows = {r["method"]: r for r in info["summary"]}
+    assert "capped at min(n, d)" in rows["dlss-r"]["dlss_rank"]

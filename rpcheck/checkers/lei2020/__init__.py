@@ -16,6 +16,7 @@
 - ``dlss``: Table 2's DLSS row (deterministic leverage score sampling, rank k swept) beside PCA and the RPs
 - ``timing``: Sec. 4 running-time sentences, projection time ratios on the paper's shapes (sign tests)
 - ``sparse_scale``: SE + ISRHT (r' = 2r) at the rcv1-binary size on a stand-in (memory model, Table 2 rows)
+- ``sparse_baselines``: Table 2's PCA and DLSS rows on the sparse sets' stand-ins (X never densified)
 """
 
 from . import (  # noqa: F401  (imported for registration)
@@ -34,6 +35,7 @@ from . import (  # noqa: F401  (imported for registration)
     rotation,
     rsweep,
     selection_dual,
+    sparse_baselines,
     sparse_scale,
     stability,
     supervised,

@@ -21,9 +21,15 @@ holds out Table 3's test share (2,124 / 8,124, 2,007 / 9,298, 1,000 / 7,000; at 
 test rows) instead of 0.3. Everything else is this module's trial and decide, unchanged (one code path for
 bundled, user-file and stand-in cells): the full-data "all" baseline, PCA, the seven random projections of Table
 2 and the printed "largest b" rule, C by CV inside the training part with every selection refit per fold, the
-exact L1-loss SVM with bias (KKT-certified ``solve_svc``). DLSS is not a method of this pipeline (it is
-``lei2020.dlss``'s, on bundled data and user files). Why an option of this theorem and not a new one: the
-protocol, the sentences and the summary stay single-sourced, and the stand-in cells are just more cells.
+exact L1-loss SVM with bias (KKT-certified ``solve_svc``). A stand-in cell also runs DLSS
+(``rpcheck.compare.DLSS_METHODS``: the ``r`` features of largest rank-``k`` leverage score by randomized SVD,
+``lei2020.dlss``'s method) at the three ranks ``k`` = r/4, r/2, r -- **an assumption: the paper does not give
+k**, stated in each DLSS row (``dlss_rank``) and in the assumed list -- after the other methods, so their seeds
+and results are those of a cell without DLSS; Table 2's one DLSS number stands beside each rank. DLSS enters no
+sentence of this theorem (the sentences compare the same methods in every cell; DLSS's sentences are
+``lei2020.dlss``'s); bundled and user-file cells run without DLSS, as before. Why an option of this theorem
+and not a new one: the protocol, the sentences and the summary stay single-sourced, and the stand-in cells are
+just more cells.
 
 Rows of a stand-in cell: per method the paper's Table 2 mean +- std (real data, 15 runs) beside ours (mean, std,
 and ``acc_mean_se`` = std / sqrt(repetitions), the report's 99% interval of ours - paper), with the data
@@ -56,6 +62,12 @@ at 4,800 rows and at most 56 cold solves a repetition (warm starts along each fo
 unmeasured share). Estimated ``full`` cost of the three cells (15 repetitions): mushrooms 4 CPU min, usps-b 6
 CPU min, gisette 15 x (about 550 s + up to 28-84 min for "all"), i.e. about 2 to 23 CPU h, dominated by
 gisette's full-data baseline (not run; an estimate from the measurements above).
+
+DLSS in the stand-in cells (session 13, same way of measuring, load 5-7): the three ranks together add per
+repetition at ci mushrooms 0.14, usps-b 0.13, gisette 0.82 CPU s (the cells' other methods 1.23, 0.57, 1.24 in the
+same process), so about 3.3 CPU s on the ci run (3 repetitions); at full (Table 3's shape, 5-fold CV over the
+paper's 11 C values) mushrooms 1.4, usps-b 4.9, gisette 242 CPU s (k = 64, 128, 256: about 85-106 s each, like one
+random projection), i.e. about +40% on gisette's nine projections and small beside its "all" baseline.
 """
 
 from __future__ import annotations
@@ -70,10 +82,18 @@ from . import _empirical as E
 __all__ = ["THEOREM", "trial", "decide", "sentence_outcomes"]
 
 
+def methods_of(dataset):
+    """The methods of a cell: :data:`rpcheck.compare.METHODS` (all, PCA, the seven random projections and the
+    printed "largest b" rule); a stand-in cell also the three DLSS ranks (:data:`rpcheck.compare.DLSS_METHODS`)
+    AFTER them, so every earlier method draws the same seed as before (``run_repetition`` draws one per method in
+    order)."""
+    return cmp.METHODS + cmp.DLSS_METHODS if E.parse_standin(dataset) is not None else cmp.METHODS
+
+
 def trial(params, rng):
     ds = E._dataset(params["dataset"])
-    rows = cmp.run_repetition(ds, r=params["r"], C_grid=E._cgrid(params), cv_folds=params["folds"],
-                              test_size=E.test_size(params["dataset"]), rng=rng)
+    rows = cmp.run_repetition(ds, r=params["r"], methods=methods_of(params["dataset"]), C_grid=E._cgrid(params),
+                              cv_folds=params["folds"], test_size=E.test_size(params["dataset"]), rng=rng)
     diag = {}
     for row in rows:
         diag[f"acc.{row['method']}"] = row["accuracy"]
@@ -86,7 +106,9 @@ def sentence_outcomes(diag):
     """Per-repetition outcome of every sentence from the diagnostics ``acc.<method>``/``time.<method>``:
     the repetition supports the sentence when the difference is > 0 (>= 0 for 'at least as good')."""
     a = lambda m: diag[f"acc.{m}"]  # noqa: E731
-    acc = {k[4:]: v for k, v in diag.items() if k.startswith("acc.")}
+    # the sentences are over the comparison pipeline's methods; a stand-in cell's DLSS ranks are measurements here
+    # (their sentences are lei2020.dlss's), so "all best" compares with the same methods in every cell
+    acc = {k[4:]: v for k, v in diag.items() if k.startswith("acc.") and k[4:] in cmp.METHODS}
     per = {
         "c17_topr_gt_srht": a("srht-topr") - a("srht"),
         "c18_topr_gt_oblivious": a("srht-topr") - max(a(m) for m in ("gaussian", "achlioptas", "countsketch", "srht")),
@@ -154,6 +176,8 @@ def decide(records, params):
             std, reps = rec.get("acc_std"), rec.get("reps")
             if isinstance(std, float) and math.isfinite(std) and isinstance(reps, int | float) and reps > 1:
                 rec["acc_mean_se"] = round(std / math.sqrt(reps), 4)
+            if rec.get("method") in cmp.DLSS_METHODS:  # the assumed rank, stated in the row (module docstring)
+                rec["dlss_rank"] = _dlss_rank_text(rec["method"], params)
         info["claims_on_means"] = cmp.assess_claims(summary).to_dict("records")
     info["sentences"] = E.sentence_rows(
         records, verdicts,
@@ -167,6 +191,24 @@ def decide(records, params):
         "exact L1-loss SVM with bias (KKT-certified solve_svc), selections fitted inside each fold"
     )
     return verdicts, info
+
+
+def _dlss_rank_text(method, params):
+    """The rank ``k`` of a DLSS row as a sentence: ``k = max(1, r // m)``, capped at ``min(n, d)`` of the data the
+    selection is fitted on (``rpcheck.compare.dlss_rank``); the paper does not give ``k``."""
+    st = E.parse_standin(params["dataset"])
+    r, d = int(params["r"]), E.dataset_dim(params["dataset"])
+    frac = {"dlss-r/4": "r/4", "dlss-r/2": "r/2", "dlss-r": "r"}[method]
+    k = cmp.dlss_rank(method, r, 10**9, d)
+    text = f"k = {frac} = {k}"
+    if st is not None:
+        n_train = st[1] - E.test_size(params["dataset"])
+        n_fold = n_train * (params["folds"] - 1) // params["folds"]  # about (fold sizes differ by one)
+        k_fold, k_train = (cmp.dlss_rank(method, r, n, d) for n in (n_fold, n_train))
+        if k_fold < k:
+            text += (f", capped at min(n, d): about {k_fold} inside a CV fold (about {n_fold} rows) and {k_train} "
+                     f"for the final fit ({n_train} training rows)")
+    return text + " (assumed: the paper does not give DLSS's rank k; swept over r/4, r/2, r)"
 
 
 #: rows of the reduced stand-in cells (Table 3's width kept): ci and standard (module docstring, measured costs)
@@ -225,6 +267,8 @@ THEOREM = register(
                     "SRHT = uniform r-subset without replacement; Gaussian variance 1/r; Achlioptas "
                         "1/6,2/3,1/6",
                     "digits: digit 8 vs rest (stand-in for usps-b, binarization unspecified)",
+                    "stand-in cells also run DLSS (measurement rows beside Table 2's one DLSS number) at the "
+                        "ranks k = r/4, r/2, r: the paper does not give k; DLSS is not part of any sentence here",
                 ),
             )
             for k, (_, s) in E._SENTENCES.items()
