@@ -26,9 +26,9 @@ def test_cells_reuse_sparse_scales_stand_ins_and_rows(profile):
 
 
 def test_methods_and_paper_rows():
-    assert B.METHODS == ("pca", "dlss-r/4", "dlss-r/2", "dlss-r")
-    for key in ss.DATASETS:  # every method (and "all", to be added) has its Table 2 row already
-        for m in ("all", *B.METHODS):
+    assert B.METHODS == ("all", "pca", "dlss-r/4", "dlss-r/2", "dlss-r")
+    for key in ss.DATASETS:  # every method has its Table 2 row
+        for m in B.METHODS:
             assert B.paper_key(m) in cmp.PAPER_TABLE2[key]
     assert cmp.PAPER_TABLE2["real-sim"]["pca"][0] == 93.10 and cmp.PAPER_TABLE2["rcv1-binary"]["dlss"][0] == 91.43
     assert cmp.PAPER_TABLE2["news20-binary"]["pca"][0] is None
@@ -37,11 +37,13 @@ def test_methods_and_paper_rows():
 def _records(params, accs):
     recs = []
     for i, (p, d) in enumerate(accs):
-        diag = {"acc.pca": p, "time.pca": 2.0, "C.pca": 0.25}
+        diag = {"acc.pca": p, "time.pca": 2.0, "C.pca": 0.25, "acc.all": p + 1, "time.all": 0.5, "C.all": 1.0}
         for m in cmp.DLSS_METHODS:
             diag[f"acc.{m}"], diag[f"time.{m}"], diag[f"C.{m}"] = d + i * 0.1, 1.0, 1.0
         out = {f"acc_{m}": Outcome(holds=True, statistic=diag[f"acc.{m}"]) for m in B.METHODS}
         out.update({f"pca_gt_dlss_{t}": Outcome(holds=p > diag[f"acc.{m}"], statistic=p - diag[f"acc.{m}"])
+                    for m, t in B._TAGS.items()})
+        out.update({f"all_gt_dlss_{t}": Outcome(holds=p + 1 > diag[f"acc.{m}"], statistic=p + 1 - diag[f"acc.{m}"])
                     for m, t in B._TAGS.items()})
         recs.append(TrialRecord(outcomes=out, diagnostics=diag))
     return recs
@@ -64,7 +66,7 @@ def test_decide_rows_name_the_stand_in_and_table2():
 def test_pca_not_run_when_over_the_memory_model(monkeypatch):
     monkeypatch.setattr(B, "PCA_MAX_BYTES", 1)
     params = dict(dataset="rcv1-binary", n=3000, r=8, c_grid="ci", folds=2)
-    assert not B.pca_runs(params) and B.methods_of(params) == cmp.DLSS_METHODS
+    assert not B.pca_runs(params) and B.methods_of(params) == ("all", *cmp.DLSS_METHODS)
     rec = B.trial(params, np.random.default_rng(0))
     assert rec.outcomes["acc_pca"].vacuous and rec.outcomes["pca_gt_dlss_r"].vacuous
     assert "not run" in B._pca_text_row({**params, "dataset": "news20-binary"})["pca_run"]
