@@ -72,7 +72,8 @@ sentence (strict >); no derivation gives the sign of the difference on our model
 rest on what one seed showed. In a cell that does not run PCA (none of the profiles' cells) the rows are vacuous
 (not counted).
 
-Measured costs (session 13, single-threaded ``time.process_time`` in one process, shared 2-core machine at load
+Measured costs before "all" was added (its DCD solves take 0.13 s a repetition at ci, about a second per fold's C
+path at Table 3's shapes; session 13, single-threaded ``time.process_time`` in one process, shared 2-core machine at load
 4-6 beside a ``full`` run, so indicative only; max RSS of the whole process): ci repetitions rcv1-binary 1.5-2.1 and
 real-sim 0.9-1.0 CPU s, so ci is about 5.5 CPU s of trials plus imports (the engine's worker runs 2 BLAS threads
 with ``--jobs 1``, which on a loaded machine spin: 43 s wall there). standard, one repetition (rcv1-binary, 20,242
