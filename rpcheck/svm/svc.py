@@ -740,15 +740,21 @@ def _dcd_start(warm, y, C, bias, n):
     with ``lambda = warm.b``. A warm start on other data is only a worse start (the certificate decides)."""
     if warm is None or bool(warm.bias) != bias:
         return np.zeros(n), 0.0
-    alpha = np.clip(np.asarray(warm.alpha, dtype=np.float64), 0.0, C)
     lam = float(warm.b) if bias and np.isfinite(warm.b) else 0.0
+    return _box_feasible(warm.alpha, y, C, bias), lam
+
+
+def _box_feasible(alpha, y, C, bias):
+    """``alpha`` clipped to ``[0, C]`` and, with the bias, made feasible for ``y^T alpha = 0`` by scaling the class
+    with the larger sum down (which keeps the box); a new array."""
+    a = np.clip(np.asarray(alpha, dtype=np.float64), 0.0, C)
     if bias:
-        pos, neg = float(alpha[y > 0].sum()), float(alpha[y < 0].sum())
+        pos, neg = float(a[y > 0].sum()), float(a[y < 0].sum())
         if pos > neg:
-            alpha[y > 0] *= neg / pos
+            a[y > 0] *= neg / pos
         elif neg > pos:
-            alpha[y < 0] *= pos / neg
-    return alpha, lam
+            a[y < 0] *= pos / neg
+    return a
 
 
 def _solve_dcd_checked(X, y, C, bias, polish, solver_options, warm, t0):
@@ -916,13 +922,7 @@ def _dcd_active_set(X, y, alpha, C, bias):
     the optimum. The objective never increases, so a rough start (coordinate descent at relative KKT residual
     1e-4 on n = 300, d = 20, C = 32 without bias after 10^5 epochs) does not make it wander the way the polish's
     bulk set updates (written for the accurate interior-point points) do there."""
-    a = np.clip(np.asarray(alpha, dtype=np.float64), 0.0, C)
-    if bias:
-        pos, neg = float(a[y > 0].sum()), float(a[y < 0].sum())
-        if pos > neg:
-            a[y > 0] *= neg / pos
-        elif neg > pos:
-            a[y < 0] *= pos / neg
+    a = _box_feasible(alpha, y, C, bias)
     free, _ = _sets(a, C)
     a[~free & (a < 0.5 * C)] = 0.0
     a[~free & (a >= 0.5 * C)] = C
