@@ -71,7 +71,7 @@ from .._validation import check_int, check_interval, check_matrix
 from ..errors import RpcheckError, SolverError
 from ._common import check_finite_outputs, validate_C_scale
 from ._results import JointMulticlassResult
-from .multiclass import _feasible, _slacks
+from .multiclass import _bordered_solve, _feasible, _slacks
 
 __all__ = ["solve_joint_multiclass", "joint_primal_objective", "MAX_JOINT_CELLS"]
 
@@ -297,18 +297,7 @@ def _kkt_solve(Gt, ii, bound, C, m):
     B = bset.size
     Mx = np.zeros((T + B, T + B))
     Mx[:T, :T] = Gt
-    pos = np.full(m, -1)
-    pos[bset] = np.arange(B)
-    tb = pos[ii]
-    sel = np.flatnonzero(tb >= 0)
-    Mx[sel, T + tb[sel]] = 1.0
-    Mx[T + tb[sel], sel] = 1.0
-    rhs = np.concatenate([np.ones(T), np.full(B, float(C))])
-    try:
-        sol = np.linalg.solve(Mx, rhs)
-    except np.linalg.LinAlgError:
-        sol = np.linalg.lstsq(Mx, rhs, rcond=None)[0]
-    return sol[:T] if np.all(np.isfinite(sol)) else None
+    return _bordered_solve(Mx, ii, bset, m, C)
 
 
 def _result(cert, C, iters, t0, m, n, solver):

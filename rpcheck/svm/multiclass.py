@@ -444,6 +444,15 @@ def _kkt_solve(X, yk, C, n, ii, mm, bound):
     Mx = np.zeros((T + B, T + B))
     Mx[:T, :T] = G
     del G
+    return _bordered_solve(Mx, ii, bset, n, C)
+
+
+def _bordered_solve(Mx, ii, bset, n, C):
+    """Complete and solve the polish's KKT system: ``Mx`` holds the pairs' Gram block in ``Mx[:T, :T]``
+    (``T = len(ii)``); the border couples each active pair to its bound example (``bset``, of ``n`` examples),
+    whose row says ``sum_{t in i} lambda_t = C``. Returns ``lambda`` or None (non-finite). Shared with
+    :mod:`rpcheck.svm.joint`."""
+    T, B = ii.size, bset.size
     pos = np.full(n, -1)
     pos[bset] = np.arange(B)
     tb = pos[ii]
