@@ -2,7 +2,7 @@
 
 Not a test (not collected: the file name does not start with ``test_``). Run from the repository root::
 
-    python tests/bench/dask_scaling.py [--theorem ID ...] [--profile ci] [--workers 1,2,4,8] [--seed 0]
+    python tests/bench/dask_scaling.py [--theorem ID ...] [--profile ci] [--workers 1,2,4,8] [--seed 0] [--trials N]
 
 For each worker count ``k`` the selected theorems run once with ``backend="dask"`` on a fresh LocalCluster of
 ``k`` single-threaded worker processes (BLAS threads limited to 1 per worker by dask's nanny; glibc's
@@ -55,6 +55,9 @@ def main():
     ap.add_argument("--profile", default="ci")
     ap.add_argument("--workers", default="1,2,4,8")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--trials", type=int, default=None,
+                    help="trials per cell (default: the profile's); with --profile full, the full cells' sizes "
+                         "and trial costs with fewer trials, so that six configurations fit in minutes")
     args = ap.parse_args()
     theorems = list(args.theorems or DEFAULT_THEOREMS)
     workers = [int(w) for w in args.workers.split(",")]
@@ -69,14 +72,14 @@ def main():
     run(theorems, profile="quick", backend="serial", seed=args.seed + 1)  # imports, numba caches, registries
     load0 = _load()
     t0 = time.perf_counter()
-    serial = run(theorems, profile=args.profile, backend="serial", seed=args.seed)
+    serial = run(theorems, profile=args.profile, backend="serial", seed=args.seed, trials=args.trials)
     t_serial = time.perf_counter() - t0
     ref = _comparable(serial.cells)
     rows = [("serial", 1, t_serial, _work_seconds(serial.cells), 1.0, 1.0, None, True, load0)]
     run(theorems, profile="quick", backend="processes", jobs=cores, seed=args.seed + 1)  # start the pool
     load = _load()
     t0 = time.perf_counter()
-    res = run(theorems, profile=args.profile, backend="processes", jobs=cores, seed=args.seed)
+    res = run(theorems, profile=args.profile, backend="processes", jobs=cores, seed=args.seed, trials=args.trials)
     wall = time.perf_counter() - t0
     work = _work_seconds(res.cells)
     same = _comparable(res.cells).equals(ref)
@@ -91,7 +94,8 @@ def main():
             run(theorems, profile="quick", backend="dask", scheduler=client, seed=args.seed + 1)
             load = _load()
             t0 = time.perf_counter()
-            res = run(theorems, profile=args.profile, backend="dask", scheduler=client, seed=args.seed)
+            res = run(theorems, profile=args.profile, backend="dask", scheduler=client, seed=args.seed,
+                      trials=args.trials)
             wall = time.perf_counter() - t0
         work = _work_seconds(res.cells)
         speedup = t_serial / wall
@@ -99,7 +103,8 @@ def main():
         same = _comparable(res.cells).equals(ref)
         rows.append(("dask", k, wall, work, speedup, speedup / k, overhead, same, load))
         print("partial:", rows[-1], flush=True)  # survives a later configuration's failure
-    print(f"theorems: {', '.join(theorems)}; profile {args.profile}; seed {args.seed}; {cores} cores")
+    print(f"theorems: {', '.join(theorems)}; profile {args.profile}; trials per cell {args.trials or 'profile'}; "
+          f"seed {args.seed}; {cores} cores")
     print("| backend | workers | wall s | trial work s | speedup | efficiency | overhead | identical | load |")
     print("|---|---|---|---|---|---|---|---|---|")
     for name, k, wall, work, sp, eff, ov, same, load in rows:

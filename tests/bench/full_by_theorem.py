@@ -1,0 +1,174 @@
+"""Run the ``full`` profile one theorem at a time and keep a ledger of every completed theorem in the repository.
+
+Why one theorem at a time: the ``full`` profile costs about 29 CPU hours (PROFILES.md), more than ten times a
+working session on the 2-core machine, and the machine's scratch space is not kept between sessions (only the
+git repository is). One ``rpcheck verify --profile full`` over all theorems would lose its checkpoints at
+every reset. Run theorem by theorem, each completed theorem is a finished ``rpcheck check ID --profile full``
+whose verdicts, trial count and costs are written to the ledger (``docs/full-run/ledger.jsonl``, one JSON
+line per theorem) and whose verdict table goes to ``docs/full-run/cells/<id>.csv``; both are committed.
+A theorem interrupted by the end of a session is resumed from its checkpoints (``--resume``) when they are
+still there, else started again; the ledger records the wall and CPU seconds of the completing process
+(plus, in ``prior_segments``, those of the interrupted ones when known).
+
+Usage::
+
+    OMP_NUM_THREADS=1 nice -n 19 python tests/bench/full_by_theorem.py --out /scratch/full ID [ID ...]
+
+Theorems already in the ledger for the same code (``tree``: the git tree hash of ``rpcheck/``) are skipped;
+``--rerun`` runs them again. The run's own verdict logic is untouched: this script only calls the CLI and
+copies what it printed (``--json``) and what ``/usr/bin/time``-style accounting of the child process shows
+(``resource.getrusage(RUSAGE_CHILDREN)``: user + system CPU seconds and the peak resident set of the largest
+process).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime as _dt
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]  # the code that runs: a pinned worktree, so edits elsewhere do not leak in
+LEDGER_DIR = REPO / "docs" / "full-run"  # replaced by --ledger-dir
+CELL_COLUMNS = (
+    "variant", "cell", "params", "mode", "role", "trials", "failures", "failure_rate", "ci_low", "ci_high",
+    "verdict", "expected", "as_expected", "solver_errors", "vacuous_trials", "undetermined", "stopped_early",
+    "claim",
+)
+
+
+def _git(*args):
+    return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def code_identity():
+    """(commit, tree hash of rpcheck/, dirty flag): the code the trials ran on."""
+    commit = _git("rev-parse", "HEAD")
+    tree = _git("rev-parse", "HEAD:rpcheck")
+    dirty = bool(_git("status", "--porcelain", "--", "rpcheck"))
+    return commit, tree, dirty
+
+
+def read_ledger(path):
+    rows = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                rows[row["id"]] = row
+    return rows
+
+
+def write_ledger(path, rows):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("".join(json.dumps(rows[k], sort_keys=True) + "\n" for k in sorted(rows)))
+    os.replace(tmp, path)
+
+
+def _child_usage():
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime, ru.ru_maxrss
+
+
+def run_one(theorem, out, jobs, log):
+    """Run ``rpcheck check THEOREM --profile full`` to completion; return the ledger row (or None on error)."""
+    res_dir = out / theorem
+    resumed = (res_dir / "checkpoints").is_dir()
+    cmd = [sys.executable, "-m", "rpcheck.cli", "check", theorem, "--profile", "full", "--jobs", str(jobs),
+           "--out", str(res_dir), "--json", "--quiet"]
+    if resumed:
+        cmd.append("--resume")
+    cpu0, _ = _child_usage()
+    started = _dt.datetime.now(_dt.timezone.utc)
+    t0 = time.perf_counter()
+    # the child's own children (the worker processes) are reaped by it, so RUSAGE_CHILDREN of this process
+    # counts them once the child has exited; the peak RSS is that of the largest single process.
+    env = dict(os.environ, PYTHONPATH=str(REPO))  # the pinned code, also in the worker processes
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, env=env)
+    wall = time.perf_counter() - t0
+    cpu1, maxrss = _child_usage()
+    ended = _dt.datetime.now(_dt.timezone.utc)
+    log.write(f"{ended:%FT%TZ} {theorem} rc={proc.returncode} wall={wall:.1f}s cpu={cpu1 - cpu0:.1f}s\n")
+    log.flush()
+    if proc.returncode not in (0, 1):
+        (out / f"{theorem}.stderr").write_text(proc.stderr)
+        return None
+    doc = json.loads(proc.stdout)
+    cells = doc["cells"]
+    (LEDGER_DIR / "cells").mkdir(parents=True, exist_ok=True)
+    with open(LEDGER_DIR / "cells" / f"{theorem}.csv", "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(CELL_COLUMNS)
+        for c in cells:
+            w.writerow([json.dumps(c.get(k), sort_keys=True) if isinstance(c.get(k), (dict, list))
+                        else c.get(k) for k in CELL_COLUMNS])
+    commit, tree, dirty = code_identity()
+    prov = doc["provenance"]
+    th = doc["theorems"][0]
+    return {
+        "id": theorem,
+        "profile": "full",
+        "commit": commit,
+        "tree": tree,
+        "dirty": dirty,
+        "started_utc": f"{started:%FT%TZ}",
+        "finished_utc": f"{ended:%FT%TZ}",
+        "wall_seconds": round(wall, 1),
+        "cpu_seconds": round(cpu1 - cpu0, 1),
+        "max_rss_mb": round(maxrss / 1024.0, 1),
+        "resumed": resumed,
+        "jobs": jobs,
+        "exit_code": proc.returncode,
+        # trials per cell: the variants of a cell share its trials, so the largest count among its rows
+        "trials": int(sum(max(int(c.get("trials") or 0) for c in cells if c.get("cell") == k)
+                          for k in {c.get("cell") for c in cells})),
+        "trial_seconds": th.get("seconds"),
+        "rows": doc["summary"]["rows"],
+        "cells": len({c.get("cell") for c in cells}),
+        "counts": th["counts"],
+        "unexpected": th["unexpected"],
+        "solver_errors": int(sum(int(c.get("solver_errors") or 0) for c in cells)),
+        "phase_seconds": prov.get("phase_seconds"),
+    }
+
+
+def main(argv=None):
+    global LEDGER_DIR
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("theorems", nargs="+")
+    ap.add_argument("--out", type=Path, required=True, help="scratch directory for the results directories")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--rerun", action="store_true", help="run theorems already in the ledger for this code")
+    ap.add_argument("--ledger-dir", type=Path, default=LEDGER_DIR,
+                    help="where ledger.jsonl and cells/ go (default: docs/full-run of this checkout)")
+    args = ap.parse_args(argv)
+    LEDGER_DIR = args.ledger_dir
+    ledger_path = LEDGER_DIR / "ledger.jsonl"
+    args.out.mkdir(parents=True, exist_ok=True)
+    with open(args.out / "driver.log", "a") as log:
+        for theorem in args.theorems:
+            while (args.out / "PAUSE").exists():  # a measurement that needs the machine quiet: wait between theorems
+                time.sleep(10)
+            rows = read_ledger(ledger_path)
+            _, tree, _ = code_identity()
+            if not args.rerun and theorem in rows and rows[theorem]["tree"] == tree:
+                log.write(f"skip {theorem}: in the ledger for this code\n")
+                continue
+            row = run_one(theorem, args.out, args.jobs, log)
+            if row is None:
+                continue
+            rows = read_ledger(ledger_path)
+            rows[theorem] = row
+            write_ledger(ledger_path, rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
