@@ -6,10 +6,13 @@ See :mod:`rpcheck.engine.runner` for the seeding convention."""
 from __future__ import annotations
 
 import json
+import os
+import sys
 import time
 import traceback
 import zlib
 from collections.abc import Mapping
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -28,6 +31,7 @@ __all__ = [
     "trial_rng",
     "run_trial",
     "replay_trial",
+    "one_blas_thread",
 ]
 
 
@@ -38,6 +42,67 @@ class TrialError(RuntimeError):
 
 
 # OutcomeRow, TrialResult and the columnar ChunkResult live in rpcheck.engine._records (shared with the store).
+
+
+# ------------------------------------------------------------------------------------- BLAS threads
+
+#: Environment variables read by BLAS/OpenMP libraries when they are loaded. NUMBA_NUM_THREADS is not among
+#: them: numba refuses a change once its threads are launched, and rpcheck's prange kernels (opt-in) do the
+#: same arithmetic per row as the serial ones.
+_BLAS_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS")
+_PIN = {"modules": -1, "controller": None}
+
+
+def _controller():
+    """A threadpoolctl controller of the BLAS/OpenMP libraries loaded now; rebuilt only when ``sys.modules``
+    has grown (a native library is loaded by an import), since building one scans the process's libraries
+    (about 8 ms) while applying a limit costs about 0.1 ms."""
+    if len(sys.modules) != _PIN["modules"]:
+        from threadpoolctl import ThreadpoolController
+
+        _PIN["controller"] = ThreadpoolController()
+        _PIN["modules"] = len(sys.modules)
+    return _PIN["controller"]
+
+
+@contextmanager
+def one_blas_thread():
+    """Run the enclosed trials with ONE BLAS/OpenMP thread, whatever the backend, the job count or the
+    caller's settings, and restore the caller's settings afterwards.
+
+    A multi-threaded BLAS splits some reductions (``x @ x``, ``A.T @ u``, norms) between threads, so its
+    result depends on the thread count in the last bits; at the ``full`` profile's sizes that changed
+    paul2014.lemma3.2's and thm3.6's statistics in the 15th digit between 1 and 2 OpenBLAS threads (2026-11-27,
+    PROFILES.md "Dask scaling"), and the serial backend (the caller's threads) disagreed with the process and
+    Dask workers (one thread each). With the pin every backend computes every trial with the same arithmetic.
+    Libraries first loaded inside the block (lazy imports in a trial) are loaded under the environment
+    variables set here, so they start with one thread too; afterwards they are given the thread count they
+    would have had (the caller's variable, else the number of cores), so the caller's process is left as it
+    would be without rpcheck.
+    """
+    ctl = _controller()
+    known = {lib.filepath for lib in ctl.lib_controllers}
+    saved = {k: os.environ.get(k) for k in _BLAS_ENV}
+    os.environ.update({k: "1" for k in _BLAS_ENV})
+    try:
+        with ctl.limit(limits=1):
+            yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        if len(sys.modules) != _PIN["modules"]:
+            for lib in _controller().lib_controllers:
+                if lib.filepath not in known:  # loaded inside the block, with one thread
+                    var = {"openblas": "OPENBLAS_NUM_THREADS", "mkl": "MKL_NUM_THREADS",
+                           "blis": "BLIS_NUM_THREADS"}.get(lib.internal_api, "OMP_NUM_THREADS")
+                    want = saved.get(var) or saved.get("OMP_NUM_THREADS")
+                    try:
+                        lib.set_num_threads(max(1, int(want)) if want else (os.cpu_count() or 1))
+                    except (ValueError, TypeError):  # a malformed variable: leave the library's count as is
+                        pass
 
 
 # --------------------------------------------------------------------------------------------- seeding
@@ -330,7 +395,9 @@ def _run_chunk(theorem_id, module, canonical, start, stop, seed):
     th = theorem_id if isinstance(theorem_id, Theorem) else _resolve(theorem_id, module)
     params = json.loads(canonical)
     rngs = _chunk_rngs(th.id, canonical, seed, start, stop)
-    recs = [_execute_trial(th, params, canonical, i, seed, rng=rng)[0] for i, rng in zip(range(start, stop), rngs)]
+    with one_blas_thread():
+        recs = [_execute_trial(th, params, canonical, i, seed, rng=rng)[0]
+                for i, rng in zip(range(start, stop), rngs)]
     return ChunkResult.from_records(recs, len(th.variant_names))  # columns: one pickle pass (store.ChunkResult)
 
 
@@ -338,7 +405,8 @@ def run_trial(theorem, params, trial, seed):
     """Run one trial in this process; returns ``(TrialResult, TrialRecord)`` (artifacts included)."""
     th = theorem if isinstance(theorem, Theorem) else _resolve(theorem)
     canonical = params if isinstance(params, str) else canonical_json(params)
-    return _execute_trial(th, json.loads(canonical), canonical, int(trial), int(seed), keep_artifacts=True)
+    with one_blas_thread():
+        return _execute_trial(th, json.loads(canonical), canonical, int(trial), int(seed), keep_artifacts=True)
 
 
 def replay_trial(theorem_id, params, trial, seed):
@@ -346,4 +414,5 @@ def replay_trial(theorem_id, params, trial, seed):
     (with artifacts), bit-identical to the run's (same code, same BLAS). Solver errors are re-raised."""
     th = theorem_id if isinstance(theorem_id, Theorem) else _resolve(theorem_id)
     canonical = params if isinstance(params, str) else canonical_json(params)
-    return th.trial(json.loads(canonical), trial_rng(th.id, canonical, int(trial), int(seed)))
+    with one_blas_thread():
+        return th.trial(json.loads(canonical), trial_rng(th.id, canonical, int(trial), int(seed)))

@@ -16,9 +16,8 @@ Usage::
 
 Theorems already in the ledger for the same code (``tree``: the git tree hash of ``rpcheck/``) are skipped;
 ``--rerun`` runs them again. The run's own verdict logic is untouched: this script only calls the CLI and
-copies what it printed (``--json``) and what ``/usr/bin/time``-style accounting of the child process shows
-(``resource.getrusage(RUSAGE_CHILDREN)``: user + system CPU seconds and the peak resident set of the largest
-process).
+copies what it printed (``--json``) and what GNU ``/usr/bin/time`` reports of the child process and the
+workers it reaped: user + system CPU seconds and the peak resident set of the largest process.
 """
 
 from __future__ import annotations
@@ -28,7 +27,6 @@ import csv
 import datetime as _dt
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
@@ -72,11 +70,6 @@ def write_ledger(path, rows):
     os.replace(tmp, path)
 
 
-def _child_usage():
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime, ru.ru_maxrss
-
-
 def run_one(theorem, out, jobs, log):
     """Run ``rpcheck check THEOREM --profile full`` to completion; return the ledger row (or None on error)."""
     res_dir = out / theorem
@@ -85,17 +78,21 @@ def run_one(theorem, out, jobs, log):
            "--out", str(res_dir), "--json", "--quiet"]
     if resumed:
         cmd.append("--resume")
-    cpu0, _ = _child_usage()
+    # /usr/bin/time (GNU time) reports, from wait4, the CPU seconds of the child and of every descendant it
+    # reaped (the worker processes) and the peak RSS of the largest of them: per theorem, unlike this
+    # process's RUSAGE_CHILDREN, whose ru_maxrss is the maximum over every child it ever had.
+    timing = out / f".{theorem}.time"
+    cmd = ["/usr/bin/time", "-f", "%e %U %S %M", "-o", str(timing), *cmd]
     started = _dt.datetime.now(_dt.timezone.utc)
     t0 = time.perf_counter()
-    # the child's own children (the worker processes) are reaped by it, so RUSAGE_CHILDREN of this process
-    # counts them once the child has exited; the peak RSS is that of the largest single process.
     env = dict(os.environ, PYTHONPATH=str(REPO))  # the pinned code, also in the worker processes
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, env=env)
     wall = time.perf_counter() - t0
-    cpu1, maxrss = _child_usage()
     ended = _dt.datetime.now(_dt.timezone.utc)
-    log.write(f"{ended:%FT%TZ} {theorem} rc={proc.returncode} wall={wall:.1f}s cpu={cpu1 - cpu0:.1f}s\n")
+    fields = timing.read_text().split()[-4:]
+    user, system, maxrss_kb = float(fields[1]), float(fields[2]), float(fields[3])
+    cpu = user + system
+    log.write(f"{ended:%FT%TZ} {theorem} rc={proc.returncode} wall={wall:.1f}s cpu={cpu:.1f}s\n")
     log.flush()
     if proc.returncode not in (0, 1):
         (out / f"{theorem}.stderr").write_text(proc.stderr)
@@ -121,8 +118,8 @@ def run_one(theorem, out, jobs, log):
         "started_utc": f"{started:%FT%TZ}",
         "finished_utc": f"{ended:%FT%TZ}",
         "wall_seconds": round(wall, 1),
-        "cpu_seconds": round(cpu1 - cpu0, 1),
-        "max_rss_mb": round(maxrss / 1024.0, 1),
+        "cpu_seconds": round(cpu, 1),
+        "max_rss_mb": round(maxrss_kb / 1024.0, 1),
         "resumed": resumed,
         "jobs": jobs,
         "exit_code": proc.returncode,

@@ -240,7 +240,31 @@ CHEAP = Theorem(
 )
 
 
-ALL = (BERNOULLI, CHI2, DET, BUGGY, REPORT, CALIB, CHEAP)
+# ---- a trial whose value depends on the number of BLAS threads ------------------------------------------
+#: Length of the dot product: OpenBLAS splits a ddot of this length between its threads, so x @ x differs in
+#: the last bits between 1 and 2 threads (the engine pins trials to one thread: _worker.one_blas_thread).
+BLAS_N = 1 << 20
+
+
+def blas_dot_trial(params, rng):
+    x = rng.standard_normal(BLAS_N)
+    s = float(x @ x)
+    return TrialRecord(outcomes={"claim": Outcome(holds=True, statistic=s, bound=np.inf)}, diagnostics={"dot": s})
+
+
+BLAS_DOT = Theorem(
+    id="engine_test.blas_dot",
+    paper="test",
+    title="a BLAS reduction whose last bits depend on the thread count",
+    citation=CIT,
+    statement="x @ x < inf",
+    kind="deterministic",
+    variants=(Variant("claim", "x @ x < inf", mode="deterministic"),),
+    profiles=_profiles(({"k": 0},), 3),
+    trial=blas_dot_trial,
+)
+
+ALL = (BERNOULLI, CHI2, DET, BUGGY, REPORT, CALIB, CHEAP, BLAS_DOT)
 
 
 def register_all():

@@ -54,6 +54,35 @@ def test_dask_local_cluster_equals_serial(reference):
     assert res.provenance["backend"] == "dask"
 
 
+def test_trials_run_on_one_blas_thread_whatever_the_callers_setting():
+    # Control first: on this machine x @ x over 2^20 entries must differ between 1 and 2 OpenBLAS threads,
+    # else this test cannot tell a pinned trial from an unpinned one.
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(_engine_claims.BLAS_N)
+    with threadpool_limits(limits=1):
+        one = float(x @ x)
+    with threadpool_limits(limits=2):
+        two = float(x @ x)
+    if one == two:
+        pytest.skip("x @ x is bit-identical with 1 and 2 BLAS threads here (one core, or a BLAS that does not "
+                    "split ddot): nothing to tell apart")
+    ref = run("engine_test.blas_dot", backend="processes", jobs=2, seed=3).trials["diag.dot"].to_numpy()
+    with threadpool_limits(limits=2):  # the caller's BLAS has two threads: serial trials must still use one
+        ser = run("engine_test.blas_dot", backend="serial", seed=3).trials["diag.dot"].to_numpy()
+        # and the caller's setting is back afterwards
+        assert all(i["num_threads"] == 2 for i in threadpool_info() if i["internal_api"] == "openblas")
+    assert np.array_equal(ref, ser)
+    # the trial values are the one-thread values (recomputed here from the trials' own draws)
+    from rpcheck.engine._worker import one_blas_thread, replay_trial
+
+    rec = replay_trial("engine_test.blas_dot", {"k": 0}, 0, 3)
+    assert rec.diagnostics["dot"] == ser[0]
+    with threadpool_limits(limits=2), one_blas_thread():
+        assert all(i["num_threads"] == 1 for i in threadpool_info() if i["internal_api"] == "openblas")
+
+
 def test_run_cell_backends_agree():
     params = {"n": 16, "eps": 0.3, "d": 12}
     a = run_cell("engine_test.chi2", params, trials=30, seed=3)

@@ -1,0 +1,71 @@
+"""The ``full`` profile's per-theorem table for PROFILES.md, from the committed ledger ``docs/full-run/ledger.jsonl``.
+
+Usage::
+
+    python tests/bench/full_ledger_table.py [--ledger docs/full-run/ledger.jsonl]
+
+Prints one Markdown row per completed theorem (the code it ran on, wall and CPU seconds of its process tree,
+peak RSS of its largest process, trials, verdict rows by verdict for claims, self-checks and controls,
+unexpected verdicts, solver errors), the totals, and the theorems not yet in the ledger (from the registry's
+index, ``rpcheck/checkers/index.json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+ORDER = ("HOLDS", "VIOLATED", "INCONCLUSIVE", "VACUOUS")
+
+
+def _fmt(counter):
+    return " / ".join(f"{counter.get(v, 0)}" for v in ORDER)
+
+
+def split_counts(counts):
+    """(claims, self-checks, controls, measured) from a ledger row's ``counts`` (the CLI's --json field)."""
+    claims, selfc, ctrl = Counter(), Counter(), Counter()
+    measured = 0
+    for key, val in counts.items():
+        if key == "measured":
+            measured += int(val)
+        elif key == "self-checks":
+            selfc.update(val)
+        elif key == "controls":
+            ctrl.update(val)
+        else:
+            claims.update(val)
+    return claims, selfc, ctrl, measured
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--ledger", type=Path, default=REPO / "docs" / "full-run" / "ledger.jsonl")
+    args = ap.parse_args(argv)
+    rows = [json.loads(line) for line in args.ledger.read_text().splitlines() if line.strip()]
+    rows.sort(key=lambda r: r["id"])
+    print("| theorem | code | wall s | CPU s | peak RSS GB | trials | claims H / V / I / Vac | self-checks "
+          "H / V / I / Vac | controls H / V / I / Vac | measured | unexpected | solver errors |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    tot = Counter()
+    for r in rows:
+        claims, selfc, ctrl, measured = split_counts(r["counts"])
+        print(f"| {r['id']} | {r['commit'][:7]} | {r['wall_seconds']:,.0f} | {r['cpu_seconds']:,.0f} | "
+              f"{r['max_rss_mb'] / 1024:.2f} | {r['trials']:,} | {_fmt(claims)} | {_fmt(selfc)} | {_fmt(ctrl)} | "
+              f"{measured} | {r['unexpected']} | {r['solver_errors']} |")
+        tot.update(wall=r["wall_seconds"], cpu=r["cpu_seconds"], trials=r["trials"], unexpected=r["unexpected"],
+                   solver_errors=r["solver_errors"], rows=r["rows"])
+    print(f"| **{len(rows)} theorems** | | **{tot['wall']:,.0f}** | **{tot['cpu']:,.0f}** | | **{tot['trials']:,}** | "
+          f"| | | | **{tot['unexpected']}** | **{tot['solver_errors']}** |")
+    index = json.loads((REPO / "rpcheck" / "checkers" / "index.json").read_text())
+    missing = sorted(set(index["theorems"]) - {r["id"] for r in rows})
+    print(f"\nTotal: {tot['wall'] / 3600:.2f} h wall, {tot['cpu'] / 3600:.2f} CPU h, {tot['rows']:,} verdict rows.")
+    print(f"Not yet run at full ({len(missing)}): {', '.join(missing) if missing else 'none'}.")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
