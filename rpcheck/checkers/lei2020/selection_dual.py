@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...bounds import lei2020 as B
-from ...engine import Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ...engine import Constraint, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...errors import NotSeparableError
 from ...sketches import make_sketch
 from ...svm import solve_svc
@@ -84,6 +84,16 @@ def trial(params, rng):
     return TrialRecord(outcomes=out, diagnostics=diag)
 
 
+#: r < d': a strict selection. At r = d' the top-r and supervised selections keep every column of the orthogonal
+#: rotation of the padded data, so Z Z^T = X X^T (K~ = K in exact arithmetic) and nothing is unselected: the
+#: claims are the identities OPT(K~) = OPT(K) and 0 <= 0, the solves' certificates cannot separate a gap of
+#: exactly 0 (every comparison undetermined) and the negative control, a change, cannot fail. Found at the
+#: ``full`` profile (2026-11-27), whose d = 32, r = 32 cells gave 16 unexpected INCONCLUSIVE rows; those cells
+#: now use r = 24 (8 of the 32 rotated columns unselected, as the standard profile's d = 32, r = 16 leaves 16).
+R_LT_DPAD = Constraint("r < d' (a strict selection: at r = d' every rotated column is kept and K~ = K)",
+                       lambda p: p["r"] < c.dpad(p["d"]))
+
+
 def _soft(p):
     return H if np.isfinite(p["C"]) else Verdict.VACUOUS
 
@@ -134,7 +144,8 @@ THEOREM = register(
                 trials=100,
             ),
             "full": Profile(
-                cells=grid(n=100, d=[32, 64, 128], r=[4, 16, 32], C=[0.01, 0.1, 1.0, 10.0])
+                cells=grid(n=100, d=[64, 128], r=[4, 16, 32], C=[0.01, 0.1, 1.0, 10.0])
+                + grid(n=100, d=32, r=[4, 16, 24], C=[0.01, 0.1, 1.0, 10.0])
                 + grid(n=40, d=[64, 128], r=[8, 16, 32], C=np.inf, noise=0.0),
                 trials=100,
             ),
@@ -143,7 +154,7 @@ THEOREM = register(
         parameters={"n": Param("int", low=2, doc="number of points (both classes present)"), "d": c.P_D,
                     "r": c.P_R, "C": Param("float", low=0.0, closed="neither", doc="SVM C (inf = hard margin)"),
                     "noise": Param("float", low=0.0, doc="label noise level of _svm_data")},
-        constraints=(c.R_LE_DPAD,),
+        constraints=(R_LT_DPAD,),
         tolerance_note="per-solve certificate |primal - dual| + n max(C,1) (primal_abs + dual_abs) of "
             "solve_svc",
     )
