@@ -29,6 +29,7 @@ import json
 import os
 import subprocess
 import sys
+import tarfile
 import time
 from pathlib import Path
 
@@ -73,6 +74,10 @@ def write_ledger(path, rows):
 def run_one(theorem, out, jobs, log):
     """Run ``rpcheck check THEOREM --profile full`` to completion; return the ledger row (or None on error)."""
     res_dir = out / theorem
+    packed = LEDGER_DIR / "partial" / f"{theorem}.tar.gz"
+    if not res_dir.exists() and packed.exists():  # checkpoints committed by an earlier session (--pack)
+        with tarfile.open(packed) as tar:
+            tar.extractall(out, filter="data")
     resumed = (res_dir / "checkpoints").is_dir()
     cmd = [sys.executable, "-m", "rpcheck.cli", "check", theorem, "--profile", "full", "--jobs", str(jobs),
            "--out", str(res_dir), "--json", "--quiet"]
@@ -94,7 +99,17 @@ def run_one(theorem, out, jobs, log):
     cpu = user + system
     log.write(f"{ended:%FT%TZ} {theorem} rc={proc.returncode} wall={wall:.1f}s cpu={cpu:.1f}s\n")
     log.flush()
+    segment = {"started_utc": f"{started:%FT%TZ}", "finished_utc": f"{ended:%FT%TZ}", "wall_seconds": round(wall, 1),
+               "cpu_seconds": round(cpu, 1), "max_rss_mb": round(maxrss_kb / 1024.0, 1), "exit_code": proc.returncode,
+               "commit": code_identity()[0],
+               # a process stopped by a signal (SIGTERM: 143) leaves its workers to init, so GNU time counts
+               # only the parent's CPU seconds: the segment's CPU is then a lower bound
+               "cpu_is_lower_bound": proc.returncode not in (0, 1)}
+    segments_file = res_dir / "segments.jsonl"  # inside the results directory, so --pack carries it along
     if proc.returncode not in (0, 1):
+        if res_dir.exists():  # interrupted (130: SIGINT) or failed: its checkpoints stay for --resume
+            with open(segments_file, "a") as fh:
+                fh.write(json.dumps(segment, sort_keys=True) + "\n")
         (out / f"{theorem}.stderr").write_text(proc.stderr)
         return None
     doc = json.loads(proc.stdout)
@@ -106,6 +121,8 @@ def run_one(theorem, out, jobs, log):
         for c in cells:
             w.writerow([json.dumps(c.get(k), sort_keys=True) if isinstance(c.get(k), (dict, list))
                         else c.get(k) for k in CELL_COLUMNS])
+    prior = ([json.loads(x) for x in segments_file.read_text().splitlines() if x.strip()]
+             if segments_file.exists() else [])
     commit, tree, dirty = code_identity()
     prov = doc["provenance"]
     th = doc["theorems"][0]
@@ -133,6 +150,10 @@ def run_one(theorem, out, jobs, log):
         "unexpected": th["unexpected"],
         "solver_errors": int(sum(int(c.get("solver_errors") or 0) for c in cells)),
         "phase_seconds": prov.get("phase_seconds"),
+        # earlier, interrupted processes of this theorem (their trials were resumed from the checkpoints)
+        "prior_segments": prior,
+        "wall_seconds_total": round(wall + sum(x["wall_seconds"] for x in prior), 1),
+        "cpu_seconds_total": round(cpu + sum(x["cpu_seconds"] for x in prior), 1),
     }
 
 
@@ -145,9 +166,26 @@ def main(argv=None):
     ap.add_argument("--rerun", action="store_true", help="run theorems already in the ledger for this code")
     ap.add_argument("--ledger-dir", type=Path, default=LEDGER_DIR,
                     help="where ledger.jsonl and cells/ go (default: docs/full-run of this checkout)")
+    ap.add_argument("--pack", action="store_true",
+                    help="instead of running: pack each named theorem's unfinished results directory (checkpoints, "
+                         "marker, segments) into <ledger-dir>/partial/<id>.tar.gz, to be committed; a later run "
+                         "unpacks it and resumes")
     args = ap.parse_args(argv)
     LEDGER_DIR = args.ledger_dir
     ledger_path = LEDGER_DIR / "ledger.jsonl"
+    if args.pack:
+        (LEDGER_DIR / "partial").mkdir(parents=True, exist_ok=True)
+        for theorem in args.theorems:
+            src = args.out / theorem
+            if not (src / "checkpoints").is_dir():
+                print(f"{theorem}: no checkpoints in {src}, nothing to pack")
+                continue
+            dst = LEDGER_DIR / "partial" / f"{theorem}.tar.gz"
+            with tarfile.open(dst.with_suffix(".tmp"), "w:gz") as tar:
+                tar.add(src, arcname=theorem)
+            os.replace(dst.with_suffix(".tmp"), dst)
+            print(f"{theorem}: {dst} ({dst.stat().st_size / 1e6:.1f} MB)")
+        return 0
     args.out.mkdir(parents=True, exist_ok=True)
     with open(args.out / "driver.log", "a") as log:
         for theorem in args.theorems:
