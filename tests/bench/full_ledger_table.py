@@ -4,7 +4,9 @@ Usage::
 
     python tests/bench/full_ledger_table.py [--ledger docs/full-run/ledger.jsonl]
 
-Prints one Markdown row per completed theorem (the code it ran on, wall and CPU seconds of its process tree,
+Prints one Markdown row per completed theorem (the code it ran on, wall and CPU seconds of its process tree, with
+every segment of a theorem resumed across sessions and without the seconds it was held by SIGSTOP,
+``paused_seconds``,
 peak RSS of its largest process, trials, verdict rows by verdict for claims, self-checks and controls,
 unexpected verdicts, solver errors), the totals, and the theorems not yet in the ledger (from the registry's
 index, ``rpcheck/checkers/index.json``).
@@ -53,6 +55,10 @@ def main(argv=None):
     tot = Counter()
     for r in rows:
         claims, selfc, ctrl, measured = split_counts(r["counts"])
+        # every process of the theorem (interrupted segments included), minus time it was held by SIGSTOP
+        wall = r.get("wall_seconds_total", r["wall_seconds"]) - r.get("paused_seconds", 0.0)
+        cpu = r.get("cpu_seconds_total", r["cpu_seconds"])
+        r = dict(r, wall_seconds=wall, cpu_seconds=cpu)
         print(f"| {r['id']} | {r['commit'][:7]} | {r['wall_seconds']:,.0f} | {r['cpu_seconds']:,.0f} | "
               f"{r['max_rss_mb'] / 1024:.2f} | {r['trials']:,} | {_fmt(claims)} | {_fmt(selfc)} | {_fmt(ctrl)} | "
               f"{measured} | {r['unexpected']} | {r['solver_errors']} |")
