@@ -12,7 +12,13 @@ still there, else started again; the ledger records the wall and CPU seconds of 
 
 Usage::
 
-    OMP_NUM_THREADS=1 nice -n 19 python tests/bench/full_by_theorem.py --out /scratch/full ID [ID ...]
+    OMP_NUM_THREADS=1 nice -n 19 python tests/bench/full_by_theorem.py --out /scratch/full \
+        --stop-at 2026-11-28T09:00 ID [ID ...]
+
+``--stop-at`` ends a session's share cleanly: the theorem in flight gets SIGTERM, its results directory is packed
+into ``docs/full-run/partial/<id>.tar.gz`` (when at most ``--pack-limit-mb``; commit it), and the next invocation
+unpacks it and resumes. Checked on lei2020.supervised: stopped after 20 s, packed, unpacked in a fresh scratch
+directory and resumed, its verdict table equal to the uninterrupted run's in every column.
 
 Theorems already in the ledger for the same code (``tree``: the git tree hash of ``rpcheck/``) are skipped;
 ``--rerun`` runs them again. The run's own verdict logic is untouched: this script only calls the CLI and
@@ -28,8 +34,10 @@ import datetime as _dt
 import json
 import os
 import subprocess
+import signal
 import sys
 import tarfile
+import tempfile
 import time
 from pathlib import Path
 
@@ -71,7 +79,25 @@ def write_ledger(path, rows):
     os.replace(tmp, path)
 
 
-def run_one(theorem, out, jobs, log):
+def _run_until(cmd, env, stop_at):
+    """Run ``cmd`` (GNU time wrapping ``rpcheck check``); at ``stop_at`` (a UTC datetime or None) send SIGTERM
+    to the rpcheck process (GNU time's child) and wait for it. Returns ``(returncode, stdout, stderr)``."""
+    with tempfile.TemporaryFile("w+") as fo, tempfile.TemporaryFile("w+") as fe:
+        proc = subprocess.Popen(cmd, stdout=fo, stderr=fe, text=True, cwd=REPO, env=env)
+        while proc.poll() is None:
+            if stop_at is not None and _dt.datetime.now(_dt.timezone.utc) >= stop_at:
+                kids = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+                for pid in kids:  # the rpcheck process under GNU time; its workers exit when it is gone
+                    os.kill(int(pid), signal.SIGTERM)
+                proc.wait()
+                break
+            time.sleep(5)
+        fo.seek(0)
+        fe.seek(0)
+        return proc.returncode, fo.read(), fe.read()
+
+
+def run_one(theorem, out, jobs, log, stop_at=None):
     """Run ``rpcheck check THEOREM --profile full`` to completion; return the ledger row (or None on error)."""
     res_dir = out / theorem
     packed = LEDGER_DIR / "partial" / f"{theorem}.tar.gz"
@@ -91,7 +117,8 @@ def run_one(theorem, out, jobs, log):
     started = _dt.datetime.now(_dt.timezone.utc)
     t0 = time.perf_counter()
     env = dict(os.environ, PYTHONPATH=str(REPO))  # the pinned code, also in the worker processes
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, env=env)
+    returncode, stdout, stderr = _run_until(cmd, env, stop_at)
+    proc = subprocess.CompletedProcess(cmd, returncode, stdout, stderr)
     wall = time.perf_counter() - t0
     ended = _dt.datetime.now(_dt.timezone.utc)
     fields = timing.read_text().split()[-4:]
@@ -157,6 +184,21 @@ def run_one(theorem, out, jobs, log):
     }
 
 
+def pack(theorem, out):
+    """Pack ``out/<theorem>`` (checkpoints, marker, segments) into <ledger-dir>/partial/<theorem>.tar.gz."""
+    (LEDGER_DIR / "partial").mkdir(parents=True, exist_ok=True)
+    src = out / theorem
+    if not (src / "checkpoints").is_dir():
+        print(f"{theorem}: no checkpoints in {src}, nothing to pack")
+        return None
+    dst = LEDGER_DIR / "partial" / f"{theorem}.tar.gz"
+    with tarfile.open(dst.with_suffix(".tmp"), "w:gz") as tar:
+        tar.add(src, arcname=theorem)
+    os.replace(dst.with_suffix(".tmp"), dst)
+    print(f"{theorem}: {dst} ({dst.stat().st_size / 1e6:.1f} MB)")
+    return dst
+
+
 def main(argv=None):
     global LEDGER_DIR
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -170,21 +212,21 @@ def main(argv=None):
                     help="instead of running: pack each named theorem's unfinished results directory (checkpoints, "
                          "marker, segments) into <ledger-dir>/partial/<id>.tar.gz, to be committed; a later run "
                          "unpacks it and resumes")
+    ap.add_argument("--stop-at", default=None,
+                    help="UTC time (ISO, e.g. 2026-11-27T09:00) at which to stop: the theorem in flight gets SIGTERM "
+                         "(its checkpoints stay), is packed as with --pack when its results directory is at most "
+                         "--pack-limit-mb, and no further theorem starts")
+    ap.add_argument("--pack-limit-mb", type=float, default=20.0)
     args = ap.parse_args(argv)
+    stop_at = None
+    if args.stop_at:
+        stop_at = _dt.datetime.fromisoformat(args.stop_at).replace(tzinfo=_dt.timezone.utc)
     LEDGER_DIR = args.ledger_dir
     ledger_path = LEDGER_DIR / "ledger.jsonl"
     if args.pack:
         (LEDGER_DIR / "partial").mkdir(parents=True, exist_ok=True)
         for theorem in args.theorems:
-            src = args.out / theorem
-            if not (src / "checkpoints").is_dir():
-                print(f"{theorem}: no checkpoints in {src}, nothing to pack")
-                continue
-            dst = LEDGER_DIR / "partial" / f"{theorem}.tar.gz"
-            with tarfile.open(dst.with_suffix(".tmp"), "w:gz") as tar:
-                tar.add(src, arcname=theorem)
-            os.replace(dst.with_suffix(".tmp"), dst)
-            print(f"{theorem}: {dst} ({dst.stat().st_size / 1e6:.1f} MB)")
+            pack(theorem, args.out)
         return 0
     args.out.mkdir(parents=True, exist_ok=True)
     with open(args.out / "driver.log", "a") as log:
@@ -196,12 +238,27 @@ def main(argv=None):
             if not args.rerun and theorem in rows and rows[theorem]["tree"] == tree:
                 log.write(f"skip {theorem}: in the ledger for this code\n")
                 continue
-            row = run_one(theorem, args.out, args.jobs, log)
+            if stop_at is not None and _dt.datetime.now(_dt.timezone.utc) >= stop_at:
+                log.write(f"stop-at reached before {theorem}\n")
+                break
+            row = run_one(theorem, args.out, args.jobs, log, stop_at)
+            if row is None and stop_at is not None and _dt.datetime.now(_dt.timezone.utc) >= stop_at:
+                size = sum(f.stat().st_size for f in (args.out / theorem).rglob("*") if f.is_file())
+                if size <= args.pack_limit_mb * 1e6:
+                    pack(theorem, args.out)
+                    log.write(f"stopped {theorem} at --stop-at and packed it ({size / 1e6:.1f} MB on disk)\n")
+                else:
+                    log.write(f"stopped {theorem} at --stop-at; NOT packed ({size / 1e6:.1f} MB > "
+                              f"{args.pack_limit_mb} MB): it starts again next time\n")
+                break
             if row is None:
                 continue
             rows = read_ledger(ledger_path)
             rows[theorem] = row
             write_ledger(ledger_path, rows)
+            packed = LEDGER_DIR / "partial" / f"{theorem}.tar.gz"
+            if packed.exists():  # completed: its packed checkpoints are no longer needed (git rm it)
+                packed.unlink()
     return 0
 
 
