@@ -36,6 +36,7 @@ from contextlib import contextmanager
 
 from .._validation import check_choice, check_int
 from ..errors import RpcheckError
+from ._worker import _BLAS_ENV
 
 __all__ = ["BACKENDS", "SerialBackend", "PoolBackend", "open_backend", "default_jobs", "shutdown_pools"]
 
@@ -128,7 +129,8 @@ def _watch_parent(parent_pid, interval=0.5):
     threading.Thread(target=watch, name="rpcheck-parent-watch", daemon=True).start()
 
 
-_THREAD_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS", "NUMBA_NUM_THREADS")
+#: the BLAS/OpenMP variables the trial pin also sets (one list: _worker._BLAS_ENV), plus numba's
+_THREAD_ENV = (*_BLAS_ENV, "NUMBA_NUM_THREADS")
 
 
 def _init_worker(parent_pid, threads):

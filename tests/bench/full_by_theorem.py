@@ -224,7 +224,6 @@ def main(argv=None):
     LEDGER_DIR = args.ledger_dir
     ledger_path = LEDGER_DIR / "ledger.jsonl"
     if args.pack:
-        (LEDGER_DIR / "partial").mkdir(parents=True, exist_ok=True)
         for theorem in args.theorems:
             pack(theorem, args.out)
         return 0
