@@ -220,3 +220,17 @@ def test_rotation_alg1_prediction_instance():
     assert not out["alg1_prediction_as_printed"].holds
     assert out["alg1_prediction_with_bias"].holds
     assert not out["control_prediction_flipped_bias"].holds
+
+
+@pytest.mark.parametrize("data", ["spiky", "gaussian"])
+def test_prop2_control_fails_when_every_rotated_column_has_the_same_energy(data):
+    """On "spiky" data (rows c_i e_j) the rotation gives every column energy ||X||_F^2 / d', so every r-subset
+    minimises eq. (7)'s RHS and the planted "a random subset minimises it" is true there. The control must
+    still fail, on the tightened bound (a) alone (the full profile's spiky cells held it in 200 of 200 draws
+    before). Both data kinds, several draws: the control fails on each."""
+    th = registry.get("lei2020.prop2")
+    cell = {"n": 60, "d": 128, "r": 16, "data": data}
+    for seed in range(5):
+        rec = th.trial(dict(cell), np.random.default_rng(seed))
+        assert rec.diagnostics["energies_tied"] == float(data == "spiky")
+        assert not rec.outcomes["control_planted"].holds
