@@ -204,6 +204,28 @@ def test_hdv_row_norms_against_dense_hadamard():
     np.testing.assert_allclose(embedding.hdv_row_norms_sq(V, D), dense, atol=1e-13)
 
 
+@pytest.mark.parametrize("coherence", embedding.BASIS_COHERENCES)
+@pytest.mark.parametrize(("d", "rho"), [(64, 1), (64, 5), (1024, 40), (8192, 100)])
+def test_c1a_closed_form_for_basis_columns_equals_the_transform(coherence, d, rho):
+    """c1a_trial's ``m = rho/d`` for V of standard basis columns, against the FWHT of H D V (and, at d = 64, the
+    dense Hadamard product) for several sign draws; and the trial's rows match it."""
+    from rpcheck.generators import orthonormal_basis
+
+    rng = np.random.default_rng(11)
+    for _ in range(3):
+        V = orthonormal_basis(d, rho, coherence=coherence, rng=rng)
+        D = rng.choice([-1.0, 1.0], size=d)
+        norms = embedding.hdv_row_norms_sq(V, D)
+        np.testing.assert_allclose(norms, rho / d, rtol=1e-13)
+        if d == 64:
+            H = sla.hadamard(d) / np.sqrt(d)
+            np.testing.assert_allclose(np.sum((H @ (D[:, None] * V)) ** 2, axis=1), rho / d, rtol=1e-13)
+    rec = embedding.c1a_trial({"d": d, "rho": rho, "delta": 0.05, "coherence": coherence}, rng)
+    assert rec.diagnostics["max_row_norm_sq"] == rho / d
+    assert rec.outcomes["general_delta"].statistic == rho / d
+    assert not rec.outcomes["bound_control"].holds
+
+
 def test_countsketch_coherent_is_all_or_nothing():
     for i in range(30):
         rec = embedding.embedding_trial(
