@@ -494,6 +494,16 @@ THEOREMS["paul2014.c1a"] = register(
 
 
 def _expect_c2(params):
+    # Power at standard (1000 trials) and full (4000), level 5e-6 (at or below the first Holm step of either
+    # suite-wide family):
+    # - CountSketch on coherent V = I[:, :rho]: V^T R is rho rows of R, each with one +-1; their Gram matrix is I
+    #   unless two share a bucket, and then it has eigenvalues 0 and 2 (e = 1 > eps). So P(e > eps) is exactly the
+    #   collision probability 1 - prod_{i < rho} (1 - i/r): 0.107 (rho 10, r 400), 0.139 (rho 20, r 1280), 0.213 at
+    #   ci (rho 20, r 800); rpcheck.stats.violated_power('bound', 1000, 0.107, 0.05, 5e-6) = 0.9937, 1.0 elsewhere.
+    # - Li-sparse on coherent V, and every expected HOLDS: tests/bench/pilot_power.py paul2014.c2 --profile full
+    #   --draws 1000 (seed 20261127, session 15): Li-sparse coherent 590-724 failures of 1000 (99% CP lower end
+    #   >= 0.549; VIOLATED power 1.0 at 1000 trials); the HOLDS cells 0-1 of 1000 (upper end <= 7.4e-3; HOLDS
+    #   power >= 0.99999 at 1000 trials).
     if params["coherence"] == "coherent" and params["kind"] in ("countsketch", "sparse"):
         return Verdict.VIOLATED
     if params["coherence"] == "coherent" and params["kind"] == "srht":

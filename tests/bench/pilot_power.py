@@ -1,0 +1,92 @@
+"""Pilot power of a theorem's expected statistical verdicts in the cells of one profile, on a fresh seed.
+
+Not a test (not collected). Run from the repository root::
+
+    python tests/bench/pilot_power.py paul2014.c2 --profile full --draws 1000 --seed 20261127 [--level 5e-6]
+
+For every cell of the profile and every variant of mode "bound" or "exact" with an expected verdict there, and
+every "deterministic" or "search" variant expected VIOLATED there (one failing draw decides), the
+trial function is called ``--draws`` times (one process, one BLAS thread, per-cell generator
+``default_rng([seed, cell index])``), failures are counted over the evaluated draws (vacuous and undetermined
+outcomes excluded), and the exact two-sided 99% Clopper-Pearson interval [p_lo, p_hi] of the failure rate gives
+the power of the expected verdict at the profile's trial count and the per-row level ``--level`` (at or below
+the first Holm step of the suite-wide family: ci 1.4e-5, standard and full 5e-6):
+``rpcheck.stats.holds_power(mode, trials, p_hi, promised, level)`` for HOLDS and ``violated_power(mode, trials,
+p_lo, promised, level)`` for VIOLATED. Cells whose power is below ``--min-power`` are marked. The pilot's seed
+must not be the one the profile is run with (0 by default), so that a pilot is not the run it predicts.
+"""
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent.parent))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("theorem")
+    ap.add_argument("--profile", default="full")
+    ap.add_argument("--draws", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=20261127)
+    ap.add_argument("--level", type=float, default=5e-6)
+    ap.add_argument("--min-power", type=float, default=0.99)
+    args = ap.parse_args(argv)
+    if args.seed == 0:
+        ap.error("--seed 0 is the profiles' run seed; pilot on another one")
+
+    import numpy as np
+    import threadpoolctl
+    from scipy.stats import beta
+
+    import rpcheck.checkers  # noqa: F401  (registers the theorems)
+    from rpcheck.engine import Verdict, registry
+    from rpcheck.stats import holds_power, violated_power
+
+    threadpoolctl.threadpool_limits(1)
+    th = registry.get(args.theorem)
+    prof = th.profiles[args.profile]
+    rows = [v for v in th.variants if v.mode in ("bound", "exact", "deterministic", "search")]
+    weak = 0
+    for ci, cell in enumerate(prof.cells):
+        wanted = [(v, v.expected_for(cell)) for v in rows]
+        # deterministic / search rows: only an expected VIOLATED has a power (an expected HOLDS there rests on a
+        # derivation that the failure probability is 0, not on a rate)
+        wanted = [(v, e) for v, e in wanted if e is Verdict.VIOLATED or (e is Verdict.HOLDS and v.mode in ("bound", "exact"))]
+        if not wanted:
+            continue
+        rng = np.random.default_rng([args.seed, ci])
+        fails = {v.name: 0 for v, _ in wanted}
+        evals = {v.name: 0 for v, _ in wanted}
+        t0 = time.process_time()
+        for _ in range(args.draws):
+            rec = th.trial(dict(cell), rng)
+            for v, _ in wanted:
+                o = rec.outcomes[v.name]
+                if o.vacuous or o.undetermined:
+                    continue
+                evals[v.name] += 1
+                fails[v.name] += not o.holds
+        secs = time.process_time() - t0
+        for v, exp in wanted:
+            k, n = fails[v.name], evals[v.name]
+            p_lo = float(beta.ppf(0.005, k, n - k + 1)) if k else 0.0
+            p_hi = float(beta.ppf(0.995, k + 1, n - k)) if k < n else 1.0
+            promised = v.delta_for(cell) if v.mode in ("bound", "exact") else None
+            if exp is Verdict.HOLDS:
+                power = holds_power(v.mode, prof.trials, p_hi, promised, args.level)
+            else:
+                power = violated_power(v.mode, prof.trials, p_lo, promised, args.level)
+            flag = "" if power >= args.min_power else "  <-- below --min-power"
+            weak += bool(flag)
+            print(f"cell {ci} {cell}: {v.name} expected {exp.value}: {k}/{n} fail, 99% CP [{p_lo:.2e}, {p_hi:.2e}], "
+                  f"promised {promised}; power at {prof.trials} trials, level {args.level:g}: {power:.4f}"
+                  f" ({secs:.0f} CPU s){flag}", flush=True)
+    print(f"{weak} expected verdict(s) below power {args.min_power}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
