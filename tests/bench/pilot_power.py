@@ -39,11 +39,9 @@ def main(argv=None):
 
     import numpy as np
     import threadpoolctl
-    from scipy.stats import beta
-
     import rpcheck.checkers  # noqa: F401  (registers the theorems)
     from rpcheck.engine import Verdict, registry
-    from rpcheck.stats import holds_power, violated_power
+    from rpcheck.stats import clopper_pearson, holds_power, violated_power
 
     threadpoolctl.threadpool_limits(1)
     th = registry.get(args.theorem)
@@ -72,8 +70,7 @@ def main(argv=None):
         secs = time.process_time() - t0
         for v, exp in wanted:
             k, n = fails[v.name], evals[v.name]
-            p_lo = float(beta.ppf(0.005, k, n - k + 1)) if k else 0.0
-            p_hi = float(beta.ppf(0.995, k + 1, n - k)) if k < n else 1.0
+            p_lo, p_hi = clopper_pearson(k, n, 0.99)
             promised = v.delta_for(cell) if v.mode in ("bound", "exact") else None
             if exp is Verdict.HOLDS:
                 power = holds_power(v.mode, prof.trials, p_hi, promised, args.level)

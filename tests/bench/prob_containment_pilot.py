@@ -35,15 +35,13 @@ def main(argv=None):
 
     import numpy as np
     import threadpoolctl
-    from scipy.stats import beta
-
     import rpcheck.checkers  # noqa: F401  (registers the theorems)
     from rpcheck.checkers.paul2014._common import distortion
     from rpcheck.checkers.paul2014.embedding import sketch_kwargs
     from rpcheck.engine import registry
     from rpcheck.generators import haar_orthonormal
     from rpcheck.sketches import make_sketch
-    from rpcheck.stats import holds_power
+    from rpcheck.stats import clopper_pearson, holds_power
 
     threadpoolctl.threadpool_limits(1)
     for tid, extra in (("paul2014.thm1.1", 0), ("paul2014.thm3.6", 1)):
@@ -59,7 +57,7 @@ def main(argv=None):
                     V = haar_orthonormal(cell["d"], k, rng=rng)
                     sk = make_sketch(cell["kind"], cell["d"], cell["r"], rng=rng, **sketch_kwargs(cell))
                     fails += distortion(V, sk) > cell["eps"]
-                p_hi = float(beta.ppf(0.995, fails + 1, n - fails))
+                p_hi = clopper_pearson(fails, n, 0.99)[1]
                 power = holds_power("bound", P.trials, p_hi, cell["delta"], LEVEL[prof])
                 print(f"{tid} {prof} {cell['kind']:11s} r={cell['r']:5d} delta={cell['delta']}: P(e > eps) "
                       f"{fails}/{n}, p_hi {p_hi:.2e}; power at {P.trials} trials, level {LEVEL[prof]:g}: "

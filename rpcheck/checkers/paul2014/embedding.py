@@ -392,14 +392,14 @@ def c1a_trial(params, rng):
     """``max_i ||(H D V)_(i)||^2`` for one draw of the signs D (H the normalised Hadamard matrix)."""
     d, rho, delta = params["d"], params["rho"], params["delta"]
     V = orthonormal_basis(d, rho, coherence=params["coherence"], rng=rng)
-    D = rng.choice(np.array([-1.0, 1.0]), size=d)
     if params["coherence"] in BASIS_COHERENCES:
         # every column of V is a standard basis vector e_j, so (H D V)_(i, k) = H_(i, j_k) D_(j_k) = +-1/sqrt(d)
-        # and every row of H D V has squared norm rho/d, whatever D: the value the transform computes up to
-        # rounding (tests/checkers/test_paul2014.py checks both), without a d x rho transform per trial (a
-        # third of the full profile's cost was these constant rows)
+        # and every row of H D V has squared norm rho/d, whatever the signs D (not drawn: nothing depends on
+        # them): the value the transform computes up to rounding (tests/checkers/test_paul2014.py checks both),
+        # without a d x rho transform per trial (a third of the full profile's cost was these constant rows)
         m = rho / d
     else:
+        D = rng.choice(np.array([-1.0, 1.0]), size=d)
         m = float(np.max(hdv_row_norms_sq(V, D)))
     b_gen = c1a_row_norm_bound(rho, d, delta)
     b_pr = c1a_row_norm_bound_as_printed(rho, d)
