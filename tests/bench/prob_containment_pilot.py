@@ -35,6 +35,7 @@ def main(argv=None):
 
     import numpy as np
     import threadpoolctl
+
     import rpcheck.checkers  # noqa: F401  (registers the theorems)
     from rpcheck.checkers.paul2014._common import distortion
     from rpcheck.checkers.paul2014.embedding import sketch_kwargs
