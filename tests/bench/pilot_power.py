@@ -53,7 +53,8 @@ def main(argv=None):
         wanted = [(v, v.expected_for(cell)) for v in rows]
         # deterministic / search rows: only an expected VIOLATED has a power (an expected HOLDS there rests on a
         # derivation that the failure probability is 0, not on a rate)
-        wanted = [(v, e) for v, e in wanted if e is Verdict.VIOLATED or (e is Verdict.HOLDS and v.mode in ("bound", "exact"))]
+        statistical = ("bound", "exact")
+        wanted = [(v, e) for v, e in wanted if e is Verdict.VIOLATED or (e is Verdict.HOLDS and v.mode in statistical)]
         if not wanted:
             continue
         rng = np.random.default_rng([args.seed, ci])
