@@ -74,6 +74,15 @@ _MAX_POLISH_FREE = 4000
 # The polish tries a second guess of the free set only while the best point is above this level
 # (float64 rounding of the residuals themselves is ~1e-15..1e-13).
 _GOOD_ENOUGH = 1e-12
+# A warm start's active-set method (``_solve_warm``) gives up -- and the cold solve runs -- once its free set
+# exceeds max(_WARM_MAX_GROWTH * max(|F| of the warm result, d + 2), _WARM_FREE_FLOOR). A guess that is right
+# keeps its free set nearly unchanged (the certified result has at most about d + 1 free points on generic
+# data); a wrong one adds hundreds of margin violators at once and then cycles through max_rounds of
+# O(|F| d^2) solves without certifying. Below the floor a round is at most a 513-square least-squares solve, so
+# small problems are never cut (measured along Table 2 C paths: BENCHMARKS.md, "Session 16: failed warm
+# starts"). Performance only: the returned point is certified either way.
+_WARM_MAX_GROWTH = 4
+_WARM_FREE_FLOOR = 512
 # A point whose relative KKT residual is above this is not a certified optimum: SolverError.
 _ACCEPT_REL = 1e-5
 # A warm-started point (``solve_svc(..., warm_start=...)``) is returned only when its relative KKT residual
@@ -201,7 +210,7 @@ def _solve_free(X, y, F, U, C, bias, z0, rows=_rows):
         return None
 
 
-def _polish(X, y, alpha, b, C, bias, free, *, max_rounds=25, rows=_rows):
+def _polish(X, y, alpha, b, C, bias, free, *, max_rounds=25, rows=_rows, max_free=_MAX_POLISH_FREE):
     """Solve the KKT system on the free set ``free`` (alpha_U = C, alpha_L = 0 fixed), in float64.
 
     For i in F: ``y_i (x_i^T w + b) = 1`` with ``w = X_F^T Y_F alpha_F + X_U^T Y_U C``, plus
@@ -209,7 +218,8 @@ def _polish(X, y, alpha, b, C, bias, free, *, max_rounds=25, rows=_rows):
     minimum-norm least-squares solution, so singular (degenerate) free sets stay close to it. When the
     solution leaves the box, the offending indices move to the bound they crossed and the system is
     solved again (a few rounds of a primal active-set method). The caller accepts the result only if
-    its KKT residuals are no worse. Returns ``(alpha_new, b_new)`` or None.
+    its KKT residuals are no worse. Returns ``(alpha_new, b_new)`` or None (also when the free set grows
+    past ``max_free``).
     """
     hard = np.isinf(C)
     n = alpha.size
@@ -219,7 +229,7 @@ def _polish(X, y, alpha, b, C, bias, free, *, max_rounds=25, rows=_rows):
     upper = np.inf if hard else C
     aF0, b0 = alpha[F].copy(), b
     for _ in range(max_rounds):
-        if F.size > _MAX_POLISH_FREE:
+        if F.size > max_free:
             return None
         if F.size:
             z0 = np.concatenate([aF0, [b0]]) if bias else aF0
@@ -675,15 +685,19 @@ def _solve_warm(X, y, C, bias, warm, t0):
     The guess ``alpha_U = C`` on warm's bounded set U, warm's free values (clipped to [0, C]) on its free set
     F and 0 elsewhere goes through the polish's active-set method (solve the KKT equalities on F, move
     violators between the sets, repeat); :func:`_finalize` then certifies the point exactly as a cold solve's.
-    Returned only when the certificate is at most ``_WARM_ACCEPT``; None (run the cold solve) otherwise.
+    Returned only when the certificate is at most ``_WARM_ACCEPT``; None (run the cold solve) otherwise, and
+    also as soon as the free set grows past max(``_WARM_MAX_GROWTH`` max(|F|, d + 2), ``_WARM_FREE_FLOOR``) (a
+    wrong guess: see the constants).
     """
     if np.isinf(C) or np.isinf(warm.C) or bool(warm.bias) != bias:
         return None
     free, upper = _sets(np.asarray(warm.alpha, dtype=np.float64), warm.C)
     alpha0 = np.where(upper, C, np.clip(warm.alpha, 0.0, C))
     alpha0[~(free | upper)] = 0.0
+    grown = _WARM_MAX_GROWTH * max(int(np.count_nonzero(free)), X.shape[1] + 2)
+    max_free = min(_MAX_POLISH_FREE, max(grown, _WARM_FREE_FLOOR))
     with single_thread_blas():
-        out = _polish(X, y, alpha0, float(warm.b), C, bias, free)
+        out = _polish(X, y, alpha0, float(warm.b), C, bias, free, max_free=max_free)
         if out is None:
             return None
         try:

@@ -99,6 +99,41 @@ def test_warm_start_skipped_cases():
     _same(solve_svc(X, y, 2.0, warm_start=wnb), solve_svc(X, y, 2.0))
 
 
+def test_warm_growth_guard_gives_up_early_and_changes_nothing(monkeypatch):
+    """The growth guard of the warm start (``_WARM_MAX_GROWTH``, ``_WARM_FREE_FLOOR`` in rpcheck.svm.svc) only
+    stops attempts early: on a C path whose wrong guesses add hundreds of margin violators (n = 1200, d = 8), a
+    guarded attempt makes at most as many free-set solves as the unguarded one, gives up on at least one path
+    step, and returns None or exactly the unguarded attempt's point; the path's results stay certified."""
+    import rpcheck.svm.svc as svc
+
+    calls = []
+    solve_free = svc._solve_free
+
+    def counting(X, y, F, *a, **k):
+        calls.append(F.size)
+        return solve_free(X, y, F, *a, **k)
+
+    monkeypatch.setattr(svc, "_solve_free", counting)
+    X, y = soft_data(1200, 8, seed=0)
+    prev, fired = None, 0
+    for C in DEFAULT_C_GRID:
+        if prev is not None:
+            calls.clear()
+            guarded, n_guarded = svc._solve_warm(X, y, C, True, prev, 0.0), len(calls)
+            with monkeypatch.context() as m:
+                m.setattr(svc, "_WARM_FREE_FLOOR", 10**9)  # max(grown, floor) = no guard
+                calls.clear()
+                free, n_free = svc._solve_warm(X, y, C, True, prev, 0.0), len(calls)
+            assert n_guarded <= n_free
+            assert max(calls[:n_guarded], default=0) <= svc._MAX_POLISH_FREE
+            fired += n_guarded < n_free
+            if guarded is not None:
+                assert free is not None and np.array_equal(guarded.alpha, free.alpha) and guarded.b == free.b
+        prev = solve_svc(X, y, C, warm_start=prev)
+        check_svc_result(prev, X, y, atol=0.0, rtol=RTOL_CERT)
+    assert fired >= 1
+
+
 def test_warm_start_validation():
     X, y = _data("soft", 40, 3, 0, False)
     with pytest.raises(RpcheckError, match="warm_start"):
