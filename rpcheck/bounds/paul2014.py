@@ -42,6 +42,7 @@ __all__ = [
     "c1a_as_printed_delta",
     "countsketch_coherent_failure",
     "sparse_embedding_markov_r",
+    "gaussian_embedding_failure_bound",
     "mp_distortion",
     "margin_lower_stated",
     "margin_lower_proof",
@@ -259,6 +260,39 @@ def sparse_embedding_markov_r(rho, eps, delta):
     eps = check_interval("eps", eps, 0, 1, closed="neither")
     delta = check_interval("delta", delta, 0, 1, closed="right")
     return math.ceil((rho * rho + rho) / (eps * eps * delta) - 1e-9)
+
+
+def gaussian_embedding_failure_bound(rho, r, eps):
+    r"""A derived upper bound on ``P(e > eps)`` for the Gaussian sketch (``R`` d x r, i.i.d. N(0, 1/r); Lemma 3.4's
+    RG), for EVERY orthonormal ``V`` (d x rho) and every d: the Gordon / Gaussian-concentration bound on the extreme
+    singular values of a Gaussian matrix (not in the paper, which gives eq. (10) up to constants).
+
+    Derivation: the columns of ``V^T R`` are ``V^T R_{:,j} ~ N(0, I_rho / r)``, independent, so ``V^T R = G^T /
+    sqrt(r)`` with ``G`` an r x rho standard Gaussian matrix (rotation invariance; V's coherence does not matter).
+    For r >= rho and every t >= 0, ``P(s_max(G) >= sqrt r + sqrt rho + t) <= exp(-t^2/2)`` and ``P(s_min(G) <= sqrt
+    r - sqrt rho - t) <= exp(-t^2/2)`` (Gordon's bounds on the expectations, then concentration of the 1-Lipschitz
+    maps s_max, s_min; Vershynin 2012, "Introduction to the non-asymptotic analysis of random matrices", Cor. 5.35
+    and its proof). ``e = max_i |1 - s_i(G)^2 / r|`` exceeds eps only if ``s_max(G) > sqrt(r (1 + eps))`` or
+    ``s_min(G) < sqrt(r (1 - eps))``; with ``t_+ = sqrt(r)(sqrt(1 + eps) - 1) - sqrt(rho)`` and ``t_- = sqrt(r)(1 -
+    sqrt(1 - eps)) - sqrt(rho)`` (each side counted as 1 when its t is negative)
+
+    .. math:: P(e > \epsilon) \le e^{-t_+^2/2} + e^{-t_-^2/2}.
+
+    >>> round(gaussian_embedding_failure_bound(40, 1918, 0.5), 5)
+    0.00205
+    >>> gaussian_embedding_failure_bound(10, 20, 0.5)  # r too small for the bound to say anything
+    1.0
+    """
+    rho = check_int("rho", rho, 1)
+    r = check_int("r", r, 1)
+    eps = check_interval("eps", eps, 0, 1, closed="neither")
+    if r < rho:
+        return 1.0
+    p = 0.0
+    for t in (math.sqrt(r) * (math.sqrt(1 + eps) - 1) - math.sqrt(rho),
+              math.sqrt(r) * (1 - math.sqrt(1 - eps)) - math.sqrt(rho)):
+        p += 1.0 if t <= 0 else math.exp(-t * t / 2)
+    return min(1.0, p)
 
 
 def mp_distortion(rho, r):

@@ -3,6 +3,7 @@
 Not a test (not collected). Run from the repository root::
 
     python tests/bench/pilot_power.py paul2014.c2 --profile full --draws 1000 --seed 20261127 [--level 5e-6]
+        [--exclude-cells-of standard]
 
 For every cell of the profile and every variant of mode "bound" or "exact" with an expected verdict there, and
 every "deterministic" or "search" variant expected VIOLATED there (one failing draw decides), the
@@ -33,6 +34,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=20261127)
     ap.add_argument("--level", type=float, default=5e-6)
     ap.add_argument("--min-power", type=float, default=0.99)
+    ap.add_argument("--exclude-cells-of", metavar="PROFILE", default=None,
+                    help="skip the cells that are also cells of PROFILE (already piloted there); the cell "
+                         "indices and generators stay those of --profile")
     args = ap.parse_args(argv)
     if args.seed == 0:
         ap.error("--seed 0 is the profiles' run seed; pilot on another one")
@@ -49,7 +53,10 @@ def main(argv=None):
     prof = th.profiles[args.profile]
     rows = [v for v in th.variants if v.mode in ("bound", "exact", "deterministic", "search")]
     weak = 0
+    skip = [] if args.exclude_cells_of is None else [dict(c) for c in th.profiles[args.exclude_cells_of].cells]
     for ci, cell in enumerate(prof.cells):
+        if dict(cell) in skip:
+            continue
         wanted = [(v, v.expected_for(cell)) for v in rows]
         # deterministic / search rows: only an expected VIOLATED has a power (an expected HOLDS there rests on a
         # derivation that the failure probability is 0, not on a rate)

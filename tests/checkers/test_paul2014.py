@@ -43,6 +43,47 @@ def test_countsketch_collision_law_matches_enumeration():
         assert B.countsketch_coherent_failure(rho, r) == pytest.approx(collide / r**rho, rel=1e-12)
 
 
+def test_gaussian_embedding_failure_bound_formula():
+    """The derived bound's formula, side by side by hand, and a simulation at an instance where it is not trivial
+    (rho = 5, r = 400, eps = 1/2: 0.079): the simulated rate of e > eps (2000 draws of a 5 x 400 N(0, 1/r) matrix,
+    the law of V^T R for any orthonormal V) stays below it (4 binomial standard errors). The bound's validity rests
+    on the cited theorem (Gordon + concentration); the simulation is a sanity check only: the bound is loose
+    (simulated rate 0 here), so it would not catch an error that keeps the value above the true rate."""
+    rho, r, eps = 5, 400, 0.5
+    bound = B.gaussian_embedding_failure_bound(rho, r, eps)
+    assert 0.05 < bound < 0.1
+    rng = np.random.default_rng(20261127)
+    fails = 0
+    for _ in range(2000):
+        s = np.linalg.svd(rng.standard_normal((rho, r)) / math.sqrt(r), compute_uv=False)
+        fails += max(abs(1 - s**2)) > eps
+    assert fails / 2000 <= bound + 4 * math.sqrt(bound * (1 - bound) / 2000)
+    # the two sides by hand at the full-only cell (40, 1918, 0.5): t+ = sqrt(1918)(sqrt(1.5) - 1) - sqrt(40)
+    tp = math.sqrt(1918) * (math.sqrt(1.5) - 1) - math.sqrt(40)
+    tm = math.sqrt(1918) * (1 - math.sqrt(0.5)) - math.sqrt(40)
+    assert B.gaussian_embedding_failure_bound(40, 1918, 0.5) == pytest.approx(math.exp(-tp**2 / 2) + math.exp(-tm**2 / 2))
+    assert B.gaussian_embedding_failure_bound(10, 9, 0.5) == 1.0  # r < rho: e >= 1 > eps always
+    with pytest.raises(RpcheckError, match="eps"):
+        B.gaussian_embedding_failure_bound(10, 100, 1.0)
+
+
+def test_lemma34_full_only_cells_power_by_derivation():
+    """Lemma 3.4's full-only cells (not in standard, so not piloted there): the expected HOLDS rests on the derived
+    failure bound, with power >= 0.99 at the full profile's trials and level 5e-6 (embedding._expect_lemma)."""
+    from rpcheck.stats import holds_power
+
+    th = registry.get("paul2014.lemma3.4")
+    std = [dict(c) for c in th.profiles["standard"].cells]
+    full = th.profiles["full"]
+    new = [c for c in full.cells if dict(c) not in std]
+    assert len(new) == 4
+    stated = next(v for v in th.variants if v.name == "stated")
+    for c in new:
+        assert stated.expected_for(c) is Verdict.HOLDS
+        p = B.gaussian_embedding_failure_bound(c["rho"], c["r"], c["eps"])
+        assert holds_power("bound", full.trials, p, c["delta"], 5e-6) >= 0.99, c
+
+
 def test_c1a_bound_general_delta():
     assert B.c1a_row_norm_bound(10, 1024, B.c1a_as_printed_delta()) == pytest.approx(
         B.c1a_row_norm_bound_as_printed(10, 1024), rel=1e-14

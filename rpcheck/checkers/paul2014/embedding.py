@@ -183,8 +183,15 @@ def _expect_lemma(params):
     # Lemma 3.3 (cw, countsketch) cells use the DERIVED r of sparse_embedding_markov_r, which gives
     # P(e > eps) <= delta for every V (incoherent, coherent, flat): HOLDS rests on that derivation.
     # Power of HOLDS: quick and ci in _profiles' comments (pooled calibration pilots), standard at _STD_TRIALS
-    # (fresh-seed pilot of every standard cell). The full-only cells (rho = 40, d = 4096; rho = 20, d = 16384,
-    # eps = 0.3) have no pilot yet (docs/expected-verdict-audit.md, entry 9).
+    # (fresh-seed pilot of every standard cell). The full-only cells (rho = 40, d = 4096, r from eps = 1/2,
+    # delta = 0.1; rho = 20, d = 16384, eps = 0.3, delta = 0.05; 3000 trials, level 5e-6):
+    # - Lemma 3.4 (gaussian) by DERIVATION: rpcheck.bounds.paul2014.gaussian_embedding_failure_bound (Gordon's
+    #   bounds on the extreme singular values plus Gaussian concentration, any V) gives P(e > eps) <= 2.05e-3 at
+    #   (40, r = 1918) and 2.25e-2 at (20, r = 2663), so holds_power('bound', 3000, p, delta, 5e-6) = 1.0000 and
+    #   0.9999 (tests/checkers/test_paul2014.py::test_lemma34_full_only_cells_power_by_derivation). The bound is
+    #   too loose for the smaller cells (0.12-1.0), which rest on the pilots above.
+    # - Lemmas 3.1 (srht) and 3.2 (sign): fresh-seed pilot of the full-only cells, PROFILES.md "The `full`
+    #   profile, theorem by theorem", session 16 (tests/bench/pilot_power.py --exclude-cells-of standard).
     return Verdict.HOLDS
 
 
