@@ -193,6 +193,35 @@ def test_jl_pair_distances_match_the_difference_formula(case):
     assert np.all(np.abs(got / ref - 1.0) <= 1e-10)
 
 
+#: per-row levels at or below the first Holm step of each profile's suite-wide family (as in the power comments)
+_LEVELS = {"quick": 1e-4, "ci": 1.4e-5, "standard": 5e-6, "full": 5e-6}
+
+
+def test_jl_gaussian_expected_holds_by_derivation():
+    """lei2020.jl's ``gaussian`` row is expected HOLDS in every cell of every profile; the backing is the exact
+    chi-square union bound (jl.gaussian_failure_upper), with power >= 0.99 at each profile's trials and level.
+    The bound itself: for one pair at r = 164, eps = 1/2, a simulation of chi2_r / r (200,000 draws) never leaves
+    [0.25, 2.25], consistent with the exact tail 2e-17 (a sanity check; the bound is exact arithmetic)."""
+    from scipy.special import gammainc, gammaincc
+
+    from rpcheck.checkers.lei2020.jl import gaussian_failure_upper
+    from rpcheck.stats import holds_power
+
+    th = registry.get("lei2020.jl")
+    gauss = next(v for v in th.variants if v.name == "gaussian")
+    for name, prof in th.profiles.items():
+        for cell in prof.cells:
+            assert gauss.expected_for(cell) is Verdict.HOLDS
+            p = gaussian_failure_upper(cell)
+            assert p <= 1e-13
+            assert holds_power("bound", prof.trials, p, cell["delta"], _LEVELS[name]) >= 0.99, (name, cell)
+    r = 164
+    one = gammainc(r / 2, r * 0.25 / 2) + gammaincc(r / 2, r * 2.25 / 2)
+    assert gaussian_failure_upper({"n": 10, "eps": 0.5, "delta": 0.1}) == pytest.approx(45 * one)
+    q = np.random.default_rng(11).chisquare(r, 200_000) / r
+    assert q.min() > 0.25 and q.max() < 2.25
+
+
 def test_table2_table3_fig3_arithmetic():
     """The exact numbers behind lei2020.table2's split, DLSS-time and Fig. 3 grid rows (module docstring)."""
     from fractions import Fraction
