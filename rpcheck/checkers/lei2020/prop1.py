@@ -136,6 +136,13 @@ THEOREM = register(
                 expected=H,
             ),
             Variant("nps_le_uniform_with", "E_sq(nps) <= E_sq(uniform with replacement)", expected=H),
+            # Expected VIOLATED (deterministic: one draw whose search finds a p beating nps decides). On the
+            # printed instance it is exact (the note's numbers); on the random cells it rests on a fresh-seed pilot
+            # (`tests/bench/pilot_power.py lei2020.prop1 --profile P --draws 500 --seed 20261128`, session 16):
+            # the search succeeds in 499/500 (scaled, n = 3, d = 4), 438/500 (lowrank, n = 4, d = 8) and 486/500
+            # (gaussian, n = 5, d = 8) draws, 99% Clopper-Pearson lower ends 0.985 / 0.833 / 0.947, so P(no
+            # success) <= 0.015^3 = 3.4e-6 for the scaled cell at quick's 3 draws, and < 1e-15 for the lowrank and
+            # gaussian cells, which run from standard (100 draws) and full (200) on.
             Variant(
                 "as_printed_unsquared",
                 "E||K~-K||_F(nps) <= E||K~-K||_F(p) for every p found by a search "

@@ -57,8 +57,13 @@ def trial(params, rng):
 
 
 def _repl_expected_nps(params):
-    # rpcheck.bounds.lei2020.uniform_without_replacement_sq_error: Gaussian X at n=200, d=128 -> SRHT (w/o
-    # replacement) beats nps
+    # Gaussian X with n >= d: SRHT without replacement beats nps (a deterministic VIOLATED: one draw decides).
+    # Why (first order): with the closed forms, e_nps > e_wo iff ((d - r)/(d - 1)) (1 + v) < 1 - ((r - 1)/(d - 1))
+    # kappa, where v = d sum c_j^2 / (sum c_j)^2 - 1 (spread of the rotated column energies c_j, iid chi2_n for
+    # Gaussian X: v ~ 2/n) and kappa = ||K||_F^2 / ||X||_F^4 (~ 1/n + 1/d). At n = 200, d = 128: r = 16 needs
+    # v < 0.13 (v ~ 0.01), r = 64 needs v < 0.98. Pilot (`tests/bench/pilot_power.py lei2020.replacement
+    # --profile P --draws 2000 --seed 20261128`, session 16, every profile): 2000/2000 draws violate in every such
+    # cell (99% Clopper-Pearson lower end 0.997), so P(no violating draw) <= 0.003^3 at quick's 3 trials.
     return V if params["data"] == "gaussian" and params["n"] >= params["d"] else None
 
 
