@@ -485,9 +485,10 @@ def _row_vacuous_reason(cell, v, delta):
 #: 40,000 trials a cell, results on disk: 171 chunks -> 70 at 1 s, parent CPU 2.86 -> 2.22 s) and about 38 ms
 #: in the `full` run of the same theorem on a loaded 2-core machine (9,669 chunks of about 265 trials: 364 s of
 #: parent CPU by `top` against 817 s in the two workers; py-spy put half of the parent's busy samples in the
-#: checkpoint's fsync; session 16). Chunks of at least 1 s cut that cost about four-fold. A Dask chunk also costs the client and scheduler about 8 ms of CPU (measured on a 2-core
-#: LocalCluster, where they share the cores with the workers: 382 chunks of the ci run of
-#: tests/bench/dask_scaling.py's four theorems added 3 s of parent CPU), so Dask chunks are at least 1 s too.
+#: checkpoint's fsync; session 16). Chunks of at least 1 s cut that cost about four-fold. A Dask chunk also
+#: costs the client and scheduler about 8 ms of CPU (measured on a 2-core LocalCluster, where they share the
+#: cores with the workers: 382 chunks of the ci run of tests/bench/dask_scaling.py's four theorems added 3 s of
+#: parent CPU), so Dask chunks are at least 1 s too.
 #: Chunking never changes a result (every trial's stream depends on its index only); it sets the checkpoint
 #: and progress granularity.
 MIN_CHUNK_SECONDS = {"serial": 1.0, "processes": 1.0, "dask": 1.0}

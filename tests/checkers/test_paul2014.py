@@ -61,7 +61,8 @@ def test_gaussian_embedding_failure_bound_formula():
     # the two sides by hand at the full-only cell (40, 1918, 0.5): t+ = sqrt(1918)(sqrt(1.5) - 1) - sqrt(40)
     tp = math.sqrt(1918) * (math.sqrt(1.5) - 1) - math.sqrt(40)
     tm = math.sqrt(1918) * (1 - math.sqrt(0.5)) - math.sqrt(40)
-    assert B.gaussian_embedding_failure_bound(40, 1918, 0.5) == pytest.approx(math.exp(-tp**2 / 2) + math.exp(-tm**2 / 2))
+    want = math.exp(-tp**2 / 2) + math.exp(-tm**2 / 2)
+    assert B.gaussian_embedding_failure_bound(40, 1918, 0.5) == pytest.approx(want)
     assert B.gaussian_embedding_failure_bound(10, 9, 0.5) == 1.0  # r < rho: e >= 1 > eps always
     with pytest.raises(RpcheckError, match="eps"):
         B.gaussian_embedding_failure_bound(10, 100, 1.0)
