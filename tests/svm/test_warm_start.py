@@ -119,13 +119,17 @@ def test_warm_growth_guard_gives_up_early_and_changes_nothing(monkeypatch):
     for C in DEFAULT_C_GRID:
         if prev is not None:
             calls.clear()
-            guarded, n_guarded = svc._solve_warm(X, y, C, True, prev, 0.0), len(calls)
+            guarded = svc._solve_warm(X, y, C, True, prev, 0.0)
+            sizes_guarded, n_guarded = list(calls), len(calls)
             with monkeypatch.context() as m:
                 m.setattr(svc, "_WARM_FREE_FLOOR", 10**9)  # max(grown, floor) = no guard
                 calls.clear()
                 free, n_free = svc._solve_warm(X, y, C, True, prev, 0.0), len(calls)
             assert n_guarded <= n_free
-            assert max(calls[:n_guarded], default=0) <= svc._MAX_POLISH_FREE
+            # the guarded attempt never solves on a free set above its cap (the unguarded one's sizes are in calls)
+            f0 = int(np.count_nonzero(svc._sets(prev.alpha, prev.C)[0]))
+            cap = min(svc._MAX_POLISH_FREE, max(svc._WARM_MAX_GROWTH * max(f0, X.shape[1] + 2), svc._WARM_FREE_FLOOR))
+            assert max(sizes_guarded, default=0) <= cap
             fired += n_guarded < n_free
             if guarded is not None:
                 assert free is not None and np.array_equal(guarded.alpha, free.alpha) and guarded.b == free.b

@@ -103,6 +103,13 @@ def _jl_delta(p):
 _PRINTED_MIN_TRIALS, _PRINTED_LEVEL = 140, 5e-6
 
 
+def _chi2_ratio_outside(r, lo, hi):
+    """``P(chi2_r / r < lo) + P(chi2_r / r > hi)``, exact (regularised incomplete gamma functions)."""
+    from scipy.special import gammainc, gammaincc
+
+    return float(gammainc(r / 2, r * lo / 2) + gammaincc(r / 2, r * hi / 2))
+
+
 def _printed_failure_lower(p):
     """A lower bound on P(the as-printed N(0, 1/d) sketch fails the all-pairs event) from ONE pair.
 
@@ -111,12 +118,8 @@ def _printed_failure_lower(p):
     sqrt(r/d) rho < 1 - eps or > 1 + eps, i.e. chi2_r < r t^2 with t = (1 - eps) sqrt(d/r), or
     chi2_r > r s^2 with s = (1 + eps) sqrt(d/r); the all-pairs event fails at least as often.
     """
-    from scipy.special import gammainc, gammaincc
-
     r = B.jl_min_dim(p["n"], p["eps"], p["delta"])
-    t2 = (1 - p["eps"]) ** 2 * p["d"] / r
-    s2 = (1 + p["eps"]) ** 2 * p["d"] / r
-    return float(gammainc(r / 2, r * t2 / 2) + gammaincc(r / 2, r * s2 / 2))
+    return _chi2_ratio_outside(r, (1 - p["eps"]) ** 2 * p["d"] / r, (1 + p["eps"]) ** 2 * p["d"] / r)
 
 
 def gaussian_failure_upper(p):
@@ -130,12 +133,9 @@ def gaussian_failure_upper(p):
     5.1e-14 (standard, n = 10, eps = 0.3), so rpcheck.stats.holds_power('bound', trials, bound, delta, level)
     is 1.0000 at each profile's trials and level (tests/checkers/test_lei2020_checkers.py).
     """
-    from scipy.special import gammainc, gammaincc
-
     n, eps = p["n"], p["eps"]
     r = B.jl_min_dim(n, eps, p["delta"])
-    one = float(gammainc(r / 2, r * (1 - eps) ** 2 / 2) + gammaincc(r / 2, r * (1 + eps) ** 2 / 2))
-    return min(1.0, n * (n - 1) / 2 * one)
+    return min(1.0, n * (n - 1) / 2 * _chi2_ratio_outside(r, (1 - eps) ** 2, (1 + eps) ** 2))
 
 
 def _printed_expected(p):
