@@ -222,6 +222,47 @@ def test_jl_gaussian_expected_holds_by_derivation():
     assert q.min() > 0.25 and q.max() < 2.25
 
 
+def test_dkm_expected_holds_by_derivation():
+    """lei2020.dkm's ``nps`` and ``uniform_with`` rows are expected HOLDS in every cell of every profile; the
+    backing is dkm.derived_failure_upper (a Hilbert-space Bernstein bound, any data), with power >= 0.99 at each
+    profile's trials and level. A sanity check of the inequality's arithmetic: at a threshold where the bound is
+    not small, the simulated nps tail (2,000 draws, gaussian data) stays below it."""
+    from rpcheck.checkers.lei2020 import _common as c
+    from rpcheck.checkers.lei2020.dkm import _bernstein_exponent, derived_failure_upper
+    from rpcheck.sketches import make_sketch
+    from rpcheck.stats import holds_power
+
+    th = registry.get("lei2020.dkm")
+    rows = [v for v in th.variants if v.name in ("nps", "uniform_with")]
+    assert len(rows) == 2
+    for name, prof in th.profiles.items():
+        for cell in prof.cells:
+            p = derived_failure_upper(cell["r"], cell["delta"])
+            assert p < cell["delta"] / 25
+            for v in rows:
+                assert v.expected_for(cell) is Verdict.HOLDS
+            assert holds_power("bound", prof.trials, p, cell["delta"], _LEVELS[name]) >= 0.99, (name, cell)
+    # the worst beta is 1 (nps): the maximum over the grid is the beta = 1 value
+    assert derived_failure_upper(4, 0.1) == pytest.approx(2 * np.exp(-_bernstein_exponent(1.0, 4, 0.1)))
+    assert derived_failure_upper(4, 0.01) == pytest.approx(1.70e-4, rel=0.01)
+    # simulation (gaussian data, 2,000 nps draws at r = 4): (1) the variance step is exact for nps,
+    # E ||K~ - K||_F^2 = (F^2 - ||K||_F^2) / r, checked to 5 standard errors (two-sided false alarm 6e-7);
+    # (2) with a replaced by s = 2.5 the Bernstein tail is 2 exp(-s^2 / (2 (1 + s sqrt(2 / r) / 3))) = 0.28,
+    # and the simulated P(||K~ - K||_F > s F / sqrt(r)) must not exceed it.
+    rng = np.random.default_rng(20261127)
+    r, s, n_draws = 4, 2.5, 2000
+    X = c.make_data("gaussian", 30, 32, rng)
+    K, F = X @ X.T, float(np.sum(X**2))
+    sq = np.empty(n_draws)
+    for i in range(n_draws):
+        Z = make_sketch("srht-nps", 32, r, rng=rng).fit(X).apply(X)
+        sq[i] = np.linalg.norm(Z @ Z.T - K) ** 2
+    want = (F**2 - np.linalg.norm(K) ** 2) / r
+    assert abs(sq.mean() - want) <= 5 * sq.std(ddof=1) / np.sqrt(n_draws)
+    tail = 2 * np.exp(-s * s / (2 * (1 + s * np.sqrt(2 / r) / 3)))
+    assert np.mean(np.sqrt(sq) > s * F / np.sqrt(r)) <= tail
+
+
 def test_table2_table3_fig3_arithmetic():
     """The exact numbers behind lei2020.table2's split, DLSS-time and Fig. 3 grid rows (module docstring)."""
     from fractions import Fraction
