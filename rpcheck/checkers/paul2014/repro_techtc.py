@@ -65,12 +65,15 @@ at ci (d = 1,000, n = 150) and 50,000 at standard. RG draws d r standard normals
 at standard) and multiplies the sparse X by the dense d x r R (nnz r multiply-adds: 190,000 at ci, 3.8
 M-15 M at standard): an operation ratio of (d + nnz) r / (d + nnz) = r >= 128. NumPy draws a normal in
 about 5-10 ns, so RG's draws alone take >= 0.6 ms at ci, while CW's fixed per-call cost (sketch object,
-sparse product) is about 0.1-0.3 ms (measured): a time ratio of at least about 3 in the worst case, 10-20
-typically. Pilot (min of 3 interleaved rounds, a shared and loaded 2-core machine): RG / CW 4.4-167,
-median 15, over 22 ci pairs; 227-2,133 over 4 standard pairs (r = 128-512). A pair goes against the sentence only if all
-three interleaved CW runs are slower than RG's fastest: taking P(support) >= 0.99 per pair (a judgement
-about load noise, as lei2020.timing's, checked by the pilot), P(HOLDS) >= P(X >= 10 | 11, 0.99) = 0.9946
-(30 pairs: P(X >= 22 | 30, 0.99) > 0.9999).
+sparse product) is about 0.1-0.3 ms (measured): a time ratio of at least about 3 in the worst case. First
+pilot (min of 3 interleaved rounds, a shared and loaded 2-core machine): RG / CW 4.4-167, median 15, over 22
+ci pairs; 227-2,133 over 4 standard pairs (r = 128-512). A pair goes against the sentence only if all
+three interleaved CW runs are slower than RG's fastest. Power, by a fresh-seed pilot of the timed part of
+the trial (``tests/bench/timing_pilot_techtc.py``, seed 20261127, session 17, both cores busy: the pilot
+beside a 2-worker full run): ci/quick cell, 5,000 of 5,000 pairs support (RG / CW min 3.4, 1% quantile 4.3,
+median 6.7), so p >= 0.99908 (99% Clopper-Pearson) and P(HOLDS) >= P(X >= 10 | 11, 0.99908) = 0.99995;
+standard/full cell (the same cell), 100 of 100 (RG / CW min 22.6, median 70), p >= 0.955 and P(HOLDS) >=
+P(X >= 22 | 30, 0.955) > 0.99999 (full: X >= 63 of 100, larger still).
 
 ``trp_cw_below_rs`` (claim, expected HOLDS at d >= 20,000, i.e. standard and full; reported at ci): the same
 against RS. RS draws d r signs (2.6 M at d = 20,000, r = 128; NumPy about 1-2 ns each) and multiplies as RG
@@ -86,8 +89,9 @@ operation count would charge), so no sign is derivable.
 answer is known by construction: per pair, t_rp(CW applied 16 times in one timed block) < t_rp(CW) at every
 r. The block does 16 times the work, so a pair supports the (false) sentence only if all three single CW
 runs are slowed more than 16x relative to the fastest block (load noise, as lei2020.timing's 16x
-control; pilot block / single 5.5-92 over 22 ci pairs, 50-114 at standard): P <= 0.01 per pair, so
-P(VIOLATED) = P(X <= 1 | 11) >= 0.994 (30 pairs: P(X <= 8 | 30) > 0.9999).
+control). Power, by the same pilot: 0 of 5,000 ci pairs support (block / single min 7.8, 1% quantile 9.95),
+q <= 9.2e-4 (99% Clopper-Pearson), P(VIOLATED) >= P(X <= 1 | 11, 9.2e-4) = 0.99995; standard/full 0 of 100
+(min 9.3), q <= 0.045, P(X <= 8 | 30, 0.045) > 0.99999.
 
 Reported with the sign test, expected None (not derivable on this solver: the SVM on r-dimensional data costs
 the same for every method, and the RG / RS / FHT projection costs are within small factors of each other):
