@@ -15,6 +15,13 @@ the first Holm step of the suite-wide family: ci 1.4e-5, standard and full 5e-6)
 ``rpcheck.stats.holds_power(mode, trials, p_hi, promised, level)`` for HOLDS and ``violated_power(mode, trials,
 p_lo, promised, level)`` for VIOLATED. Cells whose power is below ``--min-power`` are marked. The pilot's seed
 must not be the one the profile is run with (0 by default), so that a pilot is not the run it predicts.
+
+``--sign-test-alpha A`` adds the "report" rows with an expected verdict that the theorem decides by the exact
+one-sided sign test over trials at level A each way (``rpcheck.stats.sign_test``; lei2020's timing and
+comparison rows, paul2014.repro.techtc's): a draw supports the row when its outcome holds, the 99%
+Clopper-Pearson interval of the support rate gives P(HOLDS) >= P(X >= k_hold | trials, support_lo) and
+P(VIOLATED) >= P(X <= k_viol | trials, support_hi), with k_hold, k_viol the sign test's thresholds at the
+profile's trials.
 """
 
 import argparse
@@ -34,6 +41,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=20261127)
     ap.add_argument("--level", type=float, default=5e-6)
     ap.add_argument("--min-power", type=float, default=0.99)
+    ap.add_argument("--sign-test-alpha", type=float, default=None,
+                    help="also pilot the expected verdicts of 'report' rows decided by the sign test at this level")
     ap.add_argument("--exclude-cells-of", metavar="PROFILE", default=None,
                     help="skip the cells that are also cells of PROFILE (already piloted there); the cell "
                          "indices and generators stay those of --profile")
@@ -51,7 +60,18 @@ def main(argv=None):
     threadpoolctl.threadpool_limits(1)
     th = registry.get(args.theorem)
     prof = th.profiles[args.profile]
-    rows = [v for v in th.variants if v.mode in ("bound", "exact", "deterministic", "search")]
+    modes = ("bound", "exact", "deterministic", "search") + (("report",) if args.sign_test_alpha else ())
+    rows = [v for v in th.variants if v.mode in modes]
+    if args.sign_test_alpha:
+        from scipy.stats import binom
+
+        from rpcheck.stats import sign_test
+
+        n_t = prof.trials
+        k_hold = min((k for k in range(n_t + 1) if sign_test(k, n_t, args.sign_test_alpha)[0] is Verdict.HOLDS),
+                     default=None)
+        k_viol = max((k for k in range(n_t + 1) if sign_test(k, n_t, args.sign_test_alpha)[0] is Verdict.VIOLATED),
+                     default=None)
     weak = 0
     skip = [] if args.exclude_cells_of is None else [dict(c) for c in th.profiles[args.exclude_cells_of].cells]
     for ci, cell in enumerate(prof.cells):
@@ -61,7 +81,8 @@ def main(argv=None):
         # deterministic / search rows: only an expected VIOLATED has a power (an expected HOLDS there rests on a
         # derivation that the failure probability is 0, not on a rate)
         statistical = ("bound", "exact")
-        wanted = [(v, e) for v, e in wanted if e is Verdict.VIOLATED or (e is Verdict.HOLDS and v.mode in statistical)]
+        wanted = [(v, e) for v, e in wanted
+                  if e is Verdict.VIOLATED or (e is Verdict.HOLDS and v.mode in (*statistical, "report"))]
         if not wanted:
             continue
         rng = np.random.default_rng([args.seed, ci])
@@ -81,14 +102,21 @@ def main(argv=None):
             k, n = fails[v.name], evals[v.name]
             p_lo, p_hi = clopper_pearson(k, n, 0.99)
             promised = v.delta_for(cell) if v.mode in ("bound", "exact") else None
-            if exp is Verdict.HOLDS:
+            if v.mode == "report":  # sign test over trials: support rate = 1 - failure rate
+                if exp is Verdict.HOLDS:
+                    power = 0.0 if k_hold is None else float(binom.sf(k_hold - 1, prof.trials, 1 - p_hi))
+                else:
+                    power = 0.0 if k_viol is None else float(binom.cdf(k_viol, prof.trials, 1 - p_lo))
+                promised = f"sign test {args.sign_test_alpha:g}"
+            elif exp is Verdict.HOLDS:
                 power = holds_power(v.mode, prof.trials, p_hi, promised, args.level)
             else:
                 power = violated_power(v.mode, prof.trials, p_lo, promised, args.level)
             flag = "" if power >= args.min_power else "  <-- below --min-power"
             weak += bool(flag)
             print(f"cell {ci} {cell}: {v.name} expected {exp.value}: {k}/{n} fail, 99% CP [{p_lo:.2e}, {p_hi:.2e}], "
-                  f"promised {promised}; power at {prof.trials} trials, level {args.level:g}: {power:.4f}"
+                  f"promised {promised}; power at {prof.trials} trials"
+                  f"{'' if v.mode == 'report' else f', level {args.level:g}'}: {power:.4f}"
                   f" ({secs:.0f} CPU s){flag}", flush=True)
     print(f"{weak} expected verdict(s) below power {args.min_power}")
     return 0

@@ -25,7 +25,7 @@ Decision rule (every variant; mode "report"): the exact one-sided sign test of `
 independent trials (``_empirical.sign_decide``): HOLDS when P(a trial shows ratio > 1) > 1/2 at level 0.01
 (P(false HOLDS) <= 0.01), VIOLATED when it is < 1/2 at level 0.01, else INCONCLUSIVE. With 11 trials (quick,
 ci) HOLDS needs >= 10 supporting trials (P(X >= 10 | 11, 1/2) = 12/2048 = 0.0059) and VIOLATED <= 1; with 15
-(standard, full) >= 12 (P(X >= 12 | 15, 1/2) = 0.0037).
+(standard, full) >= 13 (P(X >= 13 | 15, 1/2) = 121/32768 = 0.0037; 12 gives 0.018) and VIOLATED <= 2.
 
 "Much" slower is not tested beyond "slower" (ratio > 1): the time ratio at the gisette shape depends on n
 (R's O(dr) generation dominates the Gaussian time at small n: ratios 10-19 at n = 200, about 2.5 at
