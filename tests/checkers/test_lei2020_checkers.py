@@ -224,11 +224,11 @@ def test_jl_gaussian_expected_holds_by_derivation():
 
 def test_dkm_expected_holds_by_derivation():
     """lei2020.dkm's ``nps`` and ``uniform_with`` rows are expected HOLDS in every cell of every profile; the
-    backing is dkm.derived_failure_upper (a Hilbert-space Bernstein bound, any data), with power >= 0.99 at each
-    profile's trials and level. A sanity check of the inequality's arithmetic: at a threshold where the bound is
-    not small, the simulated nps tail (2,000 draws, gaussian data) stays below it."""
+    backing is dkm.derived_failure_upper (McDiarmid: P(fail) <= delta^8 for any data), with power >= 0.99 at each
+    profile's trials and level. The derivation's two data-dependent steps are checked by simulation (gaussian
+    data, 2,000 nps draws at r = 4): the exact variance and a tail at a threshold where the bound is not small."""
     from rpcheck.checkers.lei2020 import _common as c
-    from rpcheck.checkers.lei2020.dkm import _bernstein_exponent, derived_failure_upper
+    from rpcheck.checkers.lei2020.dkm import derived_failure_upper
     from rpcheck.sketches import make_sketch
     from rpcheck.stats import holds_power
 
@@ -237,18 +237,15 @@ def test_dkm_expected_holds_by_derivation():
     assert len(rows) == 2
     for name, prof in th.profiles.items():
         for cell in prof.cells:
-            p = derived_failure_upper(cell["r"], cell["delta"])
-            assert p < cell["delta"] / 25
+            p = derived_failure_upper(cell["delta"])
+            assert p == pytest.approx(cell["delta"] ** 8) and p <= 1.0001e-8
             for v in rows:
                 assert v.expected_for(cell) is Verdict.HOLDS
             assert holds_power("bound", prof.trials, p, cell["delta"], _LEVELS[name]) >= 0.99, (name, cell)
-    # the worst beta is 1 (nps): the maximum over the grid is the beta = 1 value
-    assert derived_failure_upper(4, 0.1) == pytest.approx(2 * np.exp(-_bernstein_exponent(1.0, 4, 0.1)))
-    assert derived_failure_upper(4, 0.01) == pytest.approx(1.70e-4, rel=0.01)
-    # simulation (gaussian data, 2,000 nps draws at r = 4): (1) the variance step is exact for nps,
-    # E ||K~ - K||_F^2 = (F^2 - ||K||_F^2) / r, checked to 5 standard errors (two-sided false alarm 6e-7);
-    # (2) with a replaced by s = 2.5 the Bernstein tail is 2 exp(-s^2 / (2 (1 + s sqrt(2 / r) / 3))) = 0.28,
-    # and the simulated P(||K~ - K||_F > s F / sqrt(r)) must not exceed it.
+    # (1) for nps the variance step is exact, E ||K~ - K||_F^2 = (F^2 - ||K||_F^2) / r: checked to 5 standard
+    # errors (two-sided false alarm 6e-7). (2) The McDiarmid step at a threshold s F / sqrt(r) in place of the
+    # bound (beta = 1): P(||K~ - K||_F > s F / sqrt(r)) <= exp(-(s - 1)^2), 0.105 at s = 2.5; the simulated
+    # rate must not exceed it.
     rng = np.random.default_rng(20261127)
     r, s, n_draws = 4, 2.5, 2000
     X = c.make_data("gaussian", 30, 32, rng)
@@ -259,8 +256,7 @@ def test_dkm_expected_holds_by_derivation():
         sq[i] = np.linalg.norm(Z @ Z.T - K) ** 2
     want = (F**2 - np.linalg.norm(K) ** 2) / r
     assert abs(sq.mean() - want) <= 5 * sq.std(ddof=1) / np.sqrt(n_draws)
-    tail = 2 * np.exp(-s * s / (2 * (1 + s * np.sqrt(2 / r) / 3)))
-    assert np.mean(np.sqrt(sq) > s * F / np.sqrt(r)) <= tail
+    assert np.mean(np.sqrt(sq) > s * F / np.sqrt(r)) <= np.exp(-((s - 1) ** 2))
 
 
 def test_table2_table3_fig3_arithmetic():
