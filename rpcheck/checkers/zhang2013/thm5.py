@@ -155,8 +155,10 @@ def _per_step_expected(p):
 
 
 def _per_draw_expected(p):
-    """Expected HOLDS where every step is resolvable in float64 by derivation: T <= 4 (either loss); reported at
-    T > 4 (an INCONCLUSIVE there says "float64 cannot decide", not "the claim may fail").
+    """Expected HOLDS at T <= 4 (either loss), where every step's bound lies orders of magnitude above the float64
+    rounding band (B_4 >= (eps_R/(1 - eps_R))^4 ||w*|| = 1.5e-4 ||w*|| even at eps_R = 0.1, against tol about
+    1e-9 ||w*||); reported at T > 4 (an INCONCLUSIVE there says "float64 cannot decide", not "the claim may
+    fail").
 
     The square loss at T = 6: the deepest bound B_6 = (eps_R/(1 - eps_R))^6 ||w*|| can land just above the
     resolvability cut 2 tol while the computed e_6 sits at the rounding floor (~tol), so e_6 + tol <= B_6 cannot
