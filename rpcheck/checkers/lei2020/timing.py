@@ -42,20 +42,26 @@ A BLAS product does about 5-10x more flops per second than a fast Walsh-Hadamard
 leaves a time ratio of about 1.5-2.5 at the least, and 4-256 elsewhere. Pilot (min of 3, n = 300, one core
 shared with other jobs, 3 trials): Gaussian/SRHT 4.6-5.3, Achlioptas/SRHT 9.0-10.3, Gaussian/SE 10.0-10.9,
 Achlioptas/SE 19.5-20.6; n = 500: 4.1-4.2, 7.9-8.2, 7.7-8.2, 14.4-16.1. A trial against the claim needs the
-minimum of 3 interleaved runs of the faster method to be slowed more than 4x while the slower one is not:
-taking P(support) >= 0.99 per trial, P(HOLDS) >= P(X >= 10 | 11, 0.99) = 0.9946 (15 trials: P(X >= 12 |
-15, 0.99) = 0.9996). Expected HOLDS at gisette.
+minimum of 3 interleaved runs of the faster method to be slowed more than 4x while the slower one is not.
+Power, by fresh-seed pilots of whole trials (``tests/bench/pilot_power.py lei2020.timing --sign-test-alpha
+0.01``, session 17, both cores busy: the pilots ran beside the 2-worker full run): every gisette row supported
+the claim in every pilot trial (600 of 600 at n = 200, seed 20261127; 200 of 200 at n = 1500, seeds 20261127
+and 20261128; 200 of 200 at n = 6000, seeds 20261127-20261130, 50 each). At the 99% Clopper-Pearson lower end
+of the support rate, P(HOLDS) >= P(X >= 10 | 11, 0.9924) = 0.9960 at quick/ci and P(X >= 13 | 15, 0.9772) =
+0.9956 at standard and full. Expected HOLDS at gisette.
 
 - ``swapped_srht_slower_than_gaussian``, ``swapped_se_slower_than_gaussian`` (role "self-check"): the same
-  sign test with the two arms swapped; at gisette P(support) <= 0.01 per trial, so P(VIOLATED) =
-  P(X <= 1 | 11) >= 0.994. Expected VIOLATED at gisette, reported elsewhere.
+  sign test with the two arms swapped; the same pilots (0 supporting trials of 600 / 200 / 200) give
+  P(VIOLATED) >= 0.9960 (11 trials, <= 1 supporting) and 0.9956 (15 trials, <= 2). Expected VIOLATED at
+  gisette, reported elsewhere.
 - ``control_se_slower_than_se_x16``, ``control_srht_slower_than_srht_x4`` (negative controls, role
   "control", every shape): the same check against a planted fault whose answer is known by construction:
   the denominator is the same projection applied 16 (SE) or 4 (SRHT) times in one timed block, so the true
   ratio is about 1/16 or 1/4;
   a trial supports the (false) sentence only if all three single runs are slowed more than 16x (4x) relative to
-  the fastest repeated run -- a judgement about load noise, not a derivation, checked by calibration --,
-  P <= 0.01 per trial, so P(VIOLATED) >= 0.994 (as above). Expected VIOLATED. (A pilot with
+  the fastest repeated run. Power, by the same pilots: 0 supporting trials in every pilot of every shape (600 at
+  gisette n = 200; 200 at gisette n = 1500 and n = 6000, mushrooms n = 6000 and usps-b n = 7291), so
+  P(VIOLATED) >= 0.9960 at quick/ci and >= 0.9956 at standard and full. Expected VIOLATED. (A pilot with
   a double run instead had 1 of 12 trials flip at the 1.7 ms Sparse Embedding time: too close. With 4 runs the
   Sparse Embedding control still had 2 of 11 trials flip in 1 of 20 quick calibration seeds (seed 43, load ~8 on
   2 cores: a 1.7 ms timing is at the scale of scheduler pauses), so its planted block is 16 runs (~27 ms); the
