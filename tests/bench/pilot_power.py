@@ -33,6 +33,17 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
 
+def sign_test_thresholds(n, alpha):
+    """``(k_hold, k_viol)``: the fewest supporting draws of ``n`` for which ``rpcheck.stats.sign_test`` gives
+    HOLDS at ``alpha``, and the most for which it gives VIOLATED (None where unreachable)."""
+    from rpcheck.stats import Verdict, sign_test
+
+    verdicts = [sign_test(k, n, alpha)[0] for k in range(n + 1)]
+    k_hold = min((k for k, v in enumerate(verdicts) if v is Verdict.HOLDS), default=None)
+    k_viol = max((k for k, v in enumerate(verdicts) if v is Verdict.VIOLATED), default=None)
+    return k_hold, k_viol
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("theorem")
@@ -65,13 +76,7 @@ def main(argv=None):
     if args.sign_test_alpha:
         from scipy.stats import binom
 
-        from rpcheck.stats import sign_test
-
-        n_t = prof.trials
-        k_hold = min((k for k in range(n_t + 1) if sign_test(k, n_t, args.sign_test_alpha)[0] is Verdict.HOLDS),
-                     default=None)
-        k_viol = max((k for k in range(n_t + 1) if sign_test(k, n_t, args.sign_test_alpha)[0] is Verdict.VIOLATED),
-                     default=None)
+        k_hold, k_viol = sign_test_thresholds(prof.trials, args.sign_test_alpha)
     weak = 0
     skip = [] if args.exclude_cells_of is None else [dict(c) for c in th.profiles[args.exclude_cells_of].cells]
     for ci, cell in enumerate(prof.cells):

@@ -42,14 +42,14 @@ def main(argv=None):
     from rpcheck.checkers.paul2014._common import target_dims
     from rpcheck.engine import registry
     from rpcheck.standins import techtc_like
+    from tests.bench.pilot_power import sign_test_thresholds
 
     th = registry.get("paul2014.repro.techtc")
     prof = th.profiles[args.profile]
     cell = prof.cells[0]  # the C = 500 and C = 1 cells share n, d, rs and boost; C does not enter the timing
     rs = target_dims(cell)
     n_per_cell = prof.trials
-    k_hold = next(k for k in range(n_per_cell + 1) if rt.sign_test(k, n_per_cell)[0].value == "HOLDS")
-    k_viol = max(k for k in range(n_per_cell + 1) if rt.sign_test(k, n_per_cell)[0].value == "VIOLATED")
+    k_hold, k_viol = sign_test_thresholds(n_per_cell, rt.SIGN_ALPHA)
 
     rt._warm_up(float(cell["C"]))
     claim = control = 0
