@@ -38,11 +38,12 @@ intersection-union test (Berger 1982) and a Bonferroni union:
 
 VIOLATED means: at some r, m is strictly above b in fewer than half of the repetitions (the sign test is about
 the median paired difference; Fig. 2 plots means over 15 repetitions: the means and their standard errors
-are in ``info`` beside the verdicts). With the paper's 15 repetitions HOLDS of one sign test needs >= 13 of
-15 (P(X >= 13 | 15, 1/2) = 121/32768 = 0.0037; 12 gives 0.018), VIOLATED of a row needs <= 1 of 15 at one
-(b, r) (P(X <= 1 | 15, 1/2) = 16/32768 = 4.9e-4 <= 0.01/20 = 5e-4 for the breast_cancer grid of 5 r values;
-0.01/24 = 4.2e-4 for digits' 6: then 0 of 15). With fewer than 7 repetitions (quick, ci) no sign test can
-reject at 0.01 (2^-7 = 0.0078): every report row is INCONCLUSIVE there by construction.
+are in ``info`` beside the verdicts). With the 20 repetitions of ``standard`` and ``full`` (the paper ran 15;
+why 20, under Profiles below) HOLDS of one sign test needs >= 16 of 20 (P(X >= 16 | 20, 1/2) = 6,196/2^20 =
+0.0059; 15 gives 0.021), VIOLATED of a row needs <= 2 of 20 at one (b, r) (P(X <= 2 | 20, 1/2) = 211/2^20 =
+2.0e-4 <= 0.01/24 = 4.2e-4, the four-baseline rows on a grid of 5 or 6 r values; <= 3 of 20 for a one-baseline
+row, P(X <= 3) = 1.3e-3 <= 0.01/5). With fewer than 7 repetitions (quick) no sign test can reject at 0.01
+(2^-7 = 0.0078): every report row is INCONCLUSIVE there by construction.
 
 Expected verdicts: None for the claim rows (open empirical questions on data that are not the paper's:
 accuracies on real data cannot be derived in advance, and a single pilot is no derivation; reported, never
@@ -58,17 +59,18 @@ d' = 32, r up to 32 as in ``lei2020.rsweep``; the paper's grid stops at d'/2):
   data only through the Gram matrices, the split and the CV folds are shared by all methods of a repetition
   (``run_repetition``), so the chosen C and the test predictions coincide: the repetition ties, and a tie does
   not support "higher". A strict win needs a prediction (in CV or on the test set) flipped by a rounding-level
-  difference within the solver certificate. VIOLATED at r = d' needs at most 1 strict win in 15 repetitions
-  (P(X <= 1 | 15, 1/2) = 4.9e-4 <= 0.01/5 for the SRHT rows, <= 0.01/20 for the four-baseline rows); if a
-  strict win has probability q per repetition, P(VIOLATED) >= P(Bin(15, q) <= 1) (0.965 at q = 0.02). q is
+  difference within the solver certificate. VIOLATED at r = d' needs at most 3 strict wins in 20 repetitions
+  for the SRHT rows (P(X <= 3 | 20, 1/2) = 1.3e-3 <= 0.01/5) and at most 2 for the four-baseline rows
+  (2.0e-4 <= 0.01/24); if a strict win has probability q per repetition, P(VIOLATED) >= P(Bin(20, q) <= 2)
+  (0.993 at q = 0.02; with the former 15 repetitions, P(Bin(15, q) <= 1) = 0.965). q is
   not bounded by a derivation (it is a rounding event); a pilot confirms it is rare: 30 repetitions at r = 32
   (breast_cancer, 5-fold CV on the paper's C grid, ``rng`` seeds 1000-1029) had 0 non-tied repetitions for
   top-r and for supervised against SRHT (the 99% upper bound on q from 0/30 is only 0.14, so the pilot
   confirms, it does not prove). This VIOLATED is a property of a grid reaching d' (the proposed top-r and
   supervised ARE SRHT there), not evidence against Fig. 2 at the paper's r < d'; ``info["sign_tests"]``
   shows which (baseline, r) decides.
-  In mode "report" the engine does not check attainability: the expectation assumes the profile's 15
-  repetitions (fewer give INCONCLUSIVE).
+  In mode "report" the engine does not check attainability: the expectation assumes the profile's 20
+  repetitions (fewer than 7 give INCONCLUSIVE).
 
 Negative control and self-check (mode "bound" with promised failure 1/2: the engine's exact binomial test of
 P(a repetition fails) <= 1/2, which is the same one-sided sign test -- a repetition fails when it does not
@@ -77,9 +79,11 @@ support -- decided with the run's Holm family and the engine's attainability rul
 - ``control_topr_gt_topr_plus_one`` (role "control", expected VIOLATED): "ISRHT-top-r is higher than a
   planted arm at every r", the planted arm being ISRHT-top-r's own accuracy plus one test point (100/n_test
   percentage points) at every r. No repetition can support it, so n of n fail: the refutation p-value is
-  2^-n, <= 0.01 from n = 7 (VIOLATED with probability 1 at any level >= 2^-n: 15 repetitions at standard and
-  full give 3.1e-5; with fewer repetitions, or a Holm level below 2^-n in a large run, the engine marks
-  VIOLATED unattainable and expects INCONCLUSIVE). With the self-check it catches a comparison of the
+  2^-n, <= 0.01 from n = 7 (VIOLATED with probability 1 at any level >= 2^-n: 20 repetitions at standard and
+  full give 9.5e-7, below the first Holm step 0.01/M of a whole-profile run up to M = 10,485 statistical rows:
+  ``rpcheck verify --profile standard`` has M = 1,746, ``full`` 2,480. The paper's 15 repetitions gave 3.1e-5,
+  above 0.01/1,746 = 5.7e-6, so in those one-command runs the engine marked the control and the self-check
+  unattainable and they said nothing; with fewer repetitions, or a Holm level below 2^-n, it still does). With the self-check it catches a comparison of the
   wrong orientation (one of the two rows then fails whichever way) and a rule that cannot refute. The
   report rows' own rule (``decide``) is tested on planted records (a planted bonus: HOLDS; a planted penalty
   or a tie at one r: VIOLATED) in tests/checkers/test_lei2020_fig2_rule.py. At quick (1 repetition) neither the
@@ -102,7 +106,8 @@ self-check decide; the report rows are expected None (whether an ISRHT variant b
 a given r is an empirical question no bound decides in advance); ``standard``/``full`` the grids of ``lei2020.rsweep``
 (standard: breast_cancer and digits at r in {2, 4, 8, 16, 32}; full: the paper grid {d'/64, ..., d'/2} of each
 data set plus the user files of ``RPCHECK_LEI2020_DATA``), 5-fold CV over the paper's C grid {2^-5, ..., 2^5},
-15 repetitions as in the paper.
+20 repetitions (the paper's 15 would leave the control and the self-check unattainable in a whole-profile run,
+above; the report rows' sign tests use all 20).
 """
 
 from __future__ import annotations
@@ -391,16 +396,18 @@ THEOREM = register(
             # ci: 18 repetitions with the fixed C = 1 (no search over C), so the control and the self-check are
             # decidable at the suite's Holm level (tests/engine/test_ci_power_sized.py: 2^-18 = 3.8e-6 <= 0.01/638)
             "ci": Profile(cells=grid(dataset="breast_cancer", r_values="2,8", folds=2, c_grid="fixed"), trials=18),
-            # lei2020.rsweep's standard and full grids, the paper's 15 repetitions
+            # lei2020.rsweep's standard and full grids; 20 repetitions (the paper: 15), so the control and the
+            # self-check reach VIOLATED / HOLDS at the first Holm step of a whole-profile run (2^-20 <= 0.01/M
+            # for M <= 10,485; module docstring)
             "standard": Profile(
                 cells=grid(dataset=["breast_cancer", "digits"], r_values="2,4,8,16,32", folds=5, c_grid="paper"),
-                trials=15,
+                trials=20,
             ),
             "full": Profile(
                 cells=grid(
                     dataset=["breast_cancer", "digits", *E.user_files()], r_values="paper", folds=5, c_grid="paper"
                 ),
-                trials=15,
+                trials=20,
             ),
         },
         trial=trial,

@@ -29,7 +29,7 @@ feasible on XR with the same slacks, and the projected optimum obeys
 Evaluated at the solver's certified primal point of the full problem and the certified lower bound of
 ||w~*||^2 (duality gap, :func:`rpcheck.svm.svr_bounds`), for every (method, r) of the trial (vacuous when
 e >= 1). When every point is inside the tube (xi = 0) this is Theorem 3.7 as stated. HOLDS needs >= 90
-evaluated draws: only the ``full`` profile (100 draws) reaches it; quick/ci say INCONCLUSIVE (unattainable).
+evaluated draws: ``standard`` and ``full`` (100 draws) reach it; quick/ci say INCONCLUSIVE (unattainable).
 
 ``general_control`` (control; expected VIOLATED): the same check with its right-hand side replaced by half
 the certified lower bound of ||w~*||^2, a certain failure whenever that bound is positive.
@@ -291,7 +291,9 @@ THEOREM = register(
                              trials=2),
             "ci": Profile(({"dataset": "nci60", "methods": _ALL}, {"dataset": "yalefaces", "methods": "RS,RG"}),
                           trials=4),
-            "standard": Profile(_cells(_ALL), trials=20),
+            # standard: 100 as at full; HOLDS of thm37_general needs >= 90 evaluated (non-vacuous, e < 1) draws;
+            # at the former 20 it was INCONCLUSIVE by construction (0 vacuous draws in the 200 of the full ledger)
+            "standard": Profile(_cells(_ALL), trials=100),
             "full": Profile(_cells(_ALL), trials=100),
         },  # fmt: skip
         trial=trial,

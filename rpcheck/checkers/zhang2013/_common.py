@@ -257,6 +257,17 @@ def m_for(params):
 #: over at most 500 rows (the worst case of a whole-suite run; a single `check` run uses Holm, less strict).
 ROW_LEVEL = 0.01 / 500
 
+#: Trials per cell of the ``full`` profile of Theorems 1-5 and the loss class (every full cell has
+#: ``delta = 0.01``, ``c = 1/4``). Power computation (``rpcheck.stats.holds_power``, exact binomial): the stated
+#: rows' failure probability is at most ``p_ub = cor7_failure_upper(r, m, eps)`` (plus Theorem 3's chi-square
+#: tail), 9e-6 to 8e-5 over the full cells (the largest: Theorem 2's eps = 0.9 extension cell). HOLDS needs
+#: P(Binomial(n, 0.01) <= k) <= level for the observed k. At 500 trials HOLDS was unattainable (0.99^500 =
+#: 6.6e-3 above any Holm level; the rows were reconciled to INCONCLUSIVE: said nothing). Support power at
+#: p_ub = 8e-5: 0.90 at 1,300 trials (only k = 0 passes), 0.9942 at 1,400 (k <= 1) at ROW_LEVEL = 2e-5, but
+#: 0.894 at 1,400 at the Holm level 4.0e-6 of ``rpcheck verify --profile full`` as one command (M = 2,480
+#: rows); 1,600 gives 0.9997 at ROW_LEVEL and 0.9925 at 4.0e-6 (the worst cell; >= 0.9993 at p_ub <= 2.3e-5).
+FULL_TRIALS = 1600
+
 
 def power_holds(n, p_upper, delta, level=ROW_LEVEL):
     """P(the bound test says HOLDS) when the true failure probability is at most ``p_upper``: the exact
@@ -301,9 +312,10 @@ def derived_stated(profiles, *, promised=None, extra_failure=None):
 
     * ``c > 1/4`` (m below the prescribed one): no bound on the failure probability: reported (None);
     * support power >= 0.99: HOLDS;
-    * power 0 (HOLDS unattainable at ``n`` trials, e.g. 90 trials against delta = 0.1 need >= 103):
-      HOLDS is left declared; the engine reconciles it to an effective INCONCLUSIVE;
-    * otherwise (attainable, power < 0.99; quick: 20 trials against delta = 1/2, power 0.20-0.26): None.
+    * otherwise None (reported): power below 0.99 (quick: 20 trials against delta = 1/2, power 0.20-0.26),
+      including power 0 where HOLDS is unattainable at ``n`` trials (e.g. 90 trials against delta = 0.1 need
+      >= 103). No profile has such a cell now: every ``full`` cell (delta = 0.01) runs
+      :data:`FULL_TRIALS` = 1,600 trials (power >= 0.9997), every ``ci``/``standard`` cell >= 190.
 
     Undetermined draws (a certified interval straddling the bound) are not in this derivation: with the
     square loss they need the statistic within 1e-9 relative of the bound (probability 0 for a continuous
@@ -321,9 +333,7 @@ def derived_stated(profiles, *, promised=None, extra_failure=None):
         r, eps = int(params["r"]), float(params["eps"])
         p_ub = cor7_failure_upper(r, m_for(params), eps) + (extra_failure(params) if extra_failure else 0.0)
         pw = power_holds(n, min(p_ub, 1.0), promised(params))
-        if pw >= 0.99 or pw == 0.0:
-            return Verdict.HOLDS
-        return None
+        return Verdict.HOLDS if pw >= 0.99 else None
 
     return f
 
@@ -353,7 +363,7 @@ def recovery_profiles(quick_losses=("square",)):
         ),
         "full": Profile(
             recovery_cells(200, 4000, 10, [0.01, 1.0, 100.0], ["square", "hinge"], [0.25, 1.0, 4.0], delta=0.01),
-            trials=500,
+            trials=FULL_TRIALS,  # power computation at FULL_TRIALS
         ),
     }
 

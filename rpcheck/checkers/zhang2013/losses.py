@@ -34,8 +34,8 @@ derived by ``_common.derived_stated``: the per-draw form below implies the event
 ``P(fail) <= P(eps_R > eps) <= cor7_failure_upper(r, m, eps)`` (matrix Laplace bound): 0.077 (quick,
 r = 2, m = 100), 0.053 (ci, r = 3, m = 160), 0.0022 (standard, r = 5, m = 443), both against
 ``delta = 1/2`` at 90 trials; the exact support power at the row level 0.01/500 is > 0.9999 (quick, ci,
-standard): expected HOLDS. Full (delta = 0.01, 500 trials): HOLDS unattainable (0.99^500 = 6.6e-3 above the
-level), declared HOLDS and reconciled to INCONCLUSIVE by the engine.
+standard): expected HOLDS. Full (delta = 0.01, r = 10, m = 1,338): P(fail) <= 2.3e-5, 1,600 trials
+(``_common.FULL_TRIALS``; at the former 500, HOLDS was unattainable), support power 1.000: expected HOLDS.
 
 ``per_draw`` (claim [D], deterministic): ``rel <= eps_R/(1 - eps_R)`` for every draw with
 ``eps_R = ||V^T R R^T V - I|| < 1`` (vacuous otherwise). Derivation: (19)-(21) hold for any ``R`` and any
@@ -87,6 +87,7 @@ from ._common import (
     SMOOTH_LOSSES,
     cell_key,
     cite,
+    FULL_TRIALS,
     derived_stated,
     fewest_trials,
     m_for,
@@ -183,7 +184,7 @@ PROFILES = {
     "quick": Profile(_cells(40, 1000, 2, [1.0], 0.5), trials=90),
     "ci": Profile(_cells(60, 1000, 3, [0.05, 1.0], 0.5), trials=90),
     "standard": Profile(_cells(100, 3000, 5, [0.01, 1.0, 100.0], 0.1), trials=200),
-    "full": Profile(_cells(200, 6000, 10, [0.01, 1.0, 100.0], 0.01), trials=500),
+    "full": Profile(_cells(200, 6000, 10, [0.01, 1.0, 100.0], 0.01), trials=FULL_TRIALS),  # _common.FULL_TRIALS
 }
 
 
