@@ -248,6 +248,7 @@ def _theorem_info(t, source="built-in"):
         "profiles": {
             name: {
                 "trials": p.trials,
+                "trials_text": p.describe_trials(),
                 "parameters": sorted({k for cell in p.cells for k in cell}),
                 "cells": _jsonable(list(p.cells)),
             }
@@ -883,7 +884,8 @@ def _cmd_show(args):
     out += ["", "Profiles:"]
     for name, p in info["profiles"].items():
         out.append(
-            f"  {name}: {len(p['cells'])} cells x {p['trials']} trials; parameters: {', '.join(p['parameters'])}"
+            f"  {name}: {len(p['cells'])} cells x {p.get('trials_text', str(p['trials']) + ' trials')}; "
+            f"parameters: {', '.join(p['parameters'])}"
         )
     if info["tolerance"]:
         out += ["", f"Numerical tolerance: {info['tolerance']:g} ({info['tolerance_note'] or 'no note'})"]

@@ -40,6 +40,7 @@ __all__ = [
     "c1a_row_norm_bound",
     "c1a_row_norm_bound_as_printed",
     "c1a_as_printed_delta",
+    "hdv_row_norm_tail_upper",
     "countsketch_coherent_failure",
     "sparse_embedding_markov_r",
     "gaussian_embedding_failure_bound",
@@ -216,6 +217,41 @@ def c1a_as_printed_delta():
     0.05
     """
     return 2 / 40
+
+
+def hdv_row_norm_tail_upper(rho, d, b, *, one_row=False):
+    r"""A rigorous upper bound on ``P(max_i ||(H D V)_(i)||^2 > b)`` for EVERY orthonormal ``d x rho`` matrix V
+    (H the normalised ``d x d`` Hadamard matrix, D diagonal with i.i.d. Rademacher signs): our derivation, used
+    for the power of paul2014.c1a's HOLDS rows (not a claim of the paper).
+
+    Row i of ``H D V`` is ``A_i D`` with ``A_i = V^T diag(h_i)`` (``h_i`` row i of H, every entry ``+-1/sqrt(d)``),
+    so ``A_i A_i^T = V^T V / d = I_rho / d`` exactly. ``y -> exp(lam ||y||^2)`` is convex, and a Rademacher sum
+    is dominated in convex order by the Gaussian sum scaled by ``sqrt(pi/2)`` (Ledoux & Talagrand 1991, (4.8):
+    ``E F(sum eps_k x_k) <= E F(sqrt(pi/2) sum g_k x_k)`` for convex F), so with ``A_i g ~ N(0, I_rho/d)``
+    ``E exp(lam ||A_i D||^2) <= (1 - s)^(-rho/2)``, ``s = pi lam / d < 1``. Markov (Chernoff) and a union over
+    the ``d`` rows: ``P <= d (1 - s)^(-rho/2) exp(-s b d / pi)``, minimised at ``1 - s = rho pi / (2 b d)``:
+
+    ``P <= d exp((rho/2) ln(2 b d / (rho pi)) - b d / pi + rho/2)``  when ``2 b d > rho pi`` (else the bound 1).
+
+    At C1a's threshold ``b = 2 rho ln(2 d rho / delta) / d`` with ``L = ln(2 d rho / delta)`` the exponent is
+    ``rho ((1/2) ln(4 L / pi) - 2 L / pi + 1/2)``: far below the Hoeffding-and-union ``delta`` of the proof.
+
+    >>> p = hdv_row_norm_tail_upper(5, 1024, c1a_row_norm_bound(5, 1024, 0.05))   # C1a's loosest cell
+    >>> p < 2e-10
+    True
+    >>> hdv_row_norm_tail_upper(5, 1024, 5 / 1024)   # at the mean row norm: no information
+    1.0
+
+    ``one_row=True`` gives the bound for one fixed row i, before the union (the above without the factor d).
+    """
+    rho = check_int("rho", rho, 1)
+    d = check_int("d", d, 1)
+    b = check_interval("b", b, 0, math.inf, closed="neither")
+    x = b * d  # = 2 rho L at C1a's threshold
+    if 2 * x <= rho * math.pi:
+        return 1.0
+    log_p = (0.0 if one_row else math.log(d)) + 0.5 * rho * math.log(2 * x / (rho * math.pi)) - x / math.pi + 0.5 * rho
+    return float(min(1.0, math.exp(log_p)))
 
 
 def countsketch_coherent_failure(rho, r):

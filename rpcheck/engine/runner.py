@@ -428,9 +428,9 @@ def _build_cells(ths, profile, overrides, trials, sequential):
     cells = []
     for th in ths:
         prof = th.profiles[profile]
-        n = prof.trials if trials is None else trials
         seen = set()
         for idx, c in enumerate(prof.cells):
+            n = prof.trials_for(c) if trials is None else trials
             params = dict(c)
             changed = False
             for k, v in overrides.items():

@@ -408,10 +408,32 @@ class TrialRecord:
 @_friendly_init
 @dataclass(frozen=True)
 class Profile:
-    """A named run size: the grid cells (each a dict of parameters) and the trials per cell."""
+    """A named run size: the grid cells (each a dict of parameters) and the trials per cell.
+
+    Parameters
+    ----------
+    cells : iterable of dict
+        The grid cells, each a dict of parameter values.
+    trials : int >= 1
+        Trials per cell.
+    more_trials : iterable of (dict, int), default=()
+        Cells that need a different trial count (e.g. the cells whose promised failure ``delta`` is small
+        enough that a HOLDS needs more draws than the others): pairs ``(match, n)``; a cell whose parameters
+        equal every item of ``match`` runs ``n`` trials (the first matching pair wins), every other cell
+        ``trials``. Each ``match`` must be a non-empty dict that matches at least one cell.
+
+    Examples
+    --------
+    >>> p = Profile(grid(delta=[0.05, 0.001]), trials=500, more_trials=[({"delta": 0.001}, 12_500)])
+    >>> [p.trials_for(c) for c in p.cells]
+    [500, 12500]
+    >>> p.describe_trials()
+    '500 trials (12,500 where delta = 0.001)'
+    """
 
     cells: tuple
     trials: int
+    more_trials: tuple = ()
 
     def __post_init__(self):
         if isinstance(self.trials, bool) or not isinstance(self.trials, numbers.Integral) or self.trials < 1:
@@ -421,6 +443,50 @@ class Profile:
         except (TypeError, ValueError):
             raise RpcheckError(f"Profile `cells` must be an iterable of parameter dicts; got {self.cells!r}.") from None
         object.__setattr__(self, "cells", cells)
+        more = []
+        for item in self.more_trials or ():
+            try:
+                match, n = item
+                match = dict(match)
+            except (TypeError, ValueError):
+                raise RpcheckError(
+                    f"Profile `more_trials` items must be (match dict, trials) pairs; got {item!r}."
+                ) from None
+            if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
+                raise RpcheckError(f"Profile `more_trials`: trials ({n!r}) for {match!r} must be an integer >= 1.")
+            if not match:
+                raise RpcheckError("Profile `more_trials`: a match must name at least one parameter; got {}.")
+            if not any(_matches(c, match) for c in cells):
+                raise RpcheckError(
+                    f"Profile `more_trials`: {match!r} matches no cell of the profile (a misspelt parameter or value?)."
+                )
+            more.append((match, int(n)))
+        object.__setattr__(self, "more_trials", tuple(more))
+
+    def trials_for(self, cell):
+        """Trials of ``cell`` (a dict of parameters): the first matching ``more_trials`` count, else ``trials``."""
+        for match, n in self.more_trials:
+            if _matches(cell, match):
+                return n
+        return int(self.trials)
+
+    @property
+    def max_trials(self):
+        """The largest trial count of any cell."""
+        return max([int(self.trials), *(self.trials_for(c) for c in self.cells)])
+
+    def describe_trials(self):
+        """One phrase, e.g. ``"5,000 trials (12,500 where delta = 0.001)"``."""
+        text = f"{self.trials:,} trial{'s' if self.trials != 1 else ''}"
+        if self.more_trials:
+            text += " (" + "; ".join(
+                f"{n:,} where " + ", ".join(f"{k} = {v}" for k, v in m.items()) for m, n in self.more_trials
+            ) + ")"
+        return text
+
+
+def _matches(cell, match):
+    return all(k in cell and cell[k] == v for k, v in match.items())
 
 
 def grid(**axes) -> tuple:

@@ -226,7 +226,7 @@ def _profiles(t):
         for cell in prof.cells:
             cols += [k for k in cell if k not in cols]
         n = len(prof.cells)
-        cells_text = f"{n} cell{'s' if n != 1 else ''} x {prof.trials} trial{'s' if prof.trials != 1 else ''}"
+        cells_text = f"{n} cell{'s' if n != 1 else ''} x {prof.describe_trials()}"
         out += ["", f"#### `{name}`: {cells_text}"]
         if not n:
             continue

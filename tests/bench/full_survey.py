@@ -75,8 +75,11 @@ def main():
                 times.append(dt)
                 spent += dt
             mean = sum(times) / len(times) if times else math.nan
-            est = sum(times) * prof.trials + mean * prof.trials * (len(cells) - len(times))
-            rows.append({"theorem": tid, "cells": len(cells), "trials_per_cell": prof.trials,
+            measured = [int(k) for k in order[: len(times)]]
+            rest = [k for k in range(len(cells)) if k not in set(measured)]
+            est = sum(t * prof.trials_for(cells[k]) for t, k in zip(times, measured)) + mean * sum(
+                prof.trials_for(cells[k]) for k in rest)  # per-cell trial counts (Profile.more_trials)
+            rows.append({"theorem": tid, "cells": len(cells), "trials_per_cell": prof.describe_trials(),
                          "measured": len(times), "max_trial_s": max(times) if times else math.nan,
                          "mean_trial_s": mean, "cpu_s_estimate": est, "errors": "; ".join(errors)})
             print(f"{tid}: {len(times)}/{len(cells)} cells measured, mean {mean:.3g} s/trial, "

@@ -76,6 +76,8 @@ def main(argv=None):
     if args.sign_test_alpha:
         from scipy.stats import binom
 
+        if prof.more_trials:
+            raise SystemExit("--sign-test-alpha assumes one trial count per profile; this one has more_trials")
         k_hold, k_viol = sign_test_thresholds(prof.trials, args.sign_test_alpha)
     weak = 0
     skip = [] if args.exclude_cells_of is None else [dict(c) for c in th.profiles[args.exclude_cells_of].cells]
@@ -91,6 +93,7 @@ def main(argv=None):
         if not wanted:
             continue
         rng = np.random.default_rng([args.seed, ci])
+        n_cell = prof.trials_for(cell)  # the cell's own trial count (Profile.more_trials)
         fails = {v.name: 0 for v, _ in wanted}
         evals = {v.name: 0 for v, _ in wanted}
         t0 = time.process_time()
@@ -109,18 +112,18 @@ def main(argv=None):
             promised = v.delta_for(cell) if v.mode in ("bound", "exact") else None
             if v.mode == "report":  # sign test over trials: support rate = 1 - failure rate
                 if exp is Verdict.HOLDS:
-                    power = 0.0 if k_hold is None else float(binom.sf(k_hold - 1, prof.trials, 1 - p_hi))
+                    power = 0.0 if k_hold is None else float(binom.sf(k_hold - 1, n_cell, 1 - p_hi))
                 else:
-                    power = 0.0 if k_viol is None else float(binom.cdf(k_viol, prof.trials, 1 - p_lo))
+                    power = 0.0 if k_viol is None else float(binom.cdf(k_viol, n_cell, 1 - p_lo))
                 promised = f"sign test {args.sign_test_alpha:g}"
             elif exp is Verdict.HOLDS:
-                power = holds_power(v.mode, prof.trials, p_hi, promised, args.level)
+                power = holds_power(v.mode, n_cell, p_hi, promised, args.level)
             else:
-                power = violated_power(v.mode, prof.trials, p_lo, promised, args.level)
+                power = violated_power(v.mode, n_cell, p_lo, promised, args.level)
             flag = "" if power >= args.min_power else "  <-- below --min-power"
             weak += bool(flag)
             print(f"cell {ci} {cell}: {v.name} expected {exp.value}: {k}/{n} fail, 99% CP [{p_lo:.2e}, {p_hi:.2e}], "
-                  f"promised {promised}; power at {prof.trials} trials"
+                  f"promised {promised}; power at {n_cell} trials"
                   f"{'' if v.mode == 'report' else f', level {args.level:g}'}: {power:.4f}"
                   f" ({secs:.0f} CPU s){flag}", flush=True)
     print(f"{weak} expected verdict(s) below power {args.min_power}")

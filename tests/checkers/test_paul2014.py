@@ -85,11 +85,68 @@ def test_lemma34_full_only_cells_power_by_derivation():
         assert holds_power("bound", full.trials, p, c["delta"], 5e-6) >= 0.99, c
 
 
+def test_c1a_expected_holds_has_power_by_derivation():
+    """Every expected-HOLDS row of paul2014.c1a, every profile: the derived failure bound (any orthonormal V)
+    gives support power >= 0.99 at the cell's own trial count and the first Holm step of a whole ``full``
+    run (0.01/2,480 = 4.0e-6; the ledger's per-theorem level is larger)."""
+    from rpcheck.stats import holds_power
+
+    th = registry.get("paul2014.c1a")
+    thresholds = {"general_delta": B.c1a_row_norm_bound, "as_printed": lambda rho, d, delta: (
+        B.c1a_row_norm_bound_as_printed(rho, d))}
+    for name, prof in th.profiles.items():
+        if name not in ("standard", "full"):
+            continue
+        for c in prof.cells:
+            n = prof.trials_for(c)
+            for v in th.variants:
+                if v.name not in thresholds:
+                    continue
+                assert v.expected_for(c) is Verdict.HOLDS
+                b = thresholds[v.name](c["rho"], c["d"], c["delta"])
+                p = 0.0 if c["coherence"] != "incoherent" else B.hdv_row_norm_tail_upper(c["rho"], c["d"], b)
+                assert p <= 1.5e-10
+                assert holds_power("bound", n, p, c["delta"], 0.01 / 2480) >= 0.99, (name, c, n)
+
+
 def test_c1a_bound_general_delta():
     assert B.c1a_row_norm_bound(10, 1024, B.c1a_as_printed_delta()) == pytest.approx(
         B.c1a_row_norm_bound_as_printed(10, 1024), rel=1e-14
     )
     assert B.c1a_row_norm_bound(10, 1024, 0.01) > B.c1a_row_norm_bound(10, 1024, 0.05)
+
+
+def _all_hdv_row_norms_sq(V):
+    """Squared row norms of H D V for EVERY sign vector D (2^d of them; d <= 16): exact, no sampling."""
+    d = V.shape[0]
+    H = sla.hadamard(d) / math.sqrt(d)
+    signs = 1.0 - 2.0 * ((np.arange(2**d)[:, None] >> np.arange(d)[None, :]) & 1)  # (2^d, d)
+    HDV = np.einsum("ik,sk,kj->sij", H, signs, V)  # (2^d, d, rho)
+    return np.einsum("sij,sij->si", HDV, HDV)
+
+
+@pytest.mark.parametrize("case", ["flat", "random3", "hadamard2"])
+def test_hdv_row_norm_tail_upper_against_exhaustive_signs(case):
+    # exact tail probabilities over all 2^16 sign vectors, for orthonormal V of three shapes, against the derived
+    # bound (union over rows) and its one-row form (the bound / d); every threshold where the bound says < 1
+    d, rng = 16, np.random.default_rng(7)
+    V = {
+        "flat": np.full((d, 1), 1 / 4.0),  # H D V is e_1 for D = all ones: the worst case of a single row
+        "random3": np.linalg.qr(rng.standard_normal((d, 3)))[0],
+        "hadamard2": sla.hadamard(d)[:, [1, 2]] / 4.0,
+    }[case]
+    rho = V.shape[1]
+    norms = _all_hdv_row_norms_sq(V)
+    assert np.allclose(norms.sum(axis=1), rho) and np.allclose(norms.mean(axis=0), rho / d)  # A_i A_i^T = I/d
+    checked = 0
+    for b in np.linspace(rho / d, norms.max(), 40)[1:]:
+        row_ub = B.hdv_row_norm_tail_upper(rho, d, b, one_row=True)  # the Chernoff step, before the union
+        assert np.mean(norms > b, axis=0).max() <= row_ub
+        assert np.mean(norms.max(axis=1) > b) <= B.hdv_row_norm_tail_upper(rho, d, b)
+        checked += row_ub < 1
+    assert checked >= 5
+    # the loosest full-profile cell of paul2014.c1a: far below its promised delta
+    assert B.hdv_row_norm_tail_upper(5, 1024, B.c1a_row_norm_bound(5, 1024, 0.001)) < 1e-14
 
 
 @pytest.mark.parametrize("e", [0.01, 0.2, 0.45, 0.9])

@@ -438,3 +438,48 @@ def test_all_vacuous_row_with_expected_holds_is_vacuous_as_expected():
     assert c.loc["always", "claim"].endswith("every draw vacuous: VACUOUS also as expected")
     assert c.loc["often", "verdict"] == "INCONCLUSIVE" and c.loc["often", "as_expected"]
     assert c.loc["fails", "verdict"] == "VIOLATED" and not c.loc["fails", "as_expected"]
+
+
+def test_more_trials_runs_the_matching_cells_longer():
+    from rpcheck.engine import Citation, Profile, Theorem, Variant
+
+    prof = Profile(
+        cells=({"p": 0.0, "delta": 0.5, "sleep": 0.0}, {"p": 0.0, "delta": 0.25, "sleep": 0.0}),
+        trials=20,
+        more_trials=[({"delta": 0.25}, 35)],
+    )
+    assert [prof.trials_for(c) for c in prof.cells] == [20, 35] and prof.max_trials == 35
+    assert prof.describe_trials() == "20 trials (35 where delta = 0.25)"
+    th = Theorem(
+        id="engine_test.more_trials",
+        paper="test",
+        title="per-cell trial counts",
+        citation=Citation(authors="T", year=2024, title="t", venue="t", location="t"),
+        statement="-",
+        kind="probabilistic",
+        variants=(Variant("bound", "-", mode="bound", promised_failure=lambda c: c["delta"]),),
+        profiles={k: prof for k in ("quick", "ci", "standard", "full")},
+        trial=claims.bernoulli_trial,
+    )
+    res = run(th, backend="serial")
+    assert res.cells.sort_values("cell")["trials"].tolist() == [20, 35]
+    # an explicit `trials` overrides every cell, the matched ones too
+    assert run(th, backend="serial", trials=7).cells["trials"].tolist() == [7, 7]
+
+
+@pytest.mark.parametrize(
+    "more, match",
+    [
+        ([({"delta": 0.3}, 10)], "matches no cell"),
+        ([({"nope": 0.25}, 10)], "matches no cell"),
+        ([({}, 10)], "at least one parameter"),
+        ([({"delta": 0.25}, 0)], "must be an integer >= 1"),
+        ([({"delta": 0.25}, True)], "must be an integer >= 1"),
+        ([({"delta": 0.25},)], r"\(match dict, trials\) pairs"),
+    ],
+)
+def test_more_trials_is_validated(more, match):
+    from rpcheck.engine import Profile
+
+    with pytest.raises(RpcheckError, match=match):
+        Profile(cells=({"delta": 0.25},), trials=5, more_trials=more)

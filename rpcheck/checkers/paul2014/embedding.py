@@ -488,7 +488,21 @@ THEOREMS["paul2014.c1a"] = register(
             # claim row 0/1,000 in 36 cells, pooled 0/36,000, p_hi = 1.3e-4 (99% Clopper-Pearson);
             # rpcheck.stats.holds_power('bound', 1800, 1.3e-4, 0.01, 5e-6) = 0.998 (delta = 0.05 rows: 1.0).
             "standard": Profile(_c1a_cells([5, 10, 40], [1024, 8192], [0.05, 0.01]), trials=1800),
-            "full": Profile(_c1a_cells([5, 10, 40, 100], [1024, 8192, 65536], [0.05, 0.01, 0.001]), trials=5000),
+            # Power (full), by derivation: rpcheck.bounds.paul2014.hdv_row_norm_tail_upper bounds P(fail) of every
+            # HOLDS row for EVERY orthonormal V (Rademacher-to-Gaussian comparison, Chernoff, union over rows;
+            # tested against all 2^16 sign vectors in tests/checkers/test_paul2014.py): <= 1.5e-10 over all cells
+            # of all profiles (the worst: rho = 5, d = 1024, the as-printed threshold), <= 1.2e-15 at the
+            # general threshold with delta = 0.001; the coherent and spiky cells never fail (m = rho/d). A bound
+            # row with 0 failures in n draws says HOLDS once (1 - delta)^n <= its level, with probability
+            # (1 - P(fail))^n >= 1 - 2e-6 here. delta = 0.05 / 0.01 at 5,000 trials: attainable at any level above
+            # 1e-21. delta = 0.001 needs n >= 9,976 run alone (Holm level 4.6e-5) and 12,415 in one full-profile
+            # command (level 0.01/2,480 = 4.0e-6): those 36 cells run 12,500 (0.999^12,500 = 3.7e-6); at 5,000 their
+            # 72 HOLDS rows were INCONCLUSIVE by construction.
+            "full": Profile(
+                _c1a_cells([5, 10, 40, 100], [1024, 8192, 65536], [0.05, 0.01, 0.001]),
+                trials=5000,
+                more_trials=[({"delta": 0.001}, 12_500)],
+            ),
         },
         trial=c1a_trial,
         parameters={k: P[k] for k in ("coherence", "rho", "d", "delta")},
