@@ -64,17 +64,5 @@ def test_every_expected_statistical_verdict_attainable_at_the_suite_level():
     ths = _theorems()
     m = family_size([th.id for th in ths], "ci")
     assert m > 100  # the family really is the whole suite
-    level = ALPHA / m
-    bad = []
-    for cell in _build_cells(ths, "ci", None, None, False):
-        for spec in cell.specs:
-            v = spec.variant
-            if v.mode not in ("bound", "exact") or spec.vacuous_reason:
-                continue
-            if spec.expected not in (Verdict.HOLDS, Verdict.VIOLATED):
-                continue
-            why = stats.unattainable(v.mode, spec.expected, cell.n, spec.delta, level=level,
-                                     exhaustive=v.exhaustive)
-            if why:
-                bad.append(f"{cell.theorem.id} {v.name} cell {cell.index} ({cell.n} trials): {why}")
+    bad = _out_of_reach(ths, "ci", m, ("bound", "exact"))
     assert not bad, f"{len(bad)} rows at level 0.01/{m}:\n" + "\n".join(bad)

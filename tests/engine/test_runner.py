@@ -284,21 +284,29 @@ def test_progress_callback():
     assert [c[0] for c in calls] == sorted(c[0] for c in calls)
 
 
-def _local_theorem(p):
-    from rpcheck.engine import Citation, Profile, Theorem, Variant
+def _unregistered(id, title, kind, variants, prof, trial):
+    """A theorem defined inside a test (never registered), with ``prof`` as every profile."""
+    from rpcheck.engine import Citation, Theorem
 
-    prof = Profile(cells=({"p": p, "delta": 0.5, "sleep": 0.0},), trials=20)
     return Theorem(
-        id="engine_test.local",
+        id=id,
         paper="test",
-        title="defined inside a test, never registered",
+        title=title,
         citation=Citation(authors="T", year=2024, title="t", venue="t", location="t"),
         statement="-",
-        kind="probabilistic",
-        variants=(Variant("bound", "-", mode="bound", promised_failure=0.4),),
+        kind=kind,
+        variants=variants,
         profiles={k: prof for k in ("quick", "ci", "standard", "full")},
-        trial=claims.bernoulli_trial,
+        trial=trial,
     )
+
+
+def _local_theorem(p):
+    from rpcheck.engine import Profile, Variant
+
+    prof = Profile(cells=({"p": p, "delta": 0.5, "sleep": 0.0},), trials=20)
+    return _unregistered("engine_test.local", "defined inside a test, never registered", "probabilistic",
+                         (Variant("bound", "-", mode="bound", promised_failure=0.4),), prof, claims.bernoulli_trial)
 
 
 def test_unregistered_theorem_objects_run_serially():
@@ -419,20 +427,12 @@ def test_all_vacuous_row_with_expected_holds_is_vacuous_as_expected():
     """A deterministic HOLDS needs 90 evaluated draws; a row whose every draw is vacuous has none, and the
     rule names it VACUOUS: no evidence either way, as with the unattainable INCONCLUSIVE. A row with some
     evaluated draws stays INCONCLUSIVE-as-expected, and a failure stays unexpected."""
-    from rpcheck.engine import Citation, Profile, Theorem, Variant
+    from rpcheck.engine import Profile, Variant
 
     prof = Profile(cells=({"k": 1},), trials=40)
-    th = Theorem(
-        id="engine_test.vacuous_rows",
-        paper="test",
-        title="vacuous rows",
-        citation=Citation(authors="T", year=2024, title="t", venue="t", location="t"),
-        statement="-",
-        kind="deterministic",
-        variants=tuple(Variant(n, "-", expected="HOLDS") for n in ("often", "always", "fails")),
-        profiles={k: prof for k in ("quick", "ci", "standard", "full")},
-        trial=_vacuous_trial,
-    )
+    th = _unregistered("engine_test.vacuous_rows", "vacuous rows", "deterministic",
+                       tuple(Variant(n, "-", expected="HOLDS") for n in ("often", "always", "fails")), prof,
+                       _vacuous_trial)
     c = run(th, backend="serial", seed=SEED).cells.set_index("variant")
     assert c.loc["always", "verdict"] == "VACUOUS" and c.loc["always", "as_expected"]
     assert c.loc["always", "claim"].endswith("every draw vacuous: VACUOUS also as expected")
@@ -441,7 +441,7 @@ def test_all_vacuous_row_with_expected_holds_is_vacuous_as_expected():
 
 
 def test_more_trials_runs_the_matching_cells_longer():
-    from rpcheck.engine import Citation, Profile, Theorem, Variant
+    from rpcheck.engine import Profile, Variant
 
     prof = Profile(
         cells=({"p": 0.0, "delta": 0.5, "sleep": 0.0}, {"p": 0.0, "delta": 0.25, "sleep": 0.0}),
@@ -450,17 +450,9 @@ def test_more_trials_runs_the_matching_cells_longer():
     )
     assert [prof.trials_for(c) for c in prof.cells] == [20, 35] and prof.max_trials == 35
     assert prof.describe_trials() == "20 trials (35 where delta = 0.25)"
-    th = Theorem(
-        id="engine_test.more_trials",
-        paper="test",
-        title="per-cell trial counts",
-        citation=Citation(authors="T", year=2024, title="t", venue="t", location="t"),
-        statement="-",
-        kind="probabilistic",
-        variants=(Variant("bound", "-", mode="bound", promised_failure=lambda c: c["delta"]),),
-        profiles={k: prof for k in ("quick", "ci", "standard", "full")},
-        trial=claims.bernoulli_trial,
-    )
+    th = _unregistered("engine_test.more_trials", "per-cell trial counts", "probabilistic",
+                       (Variant("bound", "-", mode="bound", promised_failure=lambda c: c["delta"]),), prof,
+                       claims.bernoulli_trial)
     res = run(th, backend="serial")
     assert res.cells.sort_values("cell")["trials"].tolist() == [20, 35]
     # an explicit `trials` overrides every cell, the matched ones too
