@@ -83,8 +83,9 @@ support -- decided with the run's Holm family and the engine's attainability rul
   full give 9.5e-7, below the first Holm step 0.01/M of a whole-profile run up to M = 10,485 statistical rows:
   ``rpcheck verify --profile standard`` has M = 1,746, ``full`` 2,480. The paper's 15 repetitions gave 3.1e-5,
   above 0.01/1,746 = 5.7e-6, so in those one-command runs the engine marked the control and the self-check
-  unattainable and they said nothing; with fewer repetitions, or a Holm level below 2^-n, it still does). With the self-check it catches a comparison of the
-  wrong orientation (one of the two rows then fails whichever way) and a rule that cannot refute. The
+  unattainable and they said nothing; with fewer repetitions, or a Holm level below 2^-n, it still does).
+  With the self-check it catches a comparison of the wrong orientation (one of the two rows then fails
+  whichever way) and a rule that cannot refute. The
   report rows' own rule (``decide``) is tested on planted records (a planted bonus: HOLDS; a planted penalty
   or a tie at one r: VIOLATED) in tests/checkers/test_lei2020_fig2_rule.py. At quick (1 repetition) neither the
   control nor any report row can reach a verdict, by construction; ci runs 18 repetitions (2^-18 = 3.8e-6,

@@ -46,8 +46,9 @@ feasible with zero slack for the projected problem and ``||w~*||^2 <= 2 Z~ <= ||
 hence the event can fail only when e_reg > eps (probability <= delta at r from the lemma formula, which
 ``paul2014.lemma3.x`` check) or when the original has slack (nothing is derived there; a fresh-seed pilot of that
 union, ``tests/bench/prob_containment_pilot.py --svr``, found no original optimum with slack in 20,000 draws of
-the standard and full theory cells: the power of the expected HOLDS is in ``_expect_prob``). Like ``prob_1delta`` the event uses eps, not e, so draws with e_reg >= 1 are
-counted as they come (only a degenerate w makes a draw vacuous). Reported only in the "small_r" cells.
+the standard and full theory cells: the power of the expected HOLDS is in ``_expect_prob``). Like
+``prob_1delta`` the event uses eps, not e, so draws with e_reg >= 1 are counted as they come (only a
+degenerate w makes a draw vacuous). Reported only in the "small_r" cells.
 
 Tolerances: ratio intervals from the certified intervals of ``||w*||^2`` (duality gap + strong convexity,
 :mod:`._common`) and of ``B^2`` (MEB weak duality), plus a 1e-10 relative rounding allowance.

@@ -34,8 +34,9 @@ Extension of the grid beyond ``eps = 1/2`` and to larger ranks (``EXTENSION``)
     ``eps = 1/2``, ``delta = 0.1``: ``m = 5637``, ``P(fail) <= 3.3e-4``, power 1.000 at 200 trials; at
     ``delta = 0.01`` the ``full`` profile's 1,600 trials give power >= 0.9997, :data:`_common.FULL_TRIALS`).
     The extension cells draw ``A = V^T R`` in law (``sampler="law"``: i.i.d. ``N(0, 1/m)`` entries, exactly
-    the law of ``V^T R`` for the Gaussian ``R``; everything of Theorem 2 is computed in the coordinates of ``V``, so ``d`` does not enter the law of any quantity checked, and the cells keep
-    the profile's ``d`` even where the prescribed ``m`` exceeds it). ``per_draw`` stays expected HOLDS;
+    the law of ``V^T R`` for the Gaussian ``R``; everything of Theorem 2 is computed in the coordinates of
+    ``V``, so ``d`` does not enter the law of any quantity checked, and the cells keep the profile's ``d``
+    even where the prescribed ``m`` exceeds it). ``per_draw`` stays expected HOLDS;
     where many draws have ``eps_R >= 1`` (``c = 1``, small ``m``) the engine reconciles an unattainable
     HOLDS (fewer than 90 non-vacuous draws) to INCONCLUSIVE.
 """
