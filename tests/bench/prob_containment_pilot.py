@@ -55,24 +55,28 @@ def main(argv=None):
 
     threadpoolctl.threadpool_limits(1)
     for tid, extra in (("paul2014.thm1.1", 0), ("paul2014.thm3.6", 1)):
-        th = registry.get(tid)
-        for prof in args.profiles:
-            P = th.profiles[prof]
-            for cell in P.cells:
-                if cell.get("design") != "theory":
-                    continue
-                rng = np.random.default_rng(args.seed)
-                n, k, fails, t0 = N_DRAWS[prof], cell["rho"] + extra, 0, time.process_time()
-                for _ in range(n):
-                    V = haar_orthonormal(cell["d"], k, rng=rng)
-                    sk = make_sketch(cell["kind"], cell["d"], cell["r"], rng=rng, **sketch_kwargs(cell))
-                    fails += distortion(V, sk) > cell["eps"]
-                p_hi = clopper_pearson(fails, n, 0.99)[1]
-                power = holds_power("bound", P.trials, p_hi, cell["delta"], LEVEL[prof])
-                print(f"{tid} {prof} {cell['kind']:11s} r={cell['r']:5d} delta={cell['delta']}: P(e > eps) "
-                      f"{fails}/{n}, p_hi {p_hi:.2e}; power at {P.trials} trials, level {LEVEL[prof]:g}: "
-                      f"{power:.4f} ({time.process_time() - t0:.0f} CPU s)", flush=True)
+        for prof, P, cell in _theory_cells(registry.get(tid), args.profiles):
+            rng = np.random.default_rng(args.seed)
+            n, k, fails, t0 = N_DRAWS[prof], cell["rho"] + extra, 0, time.process_time()
+            for _ in range(n):
+                V = haar_orthonormal(cell["d"], k, rng=rng)
+                sk = make_sketch(cell["kind"], cell["d"], cell["r"], rng=rng, **sketch_kwargs(cell))
+                fails += distortion(V, sk) > cell["eps"]
+            p_hi = clopper_pearson(fails, n, 0.99)[1]
+            power = holds_power("bound", P.trials, p_hi, cell["delta"], LEVEL[prof])
+            print(f"{tid} {prof} {cell['kind']:11s} r={cell['r']:5d} delta={cell['delta']}: P(e > eps) "
+                  f"{fails}/{n}, p_hi {p_hi:.2e}; power at {P.trials} trials, level {LEVEL[prof]:g}: "
+                  f"{power:.4f} ({time.process_time() - t0:.0f} CPU s)", flush=True)
     return 0
+
+
+def _theory_cells(th, profiles):
+    """(profile name, Profile, cell) for every "theory" cell of ``th`` in ``profiles``."""
+    for prof in profiles:
+        P = th.profiles[prof]
+        for cell in P.cells:
+            if cell.get("design") == "theory":
+                yield prof, P, cell
 
 
 def _svr_pilot(args):
@@ -90,32 +94,27 @@ def _svr_pilot(args):
     from rpcheck.svm import solve_svr
 
     threadpoolctl.threadpool_limits(1)
-    th = registry.get("paul2014.thm1.1")
-    for prof in args.profiles:
-        P = th.profiles[prof]
-        for cell in P.cells:
-            if cell.get("design") != "theory":
-                continue
-            rng = np.random.default_rng(args.seed)
-            n_draws, t0 = N_DRAWS[prof], time.process_time()
-            big_e = slack = union = 0
-            n, d, rho = cell["n"], cell["d"], cell["rho"]
-            for _ in range(n_draws):
-                _, yr, Zr, Vr = regression_instance(n, d, rho, rng=rng, noise=0.0)
-                yr = yr + rng.uniform(-EPS_SVR / 2, EPS_SVR / 2, size=n)
-                in_tube = solve_svr(Zr, yr, C_SVR, EPS_SVR, form="correct").in_tube
-                sk = make_sketch(cell["kind"], d, cell["r"], rng=rng, **sketch_kwargs(cell))
-                e_big = distortion(Vr, sk) > cell["eps"]
-                big_e += e_big
-                slack += not in_tube
-                union += e_big or not in_tube
-            p_hi = clopper_pearson(union, n_draws, 0.99)[1]
-            n_cell = P.trials_for(cell)
-            power = holds_power("bound", n_cell, p_hi, cell["delta"], LEVEL[prof])
-            print(f"paul2014.thm1.1 prob_svr {prof} {cell['kind']:8s} r={cell['r']:5d} delta={cell['delta']}: "
-                  f"e_reg > eps {big_e}/{n_draws}, slack {slack}/{n_draws}, union {union}/{n_draws}, p_hi "
-                  f"{p_hi:.2e}; power at {n_cell} trials, level {LEVEL[prof]:g}: {power:.4f} "
-                  f"({time.process_time() - t0:.0f} CPU s)", flush=True)
+    for prof, P, cell in _theory_cells(registry.get("paul2014.thm1.1"), args.profiles):
+        rng = np.random.default_rng(args.seed)
+        n_draws, t0 = N_DRAWS[prof], time.process_time()
+        big_e = slack = union = 0
+        n, d, rho = cell["n"], cell["d"], cell["rho"]
+        for _ in range(n_draws):
+            _, yr, Zr, Vr = regression_instance(n, d, rho, rng=rng, noise=0.0)
+            yr = yr + rng.uniform(-EPS_SVR / 2, EPS_SVR / 2, size=n)
+            in_tube = solve_svr(Zr, yr, C_SVR, EPS_SVR, form="correct").in_tube
+            sk = make_sketch(cell["kind"], d, cell["r"], rng=rng, **sketch_kwargs(cell))
+            e_big = distortion(Vr, sk) > cell["eps"]
+            big_e += e_big
+            slack += not in_tube
+            union += e_big or not in_tube
+        p_hi = clopper_pearson(union, n_draws, 0.99)[1]
+        n_cell = P.trials_for(cell)
+        power = holds_power("bound", n_cell, p_hi, cell["delta"], LEVEL[prof])
+        print(f"paul2014.thm1.1 prob_svr {prof} {cell['kind']:8s} r={cell['r']:5d} delta={cell['delta']}: "
+              f"e_reg > eps {big_e}/{n_draws}, slack {slack}/{n_draws}, union {union}/{n_draws}, p_hi "
+              f"{p_hi:.2e}; power at {n_cell} trials, level {LEVEL[prof]:g}: {power:.4f} "
+              f"({time.process_time() - t0:.0f} CPU s)", flush=True)
     return 0
 
 
