@@ -75,10 +75,9 @@ def main():
                 times.append(dt)
                 spent += dt
             mean = sum(times) / len(times) if times else math.nan
-            measured = [int(k) for k in order[: len(times)]]
-            rest = [k for k in range(len(cells)) if k not in set(measured)]
-            est = sum(t * prof.trials_for(cells[k]) for t, k in zip(times, measured)) + mean * sum(
-                prof.trials_for(cells[k]) for k in rest)  # per-cell trial counts (Profile.more_trials)
+            # measured cells at their own time, the others at the mean; each at its own trial count (more_trials)
+            per_trial = dict(zip((int(k) for k in order), times))
+            est = sum(per_trial.get(k, mean) * prof.trials_for(c) for k, c in enumerate(cells))
             rows.append({"theorem": tid, "cells": len(cells), "trials_per_cell": prof.describe_trials(),
                          "measured": len(times), "max_trial_s": max(times) if times else math.nan,
                          "mean_trial_s": mean, "cpu_s_estimate": est, "errors": "; ".join(errors)})
