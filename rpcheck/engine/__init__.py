@@ -16,6 +16,7 @@ from .runner import (
     run_cell,
     trial_rng,
     trial_seed_sequence,
+    unattainable_expectations,
 )
 from .theorem import (
     PROFILES,
@@ -51,6 +52,7 @@ __all__ = [
     "all_theorems",
     "run",
     "family_size",
+    "unattainable_expectations",
     "run_cell",
     "replay_trial",
     "trial_seed_sequence",

@@ -1188,6 +1188,62 @@ def family_size(theorem_ids, profile="ci", overrides=None):
     return int(sum(spec.in_family for c in cells for spec in c.specs))
 
 
+def unattainable_expectations(theorem_ids, profile="ci", alpha=0.01, overrides=None, trials=None,
+                              modes=("bound", "exact", "deterministic")):
+    """Declared expected verdicts that ``run(theorem_ids, profile=profile, alpha=alpha, overrides=overrides,
+    trials=trials)`` cannot reach whatever
+    the outcomes, computed without running a trial (the bookkeeping behind sizing a profile's trials).
+
+    Every non-vacuous (cell, variant) row of a mode in ``modes`` with a declared HOLDS or VIOLATED is asked
+    :func:`rpcheck.stats.unattainable` at the strictest level the run can give it: Holm's first step
+    ``alpha / M``, ``M = family_size(theorem_ids, profile, overrides)``. A row listed here is reconciled by
+    the run to "INCONCLUSIVE also as expected" (or to INCONCLUSIVE outright where even ``alpha`` does not
+    suffice): honest, but it says nothing at that profile. A deterministic row is asked with the cell's trial
+    count, an upper bound on its evaluated draws (vacuous draws only lower it), so a listed deterministic
+    row is certainly out of reach and an unlisted one may still fall short if draws are vacuous.
+
+    Parameters
+    ----------
+    theorem_ids : str, Theorem, or list of them
+    profile : {"quick", "ci", "standard", "full"}
+    alpha : float in (0, 0.5)
+        The run's family-wise level (as in :func:`run`).
+    overrides : dict, optional
+    trials : int, optional
+        Trials per cell instead of the profile's (as in :func:`run`).
+    modes : sequence of {"bound", "exact", "deterministic", "search"}
+
+    Returns
+    -------
+    list of dict
+        One per row out of reach, in cell order: ``theorem``, ``variant``, ``mode``, ``cell``, ``trials``,
+        ``expected`` (the declared verdict), ``level`` and ``reason`` (the rule's requirement).
+    """
+    check_choice("profile", profile, PROFILES)
+    alpha = check_interval("alpha", alpha, 0, 0.5, closed="neither")
+    modes = tuple(modes)
+    for mode in modes:
+        check_choice("modes", mode, ("bound", "exact", "deterministic", "search"))
+    if trials is not None:
+        trials = check_int("trials", trials, 1, MAX_TRIALS)
+    ths = _resolve_theorems(theorem_ids)
+    cells = _build_cells(ths, profile, overrides, trials, False)
+    level = alpha / max(1, int(sum(spec.in_family for c in cells for spec in c.specs)))
+    out = []
+    for cell in cells:
+        for spec in cell.specs:
+            v = spec.variant
+            if v.mode not in modes or spec.vacuous_reason or spec.expected not in (Verdict.HOLDS, Verdict.VIOLATED):
+                continue
+            why = _stats.unattainable(v.mode, spec.expected, cell.n, spec.delta, level=level,
+                                      exhaustive=v.exhaustive)
+            if why:
+                out.append({"theorem": cell.theorem.id, "variant": v.name, "mode": v.mode, "cell": cell.index,
+                            "trials": int(cell.n), "expected": spec.expected.value, "level": level,
+                            "reason": why})
+    return out
+
+
 def _results_key(ths, seed, profile, alpha):
     """The run settings recorded in a results directory's marker (:func:`store.prepare_results_dir`)."""
     return {"theorems": sorted(th.id for th in ths), "seed": int(seed), "profile": profile, "alpha": float(alpha)}

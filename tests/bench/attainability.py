@@ -5,13 +5,14 @@ Not a test (not collected); pure bookkeeping, no trial is run. From the reposito
     python tests/bench/attainability.py [--profiles standard full] [--per-theorem]
 
 For every built-in theorem holding the profile, every "bound", "exact" or "deterministic" row with a declared
-HOLDS or VIOLATED in a cell, ``rpcheck.stats.unattainable(mode, expected, trials, delta, level)`` is asked at
-the smallest Holm level the row can meet: ``0.01 / M`` with M the statistical rows of the whole profile run as
-one command (``rpcheck verify --profile P``: ``family_size`` of every theorem), or, with ``--per-theorem``, of
-the theorem alone (``rpcheck check THEOREM``, as tests/bench/full_by_theorem.py runs ``full``). Such a row is
-reconciled by the engine to "INCONCLUSIVE also as expected" (``runner._attainability``): honest, but it says
-nothing at that profile. Deterministic rows use the trial count as an upper bound on their evaluated draws
-(vacuous draws only lower it). tests/engine/test_ci_power_sized.py enforces the ``ci`` case in the default run.
+HOLDS or VIOLATED in a cell is asked ``rpcheck.stats.unattainable`` (through
+``rpcheck.engine.unattainable_expectations``) at the smallest Holm level the row can meet: ``0.01 / M`` with M
+the statistical rows of the whole profile run as one command (``rpcheck verify --profile P``: ``family_size``
+of every theorem), or, with ``--per-theorem``, of the theorem alone (``rpcheck check THEOREM``, as
+tests/bench/full_by_theorem.py runs ``full``). Such a row is reconciled by the engine to "INCONCLUSIVE also as
+expected" (``runner._attainability``): honest, but it says nothing at that profile. Deterministic rows use the
+trial count as an upper bound on their evaluated draws (vacuous draws only lower it).
+tests/engine/test_ci_power_sized.py enforces the ``ci`` case in the default run.
 
 Prints, per (theorem, mode): the number of rows, the profile's trials, and the rule's requirement.
 """
@@ -29,34 +30,22 @@ ALPHA = 0.01
 
 
 def rows_out_of_reach(profile, per_theorem=False):
-    """``{(theorem, mode): [rows, trials, reason]}`` of the declared expectations unattainable at ``profile``."""
+    """``({(theorem, mode): [rows, trials, reason]}, M)`` of the declared expectations unattainable at
+    ``profile`` (:func:`rpcheck.engine.unattainable_expectations`), with M the whole profile's family size."""
     import rpcheck.checkers  # noqa: F401  (registers the theorems)
-    from rpcheck import stats
-    from rpcheck.engine import registry
-    from rpcheck.engine.runner import _build_cells, family_size
-    from rpcheck.stats import Verdict
+    from rpcheck.engine import family_size, registry, unattainable_expectations
 
     ths = sorted((th for th in registry.all_theorems() if th.paper in PAPERS and profile in th.profiles),
                  key=lambda th: th.id)
-    m_all = family_size([th.id for th in ths], profile)
+    found = ([r for th in ths for r in unattainable_expectations(th, profile, ALPHA)] if per_theorem
+             else unattainable_expectations(ths, profile, ALPHA))
     out = defaultdict(lambda: [0, 0, ""])
-    for th in ths:
-        m = max(1, family_size([th.id], profile)) if per_theorem else m_all
-        for cell in _build_cells([th], profile, None, None, False):
-            for spec in cell.specs:
-                v = spec.variant
-                if v.mode not in ("bound", "exact", "deterministic") or spec.vacuous_reason:
-                    continue
-                if spec.expected not in (Verdict.HOLDS, Verdict.VIOLATED):
-                    continue
-                why = stats.unattainable(v.mode, spec.expected, cell.n, spec.delta, level=ALPHA / m,
-                                         exhaustive=v.exhaustive)
-                if why:
-                    row = out[(th.id, v.mode)]
-                    row[0] += 1
-                    row[1] = cell.n
-                    row[2] = why
-    return dict(out), m_all
+    for r in found:
+        row = out[(r["theorem"], r["mode"])]
+        row[0] += 1
+        row[1] = r["trials"]
+        row[2] = r["reason"]
+    return dict(out), family_size(ths, profile)
 
 
 def main(argv=None):

@@ -12,13 +12,7 @@ weaker expectation. Pure bookkeeping: no trial is run.
 
 import pytest
 
-from rpcheck import stats
-from rpcheck.engine import registry
-from rpcheck.engine.runner import _build_cells, family_size
-from rpcheck.stats import Verdict
-
-ALPHA = 0.01
-
+from rpcheck.engine import registry, unattainable_expectations
 
 PAPERS = {"paul2014", "shi2012", "zhang2013", "lei2020", "alpcan2016"}
 
@@ -28,22 +22,9 @@ def _theorems():
     return sorted((th for th in registry.all_theorems() if th.paper in PAPERS), key=lambda th: th.id)
 
 
-def _out_of_reach(ths, profile, m, modes):
-    """Rows of ``ths`` at ``profile`` whose declared HOLDS/VIOLATED is unattainable at level ``ALPHA / m``."""
-    level = ALPHA / m
-    bad = []
-    for cell in _build_cells(ths, profile, None, None, False):
-        for spec in cell.specs:
-            v = spec.variant
-            if v.mode not in modes or spec.vacuous_reason:
-                continue
-            if spec.expected not in (Verdict.HOLDS, Verdict.VIOLATED):
-                continue
-            why = stats.unattainable(v.mode, spec.expected, cell.n, spec.delta, level=level,
-                                     exhaustive=v.exhaustive)
-            if why:
-                bad.append(f"{cell.theorem.id} {v.name} cell {cell.index} ({cell.n} trials): {why}")
-    return bad
+def _lines(rows):
+    return "\n".join(f"{r['theorem']} {r['variant']} cell {r['cell']} ({r['trials']} trials): {r['reason']}"
+                     for r in rows)
 
 
 @pytest.mark.heavy
@@ -54,15 +35,14 @@ def test_standard_and_full_reach_every_declared_verdict(profile):
     the trial count bounds them from above): in one whole-profile command (``rpcheck verify --profile P``, one
     Holm family of every theorem's rows), which is the strictest level any run of the profile meets.
     ``tests/bench/attainability.py`` prints the same table; session 18 brought both profiles to 0 rows."""
-    ths = _theorems()
-    m = family_size([th.id for th in ths], profile)
-    bad = _out_of_reach(ths, profile, m, ("bound", "exact", "deterministic"))
-    assert not bad, f"{len(bad)} rows at level 0.01/{m}:\n" + "\n".join(bad)
+    bad = unattainable_expectations(_theorems(), profile)
+    assert not bad, f"{len(bad)} rows at level {bad[0]['level']:.3g}:\n" + _lines(bad)
 
 
 def test_every_expected_statistical_verdict_attainable_at_the_suite_level():
+    from rpcheck.engine import family_size
+
     ths = _theorems()
-    m = family_size([th.id for th in ths], "ci")
-    assert m > 100  # the family really is the whole suite
-    bad = _out_of_reach(ths, "ci", m, ("bound", "exact"))
-    assert not bad, f"{len(bad)} rows at level 0.01/{m}:\n" + "\n".join(bad)
+    assert family_size(ths, "ci") > 100  # the family really is the whole suite
+    bad = unattainable_expectations(ths, "ci", modes=("bound", "exact"))
+    assert not bad, f"{len(bad)} rows at level {bad[0]['level']:.3g}:\n" + _lines(bad)

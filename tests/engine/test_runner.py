@@ -475,3 +475,28 @@ def test_more_trials_is_validated(more, match):
 
     with pytest.raises(RpcheckError, match=match):
         Profile(cells=({"delta": 0.25},), trials=5, more_trials=more)
+
+
+def test_unattainable_expectations_lists_what_the_run_reconciles():
+    """The bookkeeping agrees with the run of test_unattainable_expected_becomes_inconclusive, without a trial:
+    at 40 trials engine_test.det's deterministic HOLDS rows (cells 1, 2; 90 draws needed) and
+    engine_test.bernoulli's HOLDS (cell 0: 0.95**40 = 0.129 > 0.01/3) are out of reach; the VIOLATED of
+    bernoulli cell 2 (0.05**40) is not. At the profiles' 100 trials nothing is, as that run shows."""
+    from rpcheck.engine import unattainable_expectations
+
+    rows = unattainable_expectations(["engine_test.det", "engine_test.bernoulli"], "ci", trials=40)
+    got = {(r["theorem"], r["cell"], r["variant"], r["expected"]) for r in rows}
+    assert {("engine_test.det", 1, "always", "HOLDS"), ("engine_test.det", 2, "always", "HOLDS"),
+            ("engine_test.bernoulli", 0, "bound", "HOLDS")} <= got
+    assert not any(r["expected"] == "VIOLATED" for r in rows)
+    assert all(r["reason"].startswith("HOLDS unattainable") and r["trials"] == 40 for r in rows)
+    assert unattainable_expectations("engine_test.bernoulli", "ci", trials=40, modes=("deterministic",)) == []
+    assert unattainable_expectations(["engine_test.det", "engine_test.bernoulli"], "ci") == []
+    res = run(["engine_test.det", "engine_test.bernoulli"], backend="serial", trials=40, seed=SEED).cells
+    reconciled = res[res["claim"].str.contains("unattainable")]
+    assert set(zip(reconciled["theorem"], reconciled["cell"], reconciled["variant"])) == \
+        {(t, c, v) for t, c, v, _ in got}
+    with pytest.raises(RpcheckError, match="`modes`"):
+        unattainable_expectations("engine_test.det", modes=("bogus",))
+    with pytest.raises(RpcheckError, match="`alpha`"):
+        unattainable_expectations("engine_test.det", alpha=0.7)
