@@ -27,6 +27,7 @@ __all__ = [
     "prop2_bound",
     "rotated_energy_moments",
     "flattening_bound",
+    "flattening_failure_upper",
     "dkm_frobenius_bound",
     "dkm_beta",
     "dual_perturbation_bound",
@@ -197,6 +198,43 @@ def flattening_bound(n, d, delta):
     d = check_int("d", d, 1)
     delta = check_interval("delta", delta, 0, 1, closed="neither")
     return 2.0 * math.log(2.0 * n * d / delta) / d
+
+
+def flattening_failure_upper(n, d, delta):
+    r"""Upper bound on the probability that the :func:`flattening_bound` event fails, for ANY data X with n rows
+    (padded dimension ``d`` = d'); the power backing of the expected HOLDS of ``lei2020.flattening``.
+
+    DERIVED (Gaussian linearisation of a Rademacher quadratic form). Fix a column j of the rotation: with
+    h_j in {-1, 1}^d the j-th column of the unnormalised Hadamard matrix and D = diag(s), the column energy is
+    c_j = ||X eps||^2 / d with eps = diag(h_j) s a Rademacher vector. For g ~ N(0, I_n) independent of eps
+    and 0 <= lam < 1 / (2 ||X||_F^2),
+
+    .. math::
+        E\,e^{\lambda ||X\epsilon||^2} = E_\epsilon E_g\, e^{\sqrt{2\lambda}\, g^T X \epsilon}
+        = E_g \prod_k \cosh(\sqrt{2\lambda}\, g^T x_k) \le E_g\, e^{\lambda ||X^T g||^2}
+        = \prod_i (1 - 2\lambda\sigma_i^2)^{-1/2}
+
+    (cosh t <= e^{t^2/2}; sigma_i the singular values of X). The logarithm of the right side is convex in
+    (sigma_i^2), so on {sigma_i^2 >= 0, sum_i sigma_i^2 = F = ||X||_F^2} it is largest at a vertex (rank one):
+    at most (1 - 2 lam F)^{-1/2}. Markov's inequality at lam F = (1 - 1/K)/2 (K > 1) gives
+    P(c_j >= K F / d) <= sqrt(K) e^{-(K-1)/2}, and a union bound over the d columns
+
+    .. math:: P\Big(\max_j c_j \ge \frac{K}{d} ||X||_F^2\Big) \le d\,\sqrt{K}\,e^{-(K-1)/2}.
+
+    At the bound's K = 2 ln(2nd/delta) this is sqrt(e K) delta / (2n): the union over the n rows in the
+    bound's derivation makes it looser than its delta by that factor (0.02-0.08 on lei2020.flattening's grids).
+    Returns the bound capped at 1 (it is vacuous for K <= 1).
+
+    >>> round(flattening_failure_upper(200, 4096, 0.01), 7)
+    0.0002535
+    """
+    n = check_int("n", n, 1)
+    d = check_int("d", d, 1)
+    delta = check_interval("delta", delta, 0, 1, closed="neither")
+    k = 2.0 * math.log(2.0 * n * d / delta)
+    if k <= 1.0:
+        return 1.0
+    return min(1.0, d * math.sqrt(k) * math.exp(-(k - 1.0) / 2.0))
 
 
 def dkm_beta(c):

@@ -259,6 +259,60 @@ def test_dkm_expected_holds_by_derivation():
     assert np.mean(np.sqrt(sq) > s * F / np.sqrt(r)) <= np.exp(-((s - 1) ** 2))
 
 
+def test_flattening_expected_holds_by_derivation():
+    """lei2020.flattening's ``bound`` row is expected HOLDS in every cell; at standard and full the backing is
+    rpcheck.bounds.lei2020.flattening_failure_upper (P(fail) <= sqrt(e K) delta / (2n) for ANY data, K =
+    2 ln(2nd'/delta)), with power >= 0.999 at each profile's trials and level; quick and ci keep their pilots
+    (the derivation alone gives 0.90 and 0.94 there). The derivation's per-column step P(c_j d'/F >= K) <=
+    sqrt(K) e^{-(K-1)/2} and its union bound are checked exactly: all 2^16 sign vectors at d = 16, on each data
+    family of the checker and on the rank-one flat row (the worst case of the derivation), with the library's
+    rotation tied to the formula c_j = ||X diag(h_j) s||^2 / d'."""
+    from scipy.linalg import hadamard
+
+    from rpcheck.bounds.lei2020 import flattening_bound, flattening_failure_upper
+    from rpcheck.checkers.lei2020 import _common as c
+    from rpcheck.sketches import make_sketch
+    from rpcheck.stats import holds_power
+
+    th = registry.get("lei2020.flattening")
+    bound = next(v for v in th.variants if v.name == "bound")
+    for name in ("standard", "full"):
+        prof = th.profiles[name]
+        for cell in prof.cells:
+            d_pad = 1 << (cell["d"] - 1).bit_length()
+            p = flattening_failure_upper(cell["n"], d_pad, cell["delta"])
+            k = 2 * np.log(2 * cell["n"] * d_pad / cell["delta"])
+            assert p == pytest.approx(np.sqrt(np.e * k) * cell["delta"] / (2 * cell["n"]))
+            assert p <= 0.05 * cell["delta"]
+            assert bound.expected_for(cell) is Verdict.HOLDS
+            assert holds_power("bound", prof.trials, p, cell["delta"], _LEVELS[name]) >= 0.999, (name, cell)
+
+    d = 16
+    H = hadamard(d).astype(float)
+    S = 1.0 - 2.0 * ((np.arange(1 << d)[:, None] >> np.arange(d)) & 1)  # every sign vector, one per row
+    rng = np.random.default_rng(20261127)
+    data = {kind: c.make_data(kind, 6, d, rng) for kind in ("gaussian", "scaled", "lowrank", "spiky")}
+    data["rank_one_flat"] = np.ones((1, d))
+    ks = np.array([1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 10.0])
+    for kind, X in data.items():
+        F = float(np.sum(X**2))
+        # c_j for every sign vector: (2^16, d') energies of X diag(s) H / sqrt(d')
+        E = np.einsum("snj,snj->sj", *(2 * [np.einsum("nk,sk,kj->snj", X, S, H) / np.sqrt(d)]))
+        ratio = E * d / F  # c_j d' / F, mean 1 over the signs
+        assert np.allclose(ratio.mean(axis=0), 1.0)
+        per_col = (ratio[:, :, None] >= ks).mean(axis=0)  # exact P(c_j d'/F >= K), shape (d', len(ks))
+        assert np.all(per_col <= np.sqrt(ks) * np.exp(-(ks - 1) / 2)), kind
+        union = (ratio.max(axis=1)[:, None] >= ks).mean(axis=0)
+        assert np.all(union <= np.minimum(1, d * np.sqrt(ks) * np.exp(-(ks - 1) / 2))), kind
+        for n_rows, delta in ((1, 0.5), (X.shape[0], 0.5), (X.shape[0], 0.9)):
+            exact = np.mean(E.max(axis=1) / F > flattening_bound(n_rows, d, delta))
+            assert exact <= flattening_failure_upper(n_rows, d, delta), (kind, n_rows, delta)
+        sk = make_sketch("srht-topr", d, 1, rng=rng).fit(X)
+        s = np.asarray(sk.signs_, dtype=float)
+        direct = np.sum((X @ np.diag(s) @ H) ** 2, axis=0) / d
+        assert np.allclose(np.sort(sk.column_energies_), np.sort(direct), rtol=1e-12, atol=1e-12 * F)
+
+
 def test_table2_table3_fig3_arithmetic():
     """The exact numbers behind lei2020.table2's split, DLSS-time and Fig. 3 grid rows (module docstring)."""
     from fractions import Fraction
