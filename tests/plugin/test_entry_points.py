@@ -118,3 +118,20 @@ def test_entry_point_theorem_runs_in_verify(site, monkeypatch, tmp_path_factory,
     assert code == 0
     assert {r["theorem"] for r in doc["cells"]} == {"mine.chi2"}
     assert {r["p_n"]: r["verdict"] for r in doc["cells"]} == {400: "HOLDS", 4: "VIOLATED"}
+
+
+def test_tutorial_power_block_runs(site, monkeypatch, capsys):
+    """The tutorial's "Is the profile big enough?" block, executed as printed (its asserts are part of it)."""
+    from rpcheck.engine import registry
+
+    (block,) = [b for b in _blocks("python") if "unattainable_expectations" in b]
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    monkeypatch.delitem(sys.modules, "mychi2", raising=False)
+    try:
+        exec(compile(block, "tutorial.md", "exec"), {})
+    finally:
+        sys.modules.pop("mychi2", None)  # imported from this test's tmp_path
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("0 HOLDS unattainable: 50 draws, the rule needs 104")
+    assert float(out[1]) >= 0.9999999
