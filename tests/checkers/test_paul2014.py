@@ -21,6 +21,7 @@ from rpcheck.checkers.paul2014 import (
 )
 from rpcheck.checkers.paul2014._common import Interval, svc_bounds, svr_bounds
 from rpcheck.engine import Outcome, Verdict, registry
+from rpcheck.linalg import thin_q
 from rpcheck.engine.theorem import TrialRecord
 from rpcheck.errors import RpcheckError
 
@@ -301,6 +302,56 @@ def test_hdv_row_norms_against_dense_hadamard():
     H = sla.hadamard(d) / np.sqrt(d)
     dense = np.sum((H @ (D[:, None] * V)) ** 2, axis=1)
     np.testing.assert_allclose(embedding.hdv_row_norms_sq(V, D), dense, atol=1e-13)
+
+
+@pytest.mark.parametrize(("d", "rho"), [(64, 1), (64, 16), (64, 40), (1024, 100), (8192, 40)])
+def test_haar_hdv_row_norms_equal_the_formed_basis(d, rho):
+    """c1a's one-pass path (R = chol(G^T G), X R = H D G) against the row norms of H D thin_q(G), the Haar basis
+    orthonormal_basis forms, on the same G and D; at d = 64 also against the dense Hadamard product. (64, 40)
+    has cond(G) ~ 9, (64, 16) ~ 3; the values agree to rounding."""
+    rng = np.random.default_rng(20261127)
+    for _ in range(3):
+        G = rng.standard_normal((d, rho))
+        D = rng.choice([-1.0, 1.0], size=d)
+        fast = embedding.haar_hdv_row_norms_sq(G, D)
+        V = thin_q(G)
+        np.testing.assert_allclose(fast, embedding.hdv_row_norms_sq(V, D), rtol=1e-12, atol=1e-15)
+        assert fast.sum() == pytest.approx(rho, rel=1e-12)  # ||H D V||_F^2 = rho
+        if d == 64:
+            H = sla.hadamard(d) / np.sqrt(d)
+            np.testing.assert_allclose(fast, np.sum((H @ (D[:, None] * V)) ** 2, axis=1), rtol=1e-12, atol=1e-15)
+
+
+def test_haar_hdv_row_norms_fall_back_when_ill_conditioned():
+    """cond(R) > ONE_PASS_MAX_COND: the basis is formed (thin_q) and the values are still the exact ones."""
+    rng = np.random.default_rng(5)
+    G = rng.standard_normal((256, 4))
+    G[:, 3] = G[:, 2] + 1e-6 * G[:, 3]  # cond(G) ~ 1e6
+    D = rng.choice([-1.0, 1.0], size=256)
+    R = sla.cholesky(G.T @ G, lower=False)
+    assert np.linalg.cond(R) > embedding.ONE_PASS_MAX_COND
+    np.testing.assert_allclose(embedding.haar_hdv_row_norms_sq(G, D), embedding.hdv_row_norms_sq(thin_q(G), D),
+                               rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize(("d", "rho"), [(64, 4), (1024, 100), (65536, 10)])
+def test_c1a_incoherent_trial_is_the_formed_basis_draw(d, rho):
+    """c1a_trial's incoherent rows make the same generator calls as orthonormal_basis(d, rho, "incoherent")
+    followed by the sign draw (the draws are bit-identical, the generator ends in the same state), and its value
+    is the formed basis's max row norm to rounding; the declared "flat" coherence runs too (it raised before)."""
+    from rpcheck.generators import orthonormal_basis
+
+    for seed in range(3):
+        ref = np.random.default_rng(seed)
+        V = orthonormal_basis(d, rho, coherence="incoherent", rng=ref)
+        D = ref.choice(np.array([-1.0, 1.0]), size=d)
+        want = float(np.max(embedding.hdv_row_norms_sq(V, D)))
+        rng = np.random.default_rng(seed)
+        rec = embedding.c1a_trial({"d": d, "rho": rho, "delta": 0.05, "coherence": "incoherent"}, rng)
+        assert rec.diagnostics["max_row_norm_sq"] == pytest.approx(want, rel=1e-13)
+        assert rng.random() == ref.random()
+    rec = embedding.c1a_trial({"d": 64, "rho": 4, "delta": 0.05, "coherence": "flat"}, np.random.default_rng(0))
+    assert 4 / 64 <= rec.diagnostics["max_row_norm_sq"] <= 1.0
 
 
 @pytest.mark.parametrize("coherence", embedding.BASIS_COHERENCES)

@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import scipy.linalg as sla
 
 from ...bounds.paul2014 import (
     c1a_row_norm_bound,
@@ -388,6 +389,41 @@ def hdv_row_norms_sq(V, D):
     return np.einsum("ij,ij->j", HDVt, HDVt)
 
 
+#: largest ``cond(R)`` of ``R = chol(G^T G)`` for which :func:`haar_hdv_row_norms_sq` uses one Cholesky-QR pass:
+#: the computed ``G R^{-1}`` is orthonormal to ``O(eps cond(G)^2)`` (Yamamoto et al., ETNA 44, 2015, Sec. 2), at
+#: most about 1e-12 here; c1a's Gaussian ``G`` (d >= 4 rho) have cond(G) <= (sqrt d + sqrt rho) / (sqrt d - sqrt
+#: rho) + o(1) ~ 3 at worst. Above it, the CholeskyQR2 / Householder basis of ``thin_q`` is formed.
+ONE_PASS_MAX_COND = 100.0
+
+
+def haar_hdv_row_norms_sq(G, D):
+    r"""Squared row norms of ``H D V`` for ``V = thin_q(G)``, the Haar basis that
+    ``orthonormal_basis(d, rho, "incoherent")`` makes of the Gaussian ``G`` (d x rho), without forming ``V``.
+
+    ``G = V R`` with ``R = chol(G^T G)`` (upper triangular, positive diagonal: the same ``R`` as the thin QR
+    ``thin_q`` takes ``V`` from, the factorisation being unique), so ``(H D V)^T = R^{-T} (H D G)^T``: one
+    Cholesky factor and one triangular solve of the transformed ``G``, where ``thin_q``'s CholeskyQR2 takes two
+    passes (two solves) before the transform; about 0.2 of c1a's 0.42 CPU s a trial at d = 65,536, rho = 100.
+    The values equal ``hdv_row_norms_sq(thin_q(G), D)`` to rounding (relative ``O(eps cond(G)^2)``;
+    tests/checkers/test_paul2014.py checks them against each other and against the dense Hadamard product).
+    Falls back to that expression when the Cholesky factorisation fails or ``cond(R)`` exceeds
+    :data:`ONE_PASS_MAX_COND`.
+    """
+    G = np.asarray(G, dtype=float)
+    try:
+        R = sla.cholesky(G.T @ G, lower=False, check_finite=False)
+    except np.linalg.LinAlgError:
+        R = None
+    if R is None or not np.linalg.cond(R) <= ONE_PASS_MAX_COND:
+        return hdv_row_norms_sq(thin_q(G), D)
+    HDGt = np.empty((G.shape[1], G.shape[0]))
+    np.multiply(G.T, D[None, :], out=HDGt)
+    fwht(HDGt, normalized=True, inplace=True)  # (H D G)^T, rho x d, rows contiguous for the transform
+    # X R = H D G (BLAS trsm from the right on the Fortran-ordered view HDGt.T, in place): X = H D V
+    X = sla.blas.dtrsm(1.0, R, HDGt.T, side=1, lower=0, trans_a=0, overwrite_b=1)
+    return np.einsum("ij,ij->i", X, X)
+
+
 def row_norm_event(m, bound):
     """C1a's event ``max_i ||(H D V)_(i)||^2 <= bound`` (exact up to rounding of the transform, ~1e-15
     relative; the bounds are far from the values at that resolution)."""
@@ -401,14 +437,21 @@ BASIS_COHERENCES = ("coherent", "spiky")
 def c1a_trial(params, rng):
     """``max_i ||(H D V)_(i)||^2`` for one draw of the signs D (H the normalised Hadamard matrix)."""
     d, rho, delta = params["d"], params["rho"], params["delta"]
-    V = orthonormal_basis(d, rho, coherence=params["coherence"], rng=rng)
-    if params["coherence"] in BASIS_COHERENCES:
+    if params["coherence"] == "incoherent":
+        # the draws of orthonormal_basis(d, rho, "incoherent", rng) then of D, in that order (the same
+        # generator calls), with the Haar basis V = thin_q(G) applied without forming it
+        G = rng.standard_normal((d, rho))
+        D = rng.choice(np.array([-1.0, 1.0]), size=d)
+        m = float(np.max(haar_hdv_row_norms_sq(G, D)))
+    elif params["coherence"] in BASIS_COHERENCES:
+        orthonormal_basis(d, rho, coherence=params["coherence"], rng=rng)  # its draws (the positions, for spiky)
         # every column of V is a standard basis vector e_j, so (H D V)_(i, k) = H_(i, j_k) D_(j_k) = +-1/sqrt(d)
         # and every row of H D V has squared norm rho/d, whatever the signs D (not drawn: nothing depends on
         # them): the value the transform computes up to rounding (tests/checkers/test_paul2014.py checks both),
         # without a d x rho transform per trial (a third of the full profile's cost was these constant rows)
         m = rho / d
-    else:
+    else:  # "flat" (a parameter value no built-in cell uses)
+        V = row_space(d, rho, params["coherence"], rng)
         D = rng.choice(np.array([-1.0, 1.0]), size=d)
         m = float(np.max(hdv_row_norms_sq(V, D)))
     b_gen = c1a_row_norm_bound(rho, d, delta)
