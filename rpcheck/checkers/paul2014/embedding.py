@@ -403,7 +403,7 @@ def haar_hdv_row_norms_sq(G, D):
     ``G = V R`` with ``R = chol(G^T G)`` (upper triangular, positive diagonal: the same ``R`` as the thin QR
     ``thin_q`` takes ``V`` from, the factorisation being unique), so ``(H D V)^T = R^{-T} (H D G)^T``: one
     Cholesky factor and one triangular solve of the transformed ``G``, where ``thin_q``'s CholeskyQR2 takes two
-    passes (two solves) before the transform; about 0.2 of c1a's 0.42 CPU s a trial at d = 65,536, rho = 100.
+    passes (two solves) before the transform: 0.385 -> 0.241 CPU s a trial at d = 65,536, rho = 100 (BENCHMARKS.md).
     The values equal ``hdv_row_norms_sq(thin_q(G), D)`` to rounding (relative ``O(eps cond(G)^2)``;
     tests/checkers/test_paul2014.py checks them against each other and against the dense Hadamard product).
     Falls back to that expression when the Cholesky factorisation fails or ``cond(R)`` exceeds
