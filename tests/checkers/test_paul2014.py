@@ -21,9 +21,9 @@ from rpcheck.checkers.paul2014 import (
 )
 from rpcheck.checkers.paul2014._common import Interval, svc_bounds, svr_bounds
 from rpcheck.engine import Outcome, Verdict, registry
-from rpcheck.linalg import thin_q
 from rpcheck.engine.theorem import TrialRecord
 from rpcheck.errors import RpcheckError
+from rpcheck.linalg import thin_q
 
 PAUL_IDS = [
     "paul2014.lemma3.1", "paul2014.lemma3.2", "paul2014.lemma3.3", "paul2014.lemma3.4", "paul2014.c1a",
