@@ -1191,12 +1191,13 @@ def family_size(theorem_ids, profile="ci", overrides=None):
 def unattainable_expectations(theorem_ids, profile="ci", alpha=0.01, overrides=None, trials=None,
                               modes=("bound", "exact", "deterministic")):
     """Declared expected verdicts that ``run(theorem_ids, profile=profile, alpha=alpha, overrides=overrides,
-    trials=trials)`` cannot reach whatever
-    the outcomes, computed without running a trial (the bookkeeping behind sizing a profile's trials).
+    trials=trials)`` cannot reach whatever the outcomes, computed without running a trial (the bookkeeping
+    behind sizing a profile's trials).
 
     Every non-vacuous (cell, variant) row of a mode in ``modes`` with a declared HOLDS or VIOLATED is asked
     :func:`rpcheck.stats.unattainable` at the strictest level the run can give it: Holm's first step
-    ``alpha / M``, ``M = family_size(theorem_ids, profile, overrides)``. A row listed here is reconciled by
+    ``alpha / M``, ``M = family_size(theorem_ids, profile, overrides)``, for the "bound" and "exact" rows of
+    the family, and ``alpha`` for the deterministic and search rows outside it. A row listed here is reconciled by
     the run to "INCONCLUSIVE also as expected" (or to INCONCLUSIVE outright where even ``alpha`` does not
     suffice): honest, but it says nothing at that profile. A deterministic row is asked with the cell's trial
     count, an upper bound on its evaluated draws (vacuous draws only lower it), so a listed deterministic
@@ -1235,11 +1236,12 @@ def unattainable_expectations(theorem_ids, profile="ci", alpha=0.01, overrides=N
             v = spec.variant
             if v.mode not in modes or spec.vacuous_reason or spec.expected not in (Verdict.HOLDS, Verdict.VIOLATED):
                 continue
-            why = _stats.unattainable(v.mode, spec.expected, cell.n, spec.delta, level=level,
+            row_level = level if v.mode in STAT_MODES else alpha
+            why = _stats.unattainable(v.mode, spec.expected, cell.n, spec.delta, level=row_level,
                                       exhaustive=v.exhaustive)
             if why:
                 out.append({"theorem": cell.theorem.id, "variant": v.name, "mode": v.mode, "cell": cell.index,
-                            "trials": int(cell.n), "expected": spec.expected.value, "level": level,
+                            "trials": int(cell.n), "expected": spec.expected.value, "level": row_level,
                             "reason": why})
     return out
 

@@ -490,6 +490,8 @@ def test_unattainable_expectations_lists_what_the_run_reconciles():
             ("engine_test.bernoulli", 0, "bound", "HOLDS")} <= got
     assert not any(r["expected"] == "VIOLATED" for r in rows)
     assert all(r["reason"].startswith("HOLDS unattainable") and r["trials"] == 40 for r in rows)
+    # the family (bound/exact rows: bernoulli's 3) sets the level of the statistical rows; deterministic ones get alpha
+    assert {r["mode"]: r["level"] for r in rows} == {"deterministic": 0.01, "bound": pytest.approx(0.01 / 3)}
     assert unattainable_expectations("engine_test.bernoulli", "ci", trials=40, modes=("deterministic",)) == []
     assert unattainable_expectations(["engine_test.det", "engine_test.bernoulli"], "ci") == []
     res = run(["engine_test.det", "engine_test.bernoulli"], backend="serial", trials=40, seed=SEED).cells
