@@ -7,8 +7,9 @@ every reset. Run theorem by theorem, each completed theorem is a finished ``rpch
 whose verdicts, trial count and costs are written to the ledger (``docs/full-run/ledger.jsonl``, one JSON
 line per theorem) and whose verdict table goes to ``docs/full-run/cells/<id>.csv``; both are committed.
 A theorem interrupted by the end of a session is resumed from its checkpoints (``--resume``) when they are
-still there, else started again; the ledger records the wall and CPU seconds of the completing process
-(plus, in ``prior_segments``, those of the interrupted ones when known).
+still there and were written by the same ``rpcheck/`` code (else the old directory is moved to ``<out>/stale/``
+and the theorem starts again, unless ``--resume-across-commits``); the ledger records the wall and CPU seconds
+of the completing process (plus, in ``prior_segments``, those of the interrupted ones when known).
 
 Usage::
 
@@ -97,13 +98,36 @@ def _run_until(cmd, env, stop_at):
         return proc.returncode, fo.read(), fe.read()
 
 
-def run_one(theorem, out, jobs, log, stop_at=None):
+def stale_checkpoints(res_dir):
+    """The commit that wrote ``res_dir``'s checkpoints when its ``rpcheck/`` tree differs from this code's, else
+    None. The engine only warns when it resumes trials written by other code (``store.check_code_version``), so
+    a scratch directory left by an older commit would silently mix two codes' trials in one ledger row."""
+    manifest = res_dir / "checkpoints" / "manifest.json"
+    if not manifest.exists():
+        return None
+    old = json.loads(manifest.read_text()).get("git_commit")
+    if not old:
+        return "unknown"
+    try:
+        old_tree = _git("rev-parse", f"{old}:rpcheck")
+    except subprocess.CalledProcessError:
+        return old  # a commit this repository does not know
+    return None if old_tree == code_identity()[1] else old
+
+
+def run_one(theorem, out, jobs, log, stop_at=None, resume_across_commits=False):
     """Run ``rpcheck check THEOREM --profile full`` to completion; return the ledger row (or None on error)."""
     res_dir = out / theorem
     packed = LEDGER_DIR / "partial" / f"{theorem}.tar.gz"
     if not res_dir.exists() and packed.exists():  # checkpoints committed by an earlier session (--pack)
         with tarfile.open(packed) as tar:
             tar.extractall(out, filter="data")
+    stale = None if resume_across_commits else stale_checkpoints(res_dir)
+    if stale is not None:  # start afresh on this code; the old directory is kept aside, never deleted
+        aside = out / "stale" / f"{theorem}-{stale[:12]}"
+        aside.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(res_dir, aside)
+        log.write(f"{theorem}: checkpoints of {stale[:12]} (other rpcheck/ code) moved to {aside}; starting afresh\n")
     resumed = (res_dir / "checkpoints").is_dir()
     cmd = [sys.executable, "-m", "rpcheck.cli", "check", theorem, "--profile", "full", "--jobs", str(jobs),
            "--out", str(res_dir), "--json", "--quiet"]
@@ -217,6 +241,10 @@ def main(argv=None):
                          "(its checkpoints stay), is packed as with --pack when its results directory is at most "
                          "--pack-limit-mb, and no further theorem starts")
     ap.add_argument("--pack-limit-mb", type=float, default=20.0)
+    ap.add_argument("--resume-across-commits", action="store_true",
+                    help="resume checkpoints written by a commit whose rpcheck/ tree differs from this one (only "
+                         "when the theorem's trials are known to be unchanged, e.g. a profile-only change); by "
+                         "default such a results directory is moved to <out>/stale/ and the theorem starts afresh")
     args = ap.parse_args(argv)
     stop_at = None
     if args.stop_at:
@@ -240,7 +268,7 @@ def main(argv=None):
             if stop_at is not None and _dt.datetime.now(_dt.timezone.utc) >= stop_at:
                 log.write(f"stop-at reached before {theorem}\n")
                 break
-            row = run_one(theorem, args.out, args.jobs, log, stop_at)
+            row = run_one(theorem, args.out, args.jobs, log, stop_at, args.resume_across_commits)
             if row is None and stop_at is not None and _dt.datetime.now(_dt.timezone.utc) >= stop_at:
                 size = sum(f.stat().st_size for f in (args.out / theorem).rglob("*") if f.is_file())
                 if size <= args.pack_limit_mb * 1e6:
