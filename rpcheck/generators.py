@@ -42,6 +42,7 @@ __all__ = [
     "low_rank_regression",
     "low_rank_matrix",
     "sparse_matrix",
+    "bernoulli_positions",
     "separable_dataset",
     "nonseparable_dataset",
     "multiclass_dataset",
@@ -250,6 +251,51 @@ def low_rank_matrix(
     return X
 
 
+#: geometric gaps drawn per batch in :func:`bernoulli_positions`: mean + _GAP_SD sd + _GAP_SLACK of the successes
+#: still to come (another batch follows if they fall short; the law does not depend on these)
+_GAP_SD, _GAP_SLACK = 6.0, 16
+
+
+def bernoulli_positions(size, p, rng=None):
+    r"""Increasing positions of the successes in ``size`` independent Bernoulli(``p``) trials.
+
+    The gaps between successive successes (and the first position + 1) are i.i.d. Geometric(``p``) on
+    {1, 2, ...}, so the positions are the partial sums of geometric draws minus one, kept while below ``size``:
+    the same law as ``np.flatnonzero(rng.random(size) < p)`` at O(size p) cost instead of O(size)
+    (``sparse_matrix`` at 5,000 x 47,236 and p = 0.0016: 0.38 million draws instead of 236 million).
+
+    Parameters
+    ----------
+    size : int
+        Number of trials, ``>= 0``.
+    p : float
+        Success probability, in ``(0, 1]``.
+    rng : {None, int, numpy.random.Generator, numpy.random.SeedSequence}, optional
+
+    Returns
+    -------
+    ndarray of int64, increasing, values in ``[0, size)``
+
+    Examples
+    --------
+    >>> bernoulli_positions(5, 1.0, rng=0).tolist()
+    [0, 1, 2, 3, 4]
+    """
+    rng = as_generator(rng)
+    size = check_int("size", size, 0)
+    p = check_interval("p", p, 0, 1, closed="right")
+    parts, end = [], -1  # end: the last position drawn so far
+    while end < size - 1:
+        # enough gaps for the remaining trials with high probability (mean + 6 sd + slack); drawn again if not
+        rest = size - 1 - end
+        k = max(1, int(rest * p + _GAP_SD * np.sqrt(rest * p * (1.0 - p)) + _GAP_SLACK))
+        pos = end + np.cumsum(rng.geometric(p, size=k))
+        parts.append(pos)
+        end = int(pos[-1])
+    out = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    return out[out < size].astype(np.int64, copy=False)
+
+
 def sparse_matrix(n, d, *, density, active_features=None, rng=None):
     r"""A random CSR matrix, optionally supported on a few "active" feature columns (coherent sparse data).
 
@@ -286,11 +332,15 @@ def sparse_matrix(n, d, *, density, active_features=None, rng=None):
     else:
         a = check_int("active_features", active_features, 1, d)
         active = np.sort(rng.choice(d, size=a, replace=False))
-    mask = rng.random((n, active.size)) < density
-    empty = ~mask.any(axis=1)
-    if empty.any():
-        mask[np.flatnonzero(empty), rng.integers(0, active.size, size=int(empty.sum()))] = True
-    rows, cols = np.nonzero(mask)
+    m = active.size
+    pos = bernoulli_positions(n * m, density, rng)  # row-major positions of the nonzeros
+    rows, cols = pos // m, pos % m
+    empty = np.flatnonzero(np.bincount(rows, minlength=n) == 0)
+    if empty.size:
+        rows = np.concatenate([rows, empty])
+        cols = np.concatenate([cols, rng.integers(0, m, size=empty.size)])
+        order = np.lexsort((cols, rows))
+        rows, cols = rows[order], cols[order]
     vals = rng.standard_normal(rows.size)
     vals[vals == 0.0] = 1.0  # keep the support exactly as drawn
     X = sp.csr_matrix((vals, (rows, active[cols])), shape=(n, d))
