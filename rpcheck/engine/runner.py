@@ -1184,7 +1184,11 @@ def family_size(theorem_ids, profile="ci", overrides=None):
     """
     check_choice("profile", profile, PROFILES)
     ths = _resolve_theorems(theorem_ids)
-    cells = _build_cells(ths, profile, overrides, None, False)
+    return _family_size(_build_cells(ths, profile, overrides, None, False))
+
+
+def _family_size(cells):
+    """The non-vacuous "bound"/"exact" rows of ``cells``: the Holm family's size (see :func:`family_size`)."""
     return int(sum(spec.in_family for c in cells for spec in c.specs))
 
 
@@ -1229,7 +1233,7 @@ def unattainable_expectations(theorem_ids, profile="ci", alpha=0.01, overrides=N
         trials = check_int("trials", trials, 1, MAX_TRIALS)
     ths = _resolve_theorems(theorem_ids)
     cells = _build_cells(ths, profile, overrides, trials, False)
-    level = alpha / max(1, int(sum(spec.in_family for c in cells for spec in c.specs)))
+    level = alpha / max(1, _family_size(cells))
     out = []
     for cell in cells:
         for spec in cell.specs:

@@ -272,6 +272,7 @@ def test_flattening_expected_holds_by_derivation():
     from rpcheck.bounds.lei2020 import flattening_bound, flattening_failure_upper
     from rpcheck.checkers.lei2020 import _common as c
     from rpcheck.sketches import make_sketch
+    from rpcheck.sketches._fwht import next_pow2
     from rpcheck.stats import holds_power
 
     th = registry.get("lei2020.flattening")
@@ -279,7 +280,7 @@ def test_flattening_expected_holds_by_derivation():
     for name in ("standard", "full"):
         prof = th.profiles[name]
         for cell in prof.cells:
-            d_pad = 1 << (cell["d"] - 1).bit_length()
+            d_pad = next_pow2(cell["d"])
             p = flattening_failure_upper(cell["n"], d_pad, cell["delta"])
             k = 2 * np.log(2 * cell["n"] * d_pad / cell["delta"])
             assert p == pytest.approx(np.sqrt(np.e * k) * cell["delta"] / (2 * cell["n"]))
