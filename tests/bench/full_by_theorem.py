@@ -9,7 +9,8 @@ line per theorem) and whose verdict table goes to ``docs/full-run/cells/<id>.csv
 A theorem interrupted by the end of a session is resumed from its checkpoints (``--resume``) when they are
 still there and were written by the same ``rpcheck/`` code (else the old directory is moved to ``<out>/stale/``
 and the theorem starts again, unless ``--resume-across-commits``); the ledger records the wall and CPU seconds
-of the completing process (plus, in ``prior_segments``, those of the interrupted ones when known).
+of the completing process (plus, in ``prior_segments``, those of the interrupted ones: a segment the driver
+stopped at ``--stop-at`` adds its workers' CPU read from /proc before the SIGTERM).
 
 Usage::
 
@@ -80,14 +81,50 @@ def write_ledger(path, rows):
     os.replace(tmp, path)
 
 
+def _descendants(pid):
+    """Every process below ``pid`` (from /proc: pid -> ppid), children before grandchildren."""
+    parent = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    stat = fh.read()
+            except OSError:  # exited meanwhile
+                continue
+            parent[int(entry)] = int(stat[stat.rindex(")") + 2:].split()[1])
+    out, frontier = [], [pid]
+    while frontier:
+        kids = [p for p, pp in parent.items() if pp in frontier]
+        out += kids
+        frontier = kids
+    return out
+
+
+def _cpu_seconds(pid):
+    """User + system CPU seconds of ``pid`` and of its children it has reaped (/proc/<pid>/stat fields 14-17)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            stat = fh.read()
+    except OSError:
+        return 0.0
+    utime, stime, cutime, cstime = (int(x) for x in stat[stat.rindex(")") + 2:].split()[11:15])
+    return (utime + stime + cutime + cstime) / os.sysconf("SC_CLK_TCK")
+
+
 def _run_until(cmd, env, stop_at):
     """Run ``cmd`` (GNU time wrapping ``rpcheck check``); at ``stop_at`` (a UTC datetime or None) send SIGTERM
-    to the rpcheck process (GNU time's child) and wait for it. Returns ``(returncode, stdout, stderr)``."""
+    to the rpcheck process (GNU time's child) and wait for it. Returns ``(returncode, stdout, stderr,
+    workers_cpu)``: ``workers_cpu`` is the CPU seconds of the rpcheck process's descendants (its workers) read
+    from /proc just before the SIGTERM (None when not stopped). A stopped rpcheck process leaves its workers to
+    init, so GNU time counts only its own CPU; the sum of the two is the segment's CPU up to the clock ticks of
+    the last instant."""
+    workers_cpu = None
     with tempfile.TemporaryFile("w+") as fo, tempfile.TemporaryFile("w+") as fe:
         proc = subprocess.Popen(cmd, stdout=fo, stderr=fe, text=True, cwd=REPO, env=env)
         while proc.poll() is None:
             if stop_at is not None and _dt.datetime.now(_dt.timezone.utc) >= stop_at:
                 kids = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+                workers_cpu = sum(_cpu_seconds(w) for pid in kids for w in _descendants(int(pid)))
                 for pid in kids:  # the rpcheck process under GNU time; its workers exit when it is gone
                     os.kill(int(pid), signal.SIGTERM)
                 proc.wait()
@@ -95,7 +132,7 @@ def _run_until(cmd, env, stop_at):
             time.sleep(5)
         fo.seek(0)
         fe.seek(0)
-        return proc.returncode, fo.read(), fe.read()
+        return proc.returncode, fo.read(), fe.read(), workers_cpu
 
 
 def stale_checkpoints(res_dir):
@@ -141,21 +178,26 @@ def run_one(theorem, out, jobs, log, stop_at=None, resume_across_commits=False):
     started = _dt.datetime.now(_dt.timezone.utc)
     t0 = time.perf_counter()
     env = dict(os.environ, PYTHONPATH=str(REPO))  # the pinned code, also in the worker processes
-    returncode, stdout, stderr = _run_until(cmd, env, stop_at)
+    returncode, stdout, stderr, workers_cpu = _run_until(cmd, env, stop_at)
     proc = subprocess.CompletedProcess(cmd, returncode, stdout, stderr)
     wall = time.perf_counter() - t0
     ended = _dt.datetime.now(_dt.timezone.utc)
     fields = timing.read_text().split()[-4:]
     user, system, maxrss_kb = float(fields[1]), float(fields[2]), float(fields[3])
     cpu = user + system
-    log.write(f"{ended:%FT%TZ} {theorem} rc={proc.returncode} wall={wall:.1f}s cpu={cpu:.1f}s\n")
+    workers = "" if workers_cpu is None else f" (+ workers {workers_cpu:.1f}s, read before the SIGTERM)"
+    log.write(f"{ended:%FT%TZ} {theorem} rc={proc.returncode} wall={wall:.1f}s cpu={cpu:.1f}s{workers}\n")
     log.flush()
     segment = {"started_utc": f"{started:%FT%TZ}", "finished_utc": f"{ended:%FT%TZ}", "wall_seconds": round(wall, 1),
                "cpu_seconds": round(cpu, 1), "max_rss_mb": round(maxrss_kb / 1024.0, 1), "exit_code": proc.returncode,
                "commit": code_identity()[0],
                # a process stopped by a signal (SIGTERM: 143) leaves its workers to init, so GNU time counts
-               # only the parent's CPU seconds: the segment's CPU is then a lower bound
-               "cpu_is_lower_bound": proc.returncode not in (0, 1)}
+               # only the parent's CPU seconds; when the driver stopped it, its workers' CPU read from /proc
+               # just before the SIGTERM is added (``workers_cpu_seconds``). Otherwise the CPU is a lower bound.
+               "cpu_is_lower_bound": proc.returncode not in (0, 1) and workers_cpu is None}
+    if workers_cpu is not None:
+        segment["workers_cpu_seconds"] = round(workers_cpu, 1)
+        segment["cpu_seconds"] = round(cpu + workers_cpu, 1)
     segments_file = res_dir / "segments.jsonl"  # inside the results directory, so --pack carries it along
     if proc.returncode not in (0, 1):
         if res_dir.exists():  # interrupted (130: SIGINT) or failed: its checkpoints stay for --resume
