@@ -13,7 +13,12 @@ from scipy import stats
 
 from rpcheck.bounds import zhang2013 as B
 from rpcheck.checkers.zhang2013 import algorithms, cor7, thm1, thm2, thm3, thm3_chi2, thm4, thm5, thm6
-from rpcheck.checkers.zhang2013._common import distortion_from_A, make_instance, wishart_gram
+from rpcheck.checkers.zhang2013._common import (
+    distortion_from_A,
+    make_instance,
+    projected_data_norm,
+    wishart_gram,
+)
 from rpcheck.engine import get
 from rpcheck.errors import RpcheckError
 from rpcheck.strategies import low_rank_matrices, sketch_seeds
@@ -22,6 +27,36 @@ from rpcheck.strategies import low_rank_matrices, sketch_seeds
 ALPHA_GOF = 1e-3
 
 SMALL = {"n": 30, "d": 120, "r": 2, "eps": 0.5, "delta": 0.1, "c": 4.0, "lam": 1.0}
+
+
+def _norm_tol(Z, A):
+    (n, r), m = Z.shape, A.shape[1]
+    return 10 * (n * r + m) * (np.finfo(np.float64).eps / 2) * np.linalg.norm(Z) * np.linalg.norm(A)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 60), r=st.integers(1, 12), m=st.integers(1, 300), cond=st.sampled_from([1.0, 10.0, 1e6]),
+       seed=st.integers(0, 2**32 - 1))
+def test_projected_data_norm_equals_direct_norm(n, r, m, cond, seed):
+    """||Z A||_2 through the thin QR of Z equals the direct n x m norm to rounding. Tolerance from the rounding
+    model: the product errs by at most gamma_k ||Z||_F ||A||_F (Higham 2002, Thm 3.5, k = r), Householder QR has
+    backward error gamma_{c n r} ||Z||_F (Thm 19.4) and each SVD's largest singular value is backward stable, so
+    the two values differ by at most 10 (n r + m) u ||Z||_F ||A||_F (constants rounded up)."""
+    rng = np.random.default_rng(seed)
+    Z = rng.standard_normal((n, r)) * np.geomspace(1.0, 1.0 / cond, r)[None, :]
+    A = rng.standard_normal((r, m))
+    assert abs(projected_data_norm(Z, A) - np.linalg.norm(Z @ A, 2)) <= _norm_tol(Z, A)
+
+
+def test_projected_data_norm_on_the_checkers_instances():
+    """On make_instance's data (Z = U diag(s), U Haar) at the full profiles' shapes of thm1-thm4, the QR route
+    agrees with the direct norm within the rounding model's bound above."""
+    rng = np.random.default_rng(20261128)
+    for n, d, r, m in [(200, 4000, 10, 1338), (200, 4000, 50, 700), (30, 120, 2, 40)]:
+        inst = make_instance(n, d, r, rng=rng)
+        A = rng.standard_normal((r, m)) / math.sqrt(m)
+        direct = np.linalg.norm(inst.Z @ A, 2)
+        assert abs(projected_data_norm(inst.Z, A) - direct) <= _norm_tol(inst.Z, A)
 
 
 def test_bartlett_sampler_matches_explicit_gaussian_law():

@@ -52,6 +52,7 @@ __all__ = [
     "make_instance",
     "wishart_gram",
     "distortion_from_A",
+    "projected_data_norm",
     "Reference",
     "reference_solution",
     "projected_solution",
@@ -169,6 +170,15 @@ def wishart_gram(r, m, *, rng):
     L = np.tril(rng.standard_normal((r, r)), -1)
     L[np.diag_indices(r)] = np.sqrt(rng.chisquare(m - np.arange(r)))
     return (L @ L.T) / m
+
+
+def projected_data_norm(Z, A):
+    """``||Z A||_2`` for ``Z`` (n x r) and ``A`` (r x m): the spectral norm of the projected data ``X R = Z (V^T
+    R)`` through ``Z = Q T`` (thin QR, T r x r): ``||Z A||_2 = ||T A||_2`` since Q has orthonormal columns, an
+    r x m SVD instead of an n x m one (r <= n). Equal to ``np.linalg.norm(Z @ A, 2)`` up to rounding
+    (tests/checkers/test_zhang2013.py)."""
+    T = np.linalg.qr(np.asarray(Z, dtype=np.float64), mode="r")
+    return float(np.linalg.norm(T @ A, 2))
 
 
 def distortion_from_A(A):

@@ -21,6 +21,7 @@ from ._common import (
     fp_tolerance,
     m_for,
     make_instance,
+    projected_data_norm,
     projected_solution,
     reference_solution,
     sketch_matrix,
@@ -136,7 +137,7 @@ def draw(params, rng, *, keep_R=False):
     ref = reference_solution(inst, lam, loss, mu=mu)
     res, gap_p = projected_solution(inst, lam, A, loss, mu=mu)
     wt = np.asarray(res.w_tilde)
-    Xh2 = float(np.linalg.norm(inst.Z @ A, 2)) ** 2
+    Xh2 = projected_data_norm(inst.Z, A) ** 2  # ||X R||_2^2, X R = Z A
     kappa = (max(float(inst.s[0]) ** 2, Xh2) + lam) / lam
     err = float(np.linalg.norm(wt - ref.coef))
     return Draw(

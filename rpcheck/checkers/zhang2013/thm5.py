@@ -52,6 +52,7 @@ from ._common import (
     fp_tolerance,
     m_for,
     make_instance,
+    projected_data_norm,
     recovery_parameters,
     reference_solution,
     single_threaded,
@@ -104,7 +105,7 @@ def trial(params, rng):
     e = np.linalg.norm(np.asarray(it.w_path) - ref.coef[None, :], axis=1)
     wn = ref.norm
     etas = ref.gap + np.asarray(it.gaps)
-    kappa = (max(float(inst.s[0]) ** 2, float(np.linalg.norm(inst.Z @ A, 2)) ** 2) + lam) / lam
+    kappa = (max(float(inst.s[0]) ** 2, projected_data_norm(inst.Z, A) ** 2) + lam) / lam
     tol = fp_tolerance(kappa) * wn
     B_st = _recursion(eps, wn, etas, lam)
     out = {"stated": _banded(e[T:], B_st[T:], tol, e[T] / wn, B_st[T] / wn)}
