@@ -58,7 +58,6 @@ def main(argv=None):
           "H / V / I / Vac | controls H / V / I / Vac | measured | unexpected | solver errors |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     tot = Counter()
-    n_lost = sum(any(seg.get("cpu_is_lower_bound") for seg in r.get("prior_segments", ())) for r in rows)
     for r in rows:
         claims, selfc, ctrl, measured = split_counts(r["counts"])
         # every process of the theorem (interrupted segments included), minus time it was held by SIGSTOP
@@ -71,17 +70,16 @@ def main(argv=None):
         print(f"| {r['id']} | {r['commit'][:7]} | {r['wall_seconds']:,.0f} | {cpu_cell} | "
               f"{r['max_rss_mb'] / 1024:.2f} | {r['trials']:,} | {_fmt(claims)} | {_fmt(selfc)} | {_fmt(ctrl)} | "
               f"{measured} | {r['unexpected']} | {r['solver_errors']} |")
-        tot.update(wall=r["wall_seconds"], cpu=r["cpu_seconds"], cpu_hi=cpu_hi, trials=r["trials"],
-                   unexpected=r["unexpected"],
-                   solver_errors=r["solver_errors"], rows=r["rows"])
-    cpu_tot = (f"**{tot['cpu']:,.0f}**" if tot["cpu_hi"] == tot["cpu"]
+        tot.update(wall=r["wall_seconds"], cpu=r["cpu_seconds"], cpu_hi=cpu_hi, lost=bool(lost), trials=r["trials"],
+                   unexpected=r["unexpected"], solver_errors=r["solver_errors"], rows=r["rows"])
+    cpu_tot = (f"**{tot['cpu']:,.0f}**" if not tot["lost"]
                else f"**>= {tot['cpu']:,.0f} (<= {tot['cpu_hi']:,.0f})**")
     print(f"| **{len(rows)} theorems** | | **{tot['wall']:,.0f}** | {cpu_tot} | | **{tot['trials']:,}** | "
           f"| | | | **{tot['unexpected']}** | **{tot['solver_errors']}** |")
     index = json.loads((REPO / "rpcheck" / "checkers" / "index.json").read_text())
     missing = sorted(set(index["theorems"]) - {r["id"] for r in rows})
-    cpu_h = (f"{tot['cpu'] / 3600:.2f} CPU h" if tot["cpu_hi"] == tot["cpu"]
-             else f"{tot['cpu'] / 3600:.2f}-{tot['cpu_hi'] / 3600:.2f} CPU h (CPU of {n_lost} theorems' stopped "
+    cpu_h = (f"{tot['cpu'] / 3600:.2f} CPU h" if not tot["lost"]
+             else f"{tot['cpu'] / 3600:.2f}-{tot['cpu_hi'] / 3600:.2f} CPU h (CPU of {tot['lost']} theorems' stopped "
                   "segments known only within bounds: see the CPU column)")
     print(f"\nTotal: {tot['wall'] / 3600:.2f} h wall, {cpu_h}, {tot['rows']:,} verdict rows.")
     print(f"Not yet run at full ({len(missing)}): {', '.join(missing) if missing else 'none'}.")
