@@ -119,3 +119,20 @@ def test_a_cell_is_probed_then_chunked_by_its_measured_trial_time():
     assert runner_mod._chunk_size(10**7, 2, 1e-9, 0.25) == runner_mod.MAX_FAST_CHUNK
     assert runner_mod._chunk_size(1000, 2, 1.0) == 125  # slow trials: four chunks per worker ...
     assert runner_mod._chunk_size(100_000, 2, 1.0) == runner_mod.MAX_CHUNK  # ... of at most MAX_CHUNK trials
+
+
+def test_chunks_grow_with_the_worker_count_so_the_parent_keeps_up():
+    """The parent ingests chunks one at a time (PARENT_CHUNK_SECONDS each): with P workers a chunk holds at
+    least P x PARENT_CHUNK_SECONDS / PARENT_BUSY_MAX seconds of work, so the parent's share stays at most
+    PARENT_BUSY_MAX; up to 10 workers that is the backend's 1 s, unchanged."""
+    m = runner_mod._min_chunk_seconds
+    for backend in ("serial", "processes", "dask"):
+        for jobs in (1, 2, 8, 10):
+            assert m(backend, jobs) == runner_mod.MIN_CHUNK_SECONDS[backend]
+    for jobs in (11, 16, 64, 1024):
+        w = m("dask", jobs)
+        assert w > 1.0
+        assert jobs * runner_mod.PARENT_CHUNK_SECONDS / w <= runner_mod.PARENT_BUSY_MAX + 1e-12
+    assert abs(m("dask", 64) - 5.888) < 1e-9
+    # slow trials of 2 s on 64 workers: 3 trials (6 s) a chunk, not 1 (2 s) by the four-chunks-per-worker rule
+    assert runner_mod._chunk_size(200, 64, 2.0, m("dask", 64)) == 3
