@@ -158,7 +158,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
 
     ledger = load_ledger(args.ledger)
-    per_theorem, rows, missing, other = {}, [], [], []
+    per_theorem, rows, missing, other, other_ids = {}, [], [], [], set()
     for tid, row in sorted(ledger.items()):
         cells, factor = load_cells(args.runs / tid, row)
         if cells is None:
@@ -168,6 +168,7 @@ def main(argv=None):
         prov = json.loads(prov_file.read_text()) if prov_file.exists() else {}
         commits = {row.get("commit")} | {p.get("commit") for p in row.get("prior_segments", [])}
         if prov.get("git_commit") not in commits:
+            other_ids.add(tid)
             other.append(f"{tid} (ran on {str(prov.get('git_commit'))[:7]}, ledger {str(row.get('commit'))[:7]})")
         per_theorem[tid] = (cells, factor)
         for c, s in cells.items():
@@ -205,8 +206,8 @@ def main(argv=None):
         for tid, (cells, factor) in per_theorem.items():
             row = ledger[tid]
             meas = row.get("phase_seconds", {}).get("trials")
-            if not meas or row.get("prior_segments") or row.get("resumed"):
-                continue  # resumed theorems: the last segment's phase covers only its part
+            if not meas or row.get("prior_segments") or row.get("resumed") or tid in other_ids:
+                continue  # resumed: the last segment's phase covers only its part; other commit: other times
             meas = float(meas) - float(row.get("paused_seconds") or 0.0)
             span, _ = replay(list(cells.values()), 2, backend="processes")
             (quiet if 0.9 <= factor <= 1.1 and meas >= 30 else shared).append(span / meas)
