@@ -249,7 +249,10 @@ def open_backend(backend="processes", *, jobs=None, scheduler=None):
             raise RpcheckError(
                 f"`scheduler` ({scheduler!r}) must be None, a scheduler address or a distributed.Client."
             )
-        n_workers = len(client.scheduler_info().get("workers", {})) or (jobs or 1)
+        # task slots: every worker's threads. Not ``scheduler_info()["workers"]``: distributed 2025.5 to 2026.6
+        # list at most 5 workers there by default (dask/distributed#9045, #9308), which sized the chunks for 5
+        # workers on any larger cluster; ``Client.nthreads()`` lists all of them in every supported version
+        n_workers = sum(int(n) for n in client.nthreads().values()) or (jobs or 1)
         yield PoolBackend(client.get_executor(pure=False), "dask", n_workers)
     finally:
         for obj in reversed(owned):

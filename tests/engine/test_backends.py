@@ -54,6 +54,34 @@ def test_dask_local_cluster_equals_serial(reference):
     assert res.provenance["backend"] == "dask"
 
 
+def test_dask_backend_counts_every_worker_thread(monkeypatch):
+    """The chunk sizes follow the cluster's task slots: all workers' threads, even where
+    ``Client.scheduler_info()`` lists only 5 workers (its default in distributed 2025.5 to 2026.6, mimicked)."""
+    distributed = pytest.importorskip("distributed", reason="dask.distributed is the optional 'dask' extra")
+    from rpcheck.engine.backends import open_backend
+
+    real = distributed.Client.scheduler_info
+
+    def capped(self, *args, **kwargs):
+        info = dict(real(self, *args, **kwargs))
+        info["workers"] = dict(list(info.get("workers", {}).items())[:5])
+        return info
+
+    monkeypatch.setattr(distributed.Client, "scheduler_info", capped)
+    with (
+        distributed.LocalCluster(n_workers=7, threads_per_worker=1, processes=False, dashboard_address=None) as c7,
+        distributed.Client(c7) as client,
+        open_backend("dask", scheduler=client) as be,
+    ):
+        assert be.jobs == 7
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=3, processes=False, dashboard_address=None) as c6,
+        distributed.Client(c6) as client,
+        open_backend("dask", scheduler=client) as be,
+    ):
+        assert be.jobs == 6
+
+
 def test_trials_run_on_one_blas_thread_whatever_the_callers_setting():
     # Control first: on this machine x @ x over 2^20 entries must differ between 1 and 2 OpenBLAS threads,
     # else this test cannot tell a pinned trial from an unpinned one.
