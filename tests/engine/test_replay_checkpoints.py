@@ -1,20 +1,14 @@
 """tests/bench/replay_checkpoints.py: the evidence it gives for reusing checkpoints across commits must
 detect a changed trial, and must report a match when nothing changed."""
 
-import importlib.util
 import json
-import pathlib
 
 import numpy as np
-
-_SCRIPT = pathlib.Path(__file__).parents[1] / "bench" / "replay_checkpoints.py"
+from _bench_scripts import load_bench_script
 
 
 def _replay_module():
-    spec = importlib.util.spec_from_file_location("replay_checkpoints", _SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_bench_script("replay_checkpoints")
 
 
 def test_replay_matches_then_detects_a_changed_statistic(tmp_path):

@@ -2,24 +2,17 @@
 of the same chunks obeys, chunk a cell as the engine does, and read a run directory's trial times (the
 2,000-trial sample extended to the cell's recorded total) as the engine wrote them."""
 
-import importlib.util
-import pathlib
-
 import numpy as np
 import pytest
+from _bench_scripts import load_bench_script
 
 from rpcheck.engine import run
 from rpcheck.engine import runner as runner_mod
 
-_SCRIPT = pathlib.Path(__file__).parents[1] / "bench" / "full_scaling_estimate.py"
-
 
 @pytest.fixture(scope="module")
 def mod():
-    spec = importlib.util.spec_from_file_location("full_scaling_estimate", _SCRIPT)
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    return m
+    return load_bench_script("full_scaling_estimate")
 
 
 def _cells(seed):

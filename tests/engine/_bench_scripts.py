@@ -1,0 +1,14 @@
+"""Import a script of tests/bench (not a package) as a module, for the tests of its logic."""
+
+import importlib.util
+import pathlib
+
+BENCH = pathlib.Path(__file__).parents[1] / "bench"
+
+
+def load_bench_script(name):
+    """The module ``tests/bench/<name>.py``, executed fresh."""
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
