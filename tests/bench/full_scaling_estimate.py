@@ -2,7 +2,7 @@
 
 Usage::
 
-    python tests/bench/full_scaling_estimate.py --runs /work/fullrun [--workers 2 16 64] [--summary CSV]
+    python tests/bench/full_scaling_estimate.py --runs SCRATCH [--workers 2 16 64] [--summary CSV]
 
 ``--runs`` holds one ``rpcheck check ID --profile full --out DIR`` directory per theorem (the layout
 ``tests/bench/full_by_theorem.py`` writes); each has ``trials/*.parquet`` with every trial's measured
