@@ -2,7 +2,7 @@
 
 Usage::
 
-    python tests/bench/full_scaling_estimate.py --runs SCRATCH [--workers 2 16 64] [--summary CSV]
+    python tests/bench/full_scaling_estimate.py --runs SCRATCH [--workers 2 16 64]
 
 ``--runs`` holds one ``rpcheck check ID --profile full --out DIR`` directory per theorem (the layout
 ``tests/bench/full_by_theorem.py`` writes); each has ``trials/*.parquet`` with every trial's measured
@@ -45,6 +45,7 @@ from __future__ import annotations
 import argparse
 import heapq
 import json
+import sys
 from collections import deque
 from pathlib import Path
 
@@ -53,11 +54,10 @@ import pandas as pd
 
 from rpcheck.engine.runner import _chunk_size, _min_chunk_seconds, _probe_size
 
-REPO = Path(__file__).resolve().parents[2]
-
-
-def load_ledger(path):
-    return {r["id"]: r for r in (json.loads(line) for line in Path(path).read_text().splitlines() if line.strip())}
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path.insert(0, str(HERE))  # the driver's ledger reader, also when this file is loaded by path (the tests)
+from full_by_theorem import read_ledger  # noqa: E402
 
 
 def load_cells(run_dir, row):
@@ -103,42 +103,23 @@ def replay(cells, workers, min_chunk=None, backend="dask"):
     default the engine's (:func:`rpcheck.engine.runner._min_chunk_seconds`)."""
     if min_chunk is None:
         min_chunk = _min_chunk_seconds(backend, workers)
-    queue = deque()  # (cell, start, stop) in submission order
-    state = []
-    for k, s in enumerate(cells):
-        n = len(s)
-        probe = min(n, _probe_size(n, workers))
-        queue.append((k, 0, probe))
-        state.append({"pending": 1, "next": probe})
     prefix = [np.concatenate(([0.0], np.cumsum(s))) for s in cells]
-    free = [(0.0, w) for w in range(workers)]  # (time the worker is free, worker)
-    heapq.heapify(free)
-    running = []  # (finish time, cell, start, stop)
-    chunks = 0
-    now = 0.0
+    # (cell, start, stop) in submission order: every cell's probe first
+    queue = deque((k, 0, min(len(s), _probe_size(len(s), workers))) for k, s in enumerate(cells))
+    running = []  # (finish time, cell, start, stop) of the chunks on the workers
+    idle, chunks, now = workers, 0, 0.0
     while queue or running:
-        # start chunks on free workers, in submission order
-        while queue and free and free[0][0] <= now:
-            t, w = heapq.heappop(free)
+        while queue and idle:  # a free worker takes the next chunk at once
             k, a, b = queue.popleft()
-            dur = prefix[k][b] - prefix[k][a]
-            heapq.heappush(running, (max(t, now) + dur, k, a, b, w))
+            heapq.heappush(running, (now + prefix[k][b] - prefix[k][a], k, a, b))
+            idle -= 1
             chunks += 1
-        # next completion
-        t, k, a, b, w = heapq.heappop(running)
-        now = t
-        heapq.heappush(free, (t, w))
-        st = state[k]
-        st["pending"] -= 1
-        if st["pending"] == 0 and st["next"] < len(cells[k]) and a == 0:
-            n = len(cells[k])
-            done = st["next"]
-            spt = prefix[k][done] / done
-            size = _chunk_size(n - done, workers, spt, min_chunk)
-            for s0 in range(done, n, size):
-                queue.append((k, s0, min(n, s0 + size)))
-                st["pending"] += 1
-            st["next"] = n
+        now, k, a, b = heapq.heappop(running)
+        idle += 1
+        n = len(cells[k])
+        if a == 0 and b < n:  # the probe is back: the rest of the cell, sized from its measured trial time
+            size = _chunk_size(n - b, workers, prefix[k][b] / b, min_chunk)
+            queue.extend((k, s0, min(n, s0 + size)) for s0 in range(b, n, size))
     return now, chunks
 
 
@@ -154,11 +135,10 @@ def main(argv=None):
                     help="least work per chunk, a what-if (default: the engine's rule for P workers)")
     ap.add_argument("--validate", action="store_true",
                     help="replay each theorem alone with P = 2 against its measured wall")
-    ap.add_argument("--summary", type=Path, help="write per-cell trials / sum / max seconds (corrected) as CSV")
     args = ap.parse_args(argv)
 
-    ledger = load_ledger(args.ledger)
-    per_theorem, rows, missing, other, other_ids = {}, [], [], [], set()
+    ledger = read_ledger(args.ledger)
+    per_theorem, missing, other, other_ids = {}, [], [], set()
     for tid, row in sorted(ledger.items()):
         cells, factor = load_cells(args.runs / tid, row)
         if cells is None:
@@ -171,11 +151,6 @@ def main(argv=None):
             other_ids.add(tid)
             other.append(f"{tid} (ran on {str(prov.get('git_commit'))[:7]}, ledger {str(row.get('commit'))[:7]})")
         per_theorem[tid] = (cells, factor)
-        for c, s in cells.items():
-            rows.append({"theorem": tid, "cell": c, "trials": len(s), "seconds_sum": round(float(s.sum()), 3),
-                         "seconds_max": round(float(s.max()), 4), "cpu_factor": round(factor, 3)})
-    if args.summary:
-        pd.DataFrame(rows).to_csv(args.summary, index=False)
     all_cells = [s for cells, _ in per_theorem.values() for s in cells.values()]
     work = sum(float(s.sum()) for s in all_cells)
     longest = max(float(s.max()) for s in all_cells)
