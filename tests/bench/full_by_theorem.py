@@ -22,6 +22,10 @@ into ``docs/full-run/partial/<id>.tar.gz`` (when at most ``--pack-limit-mb``; co
 unpacks it and resumes. Checked on lei2020.supervised: stopped after 20 s, packed, unpacked in a fresh scratch
 directory and resumed, its verdict table equal to the uninterrupted run's in every column.
 
+Each completed theorem also leaves its trial-time trace in ``docs/full-run/traces/<id>/`` (:func:`write_trace`;
+commit it): what ``tests/bench/full_scaling_estimate.py`` replays, kept in the repository because the results
+directories in scratch space do not survive a machine reset.
+
 Theorems already in the ledger for the same code (``tree``: the git tree hash of ``rpcheck/``) are skipped;
 ``--rerun`` runs them again. The run's own verdict logic is untouched: this script only calls the CLI and
 copies what it printed (``--json``) and what GNU ``/usr/bin/time`` reports of the child process and the
@@ -265,6 +269,40 @@ def pack(theorem, out):
     return dst
 
 
+def write_trace(theorem, out, dest=None):
+    """Keep in the repository what ``tests/bench/full_scaling_estimate.py`` replays of a completed theorem.
+
+    The replay reads a results directory's per-trial ``seconds`` (``trials/*.parquet``: each cell's first
+    2,000 trials) and each cell's recorded trial count and summed seconds (``cells.parquet``). The results
+    directories live in scratch space, which a machine reset wipes (between sessions 21 and 22 it took those
+    of the first 81 theorems). This writes the same layout, those columns only, to
+    ``<dest>/<theorem>/`` (default ``<ledger-dir>/traces``), so ``full_scaling_estimate.py --runs
+    docs/full-run/traces`` replays from the repository. The values are copied unchanged (float64)."""
+    import pandas as pd
+
+    src = out / theorem
+    files = sorted((src / "trials").glob("*.parquet"))
+    if not files or not (src / "cells.parquet").exists():
+        print(f"{theorem}: no completed results in {src} (trials/*.parquet, cells.parquet), no trace written")
+        return None
+    dst = (LEDGER_DIR / "traces" if dest is None else dest) / theorem
+    (dst / "trials").mkdir(parents=True, exist_ok=True)
+    t = pd.concat([pd.read_parquet(f, columns=["cell", "trial", "seconds"]) for f in files])
+    t = t.drop_duplicates(["cell", "trial"]).sort_values(["cell", "trial"]).reset_index(drop=True)
+    c = pd.read_parquet(src / "cells.parquet", columns=["cell", "trials", "seconds"])
+    c = c.groupby("cell", as_index=False).agg(trials=("trials", "max"), seconds=("seconds", "max"))
+    for frame, path in ((t, dst / "trials" / f"{theorem}.parquet"), (c, dst / "cells.parquet")):
+        tmp = path.with_suffix(".tmp")
+        frame.to_parquet(tmp, compression="zstd", index=False)
+        os.replace(tmp, path)
+    if (src / "provenance.json").exists():  # the commit the trials ran on (the estimate flags another commit)
+        prov = json.loads((src / "provenance.json").read_text())
+        (dst / "provenance.json").write_text(json.dumps({"git_commit": prov.get("git_commit")}) + "\n")
+    size = sum(f.stat().st_size for f in dst.rglob("*") if f.is_file())
+    print(f"{theorem}: trace {dst} ({len(t):,} trial times, {len(c)} cells, {size / 1e3:.0f} kB)")
+    return dst
+
+
 def main(argv=None):
     global LEDGER_DIR
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -278,6 +316,10 @@ def main(argv=None):
                     help="instead of running: pack each named theorem's unfinished results directory (checkpoints, "
                          "marker, segments) into <ledger-dir>/partial/<id>.tar.gz, to be committed; a later run "
                          "unpacks it and resumes")
+    ap.add_argument("--trace", action="store_true",
+                    help="instead of running: write each named theorem's trial-time trace (what "
+                         "full_scaling_estimate.py replays) from its completed results directory into "
+                         "<ledger-dir>/traces/<id>/, to be committed")
     ap.add_argument("--stop-at", default=None,
                     help="UTC time (ISO, e.g. 2026-11-27T09:00) at which to stop: the theorem in flight gets SIGTERM "
                          "(its checkpoints stay), is packed as with --pack when its results directory is at most "
@@ -296,6 +338,10 @@ def main(argv=None):
     if args.pack:
         for theorem in args.theorems:
             pack(theorem, args.out)
+        return 0
+    if args.trace:
+        for theorem in args.theorems:
+            write_trace(theorem, args.out)
         return 0
     args.out.mkdir(parents=True, exist_ok=True)
     with open(args.out / "driver.log", "a") as log:
@@ -325,6 +371,7 @@ def main(argv=None):
             rows = read_ledger(ledger_path)
             rows[theorem] = row
             write_ledger(ledger_path, rows)
+            write_trace(theorem, args.out)
             packed = LEDGER_DIR / "partial" / f"{theorem}.tar.gz"
             if packed.exists():  # completed: its packed checkpoints are no longer needed (git rm it)
                 packed.unlink()

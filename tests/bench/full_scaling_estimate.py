@@ -6,7 +6,8 @@ Usage::
 
 ``--runs`` holds one ``rpcheck check ID --profile full --out DIR`` directory per theorem (the layout
 ``tests/bench/full_by_theorem.py`` writes); each has ``trials/*.parquet`` with every trial's measured
-``seconds``. The per-theorem CPU, pauses and serial decide phase come from the committed ledger
+``seconds``. ``--runs docs/full-run/traces`` reads the committed traces instead (the same layout, those columns
+only; ``full_by_theorem.py`` writes one per completed theorem, and ``--trace`` for a completed directory). The per-theorem CPU, pauses and serial decide phase come from the committed ledger
 (``docs/full-run/ledger.jsonl``).
 
 The model replays the engine's own scheduling (:func:`rpcheck.engine.runner._execute`) on the measured trial
@@ -187,6 +188,10 @@ def main(argv=None):
             span, _ = replay(list(cells.values()), 2, backend="processes")
             (quiet if 0.9 <= factor <= 1.1 and meas >= 30 else shared).append(span / meas)
             print(f"| {tid} | {meas:.1f} | {span:.1f} | {span / meas:.2f} | {factor:.2f} |")
+        if not quiet:
+            print(f"\nno single-segment theorem of >= 30 s that had the 2 cores to themselves to validate against "
+                  f"({len(shared)} others)")
+            return 0
         q = np.quantile(quiet, [0, 0.5, 1])
         print(f"\n{len(quiet)} single-segment theorems of >= 30 s that had the 2 cores to themselves (CPU factor "
               f"0.9-1.1): model / measured median {q[1]:.2f}, range {q[0]:.2f}-{q[2]:.2f}. The other {len(shared)} "

@@ -86,3 +86,30 @@ def test_load_cells_reads_the_sample_and_the_cell_totals(mod, tmp_path):
         sample = res.trials.loc[res.trials["cell"] == c, "seconds"].to_numpy()
         removed = hold * int((sample > hold).sum())
         assert float(s.sum()) == pytest.approx(float(totals.loc[c]) - removed, rel=1e-9)
+
+
+def test_a_committed_trace_replays_as_its_results_directory(mod, tmp_path):
+    """full_by_theorem.write_trace keeps, in the repository, the columns the replay reads: loaded from the trace,
+    every cell's trial times are the results directory's, to the bit, and so is the replay."""
+    driver = load_bench_script("full_by_theorem")
+    runs = tmp_path / "runs"
+    out = runs / "engine_test.bernoulli"
+    n = runner_mod.TRIAL_SAMPLE + 300
+    res = run(["engine_test.bernoulli"], backend="serial", trials=n, seed=4, out=out)
+    res.cells.to_parquet(out / "cells.parquet")
+    (out / "trials").mkdir(exist_ok=True)
+    res.trials.to_parquet(out / "trials" / "engine_test.bernoulli.parquet")
+    dst = driver.write_trace("engine_test.bernoulli", runs, dest=tmp_path / "traces")
+    assert dst == tmp_path / "traces" / "engine_test.bernoulli"
+    row = {"cpu_seconds": 3.0 * float(res.cells.groupby("cell")["seconds"].max().sum()) + 0.5,
+           "phase_seconds": {"decide_and_tabulate": 0.5}}
+    from_dir, f_dir = mod.load_cells(out, row)
+    from_trace, f_trace = mod.load_cells(dst, row)
+    assert f_trace == f_dir
+    assert sorted(from_trace) == sorted(from_dir)
+    for c in from_dir:
+        np.testing.assert_array_equal(from_trace[c], from_dir[c])
+    assert mod.replay(list(from_trace.values()), 3) == mod.replay(list(from_dir.values()), 3)
+    # a directory without completed results writes nothing
+    assert driver.write_trace("engine_test.missing", runs, dest=tmp_path / "traces") is None
+    assert not (tmp_path / "traces" / "engine_test.missing").exists()
