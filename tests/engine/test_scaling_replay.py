@@ -56,15 +56,22 @@ def test_replay_chunks_a_cell_as_the_engine_does(mod):
     assert replayed == len(chunks) == 2 * n_cells
 
 
+def _results_dir(out, n, seed):
+    """A results directory of engine_test.bernoulli with ``n`` trials a cell, in the layout of ``rpcheck check
+    --out`` (cells.parquet, trials/<id>.parquet), and the run's result."""
+    res = run(["engine_test.bernoulli"], backend="serial", trials=n, seed=seed, out=out)
+    res.cells.to_parquet(out / "cells.parquet")
+    (out / "trials").mkdir(exist_ok=True)
+    res.trials.to_parquet(out / "trials" / "engine_test.bernoulli.parquet")
+    return res
+
+
 def test_load_cells_reads_the_sample_and_the_cell_totals(mod, tmp_path):
     """A cell of more than TRIAL_SAMPLE trials keeps only its first TRIAL_SAMPLE trial times; the loader
     extends them to the cell's size with the cell's recorded total, and scales by the ledger's CPU."""
     out = tmp_path / "res"
     n = runner_mod.TRIAL_SAMPLE + 500
-    res = run(["engine_test.bernoulli"], backend="serial", trials=n, seed=3, out=out)
-    res.cells.to_parquet(out / "cells.parquet")
-    (out / "trials").mkdir(exist_ok=True)
-    res.trials.to_parquet(out / "trials" / "engine_test.bernoulli.parquet")
+    res = _results_dir(out, n, seed=3)
     totals = res.cells.groupby("cell")["seconds"].max()
     assert (res.trials.groupby("cell").size() == runner_mod.TRIAL_SAMPLE).all()
     trial_seconds = float(totals.sum())
@@ -94,11 +101,7 @@ def test_a_committed_trace_replays_as_its_results_directory(mod, tmp_path):
     driver = load_bench_script("full_by_theorem")
     runs = tmp_path / "runs"
     out = runs / "engine_test.bernoulli"
-    n = runner_mod.TRIAL_SAMPLE + 300
-    res = run(["engine_test.bernoulli"], backend="serial", trials=n, seed=4, out=out)
-    res.cells.to_parquet(out / "cells.parquet")
-    (out / "trials").mkdir(exist_ok=True)
-    res.trials.to_parquet(out / "trials" / "engine_test.bernoulli.parquet")
+    res = _results_dir(out, runner_mod.TRIAL_SAMPLE + 300, seed=4)
     dst = driver.write_trace("engine_test.bernoulli", runs, dest=tmp_path / "traces")
     assert dst == tmp_path / "traces" / "engine_test.bernoulli"
     row = {"cpu_seconds": 3.0 * float(res.cells.groupby("cell")["seconds"].max().sum()) + 0.5,
