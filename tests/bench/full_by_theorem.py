@@ -297,7 +297,9 @@ def write_trace(theorem, out, dest=None):
         os.replace(tmp, path)
     if (src / "provenance.json").exists():  # the commit the trials ran on (the estimate flags another commit)
         prov = json.loads((src / "provenance.json").read_text())
-        (dst / "provenance.json").write_text(json.dumps({"git_commit": prov.get("git_commit")}) + "\n")
+        tmp = dst / "provenance.json.tmp"
+        tmp.write_text(json.dumps({"git_commit": prov.get("git_commit")}) + "\n")
+        os.replace(tmp, dst / "provenance.json")
     size = sum(f.stat().st_size for f in dst.rglob("*") if f.is_file())
     print(f"{theorem}: trace {dst} ({len(t):,} trial times, {len(c)} cells, {size / 1e3:.0f} kB)")
     return dst

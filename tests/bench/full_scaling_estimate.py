@@ -136,6 +136,7 @@ def main(argv=None):
                     help="least work per chunk, a what-if (default: the engine's rule for P workers)")
     ap.add_argument("--validate", action="store_true",
                     help="replay each theorem alone with P = 2 against its measured wall")
+    ap.add_argument("--list-missing", action="store_true", help="name every ledger row without trial files")
     args = ap.parse_args(argv)
 
     ledger = read_ledger(args.ledger)
@@ -156,8 +157,12 @@ def main(argv=None):
     work = sum(float(s.sum()) for s in all_cells)
     longest = max(float(s.max()) for s in all_cells)
     serial = sum(float(ledger[t].get("phase_seconds", {}).get("decide_and_tabulate", 0.0)) for t in per_theorem)
-    print(f"theorems {len(per_theorem)} (ledger rows without trial files: {', '.join(missing) or 'none'}); "
+    # after a machine reset most rows have no results directory: name them only when they are few
+    shown = ", ".join(missing) if len(missing) <= 8 else f"{', '.join(missing[:3])}, ... (see --list-missing)"
+    print(f"theorems {len(per_theorem)} ({len(missing)} ledger rows without trial files: {shown or 'none'}); "
           f"cells {len(all_cells)}; trials {sum(len(s) for s in all_cells):,}")
+    if args.list_missing and missing:
+        print("ledger rows without trial files: " + ", ".join(missing))
     if other:
         print("trial times from a run directory of another commit than the ledger row (its CPU scales them): "
               + "; ".join(other))
