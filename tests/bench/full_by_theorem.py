@@ -280,6 +280,8 @@ def write_trace(theorem, out, dest=None):
     docs/full-run/traces`` replays from the repository. The values are copied unchanged (float64)."""
     import pandas as pd
 
+    from rpcheck.engine.store import atomic_write_text
+
     src = out / theorem
     files = sorted((src / "trials").glob("*.parquet"))
     if not files or not (src / "cells.parquet").exists():
@@ -297,9 +299,7 @@ def write_trace(theorem, out, dest=None):
         os.replace(tmp, path)
     if (src / "provenance.json").exists():  # the commit the trials ran on (the estimate flags another commit)
         prov = json.loads((src / "provenance.json").read_text())
-        tmp = dst / "provenance.json.tmp"
-        tmp.write_text(json.dumps({"git_commit": prov.get("git_commit")}) + "\n")
-        os.replace(tmp, dst / "provenance.json")
+        atomic_write_text(dst / "provenance.json", json.dumps({"git_commit": prov.get("git_commit")}) + "\n")
     size = sum(f.stat().st_size for f in dst.rglob("*") if f.is_file())
     print(f"{theorem}: trace {dst} ({len(t):,} trial times, {len(c)} cells, {size / 1e3:.0f} kB)")
     return dst

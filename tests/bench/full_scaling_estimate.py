@@ -157,12 +157,11 @@ def main(argv=None):
     work = sum(float(s.sum()) for s in all_cells)
     longest = max(float(s.max()) for s in all_cells)
     serial = sum(float(ledger[t].get("phase_seconds", {}).get("decide_and_tabulate", 0.0)) for t in per_theorem)
-    # after a machine reset most rows have no results directory: name them only when they are few
-    shown = ", ".join(missing) if len(missing) <= 8 else f"{', '.join(missing[:3])}, ... (see --list-missing)"
+    # after a machine reset most rows have no results directory: name them all only when they are few
+    few = args.list_missing or len(missing) <= 8
+    shown = ", ".join(missing if few else missing[:3]) + ("" if few else ", ... (see --list-missing)")
     print(f"theorems {len(per_theorem)} ({len(missing)} ledger rows without trial files: {shown or 'none'}); "
           f"cells {len(all_cells)}; trials {sum(len(s) for s in all_cells):,}")
-    if args.list_missing and missing:
-        print("ledger rows without trial files: " + ", ".join(missing))
     if other:
         print("trial times from a run directory of another commit than the ledger row (its CPU scales them): "
               + "; ".join(other))
