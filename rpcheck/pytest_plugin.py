@@ -41,6 +41,20 @@ def pytest_configure(config):
         value = config.getoption(f"rpcheck_{key}", default=None)
         if value is not None or key in ("trials", "jobs", "scheduler"):
             testing.DEFAULTS[key] = value
+    workers = _xdist_worker_count(config)
+    if workers and testing.DEFAULTS.get("jobs") is None:
+        # under pytest-xdist (-n N) the N test processes share the cores: each theorem run gets its share
+        # instead of a pool of cpu_count workers per test process. Verdicts do not depend on jobs.
+        import os
+
+        testing.DEFAULTS["jobs"] = max(1, (os.cpu_count() or 1) // workers)
+
+
+def _xdist_worker_count(config):
+    """Number of pytest-xdist workers when this process is one of them, else 0."""
+    if not hasattr(config, "workerinput"):
+        return 0
+    return int(config.workerinput.get("workercount", 1))
 
 
 @pytest.hookimpl(trylast=True)
@@ -73,6 +87,63 @@ def pytest_collection_modifyitems(session, config, items):
     if old is not None:
         config.pluginmanager.unregister(old)
     config.pluginmanager.register(_FamilySummary(fam), "rpcheck-family-summary")
+
+
+# --- pytest-xdist: each worker runs a share of the tests; the controller prints the summary -------------------
+# Every worker collects the whole suite, so each plans the same family (same sizes, tests and weighted
+# Bonferroni levels): the suite-level bound holds however the tests are distributed. At the end a worker sends
+# its theorem results (cells, provenance and, when a report is asked for, the trial tables) and its family's
+# run counts to the controller, which merges them and prints the same summary lines as a run without xdist.
+
+_XDIST_KEY = "rpcheck"
+
+
+def pytest_sessionfinish(session):
+    config = session.config
+    if not hasattr(config, "workeroutput"):
+        return
+    import base64
+    import pickle
+
+    from . import testing
+
+    want_tables = bool(config.getoption("rpcheck_report"))
+    results = [(r.cells, r.trial_tables if want_tables else {}, r.provenance) for r in testing.COLLECTED]
+    fam = testing.FAMILY
+    family = None if fam is None else (fam.alpha, fam.sizes, fam.tests, fam.outside, fam.calls)
+    blob = pickle.dumps((results, family), protocol=pickle.HIGHEST_PROTOCOL)
+    config.workeroutput[_XDIST_KEY] = base64.b64encode(blob).decode("ascii")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """Controller side of pytest-xdist: merge a finished worker's results into this process's state."""
+    blob = getattr(node, "workeroutput", {}).get(_XDIST_KEY)
+    if blob is None:
+        return
+    import base64
+    import pickle
+    from types import SimpleNamespace
+
+    from . import testing
+
+    results, family = pickle.loads(base64.b64decode(blob))  # our own workers' output, same run
+    for cells, tables, prov in results:
+        testing.COLLECTED.append(SimpleNamespace(cells=cells, trial_tables=tables, provenance=prov))
+    if family is None:
+        return
+    alpha, sizes, tests, outside, calls = family
+    config = node.config
+    summary = config.pluginmanager.get_plugin("rpcheck-family-summary")
+    if summary is None:
+        fam = testing.Family(alpha, sizes, tests, outside)
+        config.pluginmanager.register(_FamilySummary(fam), "rpcheck-family-summary")
+    else:
+        fam = summary.family
+    for tid, k in calls.items():
+        fam.calls[tid] = fam.calls.get(tid, 0) + k
+    # runs beyond the collected tests, counted over all workers
+    fam.extra = [tid for tid, k in fam.calls.items() for _ in range(max(0, k - fam.tests.get(tid, 0)))]
 
 
 class _FamilySummary:

@@ -122,3 +122,23 @@ def test_x(theorem_result):
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--rpcheck-backend=serial")
     result.stdout.fnmatch_lines(["*theorem_result fixture needs @pytest.mark.theorem(id=...)*"])
     assert result.ret != 0
+
+
+def test_same_summary_under_xdist(pytester):
+    """Under pytest-xdist (-n 2) every worker plans the same family and the controller merges the workers'
+    results: the error-control line and the verdict summary are those of the run without xdist, and the
+    report (written by the controller from the workers' trial tables) covers both theorems."""
+    serial = _run(pytester)
+    serial.assert_outcomes(passed=3)
+    lines = serial.stdout.lines
+    control = next(x for x in lines if x.startswith("error control:"))
+    verdicts = lines[lines.index(next(x for x in lines if "rpcheck verdicts" in x)) + 1]
+    report = pytester.path / "xdist-report.html"
+    result = _run(pytester, "-n", "2", f"--rpcheck-report={report}")
+    result.assert_outcomes(passed=3)
+    out = result.stdout.lines
+    assert control in out
+    assert verdicts in out
+    assert verdicts.startswith("2 theorems")
+    html = report.read_text()
+    assert "fam.a" in html and "fam.b" in html
