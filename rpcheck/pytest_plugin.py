@@ -45,9 +45,9 @@ def pytest_configure(config):
     if workers and testing.DEFAULTS.get("jobs") is None:
         # under pytest-xdist (-n N) the N test processes share the cores: each theorem run gets its share
         # instead of a pool of cpu_count workers per test process. Verdicts do not depend on jobs.
-        import os
+        from .engine.backends import default_jobs
 
-        testing.DEFAULTS["jobs"] = max(1, (os.cpu_count() or 1) // workers)
+        testing.DEFAULTS["jobs"] = max(1, default_jobs() // workers)
 
 
 def _xdist_worker_count(config):
@@ -102,7 +102,6 @@ def pytest_sessionfinish(session):
     config = session.config
     if not hasattr(config, "workeroutput"):
         return
-    import base64
     import pickle
 
     from . import testing
@@ -111,8 +110,7 @@ def pytest_sessionfinish(session):
     results = [(r.cells, r.trial_tables if want_tables else {}, r.provenance) for r in testing.COLLECTED]
     fam = testing.FAMILY
     family = None if fam is None else (fam.alpha, fam.sizes, fam.tests, fam.outside, fam.calls)
-    blob = pickle.dumps((results, family), protocol=pickle.HIGHEST_PROTOCOL)
-    config.workeroutput[_XDIST_KEY] = base64.b64encode(blob).decode("ascii")
+    config.workeroutput[_XDIST_KEY] = pickle.dumps((results, family), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -121,13 +119,12 @@ def pytest_testnodedown(node, error):
     blob = getattr(node, "workeroutput", {}).get(_XDIST_KEY)
     if blob is None:
         return
-    import base64
     import pickle
     from types import SimpleNamespace
 
     from . import testing
 
-    results, family = pickle.loads(base64.b64decode(blob))  # our own workers' output, same run
+    results, family = pickle.loads(blob)  # our own workers' output, same run
     for cells, tables, prov in results:
         testing.COLLECTED.append(SimpleNamespace(cells=cells, trial_tables=tables, provenance=prov))
     if family is None:
@@ -140,10 +137,8 @@ def pytest_testnodedown(node, error):
         config.pluginmanager.register(_FamilySummary(fam), "rpcheck-family-summary")
     else:
         fam = summary.family
-    for tid, k in calls.items():
+    for tid, k in calls.items():  # Family.extra follows from the merged counts
         fam.calls[tid] = fam.calls.get(tid, 0) + k
-    # runs beyond the collected tests, counted over all workers
-    fam.extra = [tid for tid, k in fam.calls.items() for _ in range(max(0, k - fam.tests.get(tid, 0)))]
 
 
 class _FamilySummary:

@@ -82,7 +82,11 @@ class Family:
         self.tests = dict(tests)
         self.outside = list(outside)
         self.calls = {}
-        self.extra = []
+
+    @property
+    def extra(self):
+        """Ids of the runs beyond the collected tests marked with them (one entry per extra run)."""
+        return [tid for tid, k in self.calls.items() for _ in range(max(0, k - self.tests.get(tid, 0)))]
 
     @property
     def rows(self):
@@ -106,7 +110,6 @@ class Family:
 
             from .errors import RpcheckWarning
 
-            self.extra.append(theorem_id)
             warnings.warn(
                 f"theorem {theorem_id!r} ran {self.calls[theorem_id]} times but only {self.tests[theorem_id]} "
                 "collected test(s) are marked with it: the suite-level error bound does not cover the extra run.",

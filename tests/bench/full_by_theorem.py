@@ -79,10 +79,9 @@ def read_ledger(path):
 
 
 def write_ledger(path, rows):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text("".join(json.dumps(rows[k], sort_keys=True) + "\n" for k in sorted(rows)))
-    os.replace(tmp, path)
+    from rpcheck.engine.store import atomic_write_text
+
+    atomic_write_text(path, "".join(json.dumps(rows[k], sort_keys=True) + "\n" for k in sorted(rows)))
 
 
 def _descendants(pid):
@@ -280,7 +279,7 @@ def write_trace(theorem, out, dest=None):
     docs/full-run/traces`` replays from the repository. The values are copied unchanged (float64)."""
     import pandas as pd
 
-    from rpcheck.engine.store import atomic_write_text
+    from rpcheck.engine.store import atomic_write_bytes, atomic_write_text
 
     src = out / theorem
     files = sorted((src / "trials").glob("*.parquet"))
@@ -294,9 +293,7 @@ def write_trace(theorem, out, dest=None):
     c = pd.read_parquet(src / "cells.parquet", columns=["cell", "trials", "seconds"])
     c = c.groupby("cell", as_index=False).agg(trials=("trials", "max"), seconds=("seconds", "max"))
     for frame, path in ((t, dst / "trials" / f"{theorem}.parquet"), (c, dst / "cells.parquet")):
-        tmp = path.with_suffix(".tmp")
-        frame.to_parquet(tmp, compression="zstd", index=False)
-        os.replace(tmp, path)
+        atomic_write_bytes(path, frame.to_parquet(None, compression="zstd", index=False))
     if (src / "provenance.json").exists():  # the commit the trials ran on (the estimate flags another commit)
         prov = json.loads((src / "provenance.json").read_text())
         atomic_write_text(dst / "provenance.json", json.dumps({"git_commit": prov.get("git_commit")}) + "\n")
