@@ -172,3 +172,18 @@ def test_dlss_methods_select_top_leverage_features():
     assert all(50.0 <= x["accuracy"] <= 100.0 for x in rows)
     with pytest.raises(Exception, match="methods"):
         cmp.run_repetition("breast_cancer", r=4, methods=("dlss",), C_grid=(1.0,), cv_folds=2, rng=0)
+
+
+def test_kernels_warmed_for_the_data_dtype_only(monkeypatch):
+    """run_repetition warms the numba kernels (outside its timed region) for the data's dtype: float64 for
+    every loaded Dataset, float32 for a Dataset built on float32 features; once per dtype and process."""
+    import rpcheck.sketches as sk
+    from rpcheck.datasets import Dataset
+
+    calls = []
+    monkeypatch.setattr(sk, "warmup_kernels", lambda **kw: calls.append(kw["dtypes"]) or 0)
+    monkeypatch.setattr(cmp, "_WARM", set())
+    ds = load_bundled("breast_cancer")
+    for data in (ds, ds, Dataset(ds.X.astype(np.float32), ds.y, "bc32", "classification")):
+        cmp.run_repetition(data, r=4, methods=("gaussian",), cv_folds=2, C_grid=SMALL_GRID, rng=0)
+    assert calls == [("float64",), ("float32",)]

@@ -6,7 +6,11 @@ rpcheck routes forked children, and threads that find another parallel kernel ru
 drivers (rpcheck.sketches._fwht.parallel_slot).
 """
 
+import json
 import multiprocessing as mp
+import os
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -119,3 +123,50 @@ def test_warmup_kernels_touches_every_kernel(monkeypatch):
             fwht(np.zeros((70, 1024), dt), inplace=True)
     after = {n: len(getattr(_kernels, n).signatures) for n in names}
     assert after == before
+
+
+_FLOAT64_ONLY = r"""
+import json
+import numpy as np
+import scipy.sparse as sp
+from rpcheck.sketches import _kernels, fwht, make_sketch, warmup_kernels
+
+assert warmup_kernels(parallel=False, dtypes=("float64",)) == 6 + 2 + 3 + 2
+names = [n for n in dir(_kernels) if hasattr(getattr(_kernels, n), "signatures")]
+sigs = lambda: {n: [str(s) for s in getattr(_kernels, n).signatures] for n in names}
+before = sigs()
+X = np.random.default_rng(0).standard_normal((70, 1000))
+make_sketch("srht", 1000, 8, rng=0).apply(X)
+make_sketch("srht-nps", 1000, 8, rng=0).fit(X).apply(X)
+y = np.where(np.arange(70) % 2, 1.0, -1.0)
+make_sketch("srht-supervised", 1000, 8, rng=0).fit(sp.csr_matrix(X), y).apply(sp.csr_matrix(X))
+make_sketch("se-isrht", 1000, 8, method="topr", rng=0).fit(sp.csr_matrix(X)).apply(sp.csr_matrix(X))
+make_sketch("cw", 1000, 8, q=2, v=2, a=2, rng=0).apply(X)
+make_sketch("countsketch", 1000, 8, rng=0).apply(sp.csr_matrix(X))
+fwht(np.zeros((70, 1024)))
+fwht(np.zeros((70, 2048))[:, ::2])
+fwht(np.zeros((70, 1024)), inplace=True)
+print(json.dumps({"before": before, "after": sigs()}))
+"""
+
+
+def test_warmup_kernels_float64_only():
+    """``dtypes=("float64",)`` (what the timing checkers pass) warms every float64 path and no float32 one.
+
+    A fresh interpreter, so that specialisations made by other tests in this process cannot hide a gap."""
+    proc = subprocess.run([sys.executable, "-c", _FLOAT64_ONLY], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "RPCHECK_PARALLEL": "0"})
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert got["after"] == got["before"]
+    assert not any("float32" in s for sig in got["before"].values() for s in sig)
+    assert any("float64" in s for sig in got["before"].values() for s in sig)
+
+
+@pytest.mark.parametrize("bad", [(), ("int8",), ("x",), "float16", [np.float64, "complex128"]])
+def test_warmup_kernels_rejects_bad_dtypes(bad):
+    from rpcheck.errors import RpcheckError
+    from rpcheck.sketches import warmup_kernels
+
+    with pytest.raises(RpcheckError, match="`dtypes`"):
+        warmup_kernels(dtypes=bad)

@@ -262,7 +262,7 @@ def trial(params, rng):
     """One repetition (module docstring) plus the fixed-input memory check."""
     from sklearn.model_selection import StratifiedKFold, train_test_split
 
-    warmup_kernels()
+    warmup_kernels(dtypes=("float64",))  # every input here is float64
     ds = standin(params["dataset"], params["n"])
     X, y = ds.X.tocsr(), ds.y
     r = params["r"]

@@ -204,7 +204,7 @@ def _warm_up(C):
     from ...sketches import warmup_kernels
     from ...svm import solve_svc
 
-    warmup_kernels()
+    warmup_kernels(dtypes=("float64",))  # every input here is float64
     g = np.random.default_rng(0)
     Xs = sp.random(8, 64, density=0.3, format="csr", random_state=g)
     ys = np.array([1.0, -1.0] * 4)
