@@ -103,3 +103,22 @@ def score_order_bound(Xr, y, a=1.0):
     dS, dT = g * Sabs, g * Tabs
     bound = g * Wabs + (1 + a) * ((2 * np.abs(Sc) + dS) * dS).sum(axis=0) + a * (2 * np.abs(T) + dT) * dT
     return bound + 8 * u * (Wabs + (1 + a) * (Sc**2).sum(axis=0) + a * T**2)
+
+
+def typical_kernel_calls(dt):
+    """One call of every compiled-kernel path a sketch or ``fwht`` takes on float dtype ``dt`` (dense, CSR,
+    CSC, strided and in-place input): after ``warmup_kernels`` none of them may need a new specialisation."""
+    from rpcheck.sketches import fwht
+
+    X = np.random.default_rng(0).standard_normal((70, 1000)).astype(dt)
+    make_sketch("srht", 1000, 8, rng=0).apply(X)
+    make_sketch("srht-nps", 1000, 8, rng=0).fit(X).apply(X)
+    y = np.where(np.arange(70) % 2, 1.0, -1.0)
+    make_sketch("srht-supervised", 1000, 8, rng=0).fit(sp.csr_matrix(X), y).apply(sp.csr_matrix(X))
+    make_sketch("se-isrht", 1000, 8, method="topr", rng=0).fit(sp.csr_matrix(X)).apply(sp.csr_matrix(X))
+    make_sketch("cw", 1000, 8, q=2, v=2, a=2, rng=0).apply(X)
+    make_sketch("countsketch", 1000, 8, rng=0).apply(sp.csr_matrix(X))
+    make_sketch("countsketch", 1000, 8, rng=0).apply(sp.csc_array(X))
+    fwht(np.zeros((70, 1024), dt))
+    fwht(np.zeros((70, 2048), dt)[:, ::2])
+    fwht(np.zeros((70, 1024), dt), inplace=True)

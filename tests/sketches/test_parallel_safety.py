@@ -16,7 +16,7 @@ import threading
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from _sketch_cases import build, dense
+from _sketch_cases import build, dense, typical_kernel_calls
 
 from rpcheck.sketches import _fwht, fwht, make_sketch, numba_enabled
 
@@ -109,43 +109,24 @@ def test_warmup_kernels_touches_every_kernel(monkeypatch):
     for parallel in ("0", "1"):
         monkeypatch.setenv("RPCHECK_PARALLEL", parallel)
         for dt in (np.float64, np.float32):
-            X = np.random.default_rng(0).standard_normal((70, 1000)).astype(dt)
-            make_sketch("srht", 1000, 8, rng=0).apply(X)
-            make_sketch("srht-nps", 1000, 8, rng=0).fit(X).apply(X)
-            y = np.where(np.arange(70) % 2, 1.0, -1.0)
-            make_sketch("srht-supervised", 1000, 8, rng=0).fit(sp.csr_matrix(X), y).apply(sp.csr_matrix(X))
-            make_sketch("se-isrht", 1000, 8, method="topr", rng=0).fit(sp.csr_matrix(X)).apply(sp.csr_matrix(X))
-            make_sketch("cw", 1000, 8, q=2, v=2, a=2, rng=0).apply(X)
-            make_sketch("countsketch", 1000, 8, rng=0).apply(sp.csr_matrix(X))
-            make_sketch("countsketch", 1000, 8, rng=0).apply(sp.csc_array(X))
-            fwht(np.zeros((70, 1024), dt))
-            fwht(np.zeros((70, 2048), dt)[:, ::2])
-            fwht(np.zeros((70, 1024), dt), inplace=True)
+            typical_kernel_calls(dt)
     after = {n: len(getattr(_kernels, n).signatures) for n in names}
     assert after == before
 
 
 _FLOAT64_ONLY = r"""
 import json
-import numpy as np
-import scipy.sparse as sp
-from rpcheck.sketches import _kernels, fwht, make_sketch, warmup_kernels
+import sys
+
+sys.path.insert(0, sys.argv[1])
+from _sketch_cases import typical_kernel_calls
+from rpcheck.sketches import _kernels, warmup_kernels
 
 assert warmup_kernels(parallel=False, dtypes=("float64",)) == 6 + 2 + 3 + 2
 names = [n for n in dir(_kernels) if hasattr(getattr(_kernels, n), "signatures")]
 sigs = lambda: {n: [str(s) for s in getattr(_kernels, n).signatures] for n in names}
 before = sigs()
-X = np.random.default_rng(0).standard_normal((70, 1000))
-make_sketch("srht", 1000, 8, rng=0).apply(X)
-make_sketch("srht-nps", 1000, 8, rng=0).fit(X).apply(X)
-y = np.where(np.arange(70) % 2, 1.0, -1.0)
-make_sketch("srht-supervised", 1000, 8, rng=0).fit(sp.csr_matrix(X), y).apply(sp.csr_matrix(X))
-make_sketch("se-isrht", 1000, 8, method="topr", rng=0).fit(sp.csr_matrix(X)).apply(sp.csr_matrix(X))
-make_sketch("cw", 1000, 8, q=2, v=2, a=2, rng=0).apply(X)
-make_sketch("countsketch", 1000, 8, rng=0).apply(sp.csr_matrix(X))
-fwht(np.zeros((70, 1024)))
-fwht(np.zeros((70, 2048))[:, ::2])
-fwht(np.zeros((70, 1024)), inplace=True)
+typical_kernel_calls("float64")
 print(json.dumps({"before": before, "after": sigs()}))
 """
 
@@ -154,8 +135,8 @@ def test_warmup_kernels_float64_only():
     """``dtypes=("float64",)`` (what the timing checkers pass) warms every float64 path and no float32 one.
 
     A fresh interpreter, so that specialisations made by other tests in this process cannot hide a gap."""
-    proc = subprocess.run([sys.executable, "-c", _FLOAT64_ONLY], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "RPCHECK_PARALLEL": "0"})
+    proc = subprocess.run([sys.executable, "-c", _FLOAT64_ONLY, os.path.dirname(__file__)], capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "RPCHECK_PARALLEL": "0"})
     assert proc.returncode == 0, proc.stderr
     got = json.loads(proc.stdout.strip().splitlines()[-1])
     assert got["after"] == got["before"]
