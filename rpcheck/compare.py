@@ -338,13 +338,14 @@ _WARM = set()
 
 
 def _warmup(dtype):
-    """Compile (or load) every numba kernel for the data's float ``dtype`` once per process, outside every
-    timed region; otherwise the first SRHT/CountSketch method timed in a process pays the JIT or cache load
-    and the time claims are biased. Tiny sketches never reach the large-input kernels, so this uses the
-    sketch library's own ``warmup_kernels``. Only the data's dtype (float64 for every loaded or generated
-    :class:`~rpcheck.datasets.Dataset`) is warmed: the float32 specialisations would double the JIT of a
-    first run after an install and never be called."""
-    name = np.dtype(dtype).name
+    """Compile (or load) every numba kernel for the data's ``dtype`` once per process, outside every timed
+    region; otherwise the first SRHT/CountSketch method timed in a process pays the JIT or cache load and the
+    time claims are biased. Tiny sketches never reach the large-input kernels, so this uses the sketch
+    library's own ``warmup_kernels``. Only the dtype the sketches will compute in is warmed (float32 stays
+    float32, anything else becomes float64, as in ``check_matrix``; every loaded or generated
+    :class:`~rpcheck.datasets.Dataset` is float64): the other dtype's specialisations would double the JIT
+    of a first run after an install and never be called."""
+    name = "float32" if np.dtype(dtype) == np.float32 else "float64"
     if name not in _WARM:
         from .sketches import warmup_kernels
 

@@ -187,3 +187,20 @@ def test_kernels_warmed_for_the_data_dtype_only(monkeypatch):
     for data in (ds, ds, Dataset(ds.X.astype(np.float32), ds.y, "bc32", "classification")):
         cmp.run_repetition(data, r=4, methods=("gaussian",), cv_folds=2, C_grid=SMALL_GRID, rng=0)
     assert calls == [("float64",), ("float32",)]
+
+
+def test_integer_features_warm_float64(monkeypatch):
+    """Integer features are computed in float64 by the sketches (check_matrix), so float64 is what is warmed;
+    an integer dtype is never handed to warmup_kernels (whose domain is float64/float32)."""
+    import rpcheck.sketches as sk
+    from rpcheck.datasets import Dataset
+
+    calls = []
+    monkeypatch.setattr(sk, "warmup_kernels", lambda **kw: calls.append(kw["dtypes"]) or 0)
+    monkeypatch.setattr(cmp, "_WARM", set())
+    ds = load_bundled("breast_cancer")
+    Xi = np.arange(ds.X.size).reshape(ds.X.shape) % 7
+    rows = cmp.run_repetition(Dataset(Xi, ds.y, "int", "classification"), r=4, methods=("gaussian",), cv_folds=2,
+                              C_grid=SMALL_GRID, rng=0)
+    assert calls == [("float64",)]
+    assert len(rows) == 1

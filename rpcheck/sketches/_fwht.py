@@ -270,14 +270,6 @@ def _fwht_numpy_guarded(work, scale, big, A):
         raise _overflow_error(A)
 
 
-def _is_dtype_like(value):
-    try:
-        np.dtype(value)
-    except TypeError:
-        return False
-    return True
-
-
 def warmup_kernels(*, parallel=None, dtypes=("float64", "float32")):
     """Compile (or load from numba's on-disk cache) every compiled kernel for the float ``dtypes`` now.
 
@@ -290,18 +282,22 @@ def warmup_kernels(*, parallel=None, dtypes=("float64", "float32")):
     CPU on the 2-core development machine, the float32 ones as much again). Returns the number of kernel
     specialisations touched (0 without numba).
     """
-    dtypes = tuple(dtypes) if isinstance(dtypes, (tuple, list)) else (dtypes,)
-    if not dtypes:
+    names = []
+    for dt in dtypes if isinstance(dtypes, (tuple, list)) else (dtypes,):
+        try:
+            name = np.dtype(dt).name
+        except TypeError:  # not a dtype at all: the message shows the value as given
+            name = dt
+        names.append(check_choice("dtypes", name, ("float64", "float32")))
+    if not names:
         raise RpcheckError("`dtypes` (()) must be a non-empty subset of 'float64', 'float32'.")
-    for dt in dtypes:
-        check_choice("dtypes", np.dtype(dt).name if _is_dtype_like(dt) else dt, ("float64", "float32"))
     if not numba_enabled():
         return 0
     if parallel is None:
         parallel = os.environ.get("RPCHECK_PARALLEL", "0") in ("1", "true", "yes")
     k = _kernels
     count = 0
-    for dtype in dict.fromkeys(np.dtype(dt).type for dt in dtypes):
+    for dtype in dict.fromkeys(np.dtype(n).type for n in names):
         X = np.zeros((2, 4), dtype=dtype)
         out = np.empty_like(X)
         cols = np.zeros(2, dtype=np.int64)
