@@ -409,6 +409,14 @@ def run_trial(theorem, params, trial, seed):
         return _execute_trial(th, json.loads(canonical), canonical, int(trial), int(seed), keep_artifacts=True)
 
 
+def _run_one_kept(theorem_id, module, canonical, trial, seed):
+    """Worker entry point: :func:`run_trial` of one trial (artifacts kept) in a worker process; arguments are
+    ids only, as for :func:`_run_chunk`. Used to replay the worst trials of counterexamples in parallel."""
+    th = theorem_id if isinstance(theorem_id, Theorem) else _resolve(theorem_id, module)
+    with one_blas_thread():
+        return _execute_trial(th, json.loads(canonical), canonical, int(trial), int(seed), keep_artifacts=True)
+
+
 def replay_trial(theorem_id, params, trial, seed):
     """Recompute trial ``trial`` of cell ``params`` under root seed ``seed``: its :class:`TrialRecord`
     (with artifacts), bit-identical to the run's (same code, same BLAS). Solver errors are re-raised."""

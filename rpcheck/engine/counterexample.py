@@ -7,7 +7,8 @@ A counterexample file (``counterexamples/<theorem>__<variant>__cell<k>.npz``, wr
   a scipy.sparse artifact is stored as ``artifact.<name>.{data,indices,indptr,shape}`` (CSR);
 - ``meta``: a 0-d string array with JSON: theorem id, variant, cell index, canonical parameters, root
   seed, spawn key, trial index, the recorded outcomes and diagnostics (as the run computed them in its
-  worker), and whether the re-run in the main process reproduced them.
+  worker), whether the trial recomputed after the run reproduced them (``reproduced``), and where it was
+  recomputed (``replayed_in``: the main process, or a worker process for trials of a second or more).
 
 :func:`replay` recomputes the trial from its seed alone and reports whether the recomputed outcomes and
 diagnostics match the saved ones (exactly, and up to a relative 1e-9).
@@ -31,7 +32,7 @@ from .store import atomic_write_bytes
 __all__ = ["build_counterexample", "write_counterexample", "load_counterexample", "replay", "Counterexample",
            "ReplayResult"]  # fmt: skip
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: meta "reproduced" + "replayed_in" (1: "reproduced_in_main_process")
 
 
 def _safe(s):
@@ -47,11 +48,13 @@ def _outcomes(named):
     return {k: o._asdict() for k, o in named.items()}
 
 
-def build_counterexample(theorem, variant, cell_index, canonical, trial, seed, worker_record, rerun):
+def build_counterexample(theorem, variant, cell_index, canonical, trial, seed, worker_record, rerun,
+                         replayed_in="the main process"):  # fmt: skip
     """Assemble ``(relative path, (arrays, meta))`` for the worst violating trial of a cell.
 
-    ``worker_record`` is the trial's TrialResult from the run; ``rerun`` is ``run_trial(...)`` in the main
-    process, ``(TrialResult, TrialRecord)``, whose artifacts are saved."""
+    ``worker_record`` is the trial's TrialResult from the run; ``rerun`` is the same trial recomputed
+    after the run (``run_trial(...)``, ``(TrialResult, TrialRecord)``), whose artifacts are saved;
+    ``replayed_in`` says where it was recomputed ("the main process" or "a worker process")."""
     rd2, rec = rerun
     ss = trial_seed_sequence(theorem.id, canonical, trial, seed)
     arrays = {}
@@ -85,7 +88,8 @@ def build_counterexample(theorem, variant, cell_index, canonical, trial, seed, w
         "trial": int(trial),
         "outcomes": _outcomes(saved),
         "diagnostics": dict(worker_record.diagnostics),
-        "reproduced_in_main_process": bool(reproduced),
+        "reproduced": bool(reproduced),
+        "replayed_in": str(replayed_in),
         "replay": f"rpcheck.engine.replay(path)  # or replay_trial({theorem.id!r}, params, {trial}, {seed})",
     }
     rel = f"counterexamples/{_safe(theorem.id)}__{_safe(variant)}__cell{int(cell_index)}.npz"

@@ -86,6 +86,7 @@ from ._worker import (  # re-exported; workers import only this light module
     TrialError,
     _jsonable,
     _run_chunk,
+    _run_one_kept,
     canonical_json,
     replay_trial,
     run_trial,
@@ -1127,6 +1128,49 @@ def run(
             shutil.rmtree(spill, ignore_errors=True)
 
 
+#: A counterexample's worst trial is replayed (for its artifacts, and to confirm that it reproduces) after
+#: the trials. A replay whose trial took at least this many seconds in the run goes to the backend's workers,
+#: all such replays at once; the others run in the main process, where a pool's round trip would cost more
+#: than the trial. In the main process, the replays of lei2020.sparse_scale at `full` (one per cell, its
+#: dense-rotation control being VIOLATED by design; the cells' trials average 85, 381 and 1,272 s) held the
+#: run for 2,135 s after its 4,056 s of trials (PROFILES.md, session 26); on two or more workers they take
+#: about as long as the longest of them.
+REPLAY_IN_WORKERS_SECONDS = 1.0
+
+
+def _replay_worst(todo, seed, backend, jobs, scheduler):
+    """Replay the trials in ``todo`` (``key -> (cell, trial index, its recorded seconds)``).
+
+    Returns ``key -> (where, (TrialResult, TrialRecord))``, where ``where`` is "the main process" or "a worker
+    process". A replay is the same trial under the same seed and BLAS threading wherever it runs
+    (tests/engine/test_counterexample.py compares the two)."""
+    out = {}
+    slow = sorted((k for k, (_, _, s) in todo.items() if s >= REPLAY_IN_WORKERS_SECONDS),
+                  key=lambda k: -todo[k][2])  # longest first  # fmt: skip
+    if slow and backend != "serial":
+        from .backends import open_backend
+
+        with open_backend(backend, jobs=jobs, scheduler=scheduler) as be:
+            handles = {}
+            for k in slow:
+                cell, trial, _ = todo[k]
+                h = be.submit(_run_one_kept, cell.theorem.id, cell.theorem.trial.__module__, cell.canonical,
+                              trial, seed)  # fmt: skip
+                handles[h] = k
+            try:
+                while handles:
+                    for h in be.wait_any(handles):
+                        out[handles.pop(h)] = ("a worker process", h.result())
+            except BaseException:
+                for h in handles:
+                    h.cancel()
+                raise
+    for k, (cell, trial, _) in todo.items():
+        if k not in out:
+            out[k] = ("the main process", run_trial(cell.theorem, cell.canonical, trial, seed))
+    return out
+
+
 def _run_stored(ths, cells, seed, backend, jobs, scheduler, store, sequential, seq_levels, progress, resume, alpha,
                 m_v, m_h, started, profile, overrides, trials, out):  # fmt: skip
     from .provenance import collect_provenance, utc_now
@@ -1141,17 +1185,20 @@ def _run_stored(ths, cells, seed, backend, jobs, scheduler, store, sequential, s
     from .counterexample import build_counterexample
 
     counterexamples = {}
-    replayed = {}
+    todo = {}
+    for r in rows:
+        if r.worst is not None and r.decision.verdict is Verdict.VIOLATED:
+            key = (r.cell.theorem.id, r.cell.canonical, r.worst)
+            todo.setdefault(key, (r.cell, r.worst, float(r.worst_record.seconds)))
+    replayed = _replay_worst(todo, seed, backend, jobs, scheduler)
     for r in rows:
         if r.worst is None or r.decision.verdict is not Verdict.VIOLATED:
             continue
         cell = r.cell
-        key = (cell.theorem.id, cell.canonical, r.worst)
-        if key not in replayed:
-            replayed[key] = run_trial(cell.theorem, cell.canonical, r.worst, seed)
+        where, rerun = replayed[(cell.theorem.id, cell.canonical, r.worst)]
         rel, payload = build_counterexample(
             cell.theorem, r.spec.variant.name, cell.index, cell.canonical, r.worst, seed,
-            r.worst_record, replayed[key],
+            r.worst_record, rerun, replayed_in=where,
         )  # fmt: skip
         counterexamples[rel] = payload
         r.counterexample = rel

@@ -26,7 +26,28 @@ def test_counterexample_saved_for_violated_deterministic_cell(violated):
     with np.load(path, allow_pickle=False) as z:  # readable without pickles
         meta = json.loads(str(z["meta"][()]))
     assert meta["theorem"] == "engine_test.det" and meta["variant"] == "claim" and meta["seed"] == 5
-    assert meta["reproduced_in_main_process"] is True
+    assert meta["reproduced"] is True
+    assert meta["replayed_in"] == "the main process"  # a trial of well under REPLAY_IN_WORKERS_SECONDS
+
+
+def test_slow_replays_run_in_workers_and_save_the_same_file(violated, tmp_path, monkeypatch):
+    """With every replay counted as slow, the worst trial is recomputed in a worker process; the file is the
+    same as the main process's, except where the replay ran."""
+    from rpcheck.engine import runner
+
+    out, res = violated
+    monkeypatch.setattr(runner, "REPLAY_IN_WORKERS_SECONDS", 0.0)
+    res2 = run("engine_test.det", backend="processes", jobs=2, trials=60, seed=5, out=tmp_path)
+    rel = res.cells.loc[res.cells["counterexample"] != "", "counterexample"].iloc[0]
+    assert list(res2.cells["counterexample"]) == list(res.cells["counterexample"])
+    with np.load(out / rel, allow_pickle=False) as a, np.load(tmp_path / rel, allow_pickle=False) as b:
+        assert sorted(a.files) == sorted(b.files)
+        for name in a.files:
+            if name != "meta":
+                assert np.array_equal(a[name], b[name]), name
+        ma, mb = json.loads(str(a["meta"][()])), json.loads(str(b["meta"][()]))
+    assert mb["replayed_in"] == "a worker process" and mb["reproduced"] is True
+    assert {k: v for k, v in ma.items() if k != "replayed_in"} == {k: v for k, v in mb.items() if k != "replayed_in"}
 
 
 def test_worst_violating_trial_is_saved(violated):
