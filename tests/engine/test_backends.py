@@ -149,6 +149,37 @@ def test_a_cell_is_probed_then_chunked_by_its_measured_trial_time():
     assert runner_mod._chunk_size(100_000, 2, 1.0) == runner_mod.MAX_CHUNK  # ... of at most MAX_CHUNK trials
 
 
+def test_a_resumed_cell_is_timed_by_its_checkpoints_and_not_probed_again(tmp_path):
+    """On resume, the checkpointed trials time the cell: its missing trials are chunked at once (here the 60
+    after a 4-trial chunk, in one chunk), with no new probe; the result is the uninterrupted run's."""
+    import json
+    import shutil
+
+    full = run(["engine_test.bernoulli"], backend="serial", trials=64, seed=1, out=tmp_path / "a")
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    kept = 0
+    for p in sorted((tmp_path / "b").rglob("*.npz")):
+        with np.load(p, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"][()]))
+        if "start" in meta and meta["start"] > 0:
+            p.unlink()  # keep each cell's first chunk (its probe of 4) only
+        elif "start" in meta:
+            kept += 1
+    n_cells = len(_engine_claims.BERNOULLI.profiles["quick"].cells)
+    assert kept == n_cells
+    chunks = []
+
+    def progress(done, total, info):
+        if info["event"] == "chunk":
+            chunks.append(done)
+
+    again = run(["engine_test.bernoulli"], backend="serial", trials=64, seed=1, out=tmp_path / "b", resume=True,
+                progress=progress)  # fmt: skip
+    assert len(chunks) == n_cells  # one chunk per cell: the 60 missing trials, no probe
+    pd.testing.assert_frame_equal(full.trials.drop(columns="seconds"), again.trials.drop(columns="seconds"))
+    assert full.cells[["variant", "cell", "verdict"]].equals(again.cells[["variant", "cell", "verdict"]])
+
+
 def test_chunks_grow_with_the_worker_count_so_the_parent_keeps_up():
     """The parent ingests chunks one at a time (PARENT_CHUNK_SECONDS each): with P workers a chunk holds at
     least P x PARENT_CHUNK_SECONDS / PARENT_BUSY_MAX seconds of work, so the parent's share stays at most
