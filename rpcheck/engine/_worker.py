@@ -401,18 +401,12 @@ def _run_chunk(theorem_id, module, canonical, start, stop, seed):
     return ChunkResult.from_records(recs, len(th.variant_names))  # columns: one pickle pass (store.ChunkResult)
 
 
-def run_trial(theorem, params, trial, seed):
-    """Run one trial in this process; returns ``(TrialResult, TrialRecord)`` (artifacts included)."""
-    th = theorem if isinstance(theorem, Theorem) else _resolve(theorem)
+def run_trial(theorem, params, trial, seed, module=None):
+    """Run one trial in this process; returns ``(TrialResult, TrialRecord)`` (artifacts included).
+    ``module``: imported first if ``theorem`` is an id not yet registered (a worker process, as for
+    :func:`_run_chunk`)."""
+    th = theorem if isinstance(theorem, Theorem) else _resolve(theorem, module)
     canonical = params if isinstance(params, str) else canonical_json(params)
-    with one_blas_thread():
-        return _execute_trial(th, json.loads(canonical), canonical, int(trial), int(seed), keep_artifacts=True)
-
-
-def _run_one_kept(theorem_id, module, canonical, trial, seed):
-    """Worker entry point: :func:`run_trial` of one trial (artifacts kept) in a worker process; arguments are
-    ids only, as for :func:`_run_chunk`. Used to replay the worst trials of counterexamples in parallel."""
-    th = theorem_id if isinstance(theorem_id, Theorem) else _resolve(theorem_id, module)
     with one_blas_thread():
         return _execute_trial(th, json.loads(canonical), canonical, int(trial), int(seed), keep_artifacts=True)
 

@@ -86,7 +86,6 @@ from ._worker import (  # re-exported; workers import only this light module
     TrialError,
     _jsonable,
     _run_chunk,
-    _run_one_kept,
     canonical_json,
     replay_trial,
     run_trial,
@@ -1159,8 +1158,7 @@ def _replay_worst(todo, seed, backend, jobs, scheduler):
             handles = {}
             for k in slow:
                 cell, trial, _ = todo[k]
-                h = be.submit(_run_one_kept, cell.theorem.id, cell.theorem.trial.__module__, cell.canonical,
-                              trial, seed)  # fmt: skip
+                h = be.submit(run_trial, cell.theorem.id, cell.canonical, trial, seed, cell.theorem.trial.__module__)
                 handles[h] = k
             try:
                 while handles:
