@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _svm_data import assert_svc_agree
 
 from rpcheck.errors import RpcheckError, SolverError
 from rpcheck.svm import SVCProblem, min_enclosing_ball, normalized_margin, solve_svc, solve_svr
@@ -106,6 +107,36 @@ def test_auto_falls_back_to_clarabel(monkeypatch):
     monkeypatch.setattr(svc, "_solve_ipm", broken)
     res = solve_svc(XG, YG, 1.0)
     assert res.solver == "CLARABEL" and res.kkt.max_relative <= 1e-7
+
+
+def _leverage_like_gisette(n, seed, k):
+    """``k`` raw features of the gisette stand-in, min-max scaled to [-1, 1] as ``rpcheck.compare`` scales
+    them: the kind of data (``lei2020.comparison``'s DLSS methods) on which the IPM's Newton system broke down."""
+    from rpcheck.standins import lei2020_like
+
+    ds = lei2020_like("gisette", split="all", n=n, rng=seed)
+    cols = np.random.default_rng(seed).choice(ds.X.shape[1], k, replace=False)
+    X = np.asarray(ds.X[:, cols], dtype=float)
+    lo, hi = X.min(0), X.max(0)
+    return np.where(hi > lo, 2 * (X - lo) / np.where(hi > lo, hi - lo, 1.0) - 1, 0.0), ds.y
+
+
+@pytest.mark.parametrize(("seed", "k", "C"), [(0, 64, 8.0), (0, 64, 32.0), (2, 64, 0.5), (3, 128, 16.0)])
+def test_ipm_breakdown_keeps_best_iterate(monkeypatch, seed, k, C):
+    """Was SolverError "IPM: non-finite iterates or a singular Newton system" (and, under AUTO, a Clarabel
+    solve 30-40x slower): one step after merit ~1e-9 the Woodbury solve gave e^T M^-1 e < 0, and the near-optimal
+    best iterate was thrown away. It is now returned, polished and certified; the result agrees with Clarabel's
+    within both certificates (``assert_svc_agree``). The breakdown path must actually be taken (else the
+    instance no longer tests it)."""
+    from rpcheck.svm import _ipm
+
+    merits = []
+    real = _ipm._breakdown_status
+    monkeypatch.setattr(_ipm, "_breakdown_status", lambda m: merits.append(m) or real(m))
+    X, y = _leverage_like_gisette(400, seed, k)
+    res = solve_svc(X, y, C, solver="IPM")
+    assert merits and np.isfinite(merits[0]) and res.solver == "IPM"
+    assert_svc_agree(res, solve_svc(X, y, C, solver="CLARABEL"), y.size)
 
 
 def test_normalized_margin_default():
