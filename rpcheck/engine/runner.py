@@ -520,6 +520,14 @@ def _probe_size(n_missing, jobs):
     return max(1, min(MAX_CHUNK, n_missing, math.ceil(n_missing / (16 * max(1, jobs)))))
 
 
+def _ingest(cell, s, e, recs, cols):
+    """Add the trials ``s .. e-1`` (their records and outcome columns) to the cell's aggregate and to its
+    measured trial time, which sizes its later chunks (:func:`_chunk_size`)."""
+    cell.agg.ingest(s, e, recs, cols)
+    cell.timed += len(recs)
+    cell.busy += float(cols["seconds"].sum())
+
+
 def _chunk_size(n_missing, jobs, seconds_per_trial=None, min_seconds=MIN_CHUNK_SECONDS["processes"]):
     """Trials per chunk: about four chunks per worker (load balance) but at most ``MAX_CHUNK``; fast trials
     get at least ``min_seconds`` of measured work (else the per-chunk checkpoint and scheduling costs would
@@ -576,12 +584,10 @@ def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_level
         for c in cells:
             names = c.theorem.variant_names
             for s, e, recs in store.iter_chunks(c.theorem.id, c.canonical, seed, names):
-                cols = outcome_columns(recs, len(names))
-                c.agg.ingest(s, e, recs, cols)  # one chunk in memory at a time
-                # checkpointed trials time the cell: the rest is chunked at once, with no 1-trial probe
-                # leaving workers idle (a resumed news20-binary cell of lei2020.sparse_scale: one core, 21 min)
-                c.timed += len(recs)
-                c.busy += float(cols["seconds"].sum())
+                # one chunk in memory at a time; checkpointed trials time the cell, so the rest is chunked at
+                # once, with no 1-trial probe leaving workers idle (a resumed news20-binary cell of
+                # lei2020.sparse_scale: one core, 21 min)
+                _ingest(c, s, e, recs, outcome_columns(recs, len(names)))
     done = sum(c.agg.ingested for c in cells)
     if progress is not None:
         progress(done, total, {"event": "start", "resumed": done})
@@ -634,9 +640,7 @@ def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_level
                     names = cell.theorem.variant_names
                     # the worker's columns (store.ChunkResult), else computed once for the aggregate and the file
                     cols = recs.columns if isinstance(recs, ChunkResult) else outcome_columns(recs, len(names))
-                    cell.agg.ingest(s, e, recs, cols)
-                    cell.timed += len(recs)
-                    cell.busy += float(cols["seconds"].sum())
+                    _ingest(cell, s, e, recs, cols)
                     if store is not None:
                         store.save_chunk(cell.theorem.id, cell.canonical, seed, s, e, recs, names, cols)
                     cell.pending -= 1

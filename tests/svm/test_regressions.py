@@ -112,13 +112,13 @@ def test_auto_falls_back_to_clarabel(monkeypatch):
 def _leverage_like_gisette(n, seed, k):
     """``k`` raw features of the gisette stand-in, min-max scaled to [-1, 1] as ``rpcheck.compare`` scales
     them: the kind of data (``lei2020.comparison``'s DLSS methods) on which the IPM's Newton system broke down."""
+    from rpcheck.compare import _scale
     from rpcheck.standins import lei2020_like
 
     ds = lei2020_like("gisette", split="all", n=n, rng=seed)
     cols = np.random.default_rng(seed).choice(ds.X.shape[1], k, replace=False)
     X = np.asarray(ds.X[:, cols], dtype=float)
-    lo, hi = X.min(0), X.max(0)
-    return np.where(hi > lo, 2 * (X - lo) / np.where(hi > lo, hi - lo, 1.0) - 1, 0.0), ds.y
+    return _scale(X, X[:0])[0], ds.y
 
 
 @pytest.mark.parametrize(("seed", "k", "C"), [(0, 64, 8.0), (0, 64, 32.0), (2, 64, 0.5), (3, 128, 16.0)])
