@@ -337,20 +337,21 @@ def _train_predict(Ztr, ytr, Zte, C, solver, path=None):
 _WARM = set()
 
 
-def _warmup(dtype):
-    """Compile (or load) every numba kernel for the data's ``dtype`` once per process, outside every timed
-    region; otherwise the first SRHT/CountSketch method timed in a process pays the JIT or cache load and the
-    time claims are biased. Tiny sketches never reach the large-input kernels, so this uses the sketch
-    library's own ``warmup_kernels``. Only the dtype the sketches will compute in is warmed (float32 stays
-    float32, anything else becomes float64, as in ``check_matrix``; every loaded or generated
-    :class:`~rpcheck.datasets.Dataset` is float64): the other dtype's specialisations would double the JIT
-    of a first run after an install and never be called."""
-    name = "float32" if np.dtype(dtype) == np.float32 else "float64"
-    if name not in _WARM:
+def _warmup(X):
+    """Compile (or load) every numba kernel for the data ``X`` once per process, outside every timed region;
+    otherwise the first SRHT/CountSketch method timed in a process pays the JIT or cache load and the time
+    claims are biased. Tiny sketches never reach the large-input kernels, so this uses the sketch library's
+    own ``warmup_kernels``. Only what the sketches will compute in is warmed: the data's float type (float32
+    stays float32, anything else becomes float64, as in ``check_matrix``; every loaded or generated
+    :class:`~rpcheck.datasets.Dataset` is float64), and the CSR kernels only for sparse data. The other
+    specialisations would add to the JIT of a first run after an install and never be called."""
+    name = "float32" if np.dtype(X.dtype) == np.float32 else "float64"
+    key = (name, bool(sp.issparse(X)))
+    if key not in _WARM:
         from .sketches import warmup_kernels
 
-        warmup_kernels(dtypes=(name,))
-        _WARM.add(name)
+        warmup_kernels(dtypes=(name,), sparse=key[1])
+        _WARM.add(key)
 
 
 def run_repetition(
@@ -366,7 +367,7 @@ def run_repetition(
         check_choice("methods", m, METHODS + DLSS_METHODS)
     check_choice("solver", solver, SOLVERS)
     ds = _as_dataset(data)
-    _warmup(ds.X.dtype)
+    _warmup(ds.X)
     from sklearn.model_selection import StratifiedKFold, train_test_split
 
     rs = lambda: int(rng.integers(2**31 - 1))  # noqa: E731

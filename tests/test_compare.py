@@ -176,17 +176,21 @@ def test_dlss_methods_select_top_leverage_features():
 
 def test_kernels_warmed_for_the_data_dtype_only(monkeypatch):
     """run_repetition warms the numba kernels (outside its timed region) for the data's dtype: float64 for
-    every loaded Dataset, float32 for a Dataset built on float32 features; once per dtype and process."""
+    every loaded Dataset, float32 for a Dataset built on float32 features; the CSR kernels only for sparse
+    data; once per (dtype, sparsity) and process."""
+    import scipy.sparse as sp
+
     import rpcheck.sketches as sk
     from rpcheck.datasets import Dataset
 
     calls = []
-    monkeypatch.setattr(sk, "warmup_kernels", lambda **kw: calls.append(kw["dtypes"]) or 0)
+    monkeypatch.setattr(sk, "warmup_kernels", lambda **kw: calls.append((kw["dtypes"], kw["sparse"])) or 0)
     monkeypatch.setattr(cmp, "_WARM", set())
     ds = load_bundled("breast_cancer")
-    for data in (ds, ds, Dataset(ds.X.astype(np.float32), ds.y, "bc32", "classification")):
+    csr = Dataset(sp.csr_matrix(ds.X), ds.y, "bc-csr", "classification")
+    for data in (ds, ds, Dataset(ds.X.astype(np.float32), ds.y, "bc32", "classification"), csr, csr, ds):
         cmp.run_repetition(data, r=4, methods=("gaussian",), cv_folds=2, C_grid=SMALL_GRID, rng=0)
-    assert calls == [("float64",), ("float32",)]
+    assert calls == [(("float64",), False), (("float32",), False), (("float64",), True)]
 
 
 def test_integer_features_warm_float64(monkeypatch):

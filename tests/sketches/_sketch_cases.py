@@ -105,20 +105,22 @@ def score_order_bound(Xr, y, a=1.0):
     return bound + 8 * u * (Wabs + (1 + a) * (Sc**2).sum(axis=0) + a * T**2)
 
 
-def typical_kernel_calls(dt):
+def typical_kernel_calls(dt, sparse=True):
     """One call of every compiled-kernel path a sketch or ``fwht`` takes on float dtype ``dt`` (dense, CSR,
-    CSC, strided and in-place input): after ``warmup_kernels`` none of them may need a new specialisation."""
+    CSC, strided and in-place input; dense only with ``sparse=False``): after ``warmup_kernels(sparse=...)``
+    none of them may need a new specialisation."""
     from rpcheck.sketches import fwht
 
     X = np.random.default_rng(0).standard_normal((70, 1000)).astype(dt)
+    A = sp.csr_matrix if sparse else np.asarray
     make_sketch("srht", 1000, 8, rng=0).apply(X)
     make_sketch("srht-nps", 1000, 8, rng=0).fit(X).apply(X)
     y = np.where(np.arange(70) % 2, 1.0, -1.0)
-    make_sketch("srht-supervised", 1000, 8, rng=0).fit(sp.csr_matrix(X), y).apply(sp.csr_matrix(X))
-    make_sketch("se-isrht", 1000, 8, method="topr", rng=0).fit(sp.csr_matrix(X)).apply(sp.csr_matrix(X))
+    make_sketch("srht-supervised", 1000, 8, rng=0).fit(A(X), y).apply(A(X))
+    make_sketch("se-isrht", 1000, 8, method="topr", rng=0).fit(A(X)).apply(A(X))
     make_sketch("cw", 1000, 8, q=2, v=2, a=2, rng=0).apply(X)
-    make_sketch("countsketch", 1000, 8, rng=0).apply(sp.csr_matrix(X))
-    make_sketch("countsketch", 1000, 8, rng=0).apply(sp.csc_array(X))
+    make_sketch("countsketch", 1000, 8, rng=0).apply(A(X))
+    make_sketch("countsketch", 1000, 8, rng=0).apply(sp.csc_array(X) if sparse else X)
     fwht(np.zeros((70, 1024), dt))
     fwht(np.zeros((70, 2048), dt)[:, ::2])
     fwht(np.zeros((70, 1024), dt), inplace=True)

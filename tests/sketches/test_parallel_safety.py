@@ -122,26 +122,43 @@ sys.path.insert(0, sys.argv[1])
 from _sketch_cases import typical_kernel_calls
 from rpcheck.sketches import _kernels, warmup_kernels
 
-assert warmup_kernels(parallel=False, dtypes=("float64",)) == 6 + 2 + 3 + 2
+sparse = sys.argv[2] == "sparse"
+assert warmup_kernels(parallel=False, dtypes=("float64",), sparse=sparse) == 6 + 1 + (2 + 2 + 2) * sparse
 names = [n for n in dir(_kernels) if hasattr(getattr(_kernels, n), "signatures")]
 sigs = lambda: {n: [str(s) for s in getattr(_kernels, n).signatures] for n in names}
 before = sigs()
-typical_kernel_calls("float64")
+typical_kernel_calls("float64", sparse=sparse)
 print(json.dumps({"before": before, "after": sigs()}))
 """
 
+_CSR_KERNELS = ("isrht_sums_csr", "srht_csr_direct", "sparse_embed_csr")
 
-def test_warmup_kernels_float64_only():
-    """``dtypes=("float64",)`` (what the timing checkers pass) warms every float64 path and no float32 one.
+
+@pytest.mark.parametrize("sparse", ["sparse", "dense"])
+def test_warmup_kernels_float64_only(sparse):
+    """``dtypes=("float64",)`` (what the timing checkers pass) warms every float64 path and no float32 one;
+    with ``sparse=False`` (dense inputs only: lei2020.timing, the Table 2 protocol on dense data) every
+    dense float64 path and no CSR kernel.
 
     A fresh interpreter, so that specialisations made by other tests in this process cannot hide a gap."""
-    proc = subprocess.run([sys.executable, "-c", _FLOAT64_ONLY, os.path.dirname(__file__)], capture_output=True,
-                          text=True, timeout=300, env={**os.environ, "RPCHECK_PARALLEL": "0"})
+    proc = subprocess.run([sys.executable, "-c", _FLOAT64_ONLY, os.path.dirname(__file__), sparse],
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "RPCHECK_PARALLEL": "0"})
     assert proc.returncode == 0, proc.stderr
     got = json.loads(proc.stdout.strip().splitlines()[-1])
     assert got["after"] == got["before"]
     assert not any("float32" in s for sig in got["before"].values() for s in sig)
     assert any("float64" in s for sig in got["before"].values() for s in sig)
+    csr = [s for n in _CSR_KERNELS for s in got["before"][n]]
+    assert len(csr) == (6 if sparse == "sparse" else 0)
+
+
+@pytest.mark.parametrize("bad", [None, 0, 1, "yes", np.array([True])])
+def test_warmup_kernels_rejects_bad_sparse(bad):
+    from rpcheck.errors import RpcheckError
+    from rpcheck.sketches import warmup_kernels
+
+    with pytest.raises(RpcheckError, match="`sparse`"):
+        warmup_kernels(dtypes=("float64",), sparse=bad)
 
 
 @pytest.mark.parametrize("bad", [(), ("int8",), ("x",), "float16", [np.float64, "complex128"]])

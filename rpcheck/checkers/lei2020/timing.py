@@ -156,7 +156,7 @@ def _run(method, X, y, r, rng):
 
 
 def trial(params, rng):
-    warmup_kernels(dtypes=("float64",))  # every input here is float64
+    warmup_kernels(dtypes=("float64",), sparse=False)  # every input here is dense float64
     d, r = SHAPES[params["shape"]]
     n = params["n"]
     X = rng.uniform(-1.0, 1.0, size=(n, d))
