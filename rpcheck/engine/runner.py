@@ -72,6 +72,7 @@ import gc
 import json
 import math
 from collections.abc import Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -574,8 +575,22 @@ def _settled(cell, levels):
     return True
 
 
-def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_levels, progress, resume=False):
+@contextmanager
+def _using(backend, jobs, scheduler):
+    """``backend`` as an open backend: itself when it already is one (a run's trials and its counterexample
+    replays share one pool or cluster), else opened here for the duration of the block."""
+    if hasattr(backend, "submit"):
+        yield backend
+        return
     from .backends import open_backend
+
+    with open_backend(backend, jobs=jobs, scheduler=scheduler) as be:
+        yield be
+
+
+def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_levels, progress, resume=False):
+    """Run every cell's missing trials on ``backend`` (a name, opened here with ``jobs`` and ``scheduler``, or
+    an open backend). Returns the number of workers."""
     from .store import ChunkResult, outcome_columns
 
     total = sum(c.n for c in cells)
@@ -592,7 +607,7 @@ def _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_level
     if progress is not None:
         progress(done, total, {"event": "start", "resumed": done})
 
-    with open_backend(backend, jobs=jobs, scheduler=scheduler) as be:
+    with _using(backend, jobs, scheduler) as be:
         workers = be.jobs
         min_chunk = _min_chunk_seconds(be.name, be.jobs)
         handles = {}
@@ -1137,17 +1152,22 @@ def run(
 
 
 #: A counterexample's worst trial is replayed (for its artifacts, and to confirm that it reproduces) after
-#: the trials. A replay whose trial took at least this many seconds in the run goes to the backend's workers,
-#: all such replays at once; the others run in the main process, where a pool's round trip would cost more
-#: than the trial. In the main process, the replays of lei2020.sparse_scale at `full` (one per cell, its
-#: dense-rotation control being VIOLATED by design; the cells' trials average 85, 381 and 1,272 s) held the
-#: run for 2,135 s after its 4,056 s of trials (PROFILES.md, session 26); on two or more workers they take
-#: about as long as the longest of them.
-REPLAY_IN_WORKERS_SECONDS = 1.0
+#: the trials, on the backend that ran them (the same pool or cluster, still open). A replay whose trial took
+#: at least this many seconds in the run goes to the backend's workers, all such replays at once; the others
+#: run in the main process, where they cost less than a round trip. In the main process, the replays of
+#: lei2020.sparse_scale at `full` (one per cell, its dense-rotation control being VIOLATED by design; the
+#: cells' trials average 85, 381 and 1,272 s) held the run for 2,135 s after its 4,056 s of trials
+#: (PROFILES.md, session 26); on two or more workers they take about as long as the longest of them. The
+#: threshold was 1 s until session 28, when the quick profile's 135 replays (0.7-3.5 s of which ran one after
+#: the other in the main process) were seen in its first-run time. A round trip to a worker of the open
+#: pool measured 0.5 ms on the 2-core development machine (a worker that has not run the theorem imports
+#: its module once), so 10 ms is 20 round trips.
+REPLAY_IN_WORKERS_SECONDS = 0.01
 
 
-def _replay_worst(todo, seed, backend, jobs, scheduler):
-    """Replay the trials in ``todo`` (``key -> (cell, trial index, its recorded seconds)``).
+def _replay_worst(todo, seed, backend, jobs=None, scheduler=None):
+    """Replay the trials in ``todo`` (``key -> (cell, trial index, its recorded seconds)``) on ``backend`` (an
+    open backend, or a name opened here with ``jobs`` and ``scheduler``).
 
     Returns ``key -> (where, (TrialResult, TrialRecord))``, where ``where`` is "the main process" or "a worker
     process". A replay is the same trial under the same seed and BLAS threading wherever it runs
@@ -1155,10 +1175,8 @@ def _replay_worst(todo, seed, backend, jobs, scheduler):
     out = {}
     slow = sorted((k for k, (_, _, s) in todo.items() if s >= REPLAY_IN_WORKERS_SECONDS),
                   key=lambda k: -todo[k][2])  # longest first  # fmt: skip
-    if slow and backend != "serial":
-        from .backends import open_backend
-
-        with open_backend(backend, jobs=jobs, scheduler=scheduler) as be:
+    if slow and getattr(backend, "name", backend) != "serial":
+        with _using(backend, jobs, scheduler) as be:
             handles = {}
             for k in slow:
                 cell, trial, _ = todo[k]
@@ -1185,19 +1203,20 @@ def _run_stored(ths, cells, seed, backend, jobs, scheduler, store, sequential, s
     import time
 
     t0 = time.perf_counter()
-    workers = _execute(cells, seed, backend, jobs, scheduler, store, sequential, seq_levels, progress, resume)
-    t1 = time.perf_counter()
-    rows = _tabulate(cells, alpha, sequential, seq_levels, store, seed)
+    with _using(backend, jobs, scheduler) as be:  # the trials and the replays share one pool or cluster
+        workers = _execute(cells, seed, be, None, None, store, sequential, seq_levels, progress, resume)
+        t1 = time.perf_counter()
+        rows = _tabulate(cells, alpha, sequential, seq_levels, store, seed)
+        todo = {}
+        for r in rows:
+            if r.worst is not None and r.decision.verdict is Verdict.VIOLATED:
+                key = (r.cell.theorem.id, r.cell.canonical, r.worst)
+                todo.setdefault(key, (r.cell, r.worst, float(r.worst_record.seconds)))
+        replayed = _replay_worst(todo, seed, be)
 
     from .counterexample import build_counterexample
 
     counterexamples = {}
-    todo = {}
-    for r in rows:
-        if r.worst is not None and r.decision.verdict is Verdict.VIOLATED:
-            key = (r.cell.theorem.id, r.cell.canonical, r.worst)
-            todo.setdefault(key, (r.cell, r.worst, float(r.worst_record.seconds)))
-    replayed = _replay_worst(todo, seed, backend, jobs, scheduler)
     for r in rows:
         if r.worst is None or r.decision.verdict is not Verdict.VIOLATED:
             continue

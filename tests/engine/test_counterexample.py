@@ -31,13 +31,17 @@ def test_counterexample_saved_for_violated_deterministic_cell(violated):
 
 
 def test_slow_replays_run_in_workers_and_save_the_same_file(violated, tmp_path, monkeypatch):
-    """With every replay counted as slow, the worst trial is recomputed in a worker process; the file is the
-    same as the main process's, except where the replay ran."""
-    from rpcheck.engine import runner
+    """With every replay counted as slow, the worst trial is recomputed in a worker process of the backend
+    that ran the trials (opened once for both); the file is the same as the main process's, except where the
+    replay ran."""
+    from rpcheck.engine import backends, runner
 
     out, res = violated
+    opened, real = [], backends.open_backend
+    monkeypatch.setattr(backends, "open_backend", lambda *a, **kw: opened.append(a) or real(*a, **kw))
     monkeypatch.setattr(runner, "REPLAY_IN_WORKERS_SECONDS", 0.0)
     res2 = run("engine_test.det", backend="processes", jobs=2, trials=60, seed=5, out=tmp_path)
+    assert opened == [("processes",)]
     rel = res.cells.loc[res.cells["counterexample"] != "", "counterexample"].iloc[0]
     assert list(res2.cells["counterexample"]) == list(res.cells["counterexample"])
     with np.load(out / rel, allow_pickle=False) as a, np.load(tmp_path / rel, allow_pickle=False) as b:
