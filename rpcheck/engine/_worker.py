@@ -296,6 +296,19 @@ def _resolve(theorem_id, module=None):
     return th
 
 
+def _preload(modules):
+    """Import ``modules`` (the modules registering a run's theorems) in a worker process before its first
+    chunk, while the main process builds the run's cells (:func:`rpcheck.engine.backends.prestart`). An
+    import that fails here fails again, with the trial's context, when a chunk needs the module."""
+    import importlib
+
+    for m in modules:
+        importlib.import_module(m)
+    if _heap.FREEZE_IMPORT_HEAP:
+        _heap.freeze_import_heap()
+    return len(modules)
+
+
 def _error_context(theorem_id, canonical, i, seed):
     return f"trial {i} of theorem {theorem_id!r} with params {canonical} (root seed {seed})"
 

@@ -190,23 +190,26 @@ class RunResult:
         """Write ``cells``, ``trials`` (Parquet, or CSV without pyarrow), ``provenance.json`` and the
         counterexamples into the directory ``out``, every file atomically. Returns a RunResult whose
         ``path`` is ``out``."""
+        from functools import partial
+
         from .counterexample import write_counterexample
-        from .store import atomic_write_text, ensure_results_dir, write_table
+        from .store import atomic_write_text, ensure_results_dir, write_concurrently, write_table
 
         prov = dict(self.provenance)
         key = {"theorems": sorted(prov.get("theorems") or []), "seed": prov.get("seed"),
                "profile": prov.get("profile"), "alpha": prov.get("alpha")}  # fmt: skip
         out = ensure_results_dir(out, key)
-        for rel, (arrays, meta) in self.counterexamples.items():
-            write_counterexample(out / rel, arrays, meta)
         tdir = out / TRIALS_DIR
         tdir.mkdir(exist_ok=True)
         stems = {trials_file_stem(tid) for tid in self.trial_tables}
         for f in tdir.iterdir():  # rpcheck's own tables of theorems no longer in this result
             if f.suffix in (".parquet", ".csv") and f.stem not in stems:
                 f.unlink()
-        for tid, table in self.trial_tables.items():
-            write_table(table, tdir, trials_file_stem(tid))
+        # independent files, written concurrently; the cells table and the provenance come after all of them
+        write_concurrently([partial(write_counterexample, out / rel, arrays, meta)
+                            for rel, (arrays, meta) in self.counterexamples.items()]
+                           + [partial(write_table, table, tdir, trials_file_stem(tid))
+                              for tid, table in self.trial_tables.items()])  # fmt: skip
         write_table(self.cells, out, "cells")
         atomic_write_text(out / "provenance.json", json.dumps(dict(self.provenance), indent=2, default=str))
         return RunResult(self.cells, self.trial_tables, self.provenance, self.counterexamples, out)

@@ -1117,6 +1117,10 @@ def run(
     started = utc_now()
     ths = _resolve_theorems(theorems)
     _check_shippable(ths, backend)
+    _check_overrides(ths, profile, dict(overrides or {}))  # a bad override fails before any worker starts
+    from .backends import prestart
+
+    prestart(backend, jobs, sorted({th.trial.__module__ for th in ths}))  # workers start while cells are built
     cells = _build_cells(ths, profile, overrides, trials, sequential)
     if _heap.FREEZE_IMPORT_HEAP:
         _heap.freeze_import_heap(once=True)  # the CLI's process, once the theorems are imported

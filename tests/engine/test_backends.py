@@ -195,3 +195,35 @@ def test_chunks_grow_with_the_worker_count_so_the_parent_keeps_up():
     assert abs(m("dask", 64) - 5.888) < 1e-9
     # slow trials of 2 s on 64 workers: 3 trials (6 s) a chunk, not 1 (2 s) by the four-chunks-per-worker rule
     assert runner_mod._chunk_size(200, 64, 2.0, m("dask", 64)) == 3
+
+
+def _imported(name):
+    import sys
+
+    return name in sys.modules
+
+
+def test_prestart_imports_the_run_modules_in_the_workers_before_any_chunk():
+    """``prestart`` starts the pool and has its workers import the run's modules; a task submitted after it
+    finds the module imported (one worker: tasks run in order). Nothing for the serial backend."""
+    from rpcheck.engine import backends
+    from rpcheck.engine._worker import _preload
+
+    assert _preload(("colorsys",)) == 1
+    pools = dict(backends._POOLS)
+    backends.prestart("serial", 1, ["tabnanny"])
+    assert backends._POOLS == pools
+    backends._discard_pool(1)  # fresh worker
+    backends.prestart("processes", 1, ["tabnanny"])
+    with backends.open_backend("processes", jobs=1) as be:
+        assert be.submit(_imported, "tabnanny").result() is True
+        assert be.submit(_imported, "wave").result() is False  # not imported by anything else
+
+
+def test_run_prestarts_its_backend_with_the_theorems_modules(monkeypatch):
+    from rpcheck.engine import backends
+
+    calls = []
+    monkeypatch.setattr(backends, "prestart", lambda *a: calls.append(a))
+    run(["engine_test.det"], backend="serial", trials=4, seed=0)
+    assert calls == [("serial", None, ["_engine_claims"])]

@@ -264,3 +264,22 @@ def test_resume_cleans_stray_tmp_and_reports_corrupted_files(tmp_path):
     (out / "provenance.json").write_text("{")
     with pytest.raises(RpcheckError, match="provenance file .* is unreadable"):
         load_results(out)
+
+
+def test_write_concurrently_writes_every_file_and_reraises_after_all_ended(tmp_path):
+    from functools import partial
+
+    from rpcheck.engine.store import atomic_write_bytes, write_concurrently
+
+    write_concurrently([partial(atomic_write_bytes, tmp_path / f"f{i}.bin", bytes([i]) * 100) for i in range(40)])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"f{i}.bin" for i in range(40))
+    assert all((tmp_path / f"f{i}.bin").read_bytes() == bytes([i]) * 100 for i in range(40))
+
+    def boom():
+        raise OSError("disk full")
+
+    calls = [partial(atomic_write_bytes, tmp_path / "sub" / f"g{i}.bin", b"x") for i in range(20)]
+    with pytest.raises(OSError, match="disk full"):
+        write_concurrently(calls[:10] + [boom] + calls[10:])
+    assert len(list((tmp_path / "sub").glob("g*.bin"))) == 20  # the others still ran to the end
+    assert not list((tmp_path / "sub").glob(".*.tmp"))  # no temporary file left behind
