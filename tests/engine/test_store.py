@@ -271,7 +271,8 @@ def test_write_concurrently_writes_every_file_and_reraises_after_all_ended(tmp_p
 
     from rpcheck.engine.store import atomic_write_bytes, write_concurrently
 
-    write_concurrently([partial(atomic_write_bytes, tmp_path / f"f{i}.bin", bytes([i]) * 100) for i in range(40)])
+    write_concurrently([partial(atomic_write_bytes, tmp_path / f"f{i}.bin", bytes([i]) * 100)
+                        for i in range(40)])
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"f{i}.bin" for i in range(40))
     assert all((tmp_path / f"f{i}.bin").read_bytes() == bytes([i]) * 100 for i in range(40))
 
