@@ -168,3 +168,56 @@ def test_warmup_kernels_rejects_bad_dtypes(bad):
 
     with pytest.raises(RpcheckError, match="`dtypes`"):
         warmup_kernels(dtypes=bad)
+
+
+_SPLIT_WARMUP = r"""
+import json, os, sys, time
+
+go = sys.argv[1]
+from rpcheck.sketches import _fwht, warmup_kernels
+
+_fwht._load_kernels()
+k = _fwht._kernels
+while not os.path.exists(go):  # both processes start their warm-up together
+    time.sleep(0.005)
+n = warmup_kernels(parallel=False, dtypes=("float64",), sparse=False)
+names = ["fwht_rows_inplace_serial", "fwht_rows_copy_serial", "fwht_rows_guarded_serial", "srht_rows_serial",
+         "sparse_embed_dense_serial", "isrht_sums_dense"]
+out = {m: {"compiled": sum(getattr(k, m)._cache_misses.values()), "loaded": sum(getattr(k, m)._cache_hits.values()),
+           "specialisations": len(getattr(k, m).signatures)} for m in names}
+print(json.dumps({"n": n, "kernels": out}))
+"""
+
+
+def test_concurrent_warmups_split_the_jit(tmp_path):
+    """Two processes warming up at once with an empty numba cache (the workers of a run's first time after
+    an install) compile each of the warmed specialisations once between them: the other process loads it
+    from the on-disk cache (``_fwht._once_across_processes``). Whatever the interleaving, every
+    specialisation ends up in both processes, compiled by exactly one of them."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "RPCHECK_PARALLEL": "0"}
+    go = tmp_path / "go"
+    procs = [subprocess.Popen([sys.executable, "-c", _SPLIT_WARMUP, str(go)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env) for _ in range(2)]
+    go.write_text("")
+    got = []
+    for p in procs:
+        out, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+        got.append(json.loads(out.strip().splitlines()[-1]))
+    assert [g["n"] for g in got] == [7, 7]
+    for name in got[0]["kernels"]:
+        a, b = got[0]["kernels"][name], got[1]["kernels"][name]
+        specs = 2 if name == "fwht_rows_copy_serial" else 1  # C-contiguous and strided input
+        assert a["specialisations"] == b["specialisations"] == specs, name
+        assert a["compiled"] + b["compiled"] == specs, (name, a, b)
+        assert a["compiled"] + a["loaded"] == specs and b["compiled"] + b["loaded"] == specs, (name, a, b)
+
+
+def test_warmup_runs_every_call_without_a_lock_directory(monkeypatch, tmp_path):
+    """No usable lock directory (a file in its place): the warm-up calls still all run, unlocked."""
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    monkeypatch.setattr(_fwht, "_lock_dir", lambda: str(blocker / "locks"))
+    ran = []
+    _fwht._once_across_processes([(str(i), lambda i=i: ran.append(i)) for i in range(5)])
+    assert ran == [0, 1, 2, 3, 4]
