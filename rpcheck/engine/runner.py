@@ -1162,10 +1162,11 @@ def run(
 #: lei2020.sparse_scale at `full` (one per cell, its dense-rotation control being VIOLATED by design; the
 #: cells' trials average 85, 381 and 1,272 s) held the run for 2,135 s after its 4,056 s of trials
 #: (PROFILES.md, session 26); on two or more workers they take about as long as the longest of them. The
-#: threshold was 1 s until session 28, when the quick profile's 135 replays (0.7-3.5 s of which ran one after
-#: the other in the main process) were seen in its first-run time. A round trip to a worker of the open
-#: pool measured 0.5 ms on the 2-core development machine (a worker that has not run the theorem imports
-#: its module once), so 10 ms is 20 round trips.
+#: threshold was 1 s until session 28: the quick profile's 135 replays, nearly all in the main process one
+#: after the other, were a visible part of `rpcheck verify`'s time (its decide-and-tabulate phase went from
+#: 4.9-5.4 s to 3.6-3.8 s with this threshold; BENCHMARKS.md). A round trip to a worker of the open pool
+#: measured 0.5 ms on the 2-core development machine (a worker that has not run the theorem imports its
+#: module once), so 10 ms is 20 round trips.
 REPLAY_IN_WORKERS_SECONDS = 0.01
 
 
