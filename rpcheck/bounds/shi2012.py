@@ -481,12 +481,14 @@ def measured_band_failure_bound(c_wide, c_narrow, n, B, k):
 
     best = (math.inf, None)
     kb = k / B
+    # candidate tail masses r' of the wide band and their quantile-band widths (the same for every r below;
+    # np.interp on the array gives each element exactly as the scalar call does)
+    cands = np.linspace(kb * 1.001, 0.499, 400)
+    widths = np.interp(1 - cands, Fw, rw) - np.interp(cands, Fw, rw)
     for r in np.geomspace(kb * 1e-3, kb * 0.999, 60):
         a2, b2 = q(rn, Fn, 1 - r), q(rn, Fn, r)
         t2 = a2 - b2
-        # the largest r' (tail mass of the wide band) whose quantile band is still >= t2
-        cands = np.linspace(kb * 1.001, 0.499, 400)
-        widths = np.array([q(rw, Fw, 1 - s) - q(rw, Fw, s) for s in cands])
+        # the largest r' whose quantile band is still >= t2
         ok = np.flatnonzero(widths >= t2)
         if not ok.size:
             continue

@@ -200,3 +200,45 @@ def test_public_helpers_validate_their_arguments():
         mb.power_table("fast")
     with pytest.raises(RpcheckError, match="k"):
         B.measured_band_failure_bound(0.1, 0.5, 30, 200, 150)
+
+
+def _measured_band_thresholds_as_before(c_wide, c_narrow, n, Bs, k):
+    """The threshold search of ``measured_band_failure_bound`` as it was before session 28: the wide band's
+    widths recomputed at every ``r``, one ``np.interp`` call per candidate (the oracle of the hoisted form)."""
+    rw, Fw = B._cosine_quantile_table(c_wide, n)
+    rn, Fn = B._cosine_quantile_table(c_narrow, n)
+
+    def q(r, F, p):
+        return float(np.interp(p, F, r))
+
+    best = (math.inf, None)
+    kb = k / Bs
+    for r in np.geomspace(kb * 1e-3, kb * 0.999, 60):
+        a2, b2 = q(rn, Fn, 1 - r), q(rn, Fn, r)
+        cands = np.linspace(kb * 1.001, 0.499, 400)
+        widths = np.array([q(rw, Fw, 1 - s) - q(rw, Fw, s) for s in cands])
+        ok = np.flatnonzero(widths >= a2 - b2)
+        if not ok.size:
+            continue
+        s = cands[ok[-1]]
+        approx = 2 * B._order_stat_tail("beyond", Bs, k, r) + 2 * B._order_stat_tail("inside", Bs, k, s)
+        if approx < best[0]:
+            best = (approx, (q(rw, Fw, 1 - s), q(rw, Fw, s), a2, b2))
+    return best[1]
+
+
+@pytest.mark.parametrize("args", sorted({(cl["c_wide"], cl["c_narrow"], cl["n"], cl.get("B", 200))
+                                         for th in [registry.get("shi2012.thm5.measured_band")]
+                                         for prof in th.profiles.values() for cl in prof.cells}
+                                        | {(0.1, 0.527, 30, 200), (0.527, 0.827, 30, 200), (-0.3, 0.9, 5, 60)}))
+def test_measured_band_bound_equals_its_unhoisted_search(args):
+    """The widths hoisted out of the threshold loop give bit for bit the thresholds (and so the bound) of the
+    loop that recomputed them: every profile cell's expected verdict rests on this bound."""
+    c_wide, c_narrow, n, Bs = args
+    k = Bs // 20
+    bound, thr = B.measured_band_failure_bound(c_wide, c_narrow, n, Bs, k)
+    old = _measured_band_thresholds_as_before(c_wide, c_narrow, n, Bs, k)
+    if old is None:
+        assert bound == 1.0 and all(math.isnan(t) for t in thr)
+    else:
+        assert thr == old

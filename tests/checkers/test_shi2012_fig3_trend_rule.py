@@ -91,3 +91,50 @@ def test_decide_fills_the_paper_vs_rows():
     assert len(rows) == 4 and all("P_trend_agrees" in r and r["paper_P_trend"] for r in rows)
     for r, panel in zip(rows, f34.PANELS):
         assert r["P_trend_agrees"] == {Verdict.HOLDS: True, Verdict.VIOLATED: False}.get(verdicts[f"trend_{panel}"])
+
+
+def _step_power_as_before(p10, p01, trials, level):
+    """``step_power`` as it was before session 28: scalar calls, one D at a time (the oracle of the array
+    form, which must give the same bits)."""
+    from scipy.stats import binom
+
+    pd = p10 + p01
+    if pd <= 0:
+        return 0.0
+    q = p10 / pd
+    total = 0.0
+    for D in range(1, trials + 1):
+        wD = binom.pmf(D, trials, pd)
+        if wD < 1e-16:
+            continue
+        ks = np.arange(D + 1)
+        crit = binom.sf(ks - 1, D, 0.5) <= level
+        if crit.any():
+            total += wD * float(binom.sf(int(ks[crit][0]) - 1, D, q))
+    return float(total)
+
+
+def _power_calls():
+    """Every (p10, p01, trials, level) that ``powers`` evaluates for a cell of a profile, plus edge cases."""
+    calls = {(0.2, 0.0, 100, 0.01), (0.01, 0.01, 100, 0.01), (0.0, 0.3, 40, 0.05), (0.5, 0.5, 7, 0.2)}
+    for prof in t._PROFILES.values():
+        for cell in prof.cells:
+            pil = t.PILOT.get((cell["n_grid"], cell["eps"]))
+            if pil is None:
+                continue
+            trials = t._smallest_trials(cell)
+            for name in t.PANELS:
+                st = pil[name]
+                for b, cc in st:
+                    p10, p01 = t._pessimistic(b, cc, pil["draws"])
+                    calls |= {(p10, p01, trials, t.ALPHA_PANEL), (p10, p01, trials, t.ALPHA_PANEL / len(st))}
+    return sorted(calls)
+
+
+def test_step_power_gives_the_bits_of_its_scalar_form():
+    """Every power behind an expected verdict (each profile cell's calls) is bit for bit what the scalar,
+    one-D-at-a-time form computed."""
+    calls = _power_calls()
+    assert len(calls) > 20
+    for args in calls:
+        assert t.step_power(*args) == _step_power_as_before(*args), args

@@ -203,7 +203,11 @@ def panel_decision(F, alpha=ALPHA_PANEL):
 
 def step_power(p10, p01, trials, level):
     """Exact probability that the sign test of one step rejects H0 ``P(n_{j+1}) >= P(n_j)`` at ``level``
-    with ``trials`` paired draws, when a draw is a decrease w.p. ``p10`` and an increase w.p. ``p01``.
+    with ``trials`` paired draws, when a draw is a decrease w.p. ``p10`` and an increase w.p. ``p01``:
+    the sum over the number ``D`` of discordant draws of ``P(D) P(Bin(D, q) >= kmin(D))``, ``q = p10 / (p10 +
+    p01)``, terms with ``P(D) < 1e-16`` left out, in increasing ``D``. The binomial laws are evaluated on
+    arrays (each element as the scalar call gives it) and the critical values are shared by every call with
+    the same ``(trials, level)`` (:func:`_kmin`).
 
     >>> round(step_power(0.2, 0.0, 100, 0.01), 4)
     0.9999
@@ -216,17 +220,32 @@ def step_power(p10, p01, trials, level):
     if pd <= 0:
         return 0.0
     q = p10 / pd
+    D = np.arange(1, trials + 1)
+    w = binom.pmf(D, trials, pd)
+    kmin = _kmin(trials, level)
+    keep = (w >= 1e-16) & (kmin >= 0)
     total = 0.0
-    for D in range(1, trials + 1):
-        wD = binom.pmf(D, trials, pd)
-        if wD < 1e-16:
-            continue
-        ks = np.arange(D + 1)
-        crit = binom.sf(ks - 1, D, 0.5) <= level
-        if crit.any():
-            kmin = int(ks[crit][0])
-            total += wD * float(binom.sf(kmin - 1, D, q))
+    for wD, tail in zip(w[keep], binom.sf(kmin[keep] - 1, D[keep], q)):
+        total += wD * float(tail)
     return float(total)
+
+
+@functools.lru_cache(maxsize=64)
+def _kmin(trials, level):
+    """``kmin[D - 1]``, D = 1..trials: the smallest ``k <= D`` with ``P(Bin(D, 1/2) >= k) <= level`` (-1 when
+    none qualifies). The tails are evaluated on blocks of 256 values of D at once (each element as the
+    one-D-at-a-time call gives it). Read-only."""
+    from scipy.stats import binom
+
+    out = np.full(trials, -1, dtype=np.int64)
+    for lo in range(1, trials + 1, 256):
+        D = np.arange(lo, min(trials, lo + 255) + 1)
+        ks = np.arange(D[-1] + 1)
+        crit = (binom.sf(ks[None, :] - 1, D[:, None], 0.5) <= level) & (ks[None, :] <= D[:, None])
+        first = np.argmax(crit, axis=1)
+        out[D - 1] = np.where(crit.any(axis=1), first, -1)
+    out.setflags(write=False)
+    return out
 
 
 def _pessimistic(b, cc, draws):
