@@ -369,12 +369,12 @@ def _once_across_processes(calls):
     The workers of one run start together with an empty numba cache after an install, and each used to
     compile all the kernels it warmed (the quick profile's first run: the same 4.5 CPU s of specialisations
     in both workers of 2). Here each call holds an exclusive lock (``fcntl.flock`` on a file named after the
-    call and this kernels module's path) while it runs. A process finding a call's lock taken goes on with
-    the next call and comes back to it at the end, blocking, once the other process has compiled it and
-    written it to numba's on-disk cache, from which the call then loads it. Every call still runs in every
-    process (a dispatcher loads or compiles a specialisation on its first call in a process), and the results
-    do not depend on who compiled. Without ``fcntl`` (Windows) or a usable lock directory, the calls just
-    run one after the other."""
+    call, this kernels module's path and the numba cache location) while it runs. A process finding a call's
+    lock taken goes on with the next call and comes back to it at the end, blocking, once the other process
+    has compiled it and written it to numba's on-disk cache, from which the call then loads it. Every call
+    still runs in every process (a dispatcher loads or compiles a specialisation on its first call in a
+    process), and the results do not depend on who compiled. Without ``fcntl`` (Windows) or a usable lock
+    directory, the calls just run one after the other."""
     try:
         import fcntl
         import hashlib
@@ -385,7 +385,9 @@ def _once_across_processes(calls):
         for _, f in calls:
             f()
         return
-    tag = hashlib.sha1(os.path.abspath(_kernels.__file__).encode()).hexdigest()[:12]
+    # one lock per kernels module and numba cache location: processes sharing neither share nothing to wait for
+    where = os.path.abspath(_kernels.__file__) + "\0" + os.environ.get("NUMBA_CACHE_DIR", "")
+    tag = hashlib.sha1(where.encode()).hexdigest()[:12]
 
     def locked(name, f, block):
         try:
