@@ -1170,9 +1170,9 @@ def run(
 REPLAY_IN_WORKERS_SECONDS = 0.01
 
 
-def _replay_worst(todo, seed, backend, jobs=None, scheduler=None):
-    """Replay the trials in ``todo`` (``key -> (cell, trial index, its recorded seconds)``) on ``backend`` (an
-    open backend, or a name opened here with ``jobs`` and ``scheduler``).
+def _replay_worst(todo, seed, be):
+    """Replay the trials in ``todo`` (``key -> (cell, trial index, its recorded seconds)``) on the open backend
+    ``be`` (the run's).
 
     Returns ``key -> (where, (TrialResult, TrialRecord))``, where ``where`` is "the main process" or "a worker
     process". A replay is the same trial under the same seed and BLAS threading wherever it runs
@@ -1180,21 +1180,20 @@ def _replay_worst(todo, seed, backend, jobs=None, scheduler=None):
     out = {}
     slow = sorted((k for k, (_, _, s) in todo.items() if s >= REPLAY_IN_WORKERS_SECONDS),
                   key=lambda k: -todo[k][2])  # longest first  # fmt: skip
-    if slow and getattr(backend, "name", backend) != "serial":
-        with _using(backend, jobs, scheduler) as be:
-            handles = {}
-            for k in slow:
-                cell, trial, _ = todo[k]
-                h = be.submit(run_trial, cell.theorem.id, cell.canonical, trial, seed, cell.theorem.trial.__module__)
-                handles[h] = k
-            try:
-                while handles:
-                    for h in be.wait_any(handles):
-                        out[handles.pop(h)] = ("a worker process", h.result())
-            except BaseException:
-                for h in handles:
-                    h.cancel()
-                raise
+    if slow and be.name != "serial":
+        handles = {}
+        for k in slow:
+            cell, trial, _ = todo[k]
+            h = be.submit(run_trial, cell.theorem.id, cell.canonical, trial, seed, cell.theorem.trial.__module__)
+            handles[h] = k
+        try:
+            while handles:
+                for h in be.wait_any(handles):
+                    out[handles.pop(h)] = ("a worker process", h.result())
+        except BaseException:
+            for h in handles:
+                h.cancel()
+            raise
     for k, (cell, trial, _) in todo.items():
         if k not in out:
             out[k] = ("the main process", run_trial(cell.theorem, cell.canonical, trial, seed))
