@@ -84,3 +84,36 @@ def test_ratio_of_means_delta_method():
     x = rng.gamma(4.0, 1.0, 50)
     _, se1 = pca._ratio_of_means(1.5 * x + rng.normal(0, 0.5, 50), x)
     assert se1 == pytest.approx(np.std(reps), rel=0.3)
+
+
+def _dense_pca(Xtr, Xte, k):
+    """The oracle: np.linalg.svd of the centred training fold, V formed, both folds projected on V_k."""
+    mu = Xtr.mean(axis=0)
+    _, s, Vt = np.linalg.svd(Xtr - mu, full_matrices=False)
+    return s, (Xtr - mu) @ Vt[:k].T, (Xte - mu) @ Vt[:k].T
+
+
+@pytest.mark.parametrize(("n_tr", "d", "inner"), [(27, 400, None), (40, 30, None), (30, 500, 7)])
+def test_svd_through_qr_equals_the_dense_svd(n_tr, d, inner):
+    # wide (rank n - 1 after centring), tall (d < n), and rank-deficient (inner dimension 7) training folds
+    rng = np.random.default_rng(5)
+    if inner is None:
+        Xtr, rank = rng.standard_normal((n_tr, d)), min(n_tr - 1, d)
+    else:
+        Xtr, rank = rng.standard_normal((n_tr, inner)) @ rng.standard_normal((inner, d)), inner
+    Xtr += rng.standard_normal(d)  # an offset the centring removes
+    Xte = rng.standard_normal((9, d))
+    U, s, Wt, TQ, r = pca._svd(Xtr, Xte)
+    s_ref, _, _ = _dense_pca(Xtr, Xte, 1)
+    expect = int(np.sum(s_ref > s_ref[0] * max(Xtr.shape) * np.finfo(float).eps))
+    assert r == expect == rank
+    np.testing.assert_allclose(s, s_ref, rtol=0, atol=1e-12 * s_ref[0])
+    for k in (1, 5, "rank"):
+        Ztr, Zte = pca._pca(U, s, Wt, TQ, r, k)
+        kk = r if k == "rank" else k
+        _, Ztr_ref, Zte_ref = _dense_pca(Xtr, Xte, kk)
+        sign = np.sign(np.sum(Ztr * Ztr_ref, axis=0))  # singular vectors are defined up to sign
+        assert Ztr.shape == (n_tr, kk) and Zte.shape == (9, kk) and np.all(sign != 0)
+        scale = np.abs(Ztr_ref).max()
+        np.testing.assert_allclose(Ztr * sign, Ztr_ref, rtol=0, atol=1e-11 * scale)
+        np.testing.assert_allclose(Zte * sign, Zte_ref, rtol=0, atol=1e-11 * max(scale, np.abs(Zte_ref).max()))
