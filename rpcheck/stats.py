@@ -166,6 +166,7 @@ __all__ = [
     "unattainable",
     "holds_power",
     "violated_power",
+    "deterministic_trials",
 ]
 
 _ALTERNATIVES = ("two-sided", "less", "greater")
@@ -1003,6 +1004,49 @@ def violated_power(mode, n, p_true, promised=None, level=0.01):
     else:
         ok = _central(ks, n, promised) <= level
     return float(min(1.0, pmf[ok].sum()))
+
+
+def deterministic_trials(vacuous_fraction=0.0, *, power=0.99):
+    """Trials a cell needs so that a deterministic row reaches :data:`DETERMINISTIC_MIN_DRAWS` evaluated draws.
+
+    A deterministic HOLDS needs at least ``DETERMINISTIC_MIN_DRAWS`` evaluated (non-vacuous) draws. When each
+    draw is vacuous for the row independently with probability at most ``vacuous_fraction``, the evaluated
+    draws of ``n`` trials are at least ``Binomial(n, 1 - vacuous_fraction)``; this returns the least ``n`` with
+    ``P(Binomial(n, 1 - vacuous_fraction) >= DETERMINISTIC_MIN_DRAWS) >= power``. A profile sized with it
+    reaches its declared deterministic HOLDS with probability at least ``power`` whenever the claim holds
+    on every draw (no certified failure, no undetermined draw). ``vacuous_fraction`` is an upper bound, for
+    example the one-sided 99% Clopper--Pearson bound of a measured vacuous fraction (0 vacuous draws of 150
+    give 0.03).
+
+    Parameters
+    ----------
+    vacuous_fraction : float in [0, 1), default=0.0
+        Upper bound on the probability that a draw is vacuous for the row.
+    power : float in (0, 1), default=0.99
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> deterministic_trials(0.0), deterministic_trials(0.03), deterministic_trials(0.5)
+    (90, 97, 213)
+    """
+    f = check_interval("vacuous_fraction", vacuous_fraction, 0, 1, closed="left")
+    power = check_interval("power", power, 0, 1, closed="neither")
+    if f == 0:
+        return DETERMINISTIC_MIN_DRAWS
+    # P(Binomial(n, 1 - f) < m) by log-space terms (math only: profiles call this at import time, and
+    # `rpcheck list` imports no scipy.stats)
+    m = DETERMINISTIC_MIN_DRAWS
+    n = m
+    while True:
+        short = sum(math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                             + k * math.log1p(-f) + (n - k) * math.log(f)) for k in range(m))
+        if 1 - short >= power:
+            return n
+        n += 1
 
 
 def sign_test(k, n, alpha=0.01):

@@ -409,3 +409,26 @@ def test_clopper_pearson_beta_quantiles_equal_scipy_root_finding(alternative):
                 if high < 1:
                     slack = n * binom.pmf(k, n - 1, high) * 2.3e-16 * high
                     assert abs(binom.cdf(k, n, high) - a) <= slack + 1e-9 * a
+
+
+@pytest.mark.parametrize("f", [0.0, 0.03, 0.1, 0.31, 0.54, 0.8])
+@pytest.mark.parametrize("power", [0.9, 0.99])
+def test_deterministic_trials_is_the_least_n_by_scipy_binom(f, power):
+    """Oracle: scipy's binomial survival function; n is the least count reaching the power."""
+    from scipy.stats import binom
+
+    from rpcheck.stats import DETERMINISTIC_MIN_DRAWS, deterministic_trials
+
+    n = deterministic_trials(f, power=power)
+    m = DETERMINISTIC_MIN_DRAWS
+    assert binom.sf(m - 1, n, 1 - f) >= power
+    assert n == m or binom.sf(m - 1, n - 1, 1 - f) < power
+
+
+def test_deterministic_trials_domain():
+    from rpcheck.stats import deterministic_trials
+
+    with pytest.raises(RpcheckError, match="vacuous_fraction"):
+        deterministic_trials(1.0)
+    with pytest.raises(RpcheckError, match="power"):
+        deterministic_trials(0.1, power=1.0)
