@@ -1,7 +1,8 @@
 r"""Offline real data for the empirical checks: scikit-learn's bundled sets, user files, named data sets.
 
-Nothing here downloads anything (:mod:`rpcheck.data_registry` fetches the papers' files). ``load_bundled`` reads the copies that ship inside scikit-learn;
-``load_file`` reads a file the user points to; ``load_techtc`` reads one TechTC-300 pair. The data of the
+Nothing here downloads anything (:mod:`rpcheck.data_registry` fetches the papers' files). ``load_bundled``
+reads the copies that ship inside scikit-learn; ``load_file`` reads a file the user points to;
+``load_techtc`` reads one TechTC-300 pair. The data of the
 papers (the LIBSVM binary sets of Lei & Lan 2020, Table 3: mushrooms, usps, gisette, real-sim, rcv1,
 news20; RCV1 and TechTC-300 of Paul et al. 2014, Sec. 4.1) are distributed in svmlight/LIBSVM format.
 :func:`known_datasets` lists the named sets whose shape the papers state; ``load_file(path, expect=name)``
