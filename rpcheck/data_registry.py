@@ -622,12 +622,12 @@ def fetch(name, *, cache=None, offline=False, base_url=None, registry=None):
     where.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=root, prefix=".fetch-"))
     try:
-        got = {}
+        got, urls = {}, {}
         for f in missing:
-            url = f.url if base_url is None else base_url.rstrip("/") + "/" + f.name
-            got[f.name] = _download(url, staging, f)
+            urls[f.name] = f.url if base_url is None else base_url.rstrip("/") + "/" + f.name
+            got[f.name] = _download(urls[f.name], staging, f)
         for f in missing:
-            _check_new(ds, f, got[f.name], f.url if base_url is None else base_url)
+            _check_new(ds, f, got[f.name], urls[f.name])
         for f in missing:  # all checked: move into place (same file system: atomic renames)
             os.replace(got[f.name], where / f.name)
             out[f.name] = where / f.name
