@@ -202,8 +202,14 @@ REGISTRY = (
         page=_LIBSVM_BINARY + "#rcv1.binary",
         files=(
             _libsvm("rcv1_train.binary.bz2", "binary/rcv1_train.binary.bz2", "train", 20_242, 47_236, _PAUL_RCV1),
-            _libsvm("rcv1_test.binary.bz2", "binary/rcv1_test.binary.bz2", "test", 677_399, 47_236,
-                    "the LIBSVM page (677,399 test rows)"),
+            _libsvm(
+                "rcv1_test.binary.bz2",
+                "binary/rcv1_test.binary.bz2",
+                "test",
+                677_399,
+                47_236,
+                "the LIBSVM page (677,399 test rows)",
+            ),
         ),  # fmt: skip
         terms=_LIBSVM_TERMS + "; source: Lewis et al. 2004 (JMLR), RCV1-v2",
         theorems=(
@@ -232,10 +238,17 @@ REGISTRY = (
         title="RCV1-v2 multi-class (53 classes), LIBSVM rcv1.multiclass",
         page=_LIBSVM_MULTI + "#rcv1.multiclass",
         files=(
-            _libsvm("rcv1_train.multiclass.bz2", "multiclass/rcv1_train.multiclass.bz2", "train", 15_564, 47_236,
-                    _PAUL_RCV1),
-            _libsvm("rcv1_test.multiclass.bz2", "multiclass/rcv1_test.multiclass.bz2", "test", None, 47_236,
-                    _PAUL_RCV1 + " (width; the test file's row count is not stated)"),
+            _libsvm(
+                "rcv1_train.multiclass.bz2", "multiclass/rcv1_train.multiclass.bz2", "train", 15_564, 47_236, _PAUL_RCV1
+            ),
+            _libsvm(
+                "rcv1_test.multiclass.bz2",
+                "multiclass/rcv1_test.multiclass.bz2",
+                "test",
+                None,
+                47_236,
+                _PAUL_RCV1 + " (width; the test file's row count is not stated)",
+            ),
         ),  # fmt: skip
         terms=_LIBSVM_TERMS + "; source: Lewis et al. 2004 (JMLR), RCV1-v2",
         theorems=("paul2014.repro.rcv1_multiclass", "paul2014.tables"),
@@ -264,12 +277,26 @@ REGISTRY = (
         title="USPS handwritten digits (10 classes), LIBSVM usps; Lei & Lan's usps-b is a binarization of it",
         page=_LIBSVM_MULTI + "#usps",
         files=(
-            _libsvm("usps.bz2", "multiclass/usps.bz2", "train", 7_291, 256, "Lei & Lan 2020, Table 3",
-                    known_hash="md5:ec16c51db3855ca6c91edd34d0e9b197",
-                    hash_source="torchvision.datasets.USPS (pytorch/vision, torchvision/datasets/usps.py)"),
-            _libsvm("usps.t.bz2", "multiclass/usps.t.bz2", "test", 2_007, 256, "Lei & Lan 2020, Table 3",
-                    known_hash="md5:8ea070ee2aca1ac39742fdd1ef5ed118",
-                    hash_source="torchvision.datasets.USPS (pytorch/vision, torchvision/datasets/usps.py)"),
+            _libsvm(
+                "usps.bz2",
+                "multiclass/usps.bz2",
+                "train",
+                7_291,
+                256,
+                "Lei & Lan 2020, Table 3",
+                known_hash="md5:ec16c51db3855ca6c91edd34d0e9b197",
+                hash_source="torchvision.datasets.USPS (pytorch/vision, torchvision/datasets/usps.py)",
+            ),
+            _libsvm(
+                "usps.t.bz2",
+                "multiclass/usps.t.bz2",
+                "test",
+                2_007,
+                256,
+                "Lei & Lan 2020, Table 3",
+                known_hash="md5:8ea070ee2aca1ac39742fdd1ef5ed118",
+                hash_source="torchvision.datasets.USPS (pytorch/vision, torchvision/datasets/usps.py)",
+            ),
         ),  # fmt: skip
         terms=_LIBSVM_TERMS + "; source: Hull 1994 (USPS database)",
         theorems=("lei2020.table2", "lei2020.comparison", "lei2020.dlss", "lei2020.timing"),
@@ -284,8 +311,9 @@ REGISTRY = (
         page=_LIBSVM_BINARY + "#gisette",
         files=(
             _libsvm("gisette_scale.bz2", "binary/gisette_scale.bz2", "train", 6_000, 5_000, "Lei & Lan 2020, Table 3"),
-            _libsvm("gisette_scale.t.bz2", "binary/gisette_scale.t.bz2", "test", 1_000, 5_000,
-                    "Lei & Lan 2020, Table 3"),
+            _libsvm(
+                "gisette_scale.t.bz2", "binary/gisette_scale.t.bz2", "test", 1_000, 5_000, "Lei & Lan 2020, Table 3"
+            ),
         ),  # fmt: skip
         terms=_LIBSVM_TERMS + "; source: Guyon et al., NIPS 2003 feature selection challenge (UCI Gisette)",
         theorems=("lei2020.table2", "lei2020.comparison", "lei2020.dlss", "lei2020.timing"),
@@ -347,8 +375,9 @@ REGISTRY = (
         name="nci60",
         title="NCI60 cDNA expression, the 1,375-gene subset of Ross et al. 2000 / Scherf et al. 2000",
         page="https://discover.nci.nih.gov/nature2000/natureintromain.jsp",
-        files=(SourceFile("nci60.csv", None, "all", "csv", rows=60, cols=1_375, stated_by="Paul et al. 2014, "
-                          "Sec. 4.3.2"),),  # fmt: skip
+        files=(
+            SourceFile("nci60.csv", None, "all", "csv", rows=60, cols=1_375, stated_by="Paul et al. 2014, Sec. 4.3.2"),
+        ),  # fmt: skip
         terms="public research data of the NCI Genomics and Bioinformatics Group (Scherf et al. 2000)",
         theorems=("paul2014.regression_tables", "paul2014.tables"),
         used_by="Paul et al. 2014, Sec. 4.3.2 (60 cell lines x 1,375 genes, 10 classes as regression targets)",
@@ -364,8 +393,17 @@ REGISTRY = (
         name="hapmap-hgdp",
         title="HapMap Phase 3 + HGDP genotypes, 2,250 individuals x 492,516 SNPs (Paschou et al. 2010)",
         page="https://www.nature.com/articles/nature06742",
-        files=(SourceFile("hapmap_hgdp.csv", None, "all", "csv", rows=2_250, cols=492_516,
-                          stated_by="Paul et al. 2014, Sec. 4.1.3"),),  # fmt: skip
+        files=(
+            SourceFile(
+                "hapmap_hgdp.csv",
+                None,
+                "all",
+                "csv",
+                rows=2_250,
+                cols=492_516,
+                stated_by="Paul et al. 2014, Sec. 4.1.3",
+            ),
+        ),  # fmt: skip
         terms="HGDP-CEPH and HapMap data access terms (research use)",
         theorems=("paul2014.repro.hapmap", "paul2014.e11"),
         used_by="Paul et al. 2014, Sec. 4.1.3 (2,250 x 492,516, entries -1/0/+1; 5 regions, about 50 populations)",

@@ -366,3 +366,20 @@ def test_unknown_name_and_part():
         reg.fetch("mnist", offline=True)
     with pytest.raises(RpcheckError, match=r"`part` \('val'\) must be one of 'all', 'train', 'test'"):
         reg.load("mushrooms", "val")
+
+
+def test_cli_fetch_and_list_through_a_mirror(server, tmp_path, capsys):
+    from rpcheck.cli import main
+
+    server.files["mushrooms"] = b"".join(b"%d 1:1 112:1\n" % (1 + i % 2) for i in range(8_124))
+    code = main(["data", "fetch", "mushrooms", "--cache", str(tmp_path), "--base-url", server.url])
+    out = capsys.readouterr().out
+    assert code == 0 and f"mushrooms/mushrooms: {tmp_path / 'mushrooms' / 'mushrooms'}" in out and "verified" in out
+    code = main(["data", "fetch", "mushrooms", "--cache", str(tmp_path), "--offline", "--json"])
+    assert code == 0 and json.loads(capsys.readouterr().out) == {
+        "mushrooms": {"mushrooms": str(tmp_path / "mushrooms" / "mushrooms")}
+    }
+    code = main(["data", "list", "--cache", str(tmp_path)])
+    line = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("mushrooms")][0]
+    assert code == 0 and f"{len(server.files['mushrooms']):,} B" in line and str(tmp_path) in line
+    assert server.hits == ["/mushrooms"]
