@@ -841,7 +841,10 @@ def _sklearn_svmlight(raw, *, zero_based, n_features, max_features):
     line-by-line parser: a format detail that reader does not handle as rpcheck's rules require (multi-label
     commas, qid fields, '_' in numbers, signed indices) or anything rpcheck refuses (the parser then finds the
     line and names it)."""
-    if b"qid" in raw or b"_" in raw or _SIGNED_INDEX.search(raw):
+    if b"qid" in raw or b"_" in raw:
+        return None
+    # the regex only when a '+' follows whitespace somewhere (a 37 MB file: 5 substring scans 0.05 s, regex 0.7 s)
+    if any(w + b"+" in raw for w in (b" ", b"\t", b"\r", b"\x0b", b"\x0c")) and _SIGNED_INDEX.search(raw):
         return None
     from sklearn.datasets import load_svmlight_file
 

@@ -587,3 +587,13 @@ def test_label_errors_after_the_sklearn_reader_name_the_line(tmp_path):
 
     with pytest.raises(RpcheckError, match=r"line 3: TechTC labels are \+1 or -1; found 2"):
         load_techtc(t, check_shape=False)
+
+
+def test_signed_index_after_any_whitespace_is_refused(tmp_path):
+    for sep in (" ", "\t", "\x0b", "\x0c"):
+        p = tmp_path / "s.svm"
+        p.write_text(f"1 1:1{sep}+2:1\n-1 2:1\n")
+        _err(p, r"line 1: field 3 \('\+2:1'\) has a feature index '\+2'")
+    ok = tmp_path / "ok.svm"
+    ok.write_text("+1 1:1e+05\n -1 2:1\n")  # signed labels and exponents are fine
+    assert load_file(ok).y.tolist() == [1, -1]
