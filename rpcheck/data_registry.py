@@ -597,7 +597,7 @@ def _download(url, staging, f):
                 f"the file downloaded from {url} does not match the published hash {f.known_hash} "
                 f"({f.hash_source}); it was discarded, nothing was cached."
             ) from None
-        raise
+        raise RpcheckError(f"could not download {url}: {exc}") from None
 
 
 def fetch(name, *, cache=None, offline=False, base_url=None, registry=None):

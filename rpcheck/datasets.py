@@ -1099,8 +1099,8 @@ def load_file(
         desc += f"; shape checked against {spec.name!r} ({spec.source})"
     try:
         return make_dataset(X, y, name=name, task=task, positive=positive, description=desc, row_lines=row_lines)
-    except RpcheckError:
-        if reparse is None:
+    except RpcheckError as exc:
+        if reparse is None or " at row " not in str(exc):
             raise
     # read by scikit-learn, whose output has no line numbers: the parser's row_lines name the line
     return make_dataset(X, y, name=name, task=task, positive=positive, description=desc, row_lines=reparse()[2])
@@ -1174,8 +1174,8 @@ def load_techtc(path, *, check_shape=True):
     desc = f"TechTC-300 pair {name} ({vec}" + (f", width from {idx_path})" if width else ")")
     try:
         return make_dataset(X, y, name=name, task="classification", description=desc, row_lines=row_lines)
-    except RpcheckError:
-        if reparse is None:
+    except RpcheckError as exc:
+        if reparse is None or " at row " not in str(exc):
             raise
     return make_dataset(X, y, name=name, task="classification", description=desc, row_lines=reparse()[2])
 

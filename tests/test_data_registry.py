@@ -383,3 +383,10 @@ def test_cli_fetch_and_list_through_a_mirror(server, tmp_path, capsys):
     line = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("mushrooms")][0]
     assert code == 0 and f"{len(server.files['mushrooms']):,} B" in line and str(tmp_path) in line
     assert server.hits == ["/mushrooms"]
+
+
+def test_a_url_pooch_cannot_use_is_one_error(tmp_path):
+    tiny = _set(files=(SourceFile("small.svm", None, "all", "svmlight"),))
+    with pytest.raises(RpcheckError, match=r"could not download nosuchscheme://x/small.svm: InvalidSchema"):
+        reg.fetch("tiny", cache=tmp_path, base_url="nosuchscheme://x", registry=[tiny])
+    assert _leftovers(tmp_path) == []

@@ -597,3 +597,16 @@ def test_signed_index_after_any_whitespace_is_refused(tmp_path):
     ok = tmp_path / "ok.svm"
     ok.write_text("+1 1:1e+05\n -1 2:1\n")  # signed labels and exponents are fine
     assert load_file(ok).y.tolist() == [1, -1]
+
+
+def test_errors_without_a_line_do_not_parse_the_file_again(tmp_path, monkeypatch):
+    import rpcheck.datasets as dm
+
+    p = tmp_path / "three.svm"
+    p.write_text("1 1:1\n2 2:1\n3 1:2\n")
+
+    def boom(*a, **k):
+        raise AssertionError("parsed again for a message that names no line")
+
+    monkeypatch.setattr(dm, "_parse_svmlight", boom)
+    _err(p, r"take 3 distinct values")
