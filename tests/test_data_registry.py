@@ -140,6 +140,9 @@ def test_a_published_hash_is_checked_and_recorded(server, tmp_path):
     tiny = _set(files=(SourceFile("small.svm", None, "all", "svmlight", known_hash=good, hash_source="fixture"),))
     reg.fetch("tiny", cache=tmp_path, base_url=server.url, registry=[tiny])
     assert _manifest(tmp_path)["tiny/small.svm"]["trust"] == "published hash " + good
+    wide = _set(name="wide", files=(SourceFile("small.svm", None, "all", "svmlight", cols=9, stated_by="p"),))
+    ds = reg.load("wide", cache=tmp_path, offline=False, base_url=server.url, registry=[wide])
+    assert ds.d == 9  # a stated width above the largest index used is no mismatch; the data set has that width
     md5 = "md5:" + hashlib.md5(SVM).hexdigest()
     tiny5 = _set(name="tiny5", files=(SourceFile("small.svm", None, "all", "svmlight", known_hash=md5),))
     reg.fetch("tiny5", cache=tmp_path, base_url=server.url, registry=[tiny5])
@@ -160,6 +163,9 @@ def test_wrong_shape_discards_the_download(server, tmp_path):
     with pytest.raises(RpcheckError, match=r"wrong shape: rows 6 \(stated 7\) \(the fixture's page\); it was "
                                            r"discarded, nothing was cached"):  # fmt: skip
         reg.fetch("tiny", cache=tmp_path, base_url=server.url, registry=[tiny])
+    narrow = _set(files=(SourceFile("small.svm", None, "all", "svmlight", rows=6, cols=3, stated_by="p"),))
+    with pytest.raises(RpcheckError, match=r"wrong shape: columns 4 \(stated 3\)"):
+        reg.fetch("tiny", cache=tmp_path, base_url=server.url, registry=[narrow])
     nnz = _set(files=(SourceFile("small.svm", None, "all", "svmlight", rows=6, cols=4, nnz=12, stated_by="p"),))
     with pytest.raises(RpcheckError, match=r"nonzeros 9 \(stated 12\)"):
         reg.fetch("tiny", cache=tmp_path, base_url=server.url, registry=[nnz])
