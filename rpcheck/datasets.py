@@ -883,11 +883,11 @@ def _sklearn_svmlight(raw, *, zero_based, n_features, max_features):
 def _read_svmlight(path, *, zero_based="auto", n_features=None, max_features=MAX_FEATURES):
     """Read an svmlight/LIBSVM file: (CSR X, labels, row_lines, notes, reparse).
 
-    scikit-learn's ``load_svmlight_file`` reads the file when it can (2-3x faster than the line-by-line
-    :func:`_parse_svmlight`); rpcheck's rules (module docstring) are checked on its output. The line-by-line
-    parser reads the file instead when scikit-learn cannot apply those rules: a multi-label, qid, '_' or
-    signed-index detail, or any violation (the parser names the line). ``row_lines`` is None after the fast
-    path; ``reparse()`` then gives the parser's output, whose ``row_lines`` put line numbers into a later error.
+    scikit-learn's ``load_svmlight_file`` reads the file when it can (faster than the line-by-line
+    :func:`_parse_svmlight`; BENCHMARKS.md); rpcheck's rules (module docstring) are checked on its output.
+    The line-by-line parser reads the file instead when scikit-learn cannot apply those rules: a multi-label,
+    qid, '_' or signed-index detail, or any violation (the parser names the line). ``row_lines`` is None after
+    the fast path; ``reparse()`` then gives the parser's output, whose ``row_lines`` name the line in a later error.
     """
     raw = _check_text(_read_bytes(path), path)
 
