@@ -364,12 +364,12 @@ REGISTRY = (
                 stated_by="Paul et al. 2014, Sec. 4.3.1",
             ),
         ),
-        terms="terms of the Yale Face Database as referred to on the page; cite Cai et al. 2006 for this copy",
+        terms="no licence found on the page; research copies of the Yale Face Database, cite Cai et al. 2006",
         theorems=("paul2014.regression_tables", "paul2014.tables"),
         used_by="Paul et al. 2014, Sec. 4.3.1 (165 x 4,096, 15 classes used as regression targets)",
         expect="yalefaces",
         task="regression",
-        url_note="the page lists the file; its URL is the one public code downloads it from",
+        url_note="the URL public code downloads the file from, citing this page as its source",
     ),
     RegisteredDataset(
         name="nci60",
@@ -378,7 +378,7 @@ REGISTRY = (
         files=(
             SourceFile("nci60.csv", None, "all", "csv", rows=60, cols=1_375, stated_by="Paul et al. 2014, Sec. 4.3.2"),
         ),  # fmt: skip
-        terms="public research data of the NCI Genomics and Bioinformatics Group (Scherf et al. 2000)",
+        terms="no licence found; research data published with Scherf et al. 2000 and Ross et al. 2000",
         theorems=("paul2014.regression_tables", "paul2014.tables"),
         used_by="Paul et al. 2014, Sec. 4.3.2 (60 cell lines x 1,375 genes, 10 classes as regression targets)",
         expect="nci60",
@@ -404,14 +404,14 @@ REGISTRY = (
                 stated_by="Paul et al. 2014, Sec. 4.1.3",
             ),
         ),  # fmt: skip
-        terms="HGDP-CEPH and HapMap data access terms (research use)",
+        terms="not applicable (no public file); the components carry the HGDP-CEPH and HapMap release terms",
         theorems=("paul2014.repro.hapmap", "paul2014.e11"),
         used_by="Paul et al. 2014, Sec. 4.1.3 (2,250 x 492,516, entries -1/0/+1; 5 regions, about 50 populations)",
         expect="hapmap-hgdp",
         url_note=(
             "no public file: the merged, filtered 2,250 x 492,516 matrix of Paschou et al. (2010) is not "
             "published, and the paper does not list its SNPs or individuals; its components (the HGDP-CEPH "
-            "genotypes of Li et al. 2008, whose paper is the page given, and HapMap Phase 3) are distributed "
+            "genotypes at 525,910 SNPs of Jakobsson et al. 2008, the page given, and HapMap Phase 3) are distributed "
             "separately. The matrix (1.1e9 dense entries) is also above DENSE_MAX_ENTRIES"
         ),
     ),
