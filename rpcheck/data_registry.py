@@ -722,13 +722,16 @@ def _verify_cached(ds, f, path, files):
 
 
 def _record(root, ds, files, out, *, new, base_url=None):
-    changed = False
+    """Record the new files' hashes. The manifest is read again just before the atomic write, so a fetch of
+    another set into the same cache meanwhile keeps its records (a record still lost to a race only makes the
+    next fetch check that file's shape again and record it)."""
+    todo = {}
     for f in ds.files:
         key = f"{ds.name}/{f.name}"
         if f.name not in out or (key in files and f.name not in new):
             continue
         path = out[f.name]
-        files[key] = {
+        todo[key] = {
             "sha256": _sha256(path),
             "size": path.stat().st_size,
             "url": (base_url.rstrip("/") + "/" + f.name) if (base_url and f.name in new) else f.url,
@@ -736,8 +739,9 @@ def _record(root, ds, files, out, *, new, base_url=None):
             "recorded": _now(),
             "trust": "published hash " + f.known_hash if f.known_hash else "first use",
         }
-        changed = True
-    if changed:
+    if todo:
+        files = _read_manifest(root)
+        files.update(todo)
         _write_manifest(root, files)
 
 

@@ -396,3 +396,20 @@ def test_a_url_pooch_cannot_use_is_one_error(tmp_path):
     with pytest.raises(RpcheckError, match=r"could not download nosuchscheme://x/small.svm: InvalidSchema"):
         reg.fetch("tiny", cache=tmp_path, base_url="nosuchscheme://x", registry=[tiny])
     assert _leftovers(tmp_path) == []
+
+
+def test_the_manifest_keeps_records_written_meanwhile(server, tmp_path, monkeypatch):
+    """A fetch re-reads the manifest before writing it: a record another fetch wrote meanwhile survives."""
+    one = _set(name="one", files=(SourceFile("small.svm", None, "all", "svmlight"),))
+    two = _set(name="two", files=(SourceFile("small.csv", None, "all", "csv"),))
+    real = reg._download
+
+    def download_then_other_fetch(url, staging, f):
+        path = real(url, staging, f)
+        if f.name == "small.svm":  # while "one" is being fetched, "two" is fetched and recorded
+            reg.fetch("two", cache=tmp_path, base_url=server.url, registry=[two])
+        return path
+
+    monkeypatch.setattr(reg, "_download", download_then_other_fetch)
+    reg.fetch("one", cache=tmp_path, base_url=server.url, registry=[one])
+    assert sorted(_manifest(tmp_path)) == ["one/small.svm", "two/small.csv"]
