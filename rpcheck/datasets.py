@@ -1,7 +1,8 @@
 r"""Offline real data for the empirical checks: scikit-learn's bundled sets, user files, named data sets.
 
-Nothing here downloads anything. ``load_bundled`` reads the copies that ship inside scikit-learn;
-``load_file`` reads a file the user points to; ``load_techtc`` reads one TechTC-300 pair. The data of the
+Nothing here downloads anything (:mod:`rpcheck.data_registry` fetches the papers' files). ``load_bundled``
+reads the copies that ship inside scikit-learn; ``load_file`` reads a file the user points to;
+``load_techtc`` reads one TechTC-300 pair. The data of the
 papers (the LIBSVM binary sets of Lei & Lan 2020, Table 3: mushrooms, usps, gisette, real-sim, rcv1,
 news20; RCV1 and TechTC-300 of Paul et al. 2014, Sec. 4.1) are distributed in svmlight/LIBSVM format.
 :func:`known_datasets` lists the named sets whose shape the papers state; ``load_file(path, expect=name)``
@@ -33,7 +34,10 @@ what is wrong)
   0-based. ``qid`` fields are accepted and ignored. A label token with commas (``1,3``) makes the file
   multi-label: ``positive=`` then selects the rows whose label set contains that label. The matrix stays
   sparse (CSR); an index at or above ``max_features`` (default :data:`MAX_FEATURES`) is refused before
-  anything of that width is allocated.
+  anything of that width is allocated. scikit-learn's compiled ``load_svmlight_file`` reads the file and
+  these rules are checked on its output; the line-by-line parser reads it instead for the details that
+  reader does not apply as written here (multi-label commas, ``qid`` fields, ``_`` in a number, a signed
+  index such as ``+3``) and for any violation, so that the message names the line.
 - CSV: comma-separated, the last column is the target. The first non-blank line is a **header if and
   only if every one of its fields is non-numeric**; a first line with some numeric and some non-numeric
   fields is an error naming the line and column (so a typo in the first data row is never silently
@@ -56,6 +60,7 @@ import io
 import lzma
 import math
 import os
+import re
 import zipfile
 import zlib
 from dataclasses import dataclass, field
@@ -678,12 +683,17 @@ def _read_bytes(path):
 
 
 def _read_text(path):
-    raw = _read_bytes(path)
+    return _check_text(_read_bytes(path), path).decode("utf-8")
+
+
+def _check_text(raw, path):
+    """``raw`` itself when it is UTF-8 text without NUL bytes, else the error naming the line."""
     if b"\x00" in raw:
         line = raw.count(b"\n", 0, raw.index(b"\x00")) + 1
         raise RpcheckError(f"{path!r} is binary, not text (NUL byte on line {line}); svmlight and CSV are text.")
     try:
-        return raw.decode("utf-8")
+        raw.decode("utf-8")
+        return raw
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise RpcheckError(
@@ -820,6 +830,77 @@ def _parse_svmlight(text, path, *, zero_based="auto", n_features=None, max_featu
     if saw_qid:
         notes.append("qid fields ignored")
     return X, labels, row_lines, notes
+
+
+#: Index tokens with a sign ("+3:1"), which Python's int() accepts and the LIBSVM format does not.
+_SIGNED_INDEX = re.compile(rb"\s\+[0-9]+:")
+
+
+def _sklearn_svmlight(raw, *, zero_based, n_features, max_features):
+    """(CSR X, float labels, notes) read by scikit-learn's compiled reader, or None when the file needs the
+    line-by-line parser: a format detail that reader does not handle as rpcheck's rules require (multi-label
+    commas, qid fields, '_' in numbers, signed indices) or anything rpcheck refuses (the parser then finds the
+    line and names it)."""
+    if b"qid" in raw or b"_" in raw:
+        return None
+    # the regex only when a '+' follows whitespace somewhere (a 37 MB file: 5 substring scans 0.05 s, regex 0.7 s)
+    if any(w + b"+" in raw for w in (b" ", b"\t", b"\r", b"\x0b", b"\x0c")) and _SIGNED_INDEX.search(raw):
+        return None
+    from sklearn.datasets import load_svmlight_file
+
+    try:  # zero_based=True: the raw indices; the base rule below is rpcheck's own
+        X, labels = load_svmlight_file(io.BytesIO(raw), dtype=np.float64, zero_based=True)
+    except (ValueError, OverflowError, TypeError, IndexError):
+        return None
+    n = X.shape[0]
+    if n == 0 or not np.all(np.isfinite(labels)) or not np.all(np.isfinite(X.data)):
+        return None
+    ind = np.asarray(X.indices, dtype=np.int64)
+    limit = max_features if n_features is None else n_features
+    saw_zero = bool(ind.size) and int(ind.min()) == 0
+    if ind.size and int(ind.max()) > limit or saw_zero and zero_based is False:
+        return None
+    base0 = saw_zero if zero_based == "auto" else bool(zero_based)
+    if not base0:
+        ind -= 1
+    top = int(ind.max()) + 1 if ind.size else 0
+    if n_features is not None and top > n_features:
+        return None
+    d = top if n_features is None else n_features
+    if d > max_features:
+        return None
+    X = sp.csr_matrix(
+        (
+            np.asarray(X.data, dtype=np.float64),
+            ind.astype(np.int32 if d < 2**31 else np.int64),
+            np.asarray(X.indptr, dtype=np.int64),
+        ),
+        shape=(n, d),
+    )
+    return X, np.asarray(labels, dtype=np.float64), [f"{'0' if base0 else '1'}-based indices"]
+
+
+def _read_svmlight(path, *, zero_based="auto", n_features=None, max_features=MAX_FEATURES):
+    """Read an svmlight/LIBSVM file: (CSR X, labels, row_lines, notes, reparse).
+
+    scikit-learn's ``load_svmlight_file`` reads the file when it can (faster than the line-by-line
+    :func:`_parse_svmlight`; BENCHMARKS.md); rpcheck's rules (module docstring) are checked on its output.
+    The line-by-line parser reads the file instead when scikit-learn cannot apply those rules: a multi-label,
+    qid, '_' or signed-index detail, or any violation (the parser names the line). ``row_lines`` is None after
+    the fast path; ``reparse()`` then gives the parser's output, whose ``row_lines`` name the line in a later error.
+    """
+    raw = _check_text(_read_bytes(path), path)
+
+    def reparse():
+        return _parse_svmlight(
+            raw.decode("utf-8"), path, zero_based=zero_based, n_features=n_features, max_features=max_features
+        )
+
+    fast = _sklearn_svmlight(raw, zero_based=zero_based, n_features=n_features, max_features=max_features)
+    if fast is None:
+        return (*reparse(), None)
+    X, y, notes = fast
+    return X, y, None, notes, reparse
 
 
 def _read_csv(text, path, *, max_entries=DENSE_MAX_ENTRIES):
@@ -1000,13 +1081,15 @@ def load_file(
         if spec is not None and n_features is None and spec.width() is not None:
             n_features = spec.width()
             max_features = max(max_features, n_features)
-        X, y, row_lines, notes = _parse_svmlight(
-            _read_text(path), path, zero_based=zero_based, n_features=n_features, max_features=max_features
+        X, y, row_lines, notes, reparse = _read_svmlight(
+            path, zero_based=zero_based, n_features=n_features, max_features=max_features
         )
     elif fmt == "csv":
         X, y, row_lines = _read_csv(_read_text(path), path)
+        reparse = None
     else:
         X, y = _read_npz(path)
+        reparse = None
     if spec is not None:
         _raise_problems(spec, path, _shape_problems(spec, X, y if isinstance(y, list) else np.asarray(y)))
     if task is None:
@@ -1014,7 +1097,13 @@ def load_file(
     desc = f"{fmt} file {path}" + (f" ({', '.join(notes)})" if notes else "")
     if spec is not None:
         desc += f"; shape checked against {spec.name!r} ({spec.source})"
-    return make_dataset(X, y, name=name, task=task, positive=positive, description=desc, row_lines=row_lines)
+    try:
+        return make_dataset(X, y, name=name, task=task, positive=positive, description=desc, row_lines=row_lines)
+    except RpcheckError as exc:
+        if reparse is None or " at row " not in str(exc):
+            raise
+    # read by scikit-learn, whose output has no line numbers: the parser's row_lines name the line
+    return make_dataset(X, y, name=name, task=task, positive=positive, description=desc, row_lines=reparse()[2])
 
 
 def _techtc_width(idx_path):
@@ -1069,22 +1158,26 @@ def load_techtc(path, *, check_shape=True):
     folder = os.path.dirname(os.path.abspath(vec))
     idx_path = os.path.join(folder, "features.idx")
     width = _techtc_width(idx_path) if os.path.isfile(idx_path) else None
-    X, y, row_lines, _ = _parse_svmlight(
-        _read_text(vec), vec, zero_based=False, n_features=width, max_features=MAX_FEATURES
-    )
+    X, y, row_lines, _, reparse = _read_svmlight(vec, zero_based=False, n_features=width, max_features=MAX_FEATURES)
     if isinstance(y, list):
         raise RpcheckError(f"{vec!r}: TechTC labels are +1/-1, one per line; found a multi-label line.")
     y = np.asarray(y)
     bad = ~np.isin(y, (-1.0, 1.0))
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise RpcheckError(f"{vec!r}, line {row_lines[i]}: TechTC labels are +1 or -1; found {y[i]:g}.")
+        line = (row_lines or reparse()[2])[i]
+        raise RpcheckError(f"{vec!r}, line {line}: TechTC labels are +1 or -1; found {y[i]:g}.")
     name = os.path.basename(folder)
     if check_shape:
         spec = _known("techtc300")
         _raise_problems(spec, vec, _shape_problems(spec, X, y))
     desc = f"TechTC-300 pair {name} ({vec}" + (f", width from {idx_path})" if width else ")")
-    return make_dataset(X, y, name=name, task="classification", description=desc, row_lines=row_lines)
+    try:
+        return make_dataset(X, y, name=name, task="classification", description=desc, row_lines=row_lines)
+    except RpcheckError as exc:
+        if reparse is None or " at row " not in str(exc):
+            raise
+    return make_dataset(X, y, name=name, task="classification", description=desc, row_lines=reparse()[2])
 
 
 def iter_techtc(root, *, check_shape=True):

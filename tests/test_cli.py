@@ -99,6 +99,30 @@ def test_missing_file_is_a_usage_error(capsys, tmp_path):
     assert code == EXIT_USAGE and err.startswith("rpcheck: error:")
 
 
+def test_data_list_fetch_offline_and_bad_arguments(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("RPCHECK_DATA_DIR", str(tmp_path / "cache"))
+    code, out, _ = run(capsys, "data", "list", "--json")
+    doc = json.loads(out)
+    assert code == EXIT_OK and doc["cache"] == str(tmp_path / "cache")
+    assert {r["set"] for r in doc["files"]} >= {"rcv1-binary", "mushrooms", "techtc300"}
+    assert not any(r["present"] for r in doc["files"])
+    code, out, _ = run(capsys, "data", "list", "--cache", str(tmp_path / "other"))
+    assert code == EXIT_OK and out.startswith(f"cache: {tmp_path / 'other'}") and "mushrooms" in out
+    code, _, err = run(capsys, "data", "fetch", "gisette", "--offline")
+    assert code == EXIT_USAGE and "offline mode forbids downloading" in err and "gisette_scale.bz2" in err
+    code, _, err = run(capsys, "data", "fetch", "hapmap-hgdp")
+    assert code == EXIT_USAGE and "no confirmed download URL" in err
+    code, _, err = run(capsys, "data", "fetch")
+    assert code == EXIT_USAGE and "needs at least one NAME" in err
+    code, _, err = run(capsys, "data", "fetch", "mnist", "--offline")
+    assert code == EXIT_USAGE and "`name` ('mnist') must be one of" in err
+    code, _, err = run(capsys, "data", "list", "mushrooms")
+    assert code == EXIT_USAGE and "takes no names" in err
+    code, _, err = run(capsys, "data", str(tmp_path / "x.svm"), "extra")
+    assert code == EXIT_USAGE and "takes one file" in err
+    assert not (tmp_path / "cache").exists()  # nothing of the above wrote to the cache
+
+
 def test_replay_recomputes_a_saved_counterexample(capsys, tmp_path):
     # lei2020.topr's "as_implied" variant is a known-false deterministic reading (Lei and Lan 2020, Sec. 3.2 after
     # Prop. 2, eq. 7):

@@ -501,3 +501,112 @@ def test_load_techtc_pair_and_collection(tmp_path):
     with pytest.raises(RpcheckError, match=r"`path` \(.*empty.*\) is not an existing file"):
         (tmp_path / "empty").mkdir()
         load_techtc(tmp_path / "empty")
+
+
+def _random_svmlight(path, *, rng, n=60, d=40, base=1, crlf=False, comments=False):
+    """A random svmlight file and the (X, y) it encodes (explicit zeros and empty rows included)."""
+    X = sp.random(n, d, density=0.1, random_state=rng, format="csr")
+    X.data = np.round(X.data * 20 - 10, 3)
+    X.data[::7] = 0.0  # explicit zeros stay stored, as written
+    y = rng.choice([-1.0, 1.0], size=n)
+    y[:2] = [-1.0, 1.0]
+    lines = []
+    for i in range(n):
+        lo, hi = X.indptr[i], X.indptr[i + 1]
+        feats = " ".join(f"{j + base}:{float(v)!r}" for j, v in zip(X.indices[lo:hi], X.data[lo:hi]))
+        lines.append(f"{int(y[i])} {feats}" + (" # row" if comments and i % 5 == 0 else ""))
+        if comments and i % 9 == 0:
+            lines.append("# a comment line")
+            lines.append("   ")
+    path.write_text(("\r\n" if crlf else "\n").join(lines) + "\n")
+    return X, y
+
+
+@pytest.mark.parametrize("base, crlf, comments", [(1, False, False), (0, False, True), (1, True, True)])
+def test_sklearn_reader_equals_the_parser(tmp_path, monkeypatch, base, crlf, comments):
+    """The scikit-learn path gives exactly the line-by-line parser's matrix, labels and notes (the oracle)."""
+    import rpcheck.datasets as dm
+
+    rng = np.random.default_rng(5 + base)
+    p = tmp_path / "r.svm"
+    X, y = _random_svmlight(p, rng=rng, base=base, crlf=crlf, comments=comments)
+    width = X.shape[1] + 3
+    kw = dict(zero_based=bool(base == 0), n_features=width, max_features=dm.MAX_FEATURES)
+    assert dm._sklearn_svmlight(p.read_bytes(), **kw) is not None  # this file takes the fast path
+    fast = load_file(p, n_features=width, zero_based=bool(base == 0))
+    calls = []
+    real = dm._parse_svmlight
+    monkeypatch.setattr(dm, "_sklearn_svmlight", lambda *a, **k: calls.append(1))  # force the parser
+    slow = load_file(p, n_features=width, zero_based=bool(base == 0))
+    assert calls and real is dm._parse_svmlight
+    for ds in (fast, slow):
+        assert ds.X.shape == (X.shape[0], width)
+    assert (fast.X != slow.X).nnz == 0 and fast.X.nnz == slow.X.nnz == X.nnz
+    assert np.array_equal(fast.X.indices, slow.X.indices) and np.array_equal(fast.X.indptr, slow.X.indptr)
+    assert fast.X.indices.dtype == slow.X.indices.dtype
+    assert np.array_equal(fast.y, y) and np.array_equal(fast.y, slow.y)
+    assert fast.description == slow.description
+
+
+def test_sklearn_reader_is_used_for_clean_files(tmp_path, monkeypatch):
+    import rpcheck.datasets as dm
+
+    p = tmp_path / "c.svm"
+    _random_svmlight(p, rng=np.random.default_rng(1))
+
+    def boom(*a, **k):
+        raise AssertionError("the line-by-line parser ran on a clean file")
+
+    monkeypatch.setattr(dm, "_parse_svmlight", boom)
+    assert load_file(p).n == 60
+
+
+@pytest.mark.parametrize(
+    "body, match",
+    [
+        ("1 +2:1\n-1 2:1\n", r"line 1: field 2 \('\+2:1'\) has a feature index '\+2'"),
+        ("1 1:1_0\n-1 2:1\n", r"line 1: field 2 \('1:1_0'\) has a value '1_0' that is not a number"),
+        ("1_0 1:1\n-1 2:1\n", r"line 1: label '1_0' is not a number"),
+    ],
+)
+def test_details_the_sklearn_reader_accepts_are_still_refused(tmp_path, body, match):
+    """Python's int()/float() accept '+2' and '1_0'; the LIBSVM format (and rpcheck) does not."""
+    p = tmp_path / "d.svm"
+    p.write_text(body)
+    _err(p, match)
+
+
+def test_label_errors_after_the_sklearn_reader_name_the_line(tmp_path):
+    p = tmp_path / "frac.svm"
+    p.write_text("# header\n1 1:1\n\n0.5 2:1\n-1 1:2\n")
+    _err(p, r"found 0.5 at line 4")
+    t = tmp_path / "Exp_1_2"
+    t.mkdir()
+    (t / "vectors.dat").write_text("1 1:1\n# c\n2 2:1\n")
+    from rpcheck.datasets import load_techtc
+
+    with pytest.raises(RpcheckError, match=r"line 3: TechTC labels are \+1 or -1; found 2"):
+        load_techtc(t, check_shape=False)
+
+
+def test_signed_index_after_any_whitespace_is_refused(tmp_path):
+    for sep in (" ", "\t", "\x0b", "\x0c"):
+        p = tmp_path / "s.svm"
+        p.write_text(f"1 1:1{sep}+2:1\n-1 2:1\n")
+        _err(p, r"line 1: field 3 \('\+2:1'\) has a feature index '\+2'")
+    ok = tmp_path / "ok.svm"
+    ok.write_text("+1 1:1e+05\n -1 2:1\n")  # signed labels and exponents are fine
+    assert load_file(ok).y.tolist() == [1, -1]
+
+
+def test_errors_without_a_line_do_not_parse_the_file_again(tmp_path, monkeypatch):
+    import rpcheck.datasets as dm
+
+    p = tmp_path / "three.svm"
+    p.write_text("1 1:1\n2 2:1\n3 1:2\n")
+
+    def boom(*a, **k):
+        raise AssertionError("parsed again for a message that names no line")
+
+    monkeypatch.setattr(dm, "_parse_svmlight", boom)
+    _err(p, r"take 3 distinct values")

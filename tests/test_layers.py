@@ -32,7 +32,8 @@ LAYERS = {
     # 3: statistics and verdict rules
     "stats": 3,
     # 4: engine and the libraries the checkers use
-    "engine": 4, "bounds": 4, "strategies": 4, "generators": 4, "datasets": 4, "standins": 4, "compare": 4,
+    "engine": 4, "bounds": 4, "strategies": 4, "generators": 4, "datasets": 4, "data_registry": 4, "standins": 4,
+    "compare": 4,
     # 5: the checkers of the papers
     "checkers": 5,
     # 6: interfaces
