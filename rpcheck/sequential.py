@@ -61,6 +61,55 @@ def _log_lr_denominator(k, n, theta):
     return xlogy(k, theta) + xlog1py(n - k, -theta)
 
 
+def _betacf(a, b, x, max_iter=100_000):
+    """The continued fraction of the incomplete beta function (modified Lentz; Press et al., Numerical
+    Recipes, Sec. 6.4), vectorised over ``a`` and ``b``; converges fast for ``x < (a + 1) / (a + b + 2)``."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c = np.ones_like(a)
+    d = 1.0 - qab * x / qap
+    d = 1.0 / np.where(np.abs(d) < tiny, tiny, d)
+    h = d.copy()
+    done = np.zeros(a.shape, dtype=bool)
+    for m in range(1, max_iter + 1):
+        m2 = 2 * m
+        for aa in (m * (b - m) * x / ((qam + m2) * (a + m2)), -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):
+            d = 1.0 + aa * d
+            d = 1.0 / np.where(np.abs(d) < tiny, tiny, d)
+            c = 1.0 + aa / c
+            c = np.where(np.abs(c) < tiny, tiny, c)
+            step = d * c
+            h = np.where(done, h, h * step)
+        done |= np.abs(step - 1.0) < 1e-15
+        if done.all():
+            break
+    return h
+
+
+def _log_betainc(a, b, x):
+    """``log I_x(a, b)`` (regularised incomplete beta function) for arrays ``a, b`` and a scalar ``x`` in
+    ``(0, 1)``, accurate where ``I_x`` underflows: below 1e-280 (then ``x`` is below the mean) it is
+    ``a log x + b log(1 - x) - log a - log B(a, b) + log cf``, ``cf`` the continued fraction of
+    :func:`_betacf` (the series behind :func:`scipy.special.betainc`, kept in log space)."""
+    from scipy.special import betainc, betaln
+
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
+    v = np.asarray(betainc(a, b, x), dtype=float)
+    with np.errstate(divide="ignore"):
+        out = np.log(v)
+    tiny = (v < 1e-280) & (x < (a + 1.0) / (a + b + 2.0))
+    if np.any(tiny):
+        at, bt = a[tiny], b[tiny]
+        out[tiny] = (at * math.log(x) + bt * math.log1p(-x) - np.log(at) - betaln(at, bt)
+                     + np.log(_betacf(at, bt, x)))
+    return out
+
+
+def _log_betaincc(a, b, x):
+    """``log(1 - I_x(a, b)) = log I_{1-x}(b, a)``."""
+    return _log_betainc(b, a, 1.0 - x)
+
+
 def log_e_above(k, n, theta):
     """Log e-value against ``H0: p <= theta`` (Jeffreys prior restricted to ``(theta, 1]``).
 
@@ -79,7 +128,8 @@ def log_e_above(k, n, theta):
         return np.zeros(np.broadcast(k, n).shape)
     a, b = k + 0.5, n - k + 0.5
     with np.errstate(divide="ignore", invalid="ignore"):
-        num = betaln(a, b) + np.log(betaincc(a, b, theta))
+        tail = _log_betaincc(a, b, theta) if theta > 0 else np.zeros(np.broadcast(a, b).shape)
+        num = betaln(a, b) + tail
         den = _LOG_PI + math.log(betaincc(0.5, 0.5, theta)) + _log_lr_denominator(k, n, theta)
         out = num - den
     return np.where(np.isnan(out), -np.inf, out)
@@ -99,7 +149,8 @@ def log_e_below(k, n, theta):
         return np.zeros(np.broadcast(k, n).shape)
     a, b = k + 0.5, n - k + 0.5
     with np.errstate(divide="ignore", invalid="ignore"):
-        num = betaln(a, b) + np.log(betainc(a, b, theta))
+        tail = _log_betainc(a, b, theta) if theta < 1 else np.zeros(np.broadcast(a, b).shape)
+        num = betaln(a, b) + tail
         den = _LOG_PI + math.log(betainc(0.5, 0.5, theta)) + _log_lr_denominator(k, n, theta)
         out = num - den
     return np.where(np.isnan(out), -np.inf, out)
