@@ -49,9 +49,8 @@ _LOG_PI = math.log(math.pi)
 
 
 def _arrays(k, n, theta):
-    k = np.asarray(k, dtype=float)
-    n = np.asarray(n, dtype=float)
-    return k, n, float(theta)
+    """``k``, ``n`` and ``theta`` as float arrays broadcast to one shape."""
+    return np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (k, n, theta)))
 
 
 def _log_lr_denominator(k, n, theta):
@@ -87,52 +86,63 @@ def _betacf(a, b, x, max_iter=100_000):
 
 
 def _log_betainc(a, b, x):
-    """``log I_x(a, b)`` (regularised incomplete beta function) for arrays ``a, b`` and a scalar ``x`` in
-    ``(0, 1)``, accurate where ``I_x`` underflows: below 1e-280 (then ``x`` is below the mean) it is
+    """``log I_x(a, b)`` (regularised incomplete beta function) for arrays ``a, b, x`` (``0 < x < 1``),
+    accurate where ``I_x`` underflows: below 1e-280 (then ``x`` is below the mean) it is
     ``a log x + b log(1 - x) - log a - log B(a, b) + log cf``, ``cf`` the continued fraction of
-    :func:`_betacf` (the series behind :func:`scipy.special.betainc`, kept in log space)."""
+    :func:`_betacf` (the expansion behind :func:`scipy.special.betainc`, kept in log space)."""
     from scipy.special import betainc, betaln
 
-    a, b = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
+    a, b, x = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (a, b, x)))
     v = np.asarray(betainc(a, b, x), dtype=float)
     with np.errstate(divide="ignore"):
         out = np.log(v)
     tiny = (v < 1e-280) & (x < (a + 1.0) / (a + b + 2.0))
     if np.any(tiny):
-        at, bt = a[tiny], b[tiny]
-        out[tiny] = (at * math.log(x) + bt * math.log1p(-x) - np.log(at) - betaln(at, bt)
-                     + np.log(_betacf(at, bt, x)))
+        at, bt, xt = a[tiny], b[tiny], x[tiny]
+        out[tiny] = (at * np.log(xt) + bt * np.log1p(-xt) - np.log(at) - betaln(at, bt)
+                     + np.log(_betacf(at, bt, xt)))
     return out
 
 
 def _log_betaincc(a, b, x):
     """``log(1 - I_x(a, b)) = log I_{1-x}(b, a)``."""
-    return _log_betainc(b, a, 1.0 - x)
+    return _log_betainc(b, a, 1.0 - np.asarray(x, dtype=float))
+
+
+def _log_e_one_sided(k, n, theta, above):
+    from scipy.special import betainc, betaincc, betaln
+
+    k, n, theta = _arrays(k, n, theta)
+    out = np.zeros(k.shape)   # theta = 1 ("above") or 0 ("below"): nothing in the alternative, E = 1
+    bet = theta < 1 if above else theta > 0
+    if not np.any(bet):
+        return out
+    k, n, t = k[bet], n[bet], theta[bet]
+    a, b = k + 0.5, n - k + 0.5
+    inner = (t > 0) & (t < 1)   # at theta = 0 ("above") or 1 ("below") the prior is all of [0, 1]
+    tail = np.zeros(t.shape)
+    if np.any(inner):
+        f = _log_betaincc if above else _log_betainc
+        tail[inner] = f(a[inner], b[inner], t[inner])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mass = betaincc(0.5, 0.5, t) if above else betainc(0.5, 0.5, t)
+        v = betaln(a, b) + tail - (_LOG_PI + np.log(mass) + _log_lr_denominator(k, n, t))
+    out[bet] = np.where(np.isnan(v), -np.inf, v)
+    return out
 
 
 def log_e_above(k, n, theta):
     """Log e-value against ``H0: p <= theta`` (Jeffreys prior restricted to ``(theta, 1]``).
 
-    ``k`` and ``n`` broadcast (``k`` may be fractional: projected counts); ``theta = 1`` (nothing above) gives
-    ``E = 1`` (no bet).
+    ``k``, ``n`` and ``theta`` broadcast (``k`` may be fractional: projected counts); ``theta = 1`` (nothing
+    above) gives ``E = 1`` (no bet).
 
     >>> round(float(np.exp(log_e_above(0, 0, 0.1))), 12)   # E_0 = 1
     1.0
     >>> round(float(log_e_above(20, 40, 0.1)), 3)   # 20 failures in 40 draws against p <= 0.1
     18.586
     """
-    from scipy.special import betaincc, betaln
-
-    k, n, theta = _arrays(k, n, theta)
-    if theta >= 1:
-        return np.zeros(np.broadcast(k, n).shape)
-    a, b = k + 0.5, n - k + 0.5
-    with np.errstate(divide="ignore", invalid="ignore"):
-        tail = _log_betaincc(a, b, theta) if theta > 0 else np.zeros(np.broadcast(a, b).shape)
-        num = betaln(a, b) + tail
-        den = _LOG_PI + math.log(betaincc(0.5, 0.5, theta)) + _log_lr_denominator(k, n, theta)
-        out = num - den
-    return np.where(np.isnan(out), -np.inf, out)
+    return _log_e_one_sided(k, n, theta, True)
 
 
 def log_e_below(k, n, theta):
@@ -142,18 +152,7 @@ def log_e_below(k, n, theta):
     >>> round(float(log_e_below(0, 200, 0.05)), 3)   # 200 clean draws against p >= 0.05
     8.977
     """
-    from scipy.special import betainc, betaln
-
-    k, n, theta = _arrays(k, n, theta)
-    if theta <= 0:
-        return np.zeros(np.broadcast(k, n).shape)
-    a, b = k + 0.5, n - k + 0.5
-    with np.errstate(divide="ignore", invalid="ignore"):
-        tail = _log_betainc(a, b, theta) if theta < 1 else np.zeros(np.broadcast(a, b).shape)
-        num = betaln(a, b) + tail
-        den = _LOG_PI + math.log(betainc(0.5, 0.5, theta)) + _log_lr_denominator(k, n, theta)
-        out = num - den
-    return np.where(np.isnan(out), -np.inf, out)
+    return _log_e_one_sided(k, n, theta, False)
 
 
 def log_e_differs(k, n, theta):

@@ -956,16 +956,34 @@ def sequential_evalues(mode, counts, promised):
     check_choice("mode", mode, STAT_MODES)
     c = _as_counts(counts)
     promised = check_interval("promised", promised, 0, 1)
-    n, k_v, k_h = c.draws, c.failures, c.failures + c.ambiguous
-    if n == 0:
-        return 0.0, 0.0
-    if mode == "bound":
-        return float(_seq.log_e_above(k_v, n, promised)), float(_seq.log_e_below(k_h, n, promised))
-    lv = float(np.min(_seq.log_e_differs(np.arange(k_v, k_h + 1), n, promised)))
-    lo, hi = _equivalence_region(promised)
-    if not lo < hi:
-        return lv, 0.0
-    return lv, float(min(_seq.log_e_above(k_v, n, lo), _seq.log_e_below(k_h, n, hi)))
+    lv, lh = _evalues(np.array([mode == "bound"]), [c], np.array([promised]))
+    return float(lv[0]), float(lh[0])
+
+
+def _evalues(is_bound, counts, promised):
+    """Vectorised :func:`sequential_evalues` over validated rows (``is_bound``: bool array; else "exact")."""
+    cs = np.array([(c.draws, c.failures, c.failures + c.ambiguous) for c in counts], dtype=float).reshape(-1, 3)
+    n, k_v, k_h = cs.T
+    p = np.asarray(promised, dtype=float)
+    lv, lh = np.zeros(n.shape), np.zeros(n.shape)
+    b = is_bound & (n > 0)
+    lv[b] = _seq.log_e_above(k_v[b], n[b], p[b])
+    lh[b] = _seq.log_e_below(k_h[b], n[b], p[b])
+    e = ~is_bound & (n > 0)
+    if np.any(e):
+        ne, kv, kh, pe = n[e], k_v[e], k_h[e], p[e]
+        # "differs" is convex in k with its integer minimum at ceil(p n - 1/2): the smallest value over the
+        # resolutions kv..kh is at that point clipped to the range (neighbours too, against rounding)
+        kmin = np.ceil(pe * ne - 0.5)
+        lv[e] = np.min([_seq.log_e_differs(np.clip(kmin + d, kv, kh), ne, pe) for d in (-1, 0, 1)], axis=0)
+        m = EQUIVALENCE_MARGIN
+        lo = np.maximum(pe / m, 1 - m * (1 - pe))
+        hi = np.minimum(m * pe, 1 - (1 - pe) / m)
+        ok = lo < hi
+        eq = np.minimum(_seq.log_e_above(kv, ne, np.where(ok, lo, 0.5)),
+                        _seq.log_e_below(kh, ne, np.where(ok, hi, 0.5)))
+        lh[e] = np.where(ok, eq, 0.0)
+    return lv, lh
 
 
 def _e_text(log_e):
@@ -1079,11 +1097,14 @@ def sequential_family(modes, counts, promised, *, alpha):
             f"`modes`, `counts` and `promised` must have equal lengths; got {len(modes)}, {len(counts)}, "
             f"{len(promised)}."
         )
-    ev = np.array([sequential_evalues(m, c, p) for m, c, p in zip(modes, counts, promised)], dtype=float)
-    ev = ev.reshape(-1, 2)
-    tv = _seq.eholm_log_thresholds(ev[:, 0], alpha) if len(ev) else np.empty(0)
-    th = _seq.eholm_log_thresholds(ev[:, 1], alpha) if len(ev) else np.empty(0)
-    return FamilyLevels(np.exp(-tv), np.exp(-th), ev[:, 0], ev[:, 1], ev[:, 0] >= tv, ev[:, 1] >= th)
+    for mo in modes:
+        check_choice("mode", mo, STAT_MODES)
+    counts = [_as_counts(c) for c in counts]
+    promised = np.array([check_interval("promised", x, 0, 1) for x in promised], dtype=float)
+    lv, lh = _evalues(np.array([mo == "bound" for mo in modes], dtype=bool), counts, promised)
+    tv = _seq.eholm_log_thresholds(lv, alpha) if len(lv) else np.empty(0)
+    th = _seq.eholm_log_thresholds(lh, alpha) if len(lh) else np.empty(0)
+    return FamilyLevels(np.exp(-tv), np.exp(-th), lv, lh, lv >= tv, lh >= th)
 
 
 class ToDecide(NamedTuple):
