@@ -156,7 +156,8 @@ rise towards ``alpha``. Under optional stopping: the trials are independent draw
 e-process is a supermartingale for the run's common filtration (which row receives the next chunk may
 depend on the past; a stopped row's process is frozen, a stopped supermartingale), and so is the mean over
 the true nulls ``I0``. A false rejection of some ``i`` in ``I0`` at any look needs ``mean_{I0} e >= 1/alpha``
-at that look (``S = I0``), hence by Ville (Hartog & Lei 2025 for closed e-testing in sequential settings):
+at that look (``S = I0``); that mean starts at 1 (rows not started yet enter with ``E = 1``), hence by
+Ville (Hartog & Lei 2025 for closed e-testing in sequential settings):
 
 * P(a false VIOLATED among the family's rows at any look) ``<= alpha``;
 * P(a false HOLDS among the family's rows at any look) ``<= alpha``.
@@ -190,7 +191,10 @@ Draws needed for probability 0.99 of the verdict, ``alpha = 0.01``::
     exact  HOLDS     0.05      0.05     200  16626          9551        24799     1.49
 
 The anytime rule needs 1.13--1.55 times the fixed-n draws at the same level; it then stops every row at
-its own pace instead of running each for the largest planned count.
+its own pace instead of running each for the largest planned count. Looking after every chunk of ``c``
+draws instead of every draw adds fewer than ``c`` draws. ``tests/test_sequential.py`` recomputes eight
+of the entries. :func:`trials_to_decide` projects, for one row, how many more draws its current
+rates need (for ordering rows by expected decisions per CPU second and for "what it would take" claims).
 
 Attainability of an expected verdict
 ------------------------------------
