@@ -30,7 +30,7 @@ LAYERS = {
     # 2: solvers
     "svm": 2,
     # 3: statistics and verdict rules
-    "stats": 3,
+    "stats": 3, "sequential": 3,
     # 4: engine and the libraries the checkers use
     "engine": 4, "bounds": 4, "strategies": 4, "generators": 4, "datasets": 4, "data_registry": 4, "standins": 4,
     "compare": 4,
