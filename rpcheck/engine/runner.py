@@ -11,7 +11,7 @@ r"""The seeded trial runner: grid cells x trials -> verdicts, as a composition o
   memory is flat in the number of trials);
 - :mod:`rpcheck.engine.decide`: per-row verdicts, the Holm families ("Verdicts and the multiple-testing
   family"), the sequential Bonferroni levels ("Sequential stopping"), attainability, the result tables;
-- :mod:`rpcheck.engine.replay`: the worst failure of each VIOLATED deterministic or search row replayed
+- :mod:`rpcheck.engine.replays`: the worst failure of each VIOLATED deterministic or search row replayed
   into a counterexample file.
 
 :func:`run_cell` runs one cell's trials without a verdict; :func:`family_size` and
@@ -56,7 +56,7 @@ from .plan import (
     _results_key,
     make_plan,
 )
-from .replay import REPLAY_IN_WORKERS_SECONDS, _replay_worst, attach_counterexamples, replay_todo
+from .replays import REPLAY_IN_WORKERS_SECONDS, _replay_worst, attach_counterexamples, replay_todo
 from .theorem import PROFILES
 
 __all__ = [
