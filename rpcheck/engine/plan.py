@@ -272,7 +272,8 @@ def _sequential_levels(alpha, m_v, m_h):
 
 
 def _family_size(cells):
-    """The non-vacuous "bound"/"exact" rows of ``cells``: the Holm family's size (see :func:`family_size`)."""
+    """The non-vacuous "bound"/"exact" rows of ``cells``: the Holm family's size (see
+    :func:`rpcheck.engine.family_size`)."""
     return int(sum(spec.in_family for c in cells for spec in c.specs))
 
 
@@ -282,6 +283,8 @@ def _results_key(ths, seed, profile, alpha):
 
 
 def _check_common(trials, seed, backend, jobs):
+    """The arguments :func:`rpcheck.engine.run` and :func:`rpcheck.engine.run_cell` share, checked
+    (RpcheckError naming the argument): ``(trials, seed, jobs)``."""
     from .backends import BACKENDS
 
     if trials is not None:
