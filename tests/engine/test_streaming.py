@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from rpcheck.engine import load_trials, run
-from rpcheck.engine import aggregate, decide
+from rpcheck.engine import aggregate, decide, plan
 
 SEED = 77
 
@@ -23,9 +23,9 @@ def full_and_sampled(tmp_path_factory):
     ths = ["engine_test.bernoulli", "engine_test.det", "engine_test.report"]
     mp = pytest.MonkeyPatch()
     try:
-        mp.setattr(runner, "TRIAL_SAMPLE", 10**6)
+        mp.setattr(plan, "TRIAL_SAMPLE", 10**6)
         full = run(ths, backend="serial", seed=SEED)
-        mp.setattr(runner, "TRIAL_SAMPLE", 30)
+        mp.setattr(plan, "TRIAL_SAMPLE", 30)
         sampled = run(ths, backend="serial", seed=SEED, out=out)
     finally:
         mp.undo()
