@@ -1,7 +1,7 @@
 """Trial execution, the only code process and Dask workers import (kept light: numpy and the registry,
 no pandas or scipy.stats, so a spawned worker starts fast).
 
-See :mod:`rpcheck.engine.runner` for the seeding convention."""
+See :mod:`rpcheck.engine.execute` ("Seeding") for the seeding convention."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ A counterexample file (``counterexamples/<theorem>__<variant>__cell<k>.npz``, wr
   seed, spawn key, trial index, the recorded outcomes and diagnostics (as the run computed them in its
   worker), whether the trial recomputed after the run reproduced them (``reproduced``), and where it was
   recomputed (``replayed_in``: the main process, or a worker process for trials of at least
-  ``rpcheck.engine.runner.REPLAY_IN_WORKERS_SECONDS``).
+  ``rpcheck.engine.replays.REPLAY_IN_WORKERS_SECONDS``).
 
 :func:`replay` recomputes the trial from its seed alone and reports whether the recomputed outcomes and
 diagnostics match the saved ones (exactly, and up to a relative 1e-9).
