@@ -558,9 +558,21 @@ def _error_rate_statement(prov):
         fam_txt = ", ".join(f"{k} {v}" for k, v in fam.items())
     else:
         fam_txt = "size not recorded" if fam is None else f"{fam} rows"
+    if prov.get("stopping") == "anytime":
+        from .engine.plan import ANYTIME_SHARE
+
+        rule = (
+            f"anytime-valid: a cell stops once its rows are decided; e-values at {ANYTIME_SHARE * alpha:g} "
+            f"(e-Bonferroni) plus Holm at {(1 - ANYTIME_SHARE) * alpha:g} over the rows of cells that ran every "
+            f"planned trial; {fam_txt}"
+        )
+    elif prov.get("stopping") == "looks":
+        rule = f"group-sequential: Bonferroni over the rows and looks; {fam_txt}"
+    else:
+        rule = f"Holm: {fam_txt}"
     return (
         f"error rate: P(any false VIOLATED) <= {alpha} and P(any false HOLDS) <= {alpha} in this run (one family, "
-        f"Holm: {fam_txt}); a deterministic VIOLATED is a concrete, replayable counterexample"
+        f"{rule}); a deterministic VIOLATED is a concrete, replayable counterexample"
     )
 
 
@@ -955,6 +967,8 @@ def _run(args, theorems):
             resume=args.resume,
             alpha=args.alpha,
             progress=callback,
+            stopping=args.stop,
+            budget=args.budget,
         )
     return result, out
 

@@ -24,9 +24,34 @@ __all__ = [
     "MAX_SEED",
     "MAX_TRIALS",
     "MAX_JOBS",
+    "STOPPING",
+    "duration_seconds",
 ]
 
 BACKENDS = ("serial", "processes", "dask")
+#: The stopping rules of a run (rpcheck.engine.run's ``stopping``), the default first.
+STOPPING = ("anytime", "looks", "none")
+_UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+def duration_seconds(text):
+    """A time budget in seconds: a positive number with an optional unit s, m or h.
+
+    >>> duration_seconds("90"), duration_seconds("10m"), duration_seconds("1.5h")
+    (90.0, 600.0, 5400.0)
+    """
+    t = str(text).strip().lower()
+    unit = _UNITS.get(t[-1:], None)
+    num = t[:-1] if unit is not None else t
+    try:
+        value = float(num) * (unit or 1.0)
+    except ValueError:
+        value = float("nan")
+    if not (value > 0 and value < float("inf")):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a duration: a positive number of seconds, or with a unit (90s, 10m, 1.5h)"
+        )
+    return value
 
 #: Root seeds are in [0, 2**63): NumPy's SeedSequence accepts any integer >= 0, but the seed is stored in
 #: the int64 ``seed`` column of the cells table (a larger seed used to fail when the table was written,
@@ -112,7 +137,7 @@ def parse_label(text):
 
 
 def add_run_options(addoption, *, prefix="", profile_default="ci"):
-    """Register the run options (profile, trials, seed, jobs, backend, scheduler, alpha)."""
+    """Register the run options (profile, trials, seed, jobs, backend, scheduler, alpha, stop, budget)."""
     addoption(
         f"--{prefix}profile",
         choices=PROFILES,
@@ -158,4 +183,20 @@ def add_run_options(addoption, *, prefix="", profile_default="ci"):
         default=0.01,
         metavar="A",
         help="Family-wise false-verdict probability (Holm-Bonferroni across cells). Default: %(default)r",
+    )
+    addoption(
+        f"--{prefix}stop",
+        choices=STOPPING,
+        default="anytime",
+        help="When a cell stops: 'anytime' as soon as every row with a verdict rule is decided (anytime-valid "
+        "e-values; Holm at the planned trials for the rest), 'looks' at 5 equally spaced looks (Bonferroni), "
+        "'none' after every planned trial. Default: %(default)r",
+    )
+    addoption(
+        f"--{prefix}budget",
+        type=duration_seconds,
+        default=None,
+        metavar="DURATION",
+        help="Schedule no new trial after DURATION (90s, 10m, 1.5h); the rows it leaves undecided say what "
+        "they would need. Default: no budget",
     )

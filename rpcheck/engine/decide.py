@@ -44,7 +44,7 @@ import gc
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -58,24 +58,29 @@ from .plan import RunSettings, _Cell, _family_size, _VariantSpec
 from .theorem import Outcome, TrialRecord, Verdict
 
 
-def _settled(cell, levels):
-    """Whether every variant of the cell is decided at this look (sequential mode): each non-vacuous row's
-    decision (:func:`rpcheck.stats.decide`, the same function as the final tabulation) says ``stops``."""
+def _settled(cell, settings):
+    """Whether every variant of the cell is decided at this look (a sequential run), by the same decision
+    functions as the final tabulation: "looks", each non-vacuous row's :func:`rpcheck.stats.decide` says
+    ``stops`` at the per-look Bonferroni levels; "anytime", each row's :func:`rpcheck.stats.decide_sequential`
+    at the e-Bonferroni levels says ``stops``, a deterministic row is settled by a counterexample or by its
+    HOLDS (``DETERMINISTIC_MIN_DRAWS`` clean draws), and a measurement (a row without a verdict rule) never
+    holds its cell back. "report" rows with a verdict rule see every trial: their cells run to the end."""
     if cell.vacuous_reason:
         return True
+    levels = settings.seq_levels
     for spec in cell.specs:
         if spec.vacuous_reason:
             continue
-        if spec.variant.mode == "report":
+        v = spec.variant
+        if v.mode == "report":
+            if settings.anytime and v.role == "measurement":
+                continue
             return False
-        d = _stats.decide(
-            spec.variant.mode,
-            _counts(cell, spec.index),
-            spec.delta,
-            alpha_violated=levels["v"],
-            alpha_holds=levels["h"],
-            exhaustive=spec.variant.exhaustive,
-        )
+        decide = _stats.decide_sequential if settings.anytime else _stats.decide
+        d = decide(v.mode, _counts(cell, spec.index), spec.delta, alpha_violated=levels["v"],
+                   alpha_holds=levels["h"], exhaustive=v.exhaustive)
+        if settings.anytime and v.mode == "deterministic" and d.verdict is Verdict.HOLDS:
+            continue
         if not d.stops:
             return False
     return True
@@ -203,6 +208,7 @@ class _Row:
     expected: Verdict | None = None  # effective expected verdict (INCONCLUSIVE when the declared is unattainable)
     unattainable: str = ""
     also_expected: Verdict | None = None  # INCONCLUSIVE: needs a favourable Holm level; VACUOUS: all draws vacuous
+    anytime: _stats.Decision | None = None  # the anytime-valid decision of a statistical row (stopping="anytime")
 
     @property
     def in_family(self):
@@ -304,7 +310,26 @@ def tabulate(cells, settings: RunSettings, store=None) -> list[_Row]:
     fam = [r for r in rows if r.in_family]
     for r in fam:
         r.pvalue, r.pvalue_holds = _stats.pvalues(r.spec.variant.mode, r.counts, r.spec.delta)
-    if fam:
+    if fam and settings.anytime:
+        # e-values at each row's last look, e-Bonferroni at ANYTIME_SHARE * alpha (valid at any stopping
+        # time); Holm at the rest of alpha over the undecided rows of cells that ran every planned trial,
+        # every other row entering with p = 1 (module docstring, "Anytime-valid stopping")
+        for r in fam:
+            r.anytime = _stats.decide_sequential(r.spec.variant.mode, r.counts, r.spec.delta,
+                                                 alpha_violated=seq_levels["v"], alpha_holds=seq_levels["h"])
+        open_ = [r.anytime.verdict is Verdict.INCONCLUSIVE and _at_cap(r.cell) for r in fam]
+        lv = _stats.holm([r.pvalue if o else 1.0 for r, o in zip(fam, open_)], settings.fixed_alpha).levels
+        lh = _stats.holm([r.pvalue_holds if o else 1.0 for r, o in zip(fam, open_)], settings.fixed_alpha).levels
+        for r, o, a, b in zip(fam, open_, lv, lh):
+            if o:
+                r.alpha_v, r.alpha_h = float(a), float(b)
+            else:
+                r.alpha_v, r.alpha_h = seq_levels["v"], seq_levels["h"]
+                r.pvalue, r.pvalue_holds = r.anytime.pvalue, r.anytime.pvalue_holds
+                r.decision = r.anytime
+                if r.cell.budget_cut and r.anytime.verdict is Verdict.INCONCLUSIVE:
+                    r.decision = _undecided_by_budget(r, settings)
+    elif fam:
         if sequential:
             lv = np.full(len(fam), seq_levels["v"])
             lh = np.full(len(fam), seq_levels["h"])
@@ -328,7 +353,10 @@ def tabulate(cells, settings: RunSettings, store=None) -> list[_Row]:
             r.decision = _stats.decide_report(verdict, info, role=v.role)
             r.decide_info = json.dumps(_jsonable_info(info), sort_keys=True)
         elif r.in_family:
-            r.decision = _stats.decide(v.mode, r.counts, r.spec.delta, alpha_violated=r.alpha_v, alpha_holds=r.alpha_h)
+            if r.decision is None:  # not decided by an anytime-valid e-value (above)
+                r.decision = _stats.decide(
+                    v.mode, r.counts, r.spec.delta, alpha_violated=r.alpha_v, alpha_holds=r.alpha_h
+                )
         else:
             # deterministic/search, or a statistical row with no draw (the decision is then VACUOUS or
             # INCONCLUSIVE whatever the levels)
@@ -336,21 +364,39 @@ def tabulate(cells, settings: RunSettings, store=None) -> list[_Row]:
                 v.mode, r.counts, r.spec.delta, alpha_violated=alpha, alpha_holds=alpha,
                 worst_slack=r.describe["slack_min"], exhaustive=v.exhaustive,
             )  # fmt: skip
-        _attainability(r, alpha, sequential, seq_levels, max(1, len(fam)))
+        _attainability(r, settings, max(1, len(fam)))
     return rows
 
 
-def _attainability(r, alpha, sequential, seq_levels, m=1):
+def _at_cap(cell):
+    """Whether the cell ran every planned trial (not stopped early, not cut by a time budget)."""
+    return not cell.stopped_early and not cell.budget_cut and cell.look + 1 >= len(cell.looks)
+
+
+def _undecided_by_budget(r, settings):
+    """The INCONCLUSIVE of a statistical row whose cell the time budget cut, saying what would decide it."""
+    need = _stats.trials_to_decide(r.spec.variant.mode, r.counts, r.spec.delta, alpha=settings.seq_levels["v"])
+    more = "no number of further draws at the current rate" if math.isinf(need.trials) else (
+        f"about {int(need.trials)} more draws at the current rate ({need.verdict.value})")
+    return replace(r.anytime, claim=f"{r.anytime.claim}; undecided when the time budget ran out: {more}")
+
+
+def _attainability(r, settings, m=1):
     """Effective expected verdict of a row (:func:`rpcheck.stats.unattainable`): a declared HOLDS/VIOLATED
     that the row's counts cannot attain whatever the outcomes becomes INCONCLUSIVE, with the reason. The
-    level is the largest one the row's test can get: ``alpha`` (Holm) or the sequential Bonferroni level."""
+    level is the largest one the row's test can get: ``alpha`` (Holm), the per-look Bonferroni level
+    ("looks"), or the Holm share of an anytime run. A row whose verdict is the declared one has attained it."""
     exp = r.spec.expected
     r.expected = exp
     v = r.spec.variant
     if exp not in (Verdict.HOLDS, Verdict.VIOLATED) or r.spec.vacuous_reason or v.mode == "report":
         return
+    if r.decision is not None and r.decision.verdict is exp:
+        return
+    sequential = settings.stopping == "looks"
+    alpha = settings.fixed_alpha
     if sequential:
-        level = seq_levels["h"] if exp is Verdict.HOLDS else seq_levels["v"]
+        level = settings.seq_levels["h"] if exp is Verdict.HOLDS else settings.seq_levels["v"]
     else:
         level = alpha
     draws = r.counts.evaluated if v.mode == "deterministic" else r.counts.draws

@@ -28,6 +28,7 @@ _settled`). With ``resume`` the checkpointed chunks are ingested first and only 
 from __future__ import annotations
 
 import math
+import time
 from contextlib import contextmanager
 
 from ._worker import _run_chunk
@@ -126,8 +127,10 @@ def execute_cells(cells, settings: RunSettings, store=None, be=None) -> int:
     aggregates and to ``store`` (None: not saved). Returns the number of workers."""
     from .store import ChunkResult, outcome_columns
 
-    seed, sequential, seq_levels = settings.seed, settings.sequential, settings.seq_levels
+    seed, sequential = settings.seed, settings.sequential
     progress, resume = settings.progress, settings.resume
+    deadline = None if settings.budget is None else time.monotonic() + settings.budget
+    over = [False]  # the time budget is spent: no new chunk is scheduled
 
     total = sum(c.n for c in cells)
     done = 0
@@ -151,6 +154,10 @@ def execute_cells(cells, settings: RunSettings, store=None, be=None) -> int:
         def schedule(cell):
             # advance through looks until some trials are missing or the cell is finished
             while True:
+                if over[0]:
+                    cell.finished = True
+                    cell.budget_cut = cell.look + 1 < len(cell.looks) or bool(_missing_ranges(cell, cell.target))
+                    return
                 ranges = _missing_ranges(cell, cell.target)
                 if ranges:
                     n_missing = sum(b - a for a, b in ranges)
@@ -175,7 +182,7 @@ def execute_cells(cells, settings: RunSettings, store=None, be=None) -> int:
                 if cell.look + 1 >= len(cell.looks):
                     cell.finished = True
                     return
-                if sequential and _settled(cell, seq_levels):
+                if sequential and _settled(cell, settings):
                     cell.finished = True
                     cell.stopped_early = True
                     return
@@ -198,6 +205,15 @@ def execute_cells(cells, settings: RunSettings, store=None, be=None) -> int:
                     done += len(recs)
                     if progress is not None:
                         progress(done, total, {"event": "chunk", "theorem": cell.theorem.id, "cell": cell.index})
+                    if deadline is not None and not over[0] and time.monotonic() >= deadline:
+                        over[0] = True
+                        for other in list(handles):  # chunks not started yet are dropped; running ones finish
+                            if other.cancel():
+                                handles[other][0].pending -= 1
+                                del handles[other]
+                        for c in cells:
+                            if c.pending == 0 and not c.finished:
+                                schedule(c)
                     if cell.pending == 0:
                         schedule(cell)
         except BaseException:

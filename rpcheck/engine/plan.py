@@ -6,8 +6,8 @@ theorems (:func:`_resolve_theorems`), the overrides checked against the declared
 schedule, and per (cell, variant) a :class:`_VariantSpec` (promised failure probability, vacuity reason,
 declared expected verdict: the inputs of the attainability check in :mod:`rpcheck.engine.decide`). It also
 fixes the size ``m`` of the multiple-testing family (the non-vacuous "bound"/"exact" rows) before the run,
-and from it the sequential Bonferroni levels ``alpha / (m K)`` (:mod:`rpcheck.engine.decide`, "Sequential
-stopping"). The run's configuration travels as one frozen :class:`RunSettings`.
+and from it the levels of the sequential rules (:mod:`rpcheck.engine.decide`, "Sequential stopping" and
+"Anytime-valid stopping"). The run's configuration travels as one frozen :class:`RunSettings`.
 """
 
 from __future__ import annotations
@@ -27,8 +27,18 @@ from ._worker import canonical_json
 from .aggregate import _CellAggregate
 from .theorem import Theorem, Variant, Verdict
 
-#: Number of equally spaced looks of a sequential run.
+#: Number of equally spaced looks of a sequential run (``stopping="looks"``).
 SEQUENTIAL_LOOKS = 5
+#: Number of equally spaced looks of an anytime-valid run (``stopping="anytime"``): the e-processes are valid
+#: at every look, so more looks cost nothing in level, only synchronisation of a cell's chunks.
+ANYTIME_LOOKS = 10
+#: Share of ``alpha`` spent on the anytime-valid (e-value) decisions of a ``stopping="anytime"`` run; the rest,
+#: ``(1 - ANYTIME_SHARE) alpha``, goes to Holm's procedure over the rows whose cells ran every planned trial
+#: (:mod:`rpcheck.engine.decide`, "Anytime-valid stopping").
+ANYTIME_SHARE = 0.1
+#: The stopping rules of a run: "none" (every planned trial, Holm), "looks" (group-sequential: Bonferroni over
+#: ``SEQUENTIAL_LOOKS`` looks), "anytime" (anytime-valid e-values at every look, Holm at the cap).
+STOPPING = ("none", "looks", "anytime")
 #: Largest number of trials per cell and of workers accepted by run()/run_cell() (a typo such as
 #: ``trials=10**12`` is refused instead of running for years).
 MAX_TRIALS = 10**9
@@ -78,6 +88,7 @@ class _Cell:
     pending: int = 0
     finished: bool = False
     stopped_early: bool = False
+    budget_cut: bool = False  # the run's time budget ended the cell before its planned trials
     timed: int = 0  # trials run by this process's schedule, and their summed seconds (chunk sizing)
     busy: float = 0.0
 
@@ -156,7 +167,8 @@ def _check_overrides(ths, profile, overrides):
                 )
 
 
-def _build_cells(ths, profile, overrides, trials, sequential):
+def _build_cells(ths, profile, overrides, trials, stopping="none"):
+    n_looks = {"none": 1, "looks": SEQUENTIAL_LOOKS, "anytime": ANYTIME_LOOKS}[stopping]
     overrides = dict(overrides or {})
     _check_overrides(ths, profile, overrides)
     cells = []
@@ -180,7 +192,7 @@ def _build_cells(ths, profile, overrides, trials, sequential):
                 continue  # an override made two cells identical: run (and count) it once
             seen.add(canonical)
             decoded = json.loads(canonical)
-            looks = _stats.sequential_looks(n, SEQUENTIAL_LOOKS) if sequential else (n,)
+            looks = _stats.sequential_looks(n, n_looks) if n_looks > 1 else (n,)
             cell = _Cell(th, idx, canonical, decoded, n, looks, th.vacuous_reason(decoded))
             if not changed:  # a declared cell (an override may make a control's fault invisible: reported)
                 problems = (sp.variant.control_problem(decoded, sp.expected) for sp in cell.specs)
@@ -219,20 +231,37 @@ class RunSettings:
     """The configuration of one run, passed from stage to stage.
 
     ``backend`` is a backend name ("serial", "processes", "dask") or an open backend; ``jobs`` and
-    ``scheduler`` open a named one. ``alpha`` is the family-wise level; ``sequential`` enables early
-    stopping at the levels ``seq_levels`` (``{"v": ..., "h": ...}``, the per-look Bonferroni levels of
-    the VIOLATED and HOLDS tests, set by :func:`make_plan`). ``progress(done, total, info)`` is called
-    after each finished chunk; ``resume`` reuses a results directory's checkpoints."""
+    ``scheduler`` open a named one. ``alpha`` is the family-wise level. ``stopping`` is one of
+    :data:`STOPPING`; ``sequential`` (derived) says whether cells may stop early, at the per-row levels
+    ``seq_levels`` (``{"v": ..., "h": ...}``: the per-look Bonferroni levels of "looks", the e-Bonferroni
+    levels of "anytime"; set by :func:`make_plan`). ``budget`` (seconds, or None) ends the scheduling of
+    new trials once spent. ``progress(done, total, info)`` is called after each finished chunk; ``resume``
+    reuses a results directory's checkpoints."""
 
     seed: int
     backend: Any = "serial"
     jobs: int | None = None
     scheduler: Any = None
     alpha: float = 0.01
-    sequential: bool = False
+    stopping: str = "none"
     seq_levels: Mapping[str, float] | None = None
     progress: Callable[..., Any] | None = None
     resume: bool = False
+    budget: float | None = None
+
+    @property
+    def sequential(self):
+        """Whether cells may stop before their planned trials ("looks" or "anytime")."""
+        return self.stopping != "none"
+
+    @property
+    def anytime(self):
+        return self.stopping == "anytime"
+
+    @property
+    def fixed_alpha(self):
+        """The level of the fixed-n Holm procedures: ``alpha``, less the anytime share in an anytime run."""
+        return self.alpha * (1 - ANYTIME_SHARE) if self.anytime else self.alpha
 
 
 @dataclass(frozen=True)
@@ -255,16 +284,20 @@ def make_plan(ths, settings, *, profile, overrides=None, trials=None) -> Plan:
     """The :class:`Plan` of running the resolved theorems ``ths`` at ``profile`` with ``overrides`` and
     ``trials`` per cell (default: the profile's), under ``settings``; its ``settings.seq_levels`` are set
     from the family size."""
-    cells = _build_cells(ths, profile, overrides, trials, settings.sequential)
+    cells = _build_cells(ths, profile, overrides, trials, settings.stopping)
     m_v = _family_size(cells)
     m_h = m_v  # the HOLDS family has the same members (bound and exact rows)
-    settings = replace(settings, seq_levels=_sequential_levels(settings.alpha, m_v, m_h))
+    settings = replace(settings, seq_levels=_sequential_levels(settings.alpha, m_v, m_h, settings.stopping))
     return Plan(tuple(ths), tuple(cells), settings, profile, overrides, trials, m_v, m_h)
 
 
-def _sequential_levels(alpha, m_v, m_h):
-    """The per-look Bonferroni levels of a sequential run (:mod:`rpcheck.engine.decide`, "Sequential
-    stopping"): ``alpha / (m K)`` for the VIOLATED ("v") and HOLDS ("h") tests."""
+def _sequential_levels(alpha, m_v, m_h, stopping="looks"):
+    """The per-row levels of a sequential run (:mod:`rpcheck.engine.decide`): for "looks", the per-look
+    Bonferroni levels ``alpha / (m K)``; for "anytime", the e-Bonferroni levels ``ANYTIME_SHARE alpha / m``
+    (a row is decided when its e-value reaches ``m / (ANYTIME_SHARE alpha)``), for the VIOLATED ("v") and
+    HOLDS ("h") tests."""
+    if stopping == "anytime":
+        return {"v": ANYTIME_SHARE * alpha / max(m_v, 1), "h": ANYTIME_SHARE * alpha / max(m_h, 1)}
     return {
         "v": alpha / (max(m_v, 1) * SEQUENTIAL_LOOKS),
         "h": alpha / (max(m_h, 1) * SEQUENTIAL_LOOKS),

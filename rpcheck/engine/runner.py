@@ -21,6 +21,7 @@ r"""The seeded trial runner: grid cells x trials -> verdicts, as a composition o
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Mapping
 
@@ -41,9 +42,12 @@ from ._worker import (  # re-exported; workers import only this light module
 from .decide import _cells_frame, _counts, _jsonable_info, _trial_tables, _trials_frame, tabulate, unattainable_rows
 from .execute import MAX_CHUNK, MAX_FAST_CHUNK, MIN_CHUNK_SECONDS, PARENT_BUSY_MAX, PARENT_CHUNK_SECONDS, _using
 from .plan import (
+    ANYTIME_LOOKS,
+    ANYTIME_SHARE,
     MAX_JOBS,
     MAX_TRIALS,
     SEQUENTIAL_LOOKS,
+    STOPPING,
     TRIAL_SAMPLE,
     RunSettings,
     _build_cells,
@@ -71,6 +75,9 @@ __all__ = [
     "replay_trial",
     "TrialError",
     "SEQUENTIAL_LOOKS",
+    "ANYTIME_LOOKS",
+    "ANYTIME_SHARE",
+    "STOPPING",
     "STAT_MODES",
     "TRIAL_SAMPLE",
     "MAX_TRIALS",
@@ -99,6 +106,8 @@ def run(
     alpha=0.01,
     sequential=False,
     progress=None,
+    stopping=None,
+    budget=None,
 ):
     """Run the trials of every grid cell of the selected theorems and decide a verdict per (cell, variant).
 
@@ -129,10 +138,19 @@ def run(
     alpha : float, default=0.01
         Family-wise error rate of the Holm procedures (:mod:`rpcheck.engine.decide`).
     sequential : bool, default=False
-        Stop cells early once settled (:mod:`rpcheck.engine.decide`: ``SEQUENTIAL_LOOKS`` looks,
-        Bonferroni levels).
+        Same as ``stopping="looks"``.
     progress : callable(done, total, info), optional
         Called with trial counts after each finished chunk (``info["event"]`` is "start", "chunk", "end").
+    stopping : {"none", "looks", "anytime"}, optional
+        When cells may stop before their planned trials (:mod:`rpcheck.engine.decide`): "none" (default
+        unless ``sequential``) runs every trial, Holm at ``alpha``; "looks" stops at ``SEQUENTIAL_LOOKS``
+        equally spaced looks with Bonferroni levels; "anytime" stops a cell as soon as every row is decided
+        by anytime-valid e-values (``ANYTIME_SHARE * alpha``, e-Bonferroni) and applies Holm at the rest of
+        ``alpha`` to the rows of cells that ran every planned trial.
+    budget : float, optional
+        Seconds after which no new chunk is scheduled: running chunks finish, the rest of every cell is
+        dropped, and rows not decided by then say so (with ``stopping="anytime"``, how many more draws each
+        would need). A budgeted run's verdicts are each valid, but which rows get decided depends on timing.
 
     Returns
     -------
@@ -147,6 +165,13 @@ def run(
     """
     trials, seed, jobs = _check_common(trials, seed, backend, jobs)
     check_choice("profile", profile, PROFILES)
+    if stopping is None:
+        stopping = "looks" if sequential else "none"
+    check_choice("stopping", stopping, STOPPING)
+    if sequential and stopping != "looks":
+        raise RpcheckError(f"`sequential=True` is `stopping='looks'`; got stopping={stopping!r} as well.")
+    if budget is not None:
+        budget = check_interval("budget", budget, 0, math.inf, closed="neither")
     alpha = check_interval("alpha", alpha, 0, 0.5, closed="neither")
     if overrides is not None and not isinstance(overrides, Mapping):
         raise RpcheckError(f"`overrides` must be a dict of parameter -> value; got {overrides!r}.")
@@ -165,8 +190,8 @@ def run(
 
     prestart(backend, jobs, sorted({th.trial.__module__ for th in ths}))  # workers start while cells are built
     settings = RunSettings(
-        seed=seed, backend=backend, jobs=jobs, scheduler=scheduler, alpha=alpha, sequential=sequential,
-        progress=progress, resume=resume,
+        seed=seed, backend=backend, jobs=jobs, scheduler=scheduler, alpha=alpha, stopping=stopping,
+        progress=progress, resume=resume, budget=budget,
     )  # fmt: skip
     plan = make_plan(ths, settings, profile=profile, overrides=overrides, trials=trials)
     if _heap.FREEZE_IMPORT_HEAP:
@@ -220,7 +245,9 @@ def _run_stored(plan, store, *, started, out):
         backend=s.backend,
         jobs=workers,
         sequential=bool(s.sequential),
-        sequential_looks=SEQUENTIAL_LOOKS if s.sequential else None,
+        sequential_looks=len(max((c.looks for c in plan.cells), key=len, default=())) if s.sequential else None,
+        stopping=s.stopping,
+        budget_seconds=s.budget,
         family_size={"violated": plan.m_v, "holds": plan.m_h},
         resumed=bool(s.resume),
         started_utc=started,
@@ -254,11 +281,11 @@ def family_size(theorem_ids, profile="ci", overrides=None):
     """
     check_choice("profile", profile, PROFILES)
     ths = _resolve_theorems(theorem_ids)
-    return _family_size(_build_cells(ths, profile, overrides, None, False))
+    return _family_size(_build_cells(ths, profile, overrides, None))
 
 
-def unattainable_expectations(theorem_ids, profile="ci", alpha=0.01, overrides=None, trials=None,
-                              modes=("bound", "exact", "deterministic")):
+def unattainable_expectations(theorem_ids, profile="ci", alpha=0.01, *, overrides=None, trials=None,
+                              modes=("bound", "exact", "deterministic"), stopping="none"):
     """Declared expected verdicts that ``run(theorem_ids, profile=profile, alpha=alpha, overrides=overrides,
     trials=trials)`` cannot reach whatever the outcomes, computed without running a trial (the bookkeeping
     behind sizing a profile's trials).
@@ -282,6 +309,9 @@ def unattainable_expectations(theorem_ids, profile="ci", alpha=0.01, overrides=N
     trials : int, optional
         Trials per cell instead of the profile's (as in :func:`run`).
     modes : sequence of {"bound", "exact", "deterministic", "search"}
+    stopping : {"none", "anytime"}, default="none"
+        The run's stopping rule: "anytime" runs Holm at its share ``(1 - ANYTIME_SHARE) alpha`` (a row's
+        anytime-valid e-value may decide it earlier; the cell's full trial count is what this asks).
 
     Returns
     -------
@@ -297,8 +327,10 @@ def unattainable_expectations(theorem_ids, profile="ci", alpha=0.01, overrides=N
     if trials is not None:
         trials = check_int("trials", trials, 1, MAX_TRIALS)
     ths = _resolve_theorems(theorem_ids)
-    cells = _build_cells(ths, profile, overrides, trials, False)
-    return unattainable_rows(cells, alpha, modes)
+    check_choice("stopping", stopping, ("none", "anytime"))
+    cells = _build_cells(ths, profile, overrides, trials)
+    level = RunSettings(seed=0, alpha=alpha, stopping=stopping).fixed_alpha
+    return unattainable_rows(cells, level, modes)
 
 
 def run_cell(theorem, params, *, trials, seed, backend="serial", jobs=None, scheduler=None):

@@ -54,13 +54,13 @@ def test_no_function_takes_more_than_six_positional_arguments(name):
 
 def test_plan_is_frozen_and_fixes_the_sequential_levels():
     ths = [engine.get("engine_test.bernoulli")]
-    settings = RunSettings(seed=3, alpha=0.02, sequential=True)
+    settings = RunSettings(seed=3, alpha=0.02, stopping="looks")
     plan = make_plan(ths, settings, profile="ci")
     with pytest.raises(dataclasses.FrozenInstanceError):
         plan.settings = settings
     with pytest.raises(dataclasses.FrozenInstanceError):
         settings.seed = 4
-    m = sum(spec.in_family for c in _build_cells(ths, "ci", None, None, True) for spec in c.specs)
+    m = sum(spec.in_family for c in _build_cells(ths, "ci", None, None, "looks") for spec in c.specs)
     # 3 cells (p = 0.002, 0.03, 0.2) x 1 "bound" variant, none vacuous (delta = 0.05 < 0.5)
     assert isinstance(plan, Plan) and plan.m_v == plan.m_h == m == 3
     assert plan.settings.seq_levels == {"v": 0.02 / (3 * 5), "h": 0.02 / (3 * 5)}
