@@ -2,8 +2,9 @@ r"""Markdown pages of the theorem registry: one page per paper and an index (``d
 
 Everything on a page comes from the registered :class:`rpcheck.engine.theorem.Theorem` objects: id, title,
 citation, the statement as printed, the variants (role, mode, expected verdict, statement, assumptions,
-notes), the findings the theorem records (ways the printed statement differs from what is true, proved or
-measured, each with the variant whose verdict is its evidence), parameter domains and constraints, and every
+notes), the findings the theorem records (what the paper prints that differs from what is true, proved or
+measured), grouped by kind, paper errors first, each with the printed text it disputes, its location in the
+paper and the variant whose verdict is its evidence, parameter domains and constraints, and every
 profile with its cells and trials. An expected verdict that depends on the cell (a callable rule) is evaluated
 on every cell of every profile and shown beside the cell.
 
@@ -190,16 +191,24 @@ def _variant_details(t):
 
 
 def _findings(t):
+    """The theorem's findings grouped by kind, paper errors first (``FINDING_KINDS`` order): for each, the
+    printed text it disputes, where it is printed, the evidence variant and the summary."""
+    from ..engine.theorem import FINDING_KINDS
+
     out = []
-    for f in t.findings:
-        where = []
-        if getattr(f, "spec_ref", ""):
-            where.append(f"in the paper: {_prose(f.spec_ref)}")
-        if f.evidence_variant:
-            where.append(f"evidence: variant `{f.evidence_variant}`")
-        tail = f" ({'; '.join(where)})" if where else ""
-        out.append(f"- **{_prose(f.key)}**{tail}: {_prose(f.summary)}")
-    return out
+    for kind in FINDING_KINDS:
+        group = [f for f in t.findings if f.kind == kind]
+        if not group:
+            continue
+        out += ["" if out else None, f"*{kind.capitalize()}* ({len(group)}):", ""]
+        for f in group:
+            where = [f"in the paper: {_prose(f.location)}"]
+            if f.evidence_variant:
+                where.append(f"evidence: variant `{f.evidence_variant}`")
+            out.append(f"- **{_prose(f.key)}** ({'; '.join(where)})")
+            out.append(f"  - printed: {_code(f.quote)}")
+            out.append(f"  - {_prose(f.summary)}")
+    return [line for line in out if line is not None]
 
 
 def _parameters(t):
@@ -264,7 +273,7 @@ def theorem_markdown(t, level=2, ref=None):
     out += ["", f"{h}# Statement as printed", "", _block(t.statement or "(none)")]
     out += ["", f"{h}# Variants", "", *_variant_rows(t), "", *_variant_details(t)]
     if t.findings:
-        out += ["", f"{h}# Findings (known errors of the printed statement)", "", *_findings(t)]
+        out += ["", f"{h}# Findings (what differs from the paper, by kind)", "", *_findings(t)]
     if t.notes:
         out += ["", f"{h}# Notes", "", _prose(t.notes)]
     if t.tolerance or t.tolerance_note:

@@ -245,10 +245,13 @@ THEOREM = register(
         findings=(
             Finding(
                 "jl_gaussian_scale",
-                "The Gaussian baseline is printed with variance 1/d; norms then shrink "
-                "by sqrt(r/d) and the JL lemma fails for every eps < 1 - sqrt(r/d).",
-                "as_printed_gaussian_var_1_over_d",
-                "Introduction (Gaussian matrix, entries of variance 1/d); Lemma 1",
+                "The Gaussian baseline is printed with variance 1/d; norms then shrink by sqrt(r/d) and the JL lemma "
+                "fails for every eps < 1 - sqrt(r/d).",
+                evidence_variant="as_printed_gaussian_var_1_over_d",
+                location="Introduction, construction (1) of R ('Gaussian Matrix'); Lemma 1",
+                quote="each entry in R is generated from a Gaussian distribution with mean equals to 0 and variance "
+                "equals to 1/d",
+                kind="paper error",
             ),
         ),
     )
