@@ -173,10 +173,11 @@ C_SYNTH = 1000.0
 def oracle_error_bound(n_train, d):
     """The smallest test error any learner can reach on the recipe from ``n_train`` training points in ``d``
     dimensions (module docstring): ``E[arccos(sqrt(B))] / pi`` with ``B ~ Beta(n_train/2, (d - n_train)/2)``,
-    by adaptive quadrature.
+    by adaptive quadrature over the quantile function (``int_0^1 arccos(sqrt(F^-1(u))) du / pi``: smooth where
+    the density is not). At ``n_train = 1, d = 2`` (B arcsine) it is exactly 1/4.
 
-    >>> round(oracle_error_bound(180, 5000), 4)
-    0.4393
+    >>> round(oracle_error_bound(180, 5000), 4), round(oracle_error_bound(1, 2), 6)
+    (0.4393, 0.25)
     """
     from scipy import integrate, stats
 
@@ -184,7 +185,7 @@ def oracle_error_bound(n_train, d):
     if not 1 <= n_train < d:
         raise RpcheckError(f"oracle_error_bound: `n_train` ({n_train}) must be in [1, d) with d = {d}.")
     beta = stats.beta(n_train / 2, (d - n_train) / 2)
-    val, _ = integrate.quad(lambda b: math.acos(math.sqrt(b)) * beta.pdf(b), 0.0, 1.0, points=[n_train / d], limit=200)
+    val, _ = integrate.quad(lambda u: math.acos(math.sqrt(beta.ppf(u))), 0.0, 1.0, limit=200)
     return val / math.pi
 
 
@@ -359,7 +360,8 @@ def decide(records, params):
         "error_vs_paper: VIOLATED when the paper's eps_out lies outside the exact two-sided 99% Clopper-Pearson "
         "interval of our pooled test errors (P(false VIOLATED) <= 0.01 if the pooled predictions are i.i.d. at "
         "the paper's rate); error_vs_bound: VIOLATED when the interval lies below the derived lower bound eps_min "
-        "(P <= 0.005 if the derivation holds), HOLDS when it lies above it; margin_vs_paper: VIOLATED when the paper's gamma lies outside the two-sided 99% t "
+        "(P <= 0.005 if the derivation holds), HOLDS when it lies above it; margin_vs_paper: VIOLATED when the "
+        "paper's gamma lies outside the two-sided 99% t "
         f"interval mean +- {tq:.3g} SE over {len(g)} data sets (P(false VIOLATED) <= 0.01 for normal "
         "per-data-set means)"
     )
