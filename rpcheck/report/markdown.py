@@ -295,6 +295,16 @@ def _paper_citation(theorems):
     return sorted(k for k, n in keys.items() if n == best)[0]
 
 
+def _by_kind(findings):
+    """``"3 paper errors, 1 observation"``: the number of findings of each kind, paper errors first."""
+    from ..engine.theorem import FINDING_KINDS
+
+    plural = {"paper error": "paper errors", "proof gap": "proof gaps", "ambiguity": "ambiguities",
+              "notation": "notation", "observation": "observations"}
+    counts = [(k, sum(f.kind == k for f in findings)) for k in FINDING_KINDS]
+    return ", ".join(f"{n} {k if n == 1 else plural[k]}" for k, n in counts if n) or "none"
+
+
 def paper_markdown(paper, theorems):
     """The page of one paper: its citation, a contents table and one section per theorem."""
     ts = sorted((t for t in theorems if t.paper == paper), key=lambda t: t.id)
@@ -309,7 +319,8 @@ def paper_markdown(paper, theorems):
         "",
         _prose(f"{authors} ({year}). {title}. {venue}."),
         "",
-        f"{len(ts)} theorems, {n_var} variants, {n_find} findings. Back to the [index](index.md).",
+        f"{len(ts)} theorems, {n_var} variants, {n_find} findings "
+        f"({_by_kind([f for t in ts for f in t.findings])}). Back to the [index](index.md).",
         "",
         "| theorem | kind | title | variants | findings |",
         "|---|---|---|---|---|",
@@ -334,15 +345,16 @@ def index_markdown(theorems, papers=None):
         "role, mode and expected verdict, the findings each theorem records, parameter domains and every",
         f"profile's cells and trials. Regenerate after changing a theorem: `{REGENERATE}`.",
         "",
-        "| paper | title | theorems | variants | findings |",
-        "|---|---|---|---|---|",
+        "| paper | title | theorems | variants | findings | findings by kind |",
+        "|---|---|---|---|---|---|",
     ]
     for p in papers:
         ts = [t for t in theorems if t.paper == p]
         title = _prose(_paper_citation(ts)[2]) if ts else ""
+        fs = [f for t in ts for f in t.findings]
         out.append(
-            f"| [{p}]({p}.md) | {title} | {len(ts)} | {sum(len(t.variants) for t in ts)} | "
-            f"{sum(len(t.findings) for t in ts)} |"
+            f"| [{p}]({p}.md) | {title} | {len(ts)} | {sum(len(t.variants) for t in ts)} | {len(fs)} | "
+            f"{_by_kind(fs)} |"
         )
     out += ["", "## All theorems", "", "| theorem | kind | title |", "|---|---|---|"]
     for t in sorted(theorems, key=lambda t: t.id):
