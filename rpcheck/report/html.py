@@ -996,6 +996,9 @@ def _overview(recs, theorem_ids, anchors, finding_counts, prov):
     cards += f'<div class="card">unexpected verdicts<b>{n_unexp}</b>of {len(recs)} rows</div>'
     nf = sum(finding_counts.values())
     fdetail = ", ".join(f"{v} {k}" for k, v in finding_counts.items())
+    metas = [m for m in map(_theorem_meta, theorem_ids) if m is not None]
+    n_err = sum(f.kind == "paper error" for m in metas for f in m.findings)
+    fdetail += f"; {n_err} paper error{'s' if n_err != 1 else ''}" if nf else ""
     cards += f'<div class="card"><a href="#findings">findings</a><b>{nf}</b>{_e(fdetail)}</div>'
 
     trows = []
