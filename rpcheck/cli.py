@@ -911,7 +911,10 @@ def _cmd_show(args):
     if info["tolerance"]:
         out += ["", f"Numerical tolerance: {info['tolerance']:g} ({info['tolerance_note'] or 'no note'})"]
     if info["findings"]:
-        out += ["", "Findings tested:"] + [f"  - {f['key']}: {f['summary']}" for f in info["findings"]]
+        out += ["", "Findings tested:"] + [
+            f"  - {f['key']} ({f['kind']}; {f['location']}; printed: \"{f['quote']}\"): {f['summary']}"
+            for f in info["findings"]
+        ]
     out += ["", "Run it:"] + [f"  {cmd}" for cmd in info["commands"]]
     print("\n".join(out))
     return EXIT_OK

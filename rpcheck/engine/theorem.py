@@ -37,6 +37,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import re
 from collections.abc import Callable, Mapping
 import numbers
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ __all__ = [
     "Verdict",
     "Citation",
     "Finding",
+    "FINDING_KINDS",
     "Variant",
     "Outcome",
     "TrialRecord",
@@ -88,19 +90,79 @@ class Citation:
         return f"{first} et al. {self.year}, {self.location}"
 
 
+#: What a finding says about the paper, most serious first (the order in which the reports list them).
+FINDING_KINDS = ("paper error", "proof gap", "ambiguity", "notation", "observation")
+
+#: Words that never name the paper in a finding (it is "the paper", "the text", "Table I", ...), as patterns.
+_NOT_PAPER_WORDS = (r"\bcatalogue", r"\bspec(s|ification)?\b")
+
+
 @dataclass(frozen=True)
 class Finding:
-    """A way a printed statement differs from what is true, proved, or measured (a known error of the paper).
+    """Something the paper prints that differs from what is true, proved, stated elsewhere, or measured.
 
-    ``evidence_variant`` names the variant whose verdict is the evidence (e.g. the ``as_printed`` variant
-    expected VIOLATED). ``spec_ref`` is where in the PAPER the finding is located (theorem, equation, table,
-    section, page; e.g. "Theorem 3.5, eqs. (20)-(21)"), never a document outside the repository. ``status``
-    is filled by the report from that verdict."""
+    Parameters
+    ----------
+    key : str
+        A short identifier, unique within the theorem.
+    summary : str
+        What differs and why: the derivation or the evidence (numbers, a counterexample, the variant).
+    evidence_variant : str or None
+        The variant whose verdict is the evidence (e.g. a variant of the printed statement expected
+        VIOLATED); None when the evidence is the summary's arithmetic alone.
+    location : str
+        Where in the PAPER the disputed text is printed (theorem, equation, table, section, page, or line),
+        never a document outside the repository.
+    quote : str
+        The printed text the finding disputes, verbatim and short (formulas transcribed to plain text).
+    kind : {"paper error", "proof gap", "ambiguity", "notation", "observation"}
+        "paper error": a printed statement, number or formula is false; "proof gap": the statement may hold
+        but the printed proof does not establish it; "ambiguity": the text admits readings that differ in
+        their consequences; "notation": a symbol or convention that a reader must read in a particular way;
+        "observation": a measured or derived fact about the paper's claims that is not an error of the paper.
+
+    Every text argument must be non-empty, ``kind`` one of :data:`FINDING_KINDS`; a bad argument raises one
+    RpcheckError naming it. ``status`` is filled by the report from the evidence variant's verdict.
+
+    Examples
+    --------
+    >>> Finding("k", "x", location="Table I", quote="24.1.0", kind="typo")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rpcheck.errors.RpcheckError: Finding `kind` ('typo') must be one of 'paper error', 'proof gap', ...
+    """
 
     key: str
     summary: str
     evidence_variant: str | None = None
-    spec_ref: str = ""
+    location: str = ""
+    quote: str = ""
+    kind: str = ""
+
+    def __post_init__(self):
+        for name in ("key", "summary", "location", "quote"):
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value.strip():
+                raise RpcheckError(f"Finding `{name}` ({value!r}) must be a non-empty string.")
+        if self.evidence_variant is not None and (
+            not isinstance(self.evidence_variant, str) or not self.evidence_variant.strip()
+        ):
+            raise RpcheckError(
+                f"Finding `evidence_variant` ({self.evidence_variant!r}) must be a variant name or None."
+            )
+        if self.kind not in FINDING_KINDS:
+            raise RpcheckError(
+                f"Finding `kind` ({self.kind!r}) must be one of {', '.join(map(repr, FINDING_KINDS))}."
+            )
+        for name in ("summary", "location"):
+            text = getattr(self, name).lower()
+            for pattern in _NOT_PAPER_WORDS:
+                word = re.search(pattern, text)
+                if word:
+                    raise RpcheckError(
+                        f"Finding `{name}` of {self.key!r} uses the word {word.group(0)!r}: name the paper, its "
+                        "theorem, equation, table or section instead."
+                    )
 
 
 # ------------------------------------------------------------------------------ friendly constructors
@@ -116,6 +178,7 @@ _ARG_HINTS = {
     "Theorem": {"profile": "use profiles", "params": "use parameters"},
     "Outcome": {"holds_": "use holds", "value": "use statistic"},
     "Profile": {"n_trials": "use trials", "grid": "use cells"},
+    "Finding": {"spec_ref": "use location", "where": "use location", "text": "use quote"},
 }
 
 
@@ -151,6 +214,9 @@ def _friendly_init(cls):
     __init__.__signature__ = sig
     cls.__init__ = __init__
     return cls
+
+
+Finding = _friendly_init(Finding)
 
 
 def _fmt(v):
@@ -581,6 +647,16 @@ class Theorem:
         names = [v.name for v in self.variants]
         if len(set(names)) != len(names) or not names:
             raise RpcheckError(f"theorem {self.id!r} must have at least one variant, with unique names: {names}.")
+        object.__setattr__(self, "findings", tuple(self.findings))
+        keys = [f.key for f in self.findings if isinstance(f, Finding)]
+        if len(keys) != len(self.findings) or len(set(keys)) != len(keys):
+            raise RpcheckError(f"Theorem {self.id!r}: `findings` must be Finding objects with unique keys: {keys}.")
+        unknown = [f.key for f in self.findings if f.evidence_variant is not None and f.evidence_variant not in names]
+        if unknown:
+            raise RpcheckError(
+                f"Theorem {self.id!r}: the `evidence_variant` of finding(s) {', '.join(map(repr, unknown))} is not a "
+                f"variant; variants: {', '.join(names)}."
+            )
         if not callable(self.trial):
             raise RpcheckError(f"Theorem {self.id!r}: `trial` ({self.trial!r}) must be a callable(params, rng).")
         if self.parameters is not None:

@@ -234,11 +234,13 @@ THEOREM = register(
         findings=(
             Finding(
                 "margin-semantics",
-                "For the soft margin the paper's gamma = 1/||w|| is the margin width; the geometric margin "
-                "min_i y_i(w^T x_i + b)/||w|| is <= 0 on every non-separable data set (LP-certified), for X "
-                "and for every projection XR, so Thm 3.5 read with it compares non-positive numbers.",
+                "For the soft margin the paper's gamma = 1/||w|| is the margin width; the geometric margin min_i "
+                "y_i(w^T x_i + b)/||w|| is <= 0 on every non-separable data set (LP-certified), for X and for every "
+                "projection XR, so Thm 3.5 read with it compares non-positive numbers.",
                 evidence_variant="geometric_nonpositive",
-                spec_ref="Theorem 3.5; eqs. (3), (5)",
+                location="Sec. 1.1.1; Theorem 3.5; eqs. (3), (5)",
+                quote="The geometric margin, gamma*, of this canonical optimal hyperplane is gamma* = 1/||w*||_2",
+                kind="ambiguity",
             ),
         ),
     )

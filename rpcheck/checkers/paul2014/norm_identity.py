@@ -214,11 +214,13 @@ THEOREM = register(
         findings=(
             Finding(
                 "norm-identity",
-                "||w*||^2 = sum alpha* holds only with zero slack; in general sum alpha* = ||w*||^2 + C||xi*||_1, "
-                "so eqs. (18)-(21) are proved only for the separable / hard-margin regime, and a large C does "
-                "not suffice on non-separable data.",
+                "||w*||^2 = sum alpha* holds only with zero slack; in general sum alpha* = ||w*||^2 + C||xi*||_1, so "
+                "eqs. (18)-(21) are proved only for the separable / hard-margin regime, and a large C does not "
+                "suffice on non-separable data.",
                 evidence_variant="as_printed",
-                spec_ref="Sec. 2; eqs. (18)-(19)",
+                location="Sec. 1.1.1; eqs. (18)-(19)",
+                quote="gamma* = 1/||w*||_2, where ||w*||_2^2 = sum_{i=1}^n alpha*_i",
+                kind="paper error",
             ),
         ),
     )

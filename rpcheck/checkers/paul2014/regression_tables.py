@@ -313,10 +313,12 @@ THEOREM = register(
         findings=(
             Finding(
                 "regression-theory-vs-runs",
-                "At the tables' r, e >= 1 except at the largest r (diag <method>.<r>.e; Yalefaces r = 1024 and "
-                "NCI60 r = 512 give e of about 0.75-0.9): Thm 3.7 says little about these runs.",
+                "At the tables' r, e >= 1 except at the largest r (diag <method>.<r>.e; Yalefaces r = 1024 and NCI60 "
+                "r = 512 give e of about 0.75-0.9): Thm 3.7 says little about these runs.",
                 evidence_variant="table",
-                spec_ref="Sec. 4.3, Tables VI-VII; Theorem 3.7",
+                location="Sec. 4.3, Tables VI-VII; Theorem 3.7",
+                quote="let R in R^{d x r} be a matrix satisfying ||V^T V - V^T R R^T V||_2 <= eps",
+                kind="observation",
             ),
         ),
         notes="quick/ci: NCI60 stand-in with all four methods and the Yalefaces stand-in (paper size) with RG "

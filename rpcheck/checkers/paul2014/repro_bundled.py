@@ -320,10 +320,12 @@ THEOREM = register(
         findings=(
             Finding(
                 "real-data-e",
-                "On the bundled data (n > d, so rho = d) every r < d has e >= 1: the "
-                "theorems only speak for r >> rho, i.e. for projections to MORE dimensions than d.",
+                "On the bundled data (n > d, so rho = d) every r < d has e >= 1: the theorems only speak for r >> "
+                "rho, i.e. for projections to MORE dimensions than d.",
                 evidence_variant="r_below_rho",
-                spec_ref="Secs. 4.1.1-4.1.2; Lemmas 3.1-3.4",
+                location="Lemmas 3.1-3.4; Secs. 4.1.1-4.1.2",
+                quote="let V in R^{d x rho} be any matrix with orthonormal columns",
+                kind="observation",
             ),
         ),  # fmt: skip
         notes="Classification features z-scored, C = 1; diabetes target z-scored, eps_svr = 0.1, C = 1. One "
