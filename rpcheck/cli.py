@@ -111,6 +111,13 @@ def build_parser():
         p.add_argument("--json", action="store_true", help="print the results as JSON (docs/json-schema.md)")
         if name == "verify":
             p.add_argument("--no-report", action="store_true", help="do not write report.html")
+        else:
+            p.add_argument(
+                "--until-decided",
+                action="store_true",
+                help="same as --stop until-decided: a cell whose rows are not all decided at its planned trials "
+                "doubles them (up to 64 times; anytime-valid e-values at the whole --alpha; --budget ends it sooner)",
+            )
 
     p = sub.add_parser(
         "constant",
@@ -970,7 +977,7 @@ def _run(args, theorems):
             resume=args.resume,
             alpha=args.alpha,
             progress=callback,
-            stopping=args.stop,
+            stopping="until-decided" if getattr(args, "until_decided", False) else args.stop,
             budget=args.budget,
         )
     return result, out

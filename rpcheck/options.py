@@ -30,7 +30,7 @@ __all__ = [
 
 BACKENDS = ("serial", "processes", "dask")
 #: The stopping rules of a run (rpcheck.engine.run's ``stopping``), the default first.
-STOPPING = ("anytime", "looks", "none")
+STOPPING = ("anytime", "looks", "none", "until-decided")
 _UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0}
 
 
@@ -190,7 +190,8 @@ def add_run_options(addoption, *, prefix="", profile_default="ci"):
         default="anytime",
         help="When a cell stops: 'anytime' as soon as every row with a verdict rule is decided (anytime-valid "
         "e-values; Holm at the planned trials for the rest), 'looks' at 5 equally spaced looks (Bonferroni), "
-        "'none' after every planned trial. Default: %(default)r",
+        "'none' after every planned trial, 'until-decided' e-values only, doubling a cell's trials until its rows "
+        "are decided. Default: %(default)r",
     )
     addoption(
         f"--{prefix}budget",

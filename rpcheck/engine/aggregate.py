@@ -60,6 +60,23 @@ class _CellAggregate:
         self.intervals = []
         self.ingested = 0
 
+    def extend(self, looks, n):
+        """Append look segments (an until-decided run raising the cell's planned trials to ``n``); ``looks``
+        starts with the current looks."""
+        add = len(looks) - len(self.looks)
+        if add < 0 or tuple(looks[: len(self.looks)]) != self.looks or n < self.n:
+            raise ValueError(f"looks {looks} do not extend {self.looks}")
+        v = self.bins.shape[1]
+        self.bins = np.concatenate([self.bins, np.zeros((add, v, 5), np.int64)])
+        self.attempted = np.concatenate([self.attempted, np.zeros(add, np.int64)])
+        self.seconds += [0.0] * add
+        self.stat_max += [[_NAN] * v for _ in range(add)]
+        self.slack_min += [[_NAN] * v for _ in range(add)]
+        self.worst += [[None] * v for _ in range(add)]
+        self.first_fail += [[None] * v for _ in range(add)]
+        self.looks, self.n = tuple(looks), n
+        self._looks = np.asarray(self.looks, dtype=np.int64)
+
     # -- ingested trial indices
     def covered(self, i):
         j = bisect.bisect_right(self.intervals, (i, math.inf)) - 1

@@ -317,9 +317,11 @@ def tabulate(cells, settings: RunSettings, store=None) -> list[_Row]:
         for r in fam:
             r.anytime = _stats.decide_sequential(r.spec.variant.mode, r.counts, r.spec.delta,
                                                  alpha_violated=seq_levels["v"], alpha_holds=seq_levels["h"])
-        open_ = [r.anytime.verdict is Verdict.INCONCLUSIVE and _at_cap(r.cell) for r in fam]
-        lv = _stats.holm([r.pvalue if o else 1.0 for r, o in zip(fam, open_)], settings.fixed_alpha).levels
-        lh = _stats.holm([r.pvalue_holds if o else 1.0 for r, o in zip(fam, open_)], settings.fixed_alpha).levels
+        holm = settings.fixed_alpha > 0
+        open_ = [holm and r.anytime.verdict is Verdict.INCONCLUSIVE and _at_cap(r.cell) for r in fam]
+        level = settings.fixed_alpha if holm else settings.alpha  # no row is open without Holm
+        lv = _stats.holm([r.pvalue if o else 1.0 for r, o in zip(fam, open_)], level).levels
+        lh = _stats.holm([r.pvalue_holds if o else 1.0 for r, o in zip(fam, open_)], level).levels
         for r, o, a, b in zip(fam, open_, lv, lh):
             if o:
                 r.alpha_v, r.alpha_h = float(a), float(b)
@@ -364,6 +366,8 @@ def tabulate(cells, settings: RunSettings, store=None) -> list[_Row]:
                 v.mode, r.counts, r.spec.delta, alpha_violated=alpha, alpha_holds=alpha,
                 worst_slack=r.describe["slack_min"], exhaustive=v.exhaustive,
             )  # fmt: skip
+        if r.cell.budget_cut and r.decision.verdict is Verdict.INCONCLUSIVE and "time budget" not in r.decision.claim:
+            r.decision = replace(r.decision, claim=f"{r.decision.claim}; the time budget ran out first")
         _attainability(r, settings, max(1, len(fam)))
     return rows
 

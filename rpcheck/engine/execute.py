@@ -107,6 +107,24 @@ def _missing_ranges(cell, stop):
     return cell.agg.missing(stop)
 
 
+def _extend(cell, settings):
+    """An until-decided cell at its last look: when some row is not decided yet and the cell may grow
+    (``UNTIL_DECIDED_GROWTH`` times its planned trials, at most MAX_TRIALS), double its trials (looks at the
+    same spacing) and say so; else False."""
+    from .plan import MAX_TRIALS, UNTIL_DECIDED_GROWTH
+
+    limit = min(MAX_TRIALS, cell.planned * UNTIL_DECIDED_GROWTH)
+    if cell.n >= limit or _settled(cell, settings):
+        return False
+    n = min(limit, 2 * cell.n)
+    step = max(1, cell.looks[0])
+    new = tuple(range(cell.n + step, n, step)) + (n,)
+    cell.looks = cell.looks + new
+    cell.n = n
+    cell.agg.extend(cell.looks, n)
+    return True
+
+
 @contextmanager
 def _using(backend, jobs, scheduler):
     """``backend`` as an open backend: itself when it already is one (a run's trials and its counterexample
@@ -130,6 +148,7 @@ def execute_cells(cells, settings: RunSettings, store=None, be=None) -> int:
     seed, sequential = settings.seed, settings.sequential
     progress, resume = settings.progress, settings.resume
     deadline = None if settings.budget is None else time.monotonic() + settings.budget
+    until = settings.stopping == "until-decided"
     over = [False]  # the time budget is spent: no new chunk is scheduled
 
     total = sum(c.n for c in cells)
@@ -180,8 +199,10 @@ def execute_cells(cells, settings: RunSettings, store=None, be=None) -> int:
                             submit(s, min(b, s + size))
                     return
                 if cell.look + 1 >= len(cell.looks):
-                    cell.finished = True
-                    return
+                    if not (until and _extend(cell, settings)):
+                        cell.finished = True
+                        return
+                    continue
                 if sequential and _settled(cell, settings):
                     cell.finished = True
                     cell.stopped_early = True

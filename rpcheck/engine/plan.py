@@ -37,8 +37,13 @@ ANYTIME_LOOKS = 10
 #: (:mod:`rpcheck.engine.decide`, "Anytime-valid stopping").
 ANYTIME_SHARE = 0.1
 #: The stopping rules of a run: "none" (every planned trial, Holm), "looks" (group-sequential: Bonferroni over
-#: ``SEQUENTIAL_LOOKS`` looks), "anytime" (anytime-valid e-values at every look, Holm at the cap).
-STOPPING = ("none", "looks", "anytime")
+#: ``SEQUENTIAL_LOOKS`` looks), "anytime" (anytime-valid e-values at every look, Holm at the cap),
+#: "until-decided" (e-values only, at the whole ``alpha``; a cell whose rows are not all decided at its planned
+#: trials doubles them, up to ``UNTIL_DECIDED_GROWTH`` times the planned count).
+STOPPING = ("none", "looks", "anytime", "until-decided")
+#: How far an until-decided run may raise a cell's trials: this many times the profile's count (and at most
+#: MAX_TRIALS); a time budget ends it sooner.
+UNTIL_DECIDED_GROWTH = 64
 #: Largest number of trials per cell and of workers accepted by run()/run_cell() (a typo such as
 #: ``trials=10**12`` is refused instead of running for years).
 MAX_TRIALS = 10**9
@@ -89,6 +94,7 @@ class _Cell:
     finished: bool = False
     stopped_early: bool = False
     budget_cut: bool = False  # the run's time budget ended the cell before its planned trials
+    planned: int = 0  # the profile's trial count (an until-decided run may raise ``n`` above it)
     timed: int = 0  # trials run by this process's schedule, and their summed seconds (chunk sizing)
     busy: float = 0.0
 
@@ -102,6 +108,7 @@ class _Cell:
         if not self.sample_size:
             self.sample_size = TRIAL_SAMPLE
         self.agg = _CellAggregate(self.looks, len(th.variants), self.n, self.sample_size)
+        self.planned = self.planned or self.n
 
     @property
     def target(self):
@@ -168,7 +175,7 @@ def _check_overrides(ths, profile, overrides):
 
 
 def _build_cells(ths, profile, overrides, trials, stopping="none"):
-    n_looks = {"none": 1, "looks": SEQUENTIAL_LOOKS, "anytime": ANYTIME_LOOKS}[stopping]
+    n_looks = {"none": 1, "looks": SEQUENTIAL_LOOKS, "anytime": ANYTIME_LOOKS, "until-decided": ANYTIME_LOOKS}[stopping]
     overrides = dict(overrides or {})
     _check_overrides(ths, profile, overrides)
     cells = []
@@ -251,16 +258,20 @@ class RunSettings:
 
     @property
     def sequential(self):
-        """Whether cells may stop before their planned trials ("looks" or "anytime")."""
+        """Whether cells may stop before their planned trials (every rule but "none")."""
         return self.stopping != "none"
 
     @property
     def anytime(self):
-        return self.stopping == "anytime"
+        """Whether rows are decided by the anytime-valid e-values ("anytime", "until-decided")."""
+        return self.stopping in ("anytime", "until-decided")
 
     @property
     def fixed_alpha(self):
-        """The level of the fixed-n Holm procedures: ``alpha``, less the anytime share in an anytime run."""
+        """The level of the fixed-n Holm procedures: ``alpha``, less the anytime share in an anytime run, and
+        none in an until-decided run (its trial counts are not fixed in advance)."""
+        if self.stopping == "until-decided":
+            return 0.0
         return self.alpha * (1 - ANYTIME_SHARE) if self.anytime else self.alpha
 
 
@@ -298,6 +309,8 @@ def _sequential_levels(alpha, m_v, m_h, stopping="looks"):
     HOLDS ("h") tests."""
     if stopping == "anytime":
         return {"v": ANYTIME_SHARE * alpha / max(m_v, 1), "h": ANYTIME_SHARE * alpha / max(m_h, 1)}
+    if stopping == "until-decided":
+        return {"v": alpha / max(m_v, 1), "h": alpha / max(m_h, 1)}
     return {
         "v": alpha / (max(m_v, 1) * SEQUENTIAL_LOOKS),
         "h": alpha / (max(m_h, 1) * SEQUENTIAL_LOOKS),
