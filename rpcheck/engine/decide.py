@@ -36,6 +36,28 @@ vacuity: :func:`rpcheck.engine.plan.make_plan`); a cell stops as soon as every v
 VACUOUS cells after the first look; "report" cells never stop early). By the union bound over the ``m``
 members and ``K`` looks, P(any false VIOLATED) <= alpha and P(any false HOLDS) <= alpha still hold,
 whatever the stopping times. Holm is not applied in this mode (its levels depend on all final p-values).
+
+Anytime-valid stopping (``stopping="anytime"``, the default of the CLI and the pytest plugin)
+---------------------------------------------------------------------------------------------
+Each cell is looked at after ``ceil(k N / K)`` trials, ``k = 1..K`` (``K =``
+:data:`rpcheck.engine.plan.ANYTIME_LOOKS`; fixed trial counts, so results do not depend on the backend or the
+chunking). At a look a statistical row is decided by :func:`rpcheck.stats.decide_sequential`: VIOLATED (HOLDS)
+when its refutation (support) e-value reaches ``m / (s alpha)``, with ``s =``
+:data:`rpcheck.engine.plan.ANYTIME_SHARE` and ``m`` the family size fixed before the run. The e-values are
+nonnegative supermartingales under their nulls (:mod:`rpcheck.stats`, "Anytime-valid sequential rules"), so by
+Ville's inequality and the union bound over the ``m`` rows, P(any false e-decision) <= ``s alpha`` whatever the
+looks and stopping times. A deterministic row is decided by a counterexample or by HOLDS (its first
+``DETERMINISTIC_MIN_DRAWS`` evaluated draws clean, an event whose probability does not depend on when the run
+stops); a measurement never holds its cell back; a "report" row with a verdict rule sees every trial. A cell
+stops at the first look where all its rows are decided (:func:`_settled`).
+
+At the end every row is decided at its last look: an e-decision stands; the statistical rows of cells that ran
+every planned trial and that no e-value decided enter Holm's procedures at ``(1 - s) alpha``, every other
+family row with p-value 1 (a p-value at least the fixed-n one of the full run, so still valid). By the union
+bound, P(any false VIOLATED) <= alpha and P(any false HOLDS) <= alpha in the run. ``stopping="until-decided"``
+uses the e-values alone at ``s = 1`` and doubles a cell's trials while some row is undecided (its trial counts
+are not fixed in advance, so it has no Holm part). A time budget (``budget``) ends the scheduling of new
+trials: a cut cell is decided at the trials it has, by the e-values only, and its undecided rows say so.
 """
 
 from __future__ import annotations
