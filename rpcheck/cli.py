@@ -4,7 +4,8 @@ Exit codes: 0 every verdict is as expected; 1 some verdict is unexpected (or a r
 not reproduce); 2 usage, input or environment error (bad option, unknown theorem id, unreadable or corrupted
 file, unwritable output, full disk, unreachable scheduler, dead worker process): one line on stderr naming
 the argument, and whatever was completed stays checkpointed for ``--resume``; 3 internal error (a bug: rerun
-with ``--debug`` for the traceback); 130 interrupted (SIGINT); 141 the reader closed stdout (``| head``).
+with ``--debug`` for the traceback); 130 interrupted (SIGINT), 143 terminated (SIGTERM: the same clean stop and
+``--resume`` hint); 141 the reader closed stdout (``| head``).
 
 Import cost: this module imports only the standard library, ``rpcheck.errors``, ``rpcheck.options`` and the
 theorem dataclasses; numpy, pandas, scipy, cvxpy, numba, scikit-learn and rich are imported by the commands
@@ -23,6 +24,7 @@ import json
 import os
 import sys
 import textwrap
+from contextlib import contextmanager
 from pathlib import Path
 
 from . import __version__
@@ -929,10 +931,8 @@ def _run(args, theorems):
         out = str(Path("reports") / stamp)
         _check_out_dir(out, "--out (default reports/<timestamp>)")
     args._out = out
-    if args.backend == "processes":
-        _start_workers_ignoring_sigint(args.jobs)
     ctx, callback = _progress_runner(args.quiet or args.json)
-    with ctx:
+    with _worker_policy(), ctx:
         result = engine.run(
             theorems,
             profile=args.profile,
@@ -950,25 +950,23 @@ def _run(args, theorems):
     return result, out
 
 
-def _start_workers_ignoring_sigint(jobs):
-    """Start the process pool's workers with SIGINT ignored, so Ctrl-C (sent to the whole process group)
-    interrupts only this process: it cancels the pending chunks and exits 130 with one line, while a worker
-    killed by the same SIGINT would break the pool, print its traceback and hang interpreter exit in
-    ``concurrent.futures`` (measured: Python 3.11, ``InvalidStateError: CANCELLED``). Spawned children keep an
-    ignored SIGINT ignored (POSIX exec semantics; Python installs its handler only over SIG_DFL).
-    The proper place is the engine's worker initializer; see the cli helper's report."""
-    import signal
+@contextmanager
+def _worker_policy():
+    """The engine's worker-pool policy seen from the command line (rpcheck.engine.backends): SIGTERM stops
+    a run exactly like SIGINT (exit 143 instead of 130), and a capped ``--jobs`` is said in one line."""
+    import logging
 
-    from .engine import backends
+    from .engine.backends import stop_on_signals
 
-    n = jobs or backends.default_jobs()
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    log = logging.getLogger("rpcheck.workers")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("rpcheck: note: %(message)s"))
+    log.addHandler(handler)
     try:
-        pool = backends._process_pool(n)
-        for f in [pool.submit(int, 0) for _ in range(n)]:  # each submit with no idle worker spawns one
-            f.result()
+        with stop_on_signals():
+            yield
     finally:
-        signal.signal(signal.SIGINT, old)
+        log.removeHandler(handler)
 
 
 def render_summary(result, *, details=False, quiet=False, out=None, report_path=None, console=None):
@@ -1356,8 +1354,6 @@ def _cmd_calibrate(args):
     out = args.out if args.out is not None else str(Path("reports") / f"calibrate-{args.profile}")
     _check_out_dir(out, "--out")
     args._out = out
-    if args.backend == "processes":
-        _start_workers_ignoring_sigint(args.jobs)
 
     def on_seed(seed, status, cells):
         if args.quiet:
@@ -1366,10 +1362,11 @@ def _cmd_calibrate(args):
         what = "complete, read back" if status == "complete" else "ran"
         print(f"seed {seed}: {what} ({Path(out) / f'seed-{seed}'}); {len(cells)} rows, {u} unexpected", flush=True)
 
-    res = calibrate(
-        theorems, profile=args.profile, seeds=seeds, out=out, backend=args.backend, jobs=args.jobs,
-        scheduler=args.scheduler, alpha=args.alpha, on_seed=on_seed,
-    )  # fmt: skip
+    with _worker_policy():
+        res = calibrate(
+            theorems, profile=args.profile, seeds=seeds, out=out, backend=args.backend, jobs=args.jobs,
+            scheduler=args.scheduler, alpha=args.alpha, on_seed=on_seed,
+        )  # fmt: skip
     for line in res.unexpected_lines():
         print(line)
     print(res.summary_line())
@@ -1479,9 +1476,11 @@ def main(argv=None):
     except BrokenPipeError:  # stdout closed by the reader (`rpcheck list | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
-    except KeyboardInterrupt:
-        print(f"rpcheck: interrupted{_resume_hint(args) if args else ''}", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as exc:  # SIGINT, or SIGTERM through rpcheck.engine.backends.stop_on_signals
+        signum = getattr(exc, "signum", None)
+        what = "" if signum is None else f" (signal {signum})"
+        print(f"rpcheck: interrupted{what}{_resume_hint(args) if args else ''}", file=sys.stderr)
+        return EXIT_INTERRUPTED if signum is None else 128 + int(signum)
     except RpcheckError as exc:
         if args is not None and args.debug:
             raise

@@ -83,6 +83,7 @@ from .._validation import check_choice, check_int, check_interval
 from ..errors import RpcheckError
 from .. import _heap
 from . import registry
+from . import validate as _validate
 from ._worker import (  # re-exported; workers import only this light module
     TrialError,
     _jsonable,
@@ -439,7 +440,7 @@ def _build_cells(ths, profile, overrides, trials, sequential):
                     params[k] = v
                     changed = True
             if changed:
-                why = th.cell_problem(params)
+                why = th.cell_problem(params, memory=True)
                 if why:
                     raise RpcheckError(f"`overrides` make cell {idx} of theorem {th.id!r} invalid: {why}.")
             canonical = canonical_json(params)
@@ -1120,7 +1121,9 @@ def run(
     _check_overrides(ths, profile, dict(overrides or {}))  # a bad override fails before any worker starts
     from .backends import prestart
 
-    prestart(backend, jobs, sorted({th.trial.__module__ for th in ths}))  # workers start while cells are built
+    jobs = prestart(backend, jobs, sorted({th.trial.__module__ for th in ths}),  # workers start while cells are built
+                    tasks=sum((trials or th.profiles[profile].max_trials) * len(th.profiles[profile].cells)
+                              for th in ths))  # fmt: skip
     cells = _build_cells(ths, profile, overrides, trials, sequential)
     if _heap.FREEZE_IMPORT_HEAP:
         _heap.freeze_import_heap(once=True)  # the CLI's process, once the theorems are imported
@@ -1372,6 +1375,7 @@ def run_cell(theorem, params, *, trials, seed, backend="serial", jobs=None, sche
         raise RpcheckError("`trials` is required by run_cell.")
     (th,) = _resolve_theorems([theorem])
     _check_shippable([th], backend)
+    params = _validate.check_params(th, params)  # domains, constraints and memory (engine/validate.py)
     canonical = canonical_json(params)
     decoded = json.loads(canonical)
     cell = _Cell(th, 0, canonical, decoded, trials, (trials,), th.vacuous_reason(decoded), sample_size=trials)
