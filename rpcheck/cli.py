@@ -713,6 +713,18 @@ def _check_out_file(path, flag):
         if parent.exists():
             if not parent.is_dir():
                 raise RpcheckError(f"`{flag}` ({str(path)!r}): {str(parent)!r} is not a directory.")
+            if p.parent == parent:  # the file is written there (through a temporary file): probe it
+                import tempfile
+
+                try:
+                    fd, probe = tempfile.mkstemp(dir=parent, prefix=".rpcheck-write-test.")
+                    os.close(fd)
+                    os.unlink(probe)
+                except OSError as exc:
+                    raise RpcheckError(
+                        f"`{flag}` ({str(path)!r}) cannot be written: its directory {str(parent)!r} is not "
+                        f"writable ({exc.strerror or type(exc).__name__})."
+                    ) from None
             break
     return p
 
@@ -1180,7 +1192,12 @@ def _cmd_report(args):
             constants = read_csv_exact(constants_csv)
         except (ValueError, UnicodeDecodeError) as exc:
             raise RpcheckError(f"`RESULTS` ({args.results!r}): constants.csv is unreadable ({exc}).") from None
-    path = write_report(result, output, constants=constants)
+    try:
+        path = write_report(result, output, constants=constants)
+    except OSError as exc:  # the atomic write's hidden temporary file is not what the user named
+        raise RpcheckError(
+            f"`-o/--output` ({str(output)!r}) could not be written: {exc.strerror or type(exc).__name__}."
+        ) from None
     print(f"report: {path}")
     return EXIT_OK
 

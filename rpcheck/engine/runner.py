@@ -51,8 +51,14 @@ thus holds O(cells x TRIAL_SAMPLE) records, independently of the trials per cell
 from the chunk files one cell at a time during tabulation (report-mode theorems have few trials: at most
 50,000 per cell in the registered profiles, shi2012.thm5 "full"). ``RunResult.trials`` holds the sampled
 trials; :func:`rpcheck.engine.load_trials` loads every trial of a results directory. Measured with
-``tests/bench/memory_trials.py`` (300,000 trials of ``engine_test.cheap``, serial, no ``out``): parent RSS
-+0.4 MB retained and peak over the warm baseline, against +96 MB / +252 MB when every record was kept.
+``tests/bench/memory_trials.py`` (``engine_test.cheap``, serial, no ``out``): parent RSS peak +11 to +14 MB over
+the warm baseline at 30,000, 100,000 and 300,000 trials (BENCHMARKS.md, "The parent's memory is flat in the
+number of trials"), against +252 MB at 300,000 when every record was kept.
+
+The bound, in one place: the parent holds at most ``cells x TRIAL_SAMPLE`` records of the run's cells, plus,
+for one cell at a time, every record of a cell whose report-mode variant has a ``decide`` hook (measured: about
+1.0 KiB a trial, 164k trials of shi2012.thm5 at ``standard``) and every record of a :func:`run_cell` call
+(which returns them all). :data:`MAX_TRIALS` (10**6, also ``--trials``' limit) caps those at about 1 GiB.
 
 Sequential stopping (``sequential=True``)
 -----------------------------------------
@@ -114,8 +120,10 @@ __all__ = [
 #: Number of equally spaced looks of a sequential run.
 SEQUENTIAL_LOOKS = 5
 #: Largest number of trials per cell and of workers accepted by run()/run_cell() (a typo such as
-#: ``trials=10**12`` is refused instead of running for years).
-MAX_TRIALS = 10**9
+#: ``trials=10**12`` is refused instead of running for years). MAX_TRIALS is also ``--trials``' limit
+#: (rpcheck.options.MAX_TRIALS); it bounds the memory of the cells that hold every record (module docstring,
+#: "Memory"): about 1 GiB at 10**6 trials of about 1 KiB each.
+MAX_TRIALS = 10**6
 MAX_JOBS = 4096
 #: Upper limit on trials per chunk (checkpoint and progress granularity) from the load-balancing rule ...
 MAX_CHUNK = 256
