@@ -137,6 +137,13 @@ def _settings(n):
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])  # fmt: skip
 
 
+def _kind(xkind, ykind, reads_y):
+    """The kind a call is counted under: X's kind unless X is valid, then y's (when read), else "valid"."""
+    if xkind not in GOOD_X:
+        return xkind
+    return f"y:{ykind}" if reads_y and ykind not in GOOD_Y else "valid"
+
+
 def _check(name, xkind, ykind, seed):
     fn, reads_y = FUNCTIONS[name]
     rng = np.random.default_rng(seed)
@@ -148,16 +155,16 @@ def _check(name, xkind, ykind, seed):
         _quiet(fn)(X, y)
     except RpcheckError as exc:
         assert NAMED.search(str(exc)), f"{label}: the error names no argument: {exc}"
-        OUTCOMES[(xkind if bad_x else ("y:" + ykind if bad_y else "valid"), "RpcheckError")] += 1
+        OUTCOMES[(_kind(xkind, ykind, reads_y), "RpcheckError")] += 1
         return
     except SolverError as exc:
         assert not (bad_x or bad_y), f"{label}: bad input reached the solver: {exc}"
-        OUTCOMES[("valid", "SolverError")] += 1
+        OUTCOMES[(_kind(xkind, ykind, reads_y), "SolverError")] += 1
         return
     except Exception as exc:  # noqa: BLE001 - the defect this test looks for
         pytest.fail(f"{label}: {type(exc).__name__}: {exc}")
     assert not (bad_x or bad_y), f"{label}: bad input gave a result instead of an RpcheckError"
-    OUTCOMES[("valid", "result")] += 1
+    OUTCOMES[(_kind(xkind, ykind, reads_y), "result")] += 1
 
 
 cases = st.tuples(st.sampled_from(sorted(FUNCTIONS)), st.sampled_from(X_KINDS), st.sampled_from(Y_KINDS),
