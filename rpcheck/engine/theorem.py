@@ -662,11 +662,12 @@ class Theorem:
                 if msg:
                     raise RpcheckError(f"theorem {self.id!r}, profile {pname!r}, cell {idx} ({cell}): {msg}.")
 
-    def cell_problem(self, params: Mapping, *, names=None, memory=False) -> str | None:
+    def cell_problem(self, params: Mapping, *, names=None, memory=False, constraints=True) -> str | None:
         """Why the parameter dict ``params`` is not a valid cell (None when it is, or when ``parameters``
         is not declared). ``names`` restricts the domain checks to those parameters; ``memory=True`` also
         refuses a cell whose trial needs more memory than is available (:func:`trial_memory`; not done for
-        the profiles' cells at import, which must not depend on the machine)."""
+        the profiles' cells at import, which must not depend on the machine); ``constraints=False`` skips
+        the relations between parameters (a search over one parameter leaves the declared grid on purpose)."""
         if self.parameters is None:
             return None
         if not isinstance(params, Mapping):
@@ -680,7 +681,7 @@ class Theorem:
             why = p.problem(val)
             if why:
                 return f"parameter {k!r} = {val!r} is outside its domain, {p.domain()}: {why}"
-        for c in self.constraints:
+        for c in self.constraints if constraints else ():
             try:
                 ok = bool(c.check(params))
             except Exception as exc:  # noqa: BLE001 - reported with the constraint's description

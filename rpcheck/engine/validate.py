@@ -6,7 +6,7 @@ may have sent) all check a cell with :meth:`Theorem.cell_problem` and ``memory=T
 
 1. the JSON form: a dict with string keys and JSON values (what crosses a process boundary);
 2. the declared domain of every parameter (:class:`rpcheck.engine.theorem.Param`) and the theorem's
-   constraints;
+   constraints (not for ``run_cell``, the searches' layer: :func:`check_params`);
 3. the memory model of one trial (:func:`rpcheck.engine.theorem.trial_memory`): a cell whose trial would
    need more memory than is available is refused before any trial runs, naming the parameters to reduce.
 
@@ -37,11 +37,15 @@ def _json_problem(params):
     return None
 
 
-def check_params(theorem, params, *, what="`params`"):
+def check_params(theorem, params, *, what="`params`", constraints=True):
     """Validate the parameter dict of one cell of ``theorem``; return it as a plain dict.
 
     Raises one RpcheckError, prefixed with ``what`` (the argument as the caller knows it), naming the
-    parameter, its value and what is allowed.
+    parameter, its value and what is allowed. ``constraints=False`` skips the relations between parameters
+    (:meth:`Theorem.cell_problem`): ``run_cell`` is the layer of the searches over one parameter
+    (:mod:`rpcheck.engine.constant`, :mod:`rpcheck.engine.search`), whose cells leave the declared grid's
+    relations on purpose (e.g. a target dimension below the one a formula prescribes); domains and memory
+    still apply.
 
     >>> from rpcheck.engine import registry
     >>> th = registry.get("paul2014.lemma3.4")
@@ -52,7 +56,7 @@ def check_params(theorem, params, *, what="`params`"):
     """
     why = _json_problem(params)
     if why is None:
-        why = theorem.cell_problem(params, memory=True)
+        why = theorem.cell_problem(params, memory=True, constraints=constraints)
     if why:
         raise RpcheckError(f"{what} of {theorem.id}: {why}.")
     return dict(params)

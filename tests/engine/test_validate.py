@@ -144,3 +144,15 @@ def test_replay_refuses_stored_params_too_large_for_memory(capsys, tmp_path, cou
     code, out, err = _cli(capsys, "replay", str(bad))
     assert code == 2 and err.count("\n") == 1, err
     assert "`n` (200000) and `d` (200000) need" in err and "298 GiB" in err
+
+
+def test_run_cell_leaves_constraints_to_the_searches_but_not_domains_or_memory(one_gib):
+    """run_cell is the searches' layer (engine.constant varies m below Cor. 7's prescribed m)."""
+    th = registry.get("zhang2013.cor7")
+    cell = dict(th.profiles["quick"].cells[0])
+    off_grid = {**cell, "m": cell["m"] - 1}
+    with pytest.raises(RpcheckError, match="constraint"):
+        check_params(th, off_grid)
+    assert check_params(th, off_grid, constraints=False) == off_grid
+    with pytest.raises(RpcheckError, match="outside its domain"):
+        check_params(th, {**cell, "m": 0}, constraints=False)
