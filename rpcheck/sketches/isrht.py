@@ -91,9 +91,7 @@ def supervised_scores(Xr, y, a=1.0):
     """
     Xr = np.asarray(check_matrix("Xr", Xr, allow_sparse=False), dtype=np.float64)
     yy = _check_labels(y, Xr.shape[0])
-    a = check_interval("a", a, 0, None, closed="left")
-    if not np.isfinite(a):
-        raise RpcheckError(f"`a` ({a!r}) must be finite.")
+    a = check_interval("a", a, 0, None, finite=True)  # as SupervisedSketch's `a`
     sums = _ScoreSums(yy, a, Xr.shape[1])
     sums.add(0, Xr.shape[0], Xr)
     return sums.scores()
