@@ -34,7 +34,8 @@ Worker-pool policy (the ``"processes"`` pool and a LocalCluster rpcheck starts)
 - **Parent death**: every worker runs a watchdog thread (:func:`_watch_parent`) that polls ``os.getppid()``
   and exits the worker within about a second of its parent's death, whatever killed the parent (SIGKILL
   included); no worker outlives its run.
-- **Stopping**: workers ignore SIGINT (a Ctrl-C reaches the whole process group; the parent alone decides),
+- **Stopping**: workers ignore SIGINT and end :data:`SIGTERM_GRACE` seconds after a SIGTERM (a Ctrl-C,
+  ``timeout`` or ``kill -TERM -PGID`` reach the whole process group; the parent decides: :func:`_init_worker`),
   and the parent treats SIGTERM as SIGINT (:func:`stop_on_signals`): pending chunks are cancelled, the
   completed ones stay checkpointed, the pool is shut down (no leaked semaphores), and the CLI exits
   ``128 + signal`` (130, 143) with the ``--resume`` hint.
@@ -192,6 +193,31 @@ def _watch_parent(parent_pid, interval=0.5):
     threading.Thread(target=watch, name="rpcheck-parent-watch", daemon=True).start()
 
 
+#: Seconds a worker keeps running after a SIGTERM while its parent lives (see :func:`_deferred_sigterm`).
+SIGTERM_GRACE = 3.0
+
+
+def _deferred_sigterm(grace=SIGTERM_GRACE):
+    """Worker initializer: a SIGTERM ends the worker ``grace`` seconds later instead of at once (sooner if the
+    parent dies: :func:`_watch_parent`). ``timeout`` and ``kill -TERM -PGID`` signal the whole process group;
+    the parent then stops the run cleanly (:func:`stop_on_signals`) and shuts its pool down, which must
+    happen before the workers vanish: workers killed by the same signal would break the pool under the
+    parent's feet (Python 3.11's ``terminate_broken`` then fails on the chunks the parent has just cancelled,
+    with ``InvalidStateError`` and a traceback). A SIGTERM from the pool itself (``Process.terminate`` of a
+    broken pool) or from a user still ends the worker, ``grace`` seconds later. A Python-level handler, so
+    no thread of the worker (BLAS and OpenMP threads included) takes the signal's default action."""
+    armed = []
+
+    def handler(signum, frame):
+        if not armed:
+            timer = threading.Timer(grace, os._exit, (128 + signum,))
+            timer.daemon = True
+            timer.start()
+            armed.append(timer)
+
+    signal.signal(signal.SIGTERM, handler)
+
+
 #: the BLAS/OpenMP variables the trial pin also sets (one list: _worker._BLAS_ENV), plus numba's
 _THREAD_ENV = (*_BLAS_ENV, "NUMBA_NUM_THREADS")
 
@@ -202,6 +228,7 @@ def _init_worker(parent_pid, threads):
     oversubscribe the cores. Measured on 2 cores: a checker trial took 10 ms single-threaded against
     25-1300 ms with default BLAS threads in 2 workers."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C to the process group: the parent decides
+    _deferred_sigterm()  # likewise a SIGTERM to the group: the parent stops its pool first
     for name in _THREAD_ENV:  # libraries loaded after this point
         os.environ[name] = str(threads)
     try:  # libraries already loaded

@@ -117,6 +117,20 @@ def test_no_worker_outlives_a_killed_parent_by_more_than_a_few_seconds():
     assert not any(_alive(w) for w in workers), "a worker outlived its SIGKILLed parent by more than 5 s"
 
 
+def _group_members(pgid):
+    """Live processes of the process group ``pgid`` (Linux /proc)."""
+    found = []
+    for p in Path("/proc").iterdir():
+        if p.name.isdigit():
+            try:
+                fields = (p / "stat").read_text().split(")")[-1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                found.append(int(p.name))
+    return found
+
+
 _CLI_SCRIPT = """
 import sys
 sys.path.insert(0, {root!r})
@@ -129,17 +143,20 @@ sys.exit(cli.main(["check", "engine_test.bernoulli", "--set", "sleep=0.004", "--
 """
 
 
-def _cli(out, trials, extra=()):
+def _cli(out, trials, extra=(), group=False):
     script = _CLI_SCRIPT.format(root=str(ROOT), here=str(HERE), out=str(out), trials=str(trials), extra=list(extra))
-    return subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE, text=True, cwd=str(HERE))
+    return subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE, text=True, cwd=str(HERE),
+                            start_new_session=group)  # fmt: skip
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_sigterm_stops_a_run_like_sigint(tmp_path, signum):
-    """Either signal, sent to the parent alone: a clean stop, checkpoints kept, one line with the resume hint,
-    exit 128 + signal, no leaked semaphores; ``--resume`` then completes the run."""
+@pytest.mark.parametrize(("signum", "group"), [(signal.SIGTERM, False), (signal.SIGINT, False),
+                                               (signal.SIGTERM, True)])  # fmt: skip
+def test_sigterm_stops_a_run_like_sigint(tmp_path, signum, group):
+    """Either signal, sent to the parent alone or (as ``timeout`` does) to its whole process group, workers
+    included: a clean stop, checkpoints kept, one line with the resume hint, exit 128 + signal, no leaked
+    semaphores, no traceback, no process of the group left; ``--resume`` then completes the run."""
     out = tmp_path / "run"
-    proc = _cli(out, 1500)
+    proc = _cli(out, 1500, group=group)
     ckpt = out / "checkpoints"
     try:
         deadline = time.monotonic() + 90
@@ -148,7 +165,10 @@ def test_sigterm_stops_a_run_like_sigint(tmp_path, signum):
                 break
             time.sleep(0.05)
         assert proc.poll() is None, "the run finished before it could be stopped; make it slower"
-        os.kill(proc.pid, signum)
+        if group:
+            os.killpg(proc.pid, signum)
+        else:
+            os.kill(proc.pid, signum)
         _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
@@ -160,6 +180,11 @@ def test_sigterm_stops_a_run_like_sigint(tmp_path, signum):
     assert f"--resume --out {out}" in lines[0]
     assert "leaked" not in err and "Traceback" not in err
     assert list(ckpt.glob("*/*/*.npz")), "the completed chunks are kept"
+    if group and Path("/proc").exists():
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and _group_members(proc.pid):
+            time.sleep(0.1)
+        assert not _group_members(proc.pid), "processes of the stopped run's group are still alive"
     resumed = _cli(out, 1500, ["--resume"])
     _, err = resumed.communicate(timeout=300)
     assert resumed.returncode == 0, err
