@@ -2,7 +2,7 @@
 
 Exit codes: 0 every verdict is as expected; 1 some verdict is unexpected (or a replayed counterexample does
 not reproduce); 2 usage, input or environment error (bad option, unknown theorem id, unreadable or corrupted
-file, unwritable output, full disk, unreachable scheduler, dead worker process): one line on stderr naming
+file, unwritable output, full disk, unreachable scheduler, dead worker process, a trial out of memory): one line on stderr naming
 the argument, and whatever was completed stays checkpointed for ``--resume``; 3 internal error (a bug: rerun
 with ``--debug`` for the traceback); 130 interrupted (SIGINT), 143 terminated (SIGTERM: the same clean stop and
 ``--resume`` hint); 141 the reader closed stdout (``| head``).
@@ -1515,6 +1515,11 @@ def main(argv=None):
 
         if args is not None and args.debug:
             raise
+        if getattr(exc, "memory", False):  # engine TrialError: a trial ran out of memory (its cell is too large)
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            print(f"rpcheck: error: {first} (the cell's parameters are too large for this machine; reduce them)"
+                  f"{_resume_hint(args)}", file=sys.stderr)  # fmt: skip
+            return EXIT_USAGE
         if isinstance(exc, BrokenProcessPool):
             print(
                 "rpcheck: error: a worker process died (killed by a signal, or out of memory?)"

@@ -156,3 +156,51 @@ def test_run_cell_leaves_constraints_to_the_searches_but_not_domains_or_memory(o
     assert check_params(th, off_grid, constraints=False) == off_grid
     with pytest.raises(RpcheckError, match="outside its domain"):
         check_params(th, {**cell, "m": 0}, constraints=False)
+
+
+# ------------------------------------------------------------------ a trial that runs out of memory anyway
+
+_MEM_MODULE = '''
+from rpcheck.engine import Citation, Outcome, Profile, Theorem, TrialRecord, Variant, register
+from rpcheck._validation import check_memory
+
+
+def trial(params, rng):
+    if params["how"] == "numpy":
+        raise MemoryError("Unable to allocate 298. GiB for an array with shape (200000, 200000)")
+    check_memory(2**70, "a (n, d) float64 matrix", n=2**35, d=2**32)
+
+
+THEOREM = register(Theorem(
+    id="memtest.big", paper="memtest", title="t", citation=Citation("A", 2025, "T", "", "1"),
+    statement="s", kind="probabilistic",
+    variants=(Variant("v", "s", mode="bound", promised_failure=0.05),),
+    profiles={p: Profile(cells=({"how": "numpy"}, {"how": "rpcheck"}), trials=2)
+              for p in ("quick", "ci", "standard", "full")},
+    trial=trial,
+))
+'''
+
+
+def test_a_trial_out_of_memory_is_a_usage_error_naming_the_cell(tmp_path, monkeypatch, capsys):
+    """The safety net behind the declared memory models: a trial's MemoryError, or rpcheck's own refusal
+    (MemoryLimitError), ends the run with exit 2 and one line naming the trial and its parameters."""
+    import pickle
+
+    from rpcheck.engine import TrialError
+
+    err = pickle.loads(pickle.dumps(TrialError("boom", True)))  # crosses process boundaries with its flag
+    assert err.memory and str(err) == "boom"
+    (tmp_path / "memtest_mod.py").write_text(_MEM_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    for how in ("numpy", "rpcheck"):
+        code, out, err = _cli(capsys, "check", "memtest_mod:THEOREM", "--backend", "serial", "--quiet",
+                              "--set", f"how={how}")  # fmt: skip
+        assert code == 2 and err.count("\n") == 1, err
+        assert "memtest.big" in err and f'"how":"{how}"' in err and "too large for this machine" in err
+        assert ("MemoryError" if how == "numpy" else "MemoryLimitError") in err
+    with pytest.raises(TrialError) as info:
+        run("memtest.big", profile="quick", backend="processes", jobs=1, trials=1, overrides={"how": "numpy"})
+    assert info.value.memory
