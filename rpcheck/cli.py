@@ -2,10 +2,10 @@
 
 Exit codes: 0 every verdict is as expected; 1 some verdict is unexpected (or a replayed counterexample does
 not reproduce); 2 usage, input or environment error (bad option, unknown theorem id, unreadable or corrupted
-file, unwritable output, full disk, unreachable scheduler, dead worker process, a trial out of memory): one line on stderr naming
-the argument, and whatever was completed stays checkpointed for ``--resume``; 3 internal error (a bug: rerun
-with ``--debug`` for the traceback); 130 interrupted (SIGINT), 143 terminated (SIGTERM: the same clean stop and
-``--resume`` hint); 141 the reader closed stdout (``| head``).
+file, unwritable output, full disk, unreachable scheduler, dead worker process, a trial out of memory): one line
+on stderr naming the argument, and whatever was completed stays checkpointed for ``--resume``; 3 internal error
+(a bug: rerun with ``--debug`` for the traceback); 130 interrupted (SIGINT), 143 terminated (SIGTERM: the same
+clean stop and ``--resume`` hint); 141 the reader closed stdout (``| head``).
 
 Import cost: this module imports only the standard library, ``rpcheck.errors``, ``rpcheck.options`` and the
 theorem dataclasses; numpy, pandas, scipy, cvxpy, numba, scikit-learn and rich are imported by the commands
