@@ -24,6 +24,7 @@ Backends
     ``dask.distributed``: ``scheduler`` is a scheduler address (``"tcp://host:8786"``), a
     ``distributed.Client``, or None for a ``LocalCluster`` with ``jobs`` single-threaded workers.
     dask is imported only when this backend is chosen (optional extra ``rpcheck[dask]``).
+
 Worker-pool policy (the ``"processes"`` pool and a LocalCluster rpcheck starts)
 ------------------------------------------------------------------------------
 - **Size**: at most the useful number of workers, ``min(jobs, usable cores, trials to run)``
@@ -32,7 +33,7 @@ Worker-pool policy (the ``"processes"`` pool and a LocalCluster rpcheck starts)
   ``rpcheck.workers``, which the CLI prints). The pool starts its workers lazily, one per task submitted while
   none is idle, and :func:`prestart` submits one preload per worker of the capped size only.
 - **Parent death**: every worker runs a watchdog thread (:func:`_watch_parent`) that polls ``os.getppid()``
-  and exits the worker within about a second of its parent's death, whatever killed the parent (SIGKILL
+  and exits the worker within about half a second of its parent's death, whatever killed the parent (SIGKILL
   included); no worker outlives its run.
 - **Stopping**: workers ignore SIGINT and end :data:`SIGTERM_GRACE` seconds after a SIGTERM (a Ctrl-C,
   ``timeout`` or ``kill -TERM -PGID`` reach the whole process group; the parent decides: :func:`_init_worker`),
