@@ -57,10 +57,11 @@ def duration_seconds(text):
 #: the int64 ``seed`` column of the cells table (a larger seed used to fail when the table was written,
 #: after the whole run).
 MAX_SEED = 2**63 - 1
-#: Trials per cell are at most 10**6: the runner keeps every trial's record in memory (about 1.6 KB each,
-#: measured with tracemalloc for 3 variants and 4 diagnostics: ~1.6 GB per cell at the limit) and the trials
-#: table has one row per trial. At 10**6 trials an exact 99% interval already resolves failure rates of
-#: 1e-5, far below every failure probability the papers state.
+#: Trials per cell are at most 10**6, the runner's own limit (rpcheck.engine.runner.MAX_TRIALS, where the
+#: memory model is stated: the parent keeps a bounded sample of records per cell, and holds every record only of
+#: a cell whose report-mode variant has a ``decide`` hook, one cell at a time, about 1 KiB each). At 10**6
+#: trials an exact 99% interval already resolves failure rates of 1e-5, far below every failure probability
+#: the papers state.
 MAX_TRIALS = 10**6
 #: Worker processes are at most 1024 (each is a Python interpreter with numpy/scipy loaded, ~100 MB).
 MAX_JOBS = 1024
@@ -83,7 +84,8 @@ positive_int = _int_in(1, None, "a positive integer")
 nonnegative_int = _int_in(0, None, "an integer >= 0")
 seed_int = _int_in(0, MAX_SEED, "an integer in [0, 2**63 - 1] (the seed is stored as int64)")
 trials_int = _int_in(
-    1, MAX_TRIALS, f"an integer in [1, {MAX_TRIALS}] (every trial's record is kept in memory, ~1.6 KB each)"
+    1, MAX_TRIALS, f"an integer in [1, {MAX_TRIALS:,}] (the runner's limit: a report cell's decide hook holds every "
+    "record of its cell, ~1 KiB each)"
 )
 jobs_int = _int_in(1, MAX_JOBS, f"an integer in [1, {MAX_JOBS}]")
 

@@ -37,7 +37,7 @@ LAYERS = {
     # 5: the checkers of the papers
     "checkers": 5,
     # 6: interfaces
-    "results": 6, "report": 6, "cli": 6, "pytest_plugin": 6, "testing": 6, "options": 6,
+    "results": 6, "report": 6, "cli": 6, "pytest_plugin": 6, "testing": 6, "options": 6, "__main__": 6,
 }  # fmt: skip
 
 #: Known violations, (importing module, imported module or name, kind) -> owner who should fix it.

@@ -12,9 +12,16 @@ The exceptions are the ``decide`` hooks of report-mode variants, which receive e
 those are read back from the chunk files one cell at a time during tabulation (:mod:`rpcheck.engine.decide`;
 report-mode theorems have few trials: at most 50,000 per cell in the registered profiles, shi2012.thm5
 "full"). ``RunResult.trials`` holds the sampled trials; :func:`rpcheck.engine.load_trials` loads every trial
-of a results directory. Measured with ``tests/bench/memory_trials.py`` (300,000 trials of
-``engine_test.cheap``, serial, no ``out``): parent RSS +0.4 MB retained and peak over the warm baseline,
-against +96 MB / +252 MB when every record was kept.
+of a results directory. Measured with ``tests/bench/memory_trials.py`` (``engine_test.cheap``, serial, no
+``out``): parent RSS peak +11 to +14 MB over the warm baseline at 30,000, 100,000 and 300,000 trials
+(BENCHMARKS.md, "The parent's memory is flat in the number of trials"), against +252 MB at 300,000 when every
+record was kept.
+
+The bound, in one place: the parent holds at most ``cells x TRIAL_SAMPLE`` records of the run's cells, plus,
+for one cell at a time, every record of a cell whose report-mode variant has a ``decide`` hook (measured: about
+1.0 KiB a trial, 164k trials of shi2012.thm5 at ``standard``) and every record of a
+:func:`rpcheck.engine.run_cell` call (which returns them all). :data:`rpcheck.engine.plan.MAX_TRIALS` (10**6,
+also ``--trials``' limit) caps those at about 1 GiB.
 """
 
 from __future__ import annotations

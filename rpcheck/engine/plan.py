@@ -45,8 +45,10 @@ STOPPING = ("none", "looks", "anytime", "until-decided")
 #: MAX_TRIALS); a time budget ends it sooner.
 UNTIL_DECIDED_GROWTH = 64
 #: Largest number of trials per cell and of workers accepted by run()/run_cell() (a typo such as
-#: ``trials=10**12`` is refused instead of running for years).
-MAX_TRIALS = 10**9
+#: ``trials=10**12`` is refused instead of running for years). MAX_TRIALS is also ``--trials``' limit
+#: (rpcheck.options.MAX_TRIALS); it bounds the memory of the cells that hold every record
+#: (:mod:`rpcheck.engine.aggregate`, "Memory"): about 1 GiB at 10**6 trials of about 1 KiB each.
+MAX_TRIALS = 10**6
 MAX_JOBS = 4096
 #: Trials per cell whose records the parent keeps (the first ones, by index): the quantile columns
 #: (stat_q05/q50/q95, bound_q50), the plots and ``RunResult.trials`` use them. Every other trial is
@@ -191,7 +193,7 @@ def _build_cells(ths, profile, overrides, trials, stopping="none"):
                     params[k] = v
                     changed = True
             if changed:
-                why = th.cell_problem(params)
+                why = th.cell_problem(params, memory=True)
                 if why:
                     raise RpcheckError(f"`overrides` make cell {idx} of theorem {th.id!r} invalid: {why}.")
             canonical = canonical_json(params)

@@ -30,6 +30,7 @@ from .._validation import check_choice, check_int, check_interval
 from ..errors import RpcheckError
 from ..stats import STAT_MODES
 from . import execute as _execute
+from . import validate as _validate
 from . import loading as _results
 from ._worker import (  # re-exported; workers import only this light module
     TrialError,
@@ -188,7 +189,9 @@ def run(
     _check_overrides(ths, profile, dict(overrides or {}))  # a bad override fails before any worker starts
     from .backends import prestart
 
-    prestart(backend, jobs, sorted({th.trial.__module__ for th in ths}))  # workers start while cells are built
+    jobs = prestart(backend, jobs, sorted({th.trial.__module__ for th in ths}),  # workers start while cells are built
+                    tasks=sum((trials or th.profiles[profile].max_trials) * len(th.profiles[profile].cells)
+                              for th in ths))  # fmt: skip
     settings = RunSettings(
         seed=seed, backend=backend, jobs=jobs, scheduler=scheduler, alpha=alpha, stopping=stopping,
         progress=progress, resume=resume, budget=budget,
@@ -355,6 +358,7 @@ def run_cell(theorem, params, *, trials, seed, backend="serial", jobs=None, sche
         raise RpcheckError("`trials` is required by run_cell.")
     (th,) = _resolve_theorems([theorem])
     _check_shippable([th], backend)
+    params = _validate.check_params(th, params, constraints=False)  # domains and memory (engine/validate.py)
     canonical = canonical_json(params)
     decoded = json.loads(canonical)
     cell = _Cell(th, 0, canonical, decoded, trials, (trials,), th.vacuous_reason(decoded), sample_size=trials)

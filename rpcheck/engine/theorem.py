@@ -63,6 +63,8 @@ __all__ = [
     "PROFILES",
     "KINDS",
     "PARAM_KINDS",
+    "trial_memory",
+    "check_trial_memory",
     "MODES",
     "ROLES",
 ]
@@ -243,6 +245,10 @@ class Param:
         The allowed values of a "choice" (and optionally of a "str") parameter.
     doc : str
         What the parameter is (shown by ``rpcheck show``).
+    size : bool, default=False
+        "int" only: the value is the length of an array that every trial allocates (a dimension ``d``, a
+        number of points ``n``, a target dimension ``r``), so a cell whose value would need more memory
+        than is available is refused before any trial (:func:`trial_memory`).
 
     Examples
     --------
@@ -260,6 +266,7 @@ class Param:
     closed: str = "both"
     choices: Any = None
     doc: str = ""
+    size: bool = False
 
     def __post_init__(self):
         if self.kind not in PARAM_KINDS:
@@ -272,6 +279,8 @@ class Param:
             object.__setattr__(self, "choices", tuple(self.choices))
         if (self.low is not None or self.high is not None) and self.kind not in ("int", "float"):
             raise RpcheckError(f"Param `low`/`high` apply to kinds 'int' and 'float', not {self.kind!r}.")
+        if self.size and self.kind != "int":
+            raise RpcheckError(f"Param `size=True` (an array length) applies to kind 'int', not {self.kind!r}.")
 
     def domain(self):
         """The domain in words, e.g. "an int in [1, inf)"."""
@@ -551,6 +560,49 @@ class Profile:
         return text
 
 
+def trial_memory(theorem, params):
+    """The memory model of one trial of ``theorem`` in the cell ``params``: a lower bound on the bytes it
+    holds at once, with what and which parameters determine it.
+
+    Two declarations feed it: every ``size`` parameter (:class:`Param`) is the length of a float64 array
+    (8 bytes an entry), and every shape of ``Theorem.arrays`` is a float64 array of that shape. The model
+    is the largest of these arrays, so it never exceeds what the trial needs; a cell it refuses could not
+    run. Returns ``(nbytes, what, {name: value})``, or ``(0, "", {})`` when nothing is declared.
+
+    >>> th = Theorem.__new__(Theorem)
+    >>> object.__setattr__(th, "parameters", {"d": Param("int", low=1, size=True), "r": Param("int", low=1)})
+    >>> object.__setattr__(th, "arrays", (("d", "r"),))
+    >>> trial_memory(th, {"d": 1000, "r": 10})
+    (80000, 'a (d, r) float64 array', {'d': 1000, 'r': 10})
+    """
+    best = (0, "", {})
+    declared = theorem.parameters or {}
+    for k, p in declared.items():
+        v = params.get(k)
+        if p.size and isinstance(v, numbers.Integral) and not isinstance(v, bool) and v > 0:
+            if 8 * int(v) > best[0]:
+                best = (8 * int(v), f"a float64 array of length {k}", {k: v})
+    shapes = theorem.arrays(params) if callable(theorem.arrays) else theorem.arrays
+    for shape in shapes or ():
+        vals = [params.get(k) for k in shape]
+        if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) and v > 0 for v in vals):
+            continue  # a side that is absent or not a positive int: the domain check names it
+        nbytes = 8 * math.prod(int(v) for v in vals)
+        if nbytes > best[0]:
+            best = (nbytes, f"a ({', '.join(shape)}) float64 array", dict(zip(shape, vals)))
+    return best
+
+
+def check_trial_memory(theorem, params):
+    """Raise RpcheckError naming the parameters when one trial of the cell ``params`` needs more memory
+    than this process can allocate (:func:`trial_memory`, :func:`rpcheck._validation.check_memory`)."""
+    from .._validation import check_memory
+
+    nbytes, what, args = trial_memory(theorem, params)
+    if nbytes:
+        check_memory(nbytes, what, **args)
+
+
 def _matches(cell, match):
     return all(k in cell and cell[k] == v for k, v in match.items())
 
@@ -606,6 +658,10 @@ class Theorem:
         :func:`rpcheck.engine.undeclared_parameters` lists such theorems.
     constraints : tuple of Constraint
         Relations every cell must satisfy (checked with ``parameters``).
+    arrays : tuple of tuples of parameter names, or callable(params) -> such a tuple
+        The shapes of float64 arrays that every trial of a cell holds at once, named by the parameters
+        giving their sides, e.g. ``(("n", "d"), ("d", "r"))`` for a data matrix and a dense sketch; with
+        the ``size`` parameters, the trial's memory model (:func:`trial_memory`).
     """
 
     id: str
@@ -626,6 +682,7 @@ class Theorem:
     notes: str = ""
     parameters: Mapping[str, Param] | None = None
     constraints: tuple = ()
+    arrays: Any = ()
 
     def __post_init__(self):
         if not isinstance(self.id, str) or not self.id:
@@ -662,6 +719,16 @@ class Theorem:
         if self.parameters is not None:
             if not isinstance(self.parameters, Mapping) or not all(isinstance(p, Param) for p in self.parameters.values()):
                 raise RpcheckError(f"Theorem {self.id!r}: `parameters` must be a mapping name -> Param.")
+        if not callable(self.arrays):
+            ok = isinstance(self.arrays, tuple | list) and all(
+                isinstance(a, tuple | list) and a and all(isinstance(k, str) for k in a) for a in self.arrays
+            )
+            if not ok:
+                raise RpcheckError(
+                    f"Theorem {self.id!r}: `arrays` ({self.arrays!r}) must be a tuple of shapes (tuples of "
+                    "parameter names) or a callable(params) returning one."
+                )
+            object.__setattr__(self, "arrays", tuple(tuple(a) for a in self.arrays))
         object.__setattr__(self, "constraints", tuple(self.constraints))
         if not all(isinstance(c, Constraint) for c in self.constraints):
             raise RpcheckError(f"Theorem {self.id!r}: `constraints` must be Constraint objects.")
@@ -671,11 +738,16 @@ class Theorem:
                 if msg:
                     raise RpcheckError(f"theorem {self.id!r}, profile {pname!r}, cell {idx} ({cell}): {msg}.")
 
-    def cell_problem(self, params: Mapping, *, names=None) -> str | None:
+    def cell_problem(self, params: Mapping, *, names=None, memory=False, constraints=True) -> str | None:
         """Why the parameter dict ``params`` is not a valid cell (None when it is, or when ``parameters``
-        is not declared). ``names`` restricts the domain checks to those parameters."""
+        is not declared). ``names`` restricts the domain checks to those parameters; ``memory=True`` also
+        refuses a cell whose trial needs more memory than is available (:func:`trial_memory`; not done for
+        the profiles' cells at import, which must not depend on the machine); ``constraints=False`` skips
+        the relations between parameters (a search over one parameter leaves the declared grid on purpose)."""
         if self.parameters is None:
             return None
+        if not isinstance(params, Mapping):
+            return f"the parameters must be a dict of name -> value; got {type(params).__name__}"
         for k, val in params.items():
             if names is not None and k not in names:
                 continue
@@ -685,13 +757,18 @@ class Theorem:
             why = p.problem(val)
             if why:
                 return f"parameter {k!r} = {val!r} is outside its domain, {p.domain()}: {why}"
-        for c in self.constraints:
+        for c in self.constraints if constraints else ():
             try:
                 ok = bool(c.check(params))
             except Exception as exc:  # noqa: BLE001 - reported with the constraint's description
                 return f"constraint {c.description!r} could not be evaluated ({type(exc).__name__}: {exc})"
             if not ok:
                 return f"constraint {c.description!r} is not satisfied"
+        if memory:
+            try:
+                check_trial_memory(self, params)
+            except RpcheckError as exc:
+                return str(exc).rstrip(".")
         return None
 
     @functools.cached_property

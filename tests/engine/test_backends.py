@@ -224,6 +224,6 @@ def test_run_prestarts_its_backend_with_the_theorems_modules(monkeypatch):
     from rpcheck.engine import backends
 
     calls = []
-    monkeypatch.setattr(backends, "prestart", lambda *a: calls.append(a))
+    monkeypatch.setattr(backends, "prestart", lambda *a, **k: calls.append((*a, k)) or a[1])
     run(["engine_test.det"], backend="serial", trials=4, seed=0)
-    assert calls == [("serial", None, ["_engine_claims"])]
+    assert calls == [("serial", None, ["_engine_claims"], {"tasks": 3 * 4})]  # 3 cells x 4 trials

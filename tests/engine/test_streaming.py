@@ -209,3 +209,38 @@ def test_vectorised_ingest_equals_adding_one_trial_at_a_time(seed):
         got.ingest(*chunks[k])
     got.ingest(*chunks[order[0]])  # a duplicate chunk changes nothing
     assert _agg_state(got) == _agg_state(ref)
+
+
+def _retained_records(agg):
+    """Records a cell's aggregate holds: the sample, plus the worst and first failures kept per segment."""
+    kept = {id(r) for r in agg.sample.values()}
+    for seg in (*agg.worst, *agg.first_fail):
+        kept |= {id(t[-1]) for t in seg if t is not None}
+    return len(kept)
+
+
+def test_parent_retained_records_per_cell_stay_bounded_as_trials_grow(monkeypatch):
+    """The memory model of rpcheck.engine.runner ("Memory"): per cell, the parent keeps the first TRIAL_SAMPLE
+    records plus one worst and one first failure per variant and look segment, whatever the number of trials."""
+    from rpcheck.engine import runner as runner_mod
+
+    monkeypatch.setattr(runner_mod, "TRIAL_SAMPLE", 40)
+    aggs = []
+    real = runner_mod._CellAggregate
+
+    def spy(*a, **k):
+        aggs.append(real(*a, **k))
+        return aggs[-1]
+
+    monkeypatch.setattr(runner_mod, "_CellAggregate", spy)
+    kept = {}
+    for n in (100, 1000, 4000):
+        aggs.clear()
+        res = run("engine_test.bernoulli", trials=n, backend="serial", seed=3)
+        n_variants = len(res.cells["variant"].unique())
+        bound = 40 + 2 * n_variants * len(aggs[0].looks)
+        kept[n] = [_retained_records(a) for a in aggs]
+        assert all(k <= bound for k in kept[n]), (n, kept[n], bound)
+        assert res.trials.groupby("cell").size().max() == 40  # RunResult.trials: the sample only
+        assert int(res.cells["evaluated"].max()) == n  # while the counts cover every trial
+    assert max(kept[4000]) <= max(kept[100]) + 2, kept  # flat in the number of trials

@@ -144,6 +144,7 @@ THEOREM = register(
             ),
         },
         trial=trial,
+        arrays=(("n", "d"),),  # the data X (memory model: rpcheck.engine.theorem.trial_memory)
         parameters={"n": c.P_N, "d": c.P_D, "r": c.P_R, "delta": c.p_prob("failure probability delta"),
                     "data": c.P_DATA},
         findings=(

@@ -225,6 +225,7 @@ THEOREM = register(
             "full": Profile(tuple({"n": 100, "d": 1000, "rho": 10, "r": r} for r in (100, 200, 400)), trials=500),
         },
         trial=trial,
+        arrays=(("n", "d"),),  # the data X (memory model: rpcheck.engine.theorem.trial_memory)
         decide=decide,
         parameters={k: P[k] for k in ("n", "d", "rho", "r")},
         constraints=(rho_le("n", "d"),),

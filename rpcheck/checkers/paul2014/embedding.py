@@ -321,6 +321,11 @@ def _embedding_parameters(eps_key="eps"):
 
 
 _EMBED_CONSTRAINTS = (rho_le("d"), cw_consistent())
+
+
+def _embedding_arrays(params):
+    """The float64 arrays every trial holds (engine.theorem.trial_memory): V, and R itself when dense."""
+    return (("d", "rho"),) + ((("d", "r"),) if params.get("kind") in ("gaussian", "sign") else ())
 #: eps ranges as printed: Lemma 3.1 and Lemma 3.3 take eps in (0, 1/2]; Lemmas 3.2 and 3.4 eps in (0, 1).
 _EPS_KEY = {"paul2014.lemma3.1": "eps_half", "paul2014.lemma3.3": "eps_half"}
 
@@ -352,6 +357,7 @@ for _tid, (_loc, _eqs, _kinds, _title, _stmt, _assumed) in _LEMMAS.items():
             vacuous=_r_below_rho,
             parameters=_embedding_parameters(_EPS_KEY.get(_tid, "eps")),
             constraints=_EMBED_CONSTRAINTS,
+            arrays=_embedding_arrays,
             constant_search={"param": "r", "formula": _formula, "variant": "stated"},
             findings=(
                 Finding(

@@ -419,6 +419,7 @@ THEOREM = register(
         ),
         profiles=PROFILES,
         trial=trial,
+        arrays=(("n", "d"),),  # the data X (memory model: rpcheck.engine.theorem.trial_memory)
         parameters={k: P[k] for k in ("kind", "coherence", "rho", "d", "n", "delta", "c", "r", "q", "v", "a", "design")}
         | {"eps": P["eps_half"]},
         constraints=(rho_le("n", "d", offset=0), cw_consistent()),

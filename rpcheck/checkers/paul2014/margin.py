@@ -441,6 +441,7 @@ THEOREM = register(
         | {"kind": Param("choice", choices=("gaussian", "srht", "sign", "countsketch"), doc="projection"),
            "regime": Param("choice", choices=("hard", "soft"), doc="hard: separable, C = inf; soft: flips, C = 1")},
         constraints=(rho_le("n", "d"),),
+        arrays=(("n", "d"), ("n", "r")),  # X and its projection X R (memory model: engine.theorem.trial_memory)
         tolerance=FP_REL,
         tolerance_note=(
             "Certified intervals from each solver point: Z_opt in [D(a), P(w,b,xi)] at exactly feasible "

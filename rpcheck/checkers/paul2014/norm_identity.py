@@ -205,6 +205,7 @@ THEOREM = register(
         ),
         profiles=PROFILES,
         trial=trial,
+        arrays=(("n", "d"),),  # the data X (memory model: rpcheck.engine.theorem.trial_memory)
         parameters={k: P[k] for k in ("n", "d", "rho")}
         | {"regime": Param("choice", choices=tuple(REGIMES), doc="data regime and box bound C")},
         constraints=(rho_le("n", "d"),),

@@ -272,6 +272,7 @@ THEOREM = register(
         ),
         profiles=PROFILES,
         trial=trial,
+        arrays=(("n", "d"),),  # the data X (memory model: rpcheck.engine.theorem.trial_memory)
         parameters={k: P[k] for k in ("n", "d", "rho", "r")}
         | {"kind": Param("choice", choices=("gaussian", "srht", "sign", "countsketch"), doc="projection"),
            "regime": Param("choice", choices=tuple(REGIMES), doc="tube: in-tube data, C = 1000; soft: C = 1")},

@@ -189,6 +189,7 @@ THEOREM = register(
         ),
         profiles=PROFILES,
         trial=trial,
+        arrays=(("n", "d"),),  # the data X (memory model: rpcheck.engine.theorem.trial_memory)
         parameters={k: P[k] for k in ("kind", "n", "d", "rho", "r", "eps")},
         constraints=(rho_le("d"),),
         findings=(
