@@ -30,8 +30,8 @@ from .._validation import check_choice, check_int, check_interval
 from ..errors import RpcheckError
 from ..stats import STAT_MODES
 from . import execute as _execute
-from . import validate as _validate
 from . import loading as _results
+from . import validate as _validate
 from ._worker import (  # re-exported; workers import only this light module
     TrialError,
     canonical_json,
