@@ -220,9 +220,9 @@ def _retained_records(agg):
 
 
 def test_parent_retained_records_per_cell_stay_bounded_as_trials_grow(monkeypatch):
-    """The memory model of rpcheck.engine.runner ("Memory"): per cell, the parent keeps the first TRIAL_SAMPLE
+    """The memory model of rpcheck.engine.aggregate ("Memory"): per cell, the parent keeps the first TRIAL_SAMPLE
     records plus one worst and one first failure per variant and look segment, whatever the number of trials."""
-    from rpcheck.engine import runner as runner_mod
+    from rpcheck.engine import plan as runner_mod  # where _Cell reads TRIAL_SAMPLE and builds its aggregate
 
     monkeypatch.setattr(runner_mod, "TRIAL_SAMPLE", 40)
     aggs = []
