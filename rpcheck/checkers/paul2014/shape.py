@@ -47,31 +47,41 @@ The rule and its error (derivation)
     outside the run's Holm families; ``info["claim"]`` states it).
 
 Variants (mode "report", verdict from :func:`decide`)
-    ``scaling`` (claim, expected HOLDS): the rule above on ``f``. Derivation of the expected verdict: the
-    asymptotic shape of ``r*`` (i) for Gaussian ``V^T R`` (a rho x r Gaussian matrix over sqrt(r)) and for signs
-    (the same Marchenko-Pastur limit): the eigenvalues of ``V^T R R^T V`` fill ``[(1 - s)^2, (1 + s)^2]``,
-    ``s = sqrt(rho/r)``, so ``e <= eps`` needs ``r >= rho/(sqrt(1 + eps) - 1)^2`` (the upper edge binds), with a
-    fluctuation offset: Gordon's bound (:func:`rpcheck.bounds.paul2014.gaussian_embedding_failure_bound`) gives
-    ``r* <= (sqrt(rho) + sqrt(2 ln(2/delta)))^2/(sqrt(1 + eps) - 1)^2``. Against ``f``: along rho, ``r*`` grows
-    about 8-11x (linear plus the offset) and ``f`` 12.5x (eq. (10): ``rho ln(rho/delta)``), 8 x 2.5 (eq. (9):
-    ``rho ln rho``); along eps, ``(eps/(sqrt(1 + eps) - 1))^2`` goes from 4.95 (eps = 1/2) to 4.12 (1/16),
-    i.e. ``C*`` falls by 17% asymptotically; along delta, the offset grows like ``ln(1/delta)``, as ``f``'s
-    ``ln(rho/delta)`` (1.69x from 0.2 to 0.025); along d, ``r*`` does not depend on d (signs: exactly, the law
-    of ``V^T R`` on the coherent V is d-free; SRHT: the Haar ``H D V`` is flat at every d) while eq. (7)/(9)
-    grow 1.3x/1.43x. So the true ratio ``C*(x_far)/C*(x_near)`` is at most about 1.1 on every axis, and HOLDS
-    needs the band product ``(U/L)_near (U/L)_far`` below ``2.83/1.1 = 2.6``. Pilot (``draws = 200``, seeds
-    0-3, 40 rows; ``draws = 400``, seeds 0-2): PILOT_CLAIM.
+    ``scaling`` (claim, expected HOLDS). Derivation of the expected verdict, from the asymptotic shape of
+    ``r*``: (i) Gaussian ``V^T R`` (a rho x r Gaussian matrix over sqrt(r)) and random signs (the same
+    Marchenko-Pastur limit): the eigenvalues of ``V^T R R^T V`` fill ``[(1 - s)^2, (1 + s)^2]``, ``s =
+    sqrt(rho/r)``, so ``e <= eps`` needs ``r >= rho/(sqrt(1 + eps) - 1)^2`` (the upper edge binds), plus a
+    fluctuation offset of order ``ln(1/delta)``: Gordon's bound
+    (:func:`rpcheck.bounds.paul2014.gaussian_embedding_failure_bound`) gives ``r* <= (sqrt(rho) + sqrt(2
+    ln(2/delta)))^2/(sqrt(1 + eps) - 1)^2``; (ii) SRHT on a Haar row space: ``H D V`` is flat (every row norm
+    about ``rho/d``), so sampling its rows behaves like (i) up to logarithms. Against ``f``: along rho, ``r*``
+    grows about 8-11x (linear, plus the offset at rho = 4) while ``f`` grows 12.5x (eq. (10): ``rho
+    ln(rho/delta)``), 20x (eq. (9): ``rho ln rho``), 10x (eq. (7)); along eps, ``(eps/(sqrt(1 + eps) - 1))^2``
+    goes from 4.95 (eps = 1/2) to 4.12 (1/16): ``r*`` grows 53x against ``f``'s 64x (eqs. (9), (10)) and 106x
+    (eq. (7), whose second logarithm grows 1.65x); along delta, ``r*`` and ``f`` both grow like
+    ``ln(1/delta)`` (``f``: 1.69x from 0.2 to 0.025); along d, ``r*`` does not depend on d (signs: exactly, the
+    law of ``V^T R`` on the coherent V is d-free; SRHT: up to the flatness of ``H D V``) while eqs. (7)/(9) grow
+    1.3x/1.43x. So the true ratio ``C*(x_far)/C*(x_near)`` lies between about 0.5 (eq. (7) along eps) and 1.1 on
+    every axis, and HOLDS needs the band product ``(U/L)_near (U/L)_far`` below ``2.83/1.1 = 2.6``; the bands
+    measured below are 1.3-1.7 each. Pilot (``draws = 200``, seeds 0-3, 40 rows; ``draws = 400``, seeds 0-2, 30
+    rows; the script of the search run cell by cell): the claim's ratio band ``[lower, upper]`` had upper ends
+    0.82-1.68 (200 draws) and 0.80-1.57 (400), lower ends 0.38-0.85: every row HOLDS, none near 1 at its lower
+    end. Fresh seeds: FRESH_SEEDS
     ``wrong_power`` (control, expected VIOLATED): the same rule on ``f_w = f/g`` with ``g = (x/x_near)^s``
     (s = +1 for rho and d, -1 for eps and delta; :func:`control_factor`): the formula with the axis
     variable's power lowered by one in the direction in which r must grow (rho^0 where rho is needed,
     eps^-1 where eps^-2 is needed, no factor 1/delta or d where the formula's growth needs one more). Derivation:
     ``g(x_near) = 1`` and ``g(x_far) = 8``, so the control's bands are the claim's with the far one multiplied
     by 8: the control is VIOLATED exactly when the claim's lower ratio end ``L_far f_near/(f_far U_near)`` is
-    ``>= 1/8``. That end is at least the true ratio over the band product, about ``0.75/2.6 = 0.29`` on the
-    worst axis (the d axes, where the formula's extra logarithms make the true ratio 0.7-0.75), more than
-    twice 1/8: the implied constant of the wrong formula grows about 8x over the range (the missing factor),
-    far beyond the bands. A search gone weak (bands too wide for the missing factor to show) turns the control
-    INCONCLUSIVE, an unexpected row. Pilot: PILOT_CONTROL.
+    ``>= 1/8``. That end is at least the true ratio over the band product: ``0.5/2.6 = 0.19`` on the worst axis
+    (eq. (7) along eps) with the widest bands, ``>= 0.3`` on the others, above 1/8: the implied constant of the
+    wrong formula grows about 8x over the range times the claim's ratio (the missing factor), beyond the bands.
+    A search gone weak (bands too wide for the missing factor to show) turns the control INCONCLUSIVE, an
+    unexpected row. Pilot (as above): the control's lower ends were 3.07-6.3 (200 draws) and 3.46-6.8 (400):
+    every row VIOLATED, at least 3x above the threshold 1.
+
+Cost (CPU seconds of the trials, one process, the shared 2-core machine): quick (200 draws) 4.2 s, ci (400 draws)
+7.8 s for the 10 cells; the eq. (10) rho cell is the largest (32 x 650 Gaussian draws).
 
 Not covered here: eq. (8) (Clarkson-Woodruff; its cells of Lemma 3.3 run at the derived sufficient r of
 :func:`rpcheck.bounds.paul2014.sparse_embedding_markov_r`, not at an O(.) constant); the incoherent row space
@@ -90,9 +100,8 @@ import numpy as np
 from ..._threads import single_threaded
 from ...bounds.paul2014 import eq7_srht, eq9_sign, eq10_gaussian
 from ...engine import Constraint, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
-from ...engine.constant import bisection_phase, grid_phase
+from ...engine.shape import bracket_search, certified_bracket, growth_verdict, max_evaluations
 from ...sketches import fwht, next_pow2
-from ...stats import clopper_pearson
 from ._common import CI_CONSTANTS, cite
 
 __all__ = [
@@ -114,11 +123,10 @@ __all__ = [
 ALPHA = 0.01
 #: Every axis is varied by this factor between the two endpoints of a cell (rho, d: times 8; eps, delta: / 8).
 SPAN = 8
-#: The search of one endpoint: grid phase up/down by GRID_FACTOR (GRID_STEPS values after the start), bisection
-#: of the upper end (UPPER_BISECT), then a walk down (LOWER_GRID) and a bisection (LOWER_BISECT) of the lower end.
-GRID_FACTOR, GRID_STEPS, UPPER_BISECT, LOWER_GRID, LOWER_BISECT = 2.0, 8, 5, 4, 5
-#: The most evaluations one endpoint's search can make (each value of r is evaluated once, memoised).
-EVALUATIONS = 1 + GRID_STEPS + UPPER_BISECT + LOWER_GRID + LOWER_BISECT
+#: The most evaluations one endpoint's bracket search can make (:func:`rpcheck.engine.shape.bracket_search` with
+#: its default budgets: factor-2 grid of 8 steps and 5 bisection steps for the upper end, a walk down of 4 steps
+#: and 5 bisection steps for the lower end; each value of r evaluated once).
+EVALUATIONS = max_evaluations()
 #: One-sided level of every Clopper-Pearson bound: 2 bounds (upper, lower) x EVALUATIONS x 2 endpoints share ALPHA.
 BETA = ALPHA / (2 * EVALUATIONS * 2)
 
@@ -233,60 +241,25 @@ def _draws_at(params, point):
     return int(math.ceil(int(params["draws"]) * float(params["delta"]) / float(point["delta"]) - 1e-9))
 
 
-def _bounds(k, n, delta):
-    """``(certified_pass, certified_fail)``: the one-sided exact Clopper-Pearson upper bound at ``1 - BETA`` is
-    ``<= delta`` / the lower bound at ``1 - BETA`` is ``> delta``."""
-    up = clopper_pearson(k, n, 1.0 - BETA, "less")[1]
-    lo = clopper_pearson(k, n, 1.0 - BETA, "greater")[0]
-    return up <= delta, lo > delta
-
-
 def search_endpoint(eq, point, n, rng, start):
-    """The bracket search at one endpoint: every evaluated ``r`` with its failure count, in evaluation order.
-
-    Phase 1 and 2 (:func:`rpcheck.engine.constant.grid_phase`, :func:`~rpcheck.engine.constant.bisection_phase`)
-    search the smallest certified pass (upper bound <= delta); phase 3 and 4 (the same functions, on the
-    predicate "not a certified failure") the largest certified failure (lower bound > delta) below it. Each
-    evaluation draws ``n`` fresh distortions."""
+    """The bracket search at one endpoint (:func:`rpcheck.engine.shape.bracket_search`: the engine's grid and
+    bisection phases for the smallest certified pass, then for the largest certified failure below it), each
+    evaluated r with ``n`` fresh draws of :func:`distortions`; returns ``[(r, failures, n), ...]``."""
     kind = EQ_KIND[eq]
     rho, d, eps, delta = int(point["rho"]), int(point["d"]), float(point["eps"]), float(point["delta"])
-    evals = {}
 
-    def run(r):
-        if r not in evals:
-            e = distortions(kind, rho, d, int(r), n, rng)
-            evals[r] = int(np.count_nonzero(e > eps))
-        return evals[r]
+    def failures(r):
+        return int(np.count_nonzero(distortions(kind, rho, d, r, n, rng) > eps))
 
-    def passes(r):
-        return _bounds(run(r), n, delta)[0]
-
-    def not_fail(r):
-        return not _bounds(run(r), n, delta)[1]
-
-    cast = lambda v: int(round(v))  # noqa: E731
-    top = start * int(GRID_FACTOR**GRID_STEPS)
-    lo, hi = grid_phase(passes, start, grid_factor=GRID_FACTOR, grid_steps=GRID_STEPS, min_value=1,
-                        max_value=top, cast=cast)  # fmt: skip
-    lo, hi = bisection_phase(passes, lo, hi, bisect_steps=UPPER_BISECT, integer=True, rtol=0.0)
-    if hi is not None:
-        below = lo if lo is not None else hi
-        if not_fail(below):  # walk down from the largest value that did not pass until a certified failure
-            lo2, hi2 = grid_phase(not_fail, below, grid_factor=GRID_FACTOR, grid_steps=LOWER_GRID, min_value=1,
-                                  max_value=hi, cast=cast)  # fmt: skip
-        else:
-            lo2, hi2 = below, hi
-        bisection_phase(not_fail, lo2, hi2, bisect_steps=LOWER_BISECT, integer=True, rtol=0.0)
-    return [(r, k, n) for r, k in evals.items()]
+    return bracket_search(failures, start, delta=delta, trials=n, level=BETA)
 
 
 def brackets(evals, delta):
-    """``(L, U)`` from evaluations ``[(r, k, n), ...]``: ``U`` the smallest r whose upper bound is <= delta (so
+    """``(L, U)`` from evaluations ``[(r, k, n), ...]`` at the level BETA
+    (:func:`rpcheck.engine.shape.certified_bracket`): ``U`` the smallest r whose upper bound is <= delta (so
     ``r* <= U`` when that bound covers), ``L`` the largest r whose lower bound is > delta (so ``r* > L`` when it
     covers and the failure probability does not increase with r); None when there is none."""
-    U = min((r for r, k, n in evals if _bounds(k, n, delta)[0]), default=None)
-    L = max((r for r, k, n in evals if _bounds(k, n, delta)[1]), default=None)
-    return L, U
+    return certified_bracket(evals, delta, BETA)
 
 
 @single_threaded
@@ -318,21 +291,13 @@ def _evals_of(diags, name):
 
 
 def shape_verdict(c_near, c_far, tau):
-    """The rule on the implied-constant bands ``c_near = (lo, hi)``, ``c_far = (lo, hi)`` (``C* in (lo, hi]``):
-    VIOLATED when ``c_far.lo >= c_near.hi`` (the constant grew), HOLDS when ``c_far.hi <= tau c_near.lo`` (it grew
-    by less than ``tau``), else INCONCLUSIVE; INCONCLUSIVE when a bound is missing.
+    """:func:`rpcheck.engine.shape.growth_verdict`: VIOLATED when ``c_far.lo >= c_near.hi``, HOLDS when
+    ``c_far.hi <= tau c_near.lo``, else INCONCLUSIVE (bands ``(lo, hi)`` of the implied constant).
 
     >>> shape_verdict((1.0, 1.3), (1.4, 1.8), 2.83)
     <Verdict.VIOLATED: 'VIOLATED'>
-    >>> shape_verdict((1.0, 1.3), (0.9, 1.2), 2.83)
-    <Verdict.HOLDS: 'HOLDS'>
     """
-    (nl, nh), (fl, fh) = c_near, c_far
-    if fl is not None and nh is not None and fl >= nh:
-        return Verdict.VIOLATED
-    if fh is not None and nl is not None and fh <= tau * nl:
-        return Verdict.HOLDS
-    return Verdict.INCONCLUSIVE
+    return growth_verdict(c_near, c_far, tau)
 
 
 def _div(a, b):
