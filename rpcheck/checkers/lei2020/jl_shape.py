@@ -32,13 +32,16 @@ Variants (mode "report", verdict from :func:`decide`)
     ``58x`` (the prefactors aside) against ``f``'s 64x: ``C*`` falls by about 10%. The ``n(n-1)/2`` pairs
     enter through a union (the pairs share rows, so less than a union bound), ``r* ~ ln(n^2/(2 delta))/I``:
     from n = 8 to 64, ``ln(n^2/0.4)`` grows 1.72x against ``ln n``'s 2x: ``C*`` falls by about 14%. So the true
-    ratio is about 0.86-0.9; HOLDS needs the band product below 2.83/0.9 = 3.1. Pilot (400 draws, seeds 0-2):
-    PILOT_CLAIM.
+    ratio is about 0.86-0.9; HOLDS needs the band product below 2.83/0.9 = 3.1. Pilot (the trial run cell by
+    cell, seeds 0-2, 200 and 400 draws, 12 rows): upper ends 1.25-1.51, lower ends 0.72-0.90, every row HOLDS.
+    FRESH_SEEDS
     ``wrong_power`` (control, expected VIOLATED): the same rule on ``f/g``, ``g = n/n_near`` (n axis) or
     ``g = eps_near/eps`` (eps axis): the formula lacking one power of the axis variable (eps^-1 where eps^-2 is
     needed; a factor n missing). The control's bands are the claim's with the far one times 8, so it is
     VIOLATED exactly when the claim's lower ratio end is >= 1/8; that end is at least the true ratio over the
-    band product, about 0.86/3.1 = 0.28 > 1/8. Pilot: PILOT_CONTROL.
+    band product, about 0.86/3.1 = 0.28 > 1/8. Pilot (as above): lower ends 5.75-7.21, every row VIOLATED.
+
+Cost (CPU seconds of the trials, one process): quick (200 draws) about 2.3 s, ci (400 draws) about 4.5 s.
 """
 
 from __future__ import annotations
