@@ -114,3 +114,19 @@ def test_cells_cover_every_axis_of_each_formula():
     cells = shape.THEOREM.profiles["quick"].cells
     assert {(c["eq"], c["axis"]) for c in cells} == {(eq, ax) for eq, axes in shape.EQ_AXES.items() for ax in axes}
     assert shape.BETA == pytest.approx(shape.ALPHA / (4 * shape.EVALUATIONS))
+
+
+def test_incoherent_sign_draws_equal_embedding_distortion_of_explicit_r():
+    # Haar V and the full d x r sign matrix R / sqrt(r), from the same generator calls
+    rho, d, r, n = 2, 9, 13, 3
+    e = shape.distortions("sign", rho, d, r, n, np.random.default_rng(6), coherence="incoherent")
+    rng = np.random.default_rng(6)
+    V, _ = np.linalg.qr(rng.standard_normal((n, d, rho)))
+    S = 2.0 * rng.integers(0, 2, size=(n, d, r), dtype=np.int8) - 1.0
+    for i in range(n):
+        assert e[i] == pytest.approx(embedding_distortion(V[i], S[i] / math.sqrt(r)), rel=1e-10, abs=1e-12)
+
+
+def test_sign_cells_row_spaces():
+    cells = {c["axis"]: c for c in shape.THEOREM.profiles["ci"].cells if c["eq"] == "eq9"}
+    assert {ax: c["coherence"] for ax, c in cells.items()} == shape.SIGN_COHERENCE

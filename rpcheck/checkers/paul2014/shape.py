@@ -156,14 +156,16 @@ def _distortion_of_gram(gram):
     return np.max(np.abs(1.0 - lam), axis=-1)
 
 
-def distortions(kind, rho, d, r, n, rng):
+def distortions(kind, rho, d, r, n, rng, *, coherence="coherent"):
     r"""``n`` independent draws of ``e = ||I - V^T R R^T V||_2`` for the sketch ``kind`` at target dimension ``r``.
 
     - ``"gaussian"`` (Lemma 3.4; ``R`` d x r with i.i.d. N(0, 1/r) entries): for EVERY orthonormal ``V`` (d x rho)
       and every d, ``V^T R`` has i.i.d. N(0, 1/r) entries (its rows ``V^T R_{:,j}`` are N(0, I_rho / r) by
       rotation invariance), so it is drawn directly as a rho x r Gaussian matrix; ``d`` is not used.
-    - ``"sign"`` (Lemma 3.2; i.i.d. +-1/sqrt(r) entries) on the coherent row space ``V = I[:, :rho]``: ``V^T R`` is
-      the first rho rows of ``R``, i.i.d. +-1/sqrt(r), whatever d; drawn directly; ``d`` is not used.
+    - ``"sign"`` (Lemma 3.2; i.i.d. +-1/sqrt(r) entries): with ``coherence="coherent"``, on the coherent row space
+      ``V = I[:, :rho]``, ``V^T R`` is the first rho rows of ``R``, i.i.d. +-1/sqrt(r), whatever d; drawn
+      directly; ``d`` is not used. With ``coherence="incoherent"``, V is Haar (drawn per draw), ``R`` the full
+      d x r sign matrix, and ``V^T R`` is formed.
     - ``"srht"`` (Lemma 3.1, eq. (11), sampling with replacement) on a Haar row space (drawn per draw, the
       "incoherent" class of the lemma checkers): ``V^T R = sqrt(d'/r) (H D V)^T S`` with ``H`` the normalised
       d' x d' Hadamard matrix (d' = 2^ceil(log2 d), V padded with zero rows), ``D`` random signs and ``S`` r
@@ -176,13 +178,19 @@ def distortions(kind, rho, d, r, n, rng):
     """
     out = np.empty(n)
     dp = next_pow2(d) if kind == "srht" else 0
-    size = rho * r if kind in ("gaussian", "sign") else (d + dp) * rho + r
+    haar_sign = kind == "sign" and coherence == "incoherent"
+    size = (d * (rho + r) + rho * r) if haar_sign else (rho * r if kind in ("gaussian", "sign") else (d + dp) * rho + r)
     per = max(1, _CHUNK_ENTRIES // size)
     done = 0
     while done < n:
         m = min(per, n - done)
         if kind == "gaussian":
             A = rng.standard_normal((m, rho, r))
+            gram = (A @ A.transpose(0, 2, 1)) / r
+        elif haar_sign:
+            V, _ = np.linalg.qr(rng.standard_normal((m, d, rho)))  # Haar column space (signs do not change e)
+            S = 2.0 * rng.integers(0, 2, size=(m, d, r), dtype=np.int8) - 1.0
+            A = V.transpose(0, 2, 1) @ S
             gram = (A @ A.transpose(0, 2, 1)) / r
         elif kind == "sign":
             A = 2.0 * rng.integers(0, 2, size=(m, rho, r), dtype=np.int8) - 1.0
@@ -243,7 +251,7 @@ def _draws_at(params, point):
     return int(math.ceil(int(params["draws"]) * float(params["delta"]) / float(point["delta"]) - 1e-9))
 
 
-def search_endpoint(eq, point, n, rng, start):
+def search_endpoint(eq, point, n, rng, start, coherence="coherent"):
     """The bracket search at one endpoint (:func:`rpcheck.engine.shape.bracket_search`: the engine's grid and
     bisection phases for the smallest certified pass, then for the largest certified failure below it), each
     evaluated r with ``n`` fresh draws of :func:`distortions`; returns ``[(r, failures, n), ...]``."""
@@ -251,7 +259,7 @@ def search_endpoint(eq, point, n, rng, start):
     rho, d, eps, delta = int(point["rho"]), int(point["d"]), float(point["eps"]), float(point["delta"])
 
     def failures(r):
-        return int(np.count_nonzero(distortions(kind, rho, d, r, n, rng) > eps))
+        return int(np.count_nonzero(distortions(kind, rho, d, r, n, rng, coherence=coherence) > eps))
 
     return bracket_search(failures, start, delta=delta, trials=n, level=BETA)
 
@@ -274,7 +282,7 @@ def trial(params, rng):
         start = max(1, int(math.ceil(CI_CONSTANTS[EQ_KIND[eq]] * f)))
         n = _draws_at(params, point)
         t0 = time.perf_counter()
-        evals = search_endpoint(eq, point, n, stream, start)
+        evals = search_endpoint(eq, point, n, stream, start, params.get("coherence", "coherent"))
         diags[f"{name}.seconds"] = time.perf_counter() - t0
         diags[f"{name}.start"] = float(start)
         diags[f"{name}.evaluations"] = float(len(evals))
@@ -360,8 +368,17 @@ def _g(x):
 BASE = {"rho": 4, "d": 128, "eps": 0.5, "delta": 0.2, "span": SPAN}
 
 
+#: Row space of the random-sign cells: the law of V^T R on the coherent V is d-free, so the d axis of eq. (9)
+#: runs on a Haar V (where the sketch's d enters), the others on the coherent V (drawn in law, cheaper).
+SIGN_COHERENCE = {"rho": "coherent", "eps": "coherent", "d": "incoherent"}
+
+
 def _cells(draws):
-    return tuple(dict(BASE, eq=eq, axis=ax, draws=draws) for eq, axes in EQ_AXES.items() for ax in axes)
+    return tuple(
+        dict(BASE, eq=eq, axis=ax, draws=draws, **({"coherence": SIGN_COHERENCE[ax]} if eq == "eq9" else {}))
+        for eq, axes in EQ_AXES.items()
+        for ax in axes
+    )
 
 
 def _axis_valid(params):
@@ -385,7 +402,8 @@ def _pass_attainable(params):
 _ASSUMED = (
     "P(e > eps) is non-increasing in r (used for the lower end L of each bracket; module docstring).",
     "eq. (9): Lemma 3.2's probability '1 - 1/n' read as 1 - delta, as in paul2014.lemma3.2; random signs on the "
-    "coherent row space (the law of V^T R is then d-free); SRHT on a Haar row space.",
+    "coherent row space along rho and eps (the law of V^T R is then d-free) and on a Haar row space along d; "
+    "SRHT on a Haar row space.",
 )
 
 THEOREM = register(
@@ -436,6 +454,8 @@ THEOREM = register(
             "delta": Param("float", low=0.0, high=1.0, closed="neither", doc="failure probability at the base point"),
             "span": Param("int", low=2, doc="factor between the two endpoints of the axis (8)"),
             "draws": Param("int", low=1, doc="draws per evaluated r at the base delta (scaled by delta_base/delta)"),
+            "coherence": Param("choice", choices=("coherent", "incoherent"),
+                               doc="row space of the random-sign cells (eq. (9)): V = I[:, :rho] or Haar"),
         },
         constraints=(
             Constraint("axis is a variable of the formula (eq. (7): rho, d, eps, delta; (9): rho, d, eps; "
