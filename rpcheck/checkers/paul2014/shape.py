@@ -19,10 +19,11 @@ What "r = O(f)" claims, and what is tested
     (rho, d times 8; eps, delta divided by 8), and compares ``C*(x_far)`` with ``C*(x_near)``.
 
 Data and protocol (one trial = one cell; everything below runs in it)
-    At each endpoint, ``n`` fresh draws of ``e`` per evaluated r (:func:`distortions`: the Gaussian and
-    sign ``V^T R`` are drawn in law, exactly; SRHT on a Haar row space drawn per draw, sampling with
-    replacement as eq. (11)); ``n = draws`` at delta = 0.2 and ``draws x 0.2/delta`` below it. The search
-    (:func:`rpcheck.engine.shape.bracket_search`) reuses the engine's phases
+    At each endpoint, ``n`` fresh draws of ``e`` per evaluated r (:func:`distortions`: the Gaussian ``V^T R``
+    drawn in law, exactly; random signs on the coherent row space, drawn in law, along rho and eps, and on a
+    Haar row space with the full d x r sign matrix along d (``SIGN_COHERENCE``); SRHT on a Haar row space drawn
+    per draw, sampling with replacement as eq. (11)); ``n = draws`` at delta = 0.2 and ``draws x 0.2/delta``
+    below it. The search (:func:`rpcheck.engine.shape.bracket_search`) reuses the engine's phases
     (:func:`rpcheck.engine.constant.grid_phase`, :func:`~rpcheck.engine.constant.bisection_phase`):
     from ``start = ceil(c f)`` with the lemma checkers' constant ``c`` (``CI_CONSTANTS``), a factor-2 grid (at
     most 8 steps) and a bisection (5 steps) for the smallest *certified pass* (one-sided exact Clopper-Pearson
@@ -60,14 +61,16 @@ Variants (mode "report", verdict from :func:`decide`)
     ln(rho/delta)``), 20x (eq. (9): ``rho ln rho``), 10x (eq. (7)); along eps, ``(eps/(sqrt(1 + eps) - 1))^2``
     goes from 4.95 (eps = 1/2) to 4.12 (1/16): ``r*`` grows 53x against ``f``'s 64x (eqs. (9), (10)) and 106x
     (eq. (7), whose second logarithm grows 1.65x); along delta, ``r*`` and ``f`` both grow like
-    ``ln(1/delta)`` (``f``: 1.69x from 0.2 to 0.025); along d, ``r*`` does not depend on d (signs: exactly, the
-    law of ``V^T R`` on the coherent V is d-free; SRHT: up to the flatness of ``H D V``) while eqs. (7)/(9) grow
-    1.3x/1.43x. So the true ratio ``C*(x_far)/C*(x_near)`` lies between about 0.5 (eq. (7) along eps) and 1.1 on
+    ``ln(1/delta)`` (``f``: 1.69x from 0.2 to 0.025); along d, ``r*`` hardly depends on d (signs on a Haar V:
+    ``V^T R`` is a sum of d independent rank-one terms, near its Gaussian limit at both d; SRHT: up to the
+    flatness of ``H D V``) while eqs. (7)/(9) grow 1.3x/1.43x. So the true ratio ``C*(x_far)/C*(x_near)`` lies
+    between about 0.5 (eq. (7) along eps) and 1.1 on
     every axis, and HOLDS needs the band product ``(U/L)_near (U/L)_far`` below ``2.83/1.1 = 2.6``; the bands
     measured below are 1.3-1.7 each. Pilot (``draws = 200``, seeds 0-3, 40 rows; ``draws = 400``, seeds 0-2, 30
     rows; the script of the search run cell by cell): the claim's ratio band ``[lower, upper]`` had upper ends
-    0.82-1.68 (200 draws) and 0.80-1.57 (400), lower ends 0.38-0.85: every row HOLDS, none near 1 at its lower
-    end. Fresh seeds 101-105 at quick and at ci (``rpcheck check paul2014.shape --profile P --seed S``, 10 runs,
+    0.82-1.68 (200 draws) and 0.80-1.57 (400), lower ends 0.38-0.85 (with the eq. (9) d cell on the coherent V;
+    on the Haar V, seeds 0-2 at 200 and 400 draws: 0.44-0.53 and 0.93-1.09): every row HOLDS, none near 1 at its
+    lower end. Fresh seeds 101-105 at quick and at ci (``rpcheck check paul2014.shape --profile P --seed S``, 10 runs,
     100 claim rows): every row HOLDS, 0 unexpected; upper ends 0.77-1.70, lower ends 0.38-0.89.
     ``wrong_power`` (control, expected VIOLATED): the same rule on ``f_w = f/g`` with ``g = (x/x_near)^s``
     (s = +1 for rho and d, -1 for eps and delta; :func:`control_factor`): the formula with the axis
@@ -83,13 +86,16 @@ Variants (mode "report", verdict from :func:`decide`)
     every row VIOLATED, at least 3x above the threshold 1; fresh seeds 101-105 (quick and ci, 100 rows): 3.06-7.13.
 
 Cost (CPU seconds of the trials, one process, the shared 2-core machine): quick (200 draws) 4.2 s, ci (400 draws)
-7.8 s for the 10 cells; the eq. (10) rho cell is the largest (32 x 650 Gaussian draws).
+7.8 s for the 10 cells with the eq. (9) d cell on the coherent row space; its Haar cell adds about 0.9 s (quick)
+and 1.7 s (ci). The eq. (10) rho cell is the largest (32 x 650 Gaussian draws).
 
 Not covered here: eq. (8) (Clarkson-Woodruff; its cells of Lemma 3.3 run at the derived sufficient r of
-:func:`rpcheck.bounds.paul2014.sparse_embedding_markov_r`, not at an O(.) constant); the incoherent row space
-for random signs and the coherent one for SRHT; the unstated constants of the other papers (Lei & Lan 2020's
-JL and ISRHT target dimensions, Zhang et al. 2013's needed m, measured by zhang2013.m_needed, Shi et al.
-2012's thresholds on n).
+:func:`rpcheck.bounds.paul2014.sparse_embedding_markov_r`, not at an O(.) constant; with the unit constants
+of its block sizes v and a, which themselves grow like 1/eps, its r* cannot be compared with eq. (8) alone);
+random signs on a Haar row space along rho and eps, SRHT on the coherent row space; the unstated constants of
+the other papers: Lei & Lan 2020's JL lemma is tested by lei2020.jl.shape; not here: their ISRHT target
+dimensions, Zhang et al. 2013's needed m (measured by zhang2013.m_needed, whose theorem test fits its slope in
+r), Shi et al. 2012's thresholds on n.
 """
 
 from __future__ import annotations
@@ -132,9 +138,8 @@ EVALUATIONS = max_evaluations()
 #: One-sided level of every Clopper-Pearson bound: 2 bounds (upper, lower) x EVALUATIONS x 2 endpoints share ALPHA.
 BETA = ALPHA / (2 * EVALUATIONS * 2)
 
-#: The lemma and the sketch of each formula; the row space V of the draws (module docstring).
+#: The sketch of each formula (Lemma 3.1: SRHT, Lemma 3.2: random signs, Lemma 3.4: Gaussian).
 EQ_KIND = {"eq7": "srht", "eq9": "sign", "eq10": "gaussian"}
-EQ_LEMMA = {"eq7": "Lemma 3.1", "eq9": "Lemma 3.2", "eq10": "Lemma 3.4"}
 #: The variables each formula has (the axes a cell may vary).
 EQ_AXES = {"eq7": ("rho", "d", "eps", "delta"), "eq9": ("rho", "d", "eps"), "eq10": ("rho", "eps", "delta")}
 #: +1: the formula grows with the variable (the far endpoint multiplies it by SPAN); -1: it grows as the variable
