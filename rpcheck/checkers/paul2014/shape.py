@@ -85,9 +85,9 @@ Variants (mode "report", verdict from :func:`decide`)
     unexpected row. Pilot (as above): the control's lower ends were 3.07-6.3 (200 draws) and 3.46-6.8 (400):
     every row VIOLATED, at least 3x above the threshold 1; fresh seeds 101-105 (quick and ci, 100 rows): 3.06-7.13.
 
-Cost (CPU seconds of the trials, one process, the shared 2-core machine): quick (200 draws) 4.2 s, ci (400 draws)
-7.8 s for the 10 cells with the eq. (9) d cell on the coherent row space; its Haar cell adds about 0.9 s (quick)
-and 1.7 s (ci). The eq. (10) rho cell is the largest (32 x 650 Gaussian draws).
+Cost (CPU seconds of the trials, one process, the shared 2-core machine): quick (200 draws) 5.7 s, ci (400
+draws) 10.4 s for the 10 cells; the largest are the eq. (10) rho cell (32 x 650 Gaussian draws) and the eq. (9)
+d cell (the full d x r sign matrix at d = 1024).
 
 Not covered here: eq. (8) (Clarkson-Woodruff; its cells of Lemma 3.3 run at the derived sufficient r of
 :func:`rpcheck.bounds.paul2014.sparse_embedding_markov_r`, not at an O(.) constant; with the unit constants
