@@ -29,10 +29,10 @@ Variants (mode "report", verdict from :func:`decide`)
     event at one pair fails with probability ``P(chi^2_r/r notin [(1 - eps)^2, (1 + eps)^2])``, about ``2
     exp(-r I(eps))`` with the Cramer rate ``I(eps) = min over the two ends of (x - 1 - ln x)/2`` at ``x = (1 +-
     eps)^2``: ``I(1/4) = 0.058`` (the upper end binds), ``I(1/32) = 1.0e-3``, so along eps ``r*`` grows about
-    ``58x`` (the prefactors aside) against ``f``'s 64x: ``C*`` falls by about 10%. The ``n(n-1)/2`` pairs
-    enter through a union (the pairs share rows, so less than a union bound), ``r* ~ ln(n^2/(2 delta))/I``:
-    from n = 8 to 64, ``ln(n^2/0.4)`` grows 1.72x against ``ln n``'s 2x: ``C*`` falls by about 14%. So the true
-    ratio is about 0.86-0.9; HOLDS needs the band product below 2.83/0.9 = 3.1. Pilot (the trial run cell by
+    ``60x`` (the prefactors aside) against ``f``'s 64x: ``C*`` falls by about 6%. The ``n(n-1)/2`` pairs
+    enter through a union (the pairs share rows, so less than a union bound), ``r* ~ ln(n(n-1)/delta)/I``:
+    from n = 8 to 64, ``ln(n(n-1)/0.2)`` grows 1.76x against ``ln n``'s 2x: ``C*`` falls by about 12%. So the
+    true ratio is about 0.88-0.94; HOLDS needs the band product below 2.83/0.94 = 3.0. Pilot (the trial run cell by
     cell, seeds 0-2, 200 and 400 draws, 12 rows): upper ends 1.25-1.51, lower ends 0.72-0.90, every row HOLDS.
     Fresh seeds 101-105 at quick and ci (``rpcheck check lei2020.jl.shape --profile P --seed S``, 20 claim rows):
     every row HOLDS, 0 unexpected; upper ends 1.19-1.52, lower ends 0.68-0.91.
@@ -40,7 +40,7 @@ Variants (mode "report", verdict from :func:`decide`)
     ``g = eps_near/eps`` (eps axis): the formula lacking one power of the axis variable (eps^-1 where eps^-2 is
     needed; a factor n missing). The control's bands are the claim's with the far one times 8, so it is
     VIOLATED exactly when the claim's lower ratio end is >= 1/8; that end is at least the true ratio over the
-    band product, about 0.86/3.1 = 0.28 > 1/8. Pilot (as above): lower ends 5.75-7.21, every row VIOLATED;
+    band product, about 0.88/3.0 = 0.29 > 1/8. Pilot (as above): lower ends 5.75-7.21, every row VIOLATED;
     fresh seeds 101-105 (quick and ci, 20 rows): 5.42-7.29.
 
 Cost (CPU seconds of the trials, one process): quick (200 draws) about 2.3 s, ci (400 draws) about 4.5 s.
