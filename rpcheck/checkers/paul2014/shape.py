@@ -89,6 +89,15 @@ Cost (CPU seconds of the trials, one process, the shared 2-core machine): quick 
 draws) 10.4 s for the 10 cells; the largest are the eq. (10) rho cell (32 x 650 Gaussian draws) and the eq. (9)
 d cell (the full d x r sign matrix at d = 1024).
 
+The full profile's second base point
+    ``BASE_FULL``: rho = 8, d = 1024, eps = 1/4, delta = 0.1 (far points rho = 64, d = 8192, eps = 1/32, delta =
+    0.0125), 1000 draws per value, beside the first base point at 2000. The derivations above hold there with
+    smaller offsets (rho = 8 is further into the linear regime, eps = 1/4 closer to the small-eps limit).
+    Pilot (the trial run cell by cell, 400 draws, seed 0: 10 cells; seed 1: the 9 cells other than the eq. (9)
+    d cell): claim upper ends 0.71-1.22, lower ends 0.52-0.81, every row HOLDS; control lower ends 4.17-6.44,
+    every row VIOLATED. CPU seconds per cell at 400 draws: 4-28, and 175 for the eq. (9) d cell (the d x r sign
+    matrix at d = 8192, r ~ 600): about 12 CPU minutes for the ten cells at 1000 draws.
+
 Not covered here: eq. (8) (Clarkson-Woodruff; its cells of Lemma 3.3 run at the derived sufficient r of
 :func:`rpcheck.bounds.paul2014.sparse_embedding_markov_r`, not at an O(.) constant; with the unit constants
 of its block sizes v and a, which themselves grow like 1/eps, its r* cannot be compared with eq. (8) alone);
@@ -378,9 +387,14 @@ BASE = {"rho": 4, "d": 128, "eps": 0.5, "delta": 0.2, "span": SPAN}
 SIGN_COHERENCE = {"rho": "coherent", "eps": "coherent", "d": "incoherent"}
 
 
-def _cells(draws):
+#: The second base point of the full profile, deeper in the asymptotic regime (rho = 8 -> 64, d = 1024 -> 8192,
+#: eps = 1/4 -> 1/32, delta = 0.1 -> 0.0125; module docstring, "The full profile's second base point").
+BASE_FULL = {"rho": 8, "d": 1024, "eps": 0.25, "delta": 0.1, "span": SPAN}
+
+
+def _cells(draws, base=BASE):
     return tuple(
-        dict(BASE, eq=eq, axis=ax, draws=draws, **({"coherence": SIGN_COHERENCE[ax]} if eq == "eq9" else {}))
+        dict(base, eq=eq, axis=ax, draws=draws, **({"coherence": SIGN_COHERENCE[ax]} if eq == "eq9" else {}))
         for eq, axes in EQ_AXES.items()
         for ax in axes
     )
@@ -441,12 +455,13 @@ THEOREM = register(
             ),
         ),
         profiles={
-            # quick: 10 cells, about 10 s serial on the shared 2-core machine (BENCHMARKS-style measurements in
-            # the module docstring); ci: twice the draws (narrower bands), about 20 s
+            # quick: 10 cells, 5.7 CPU s; ci: twice the draws (narrower bands), 10.4 CPU s (module docstring,
+            # "Cost"); standard and full: more draws; full adds the second base point BASE_FULL (module docstring,
+            # "The full profile's second base point")
             "quick": Profile(_cells(200), trials=1),
             "ci": Profile(_cells(400), trials=1),
             "standard": Profile(_cells(1000), trials=1),
-            "full": Profile(_cells(2000), trials=1),
+            "full": Profile(_cells(2000) + _cells(1000, BASE_FULL), trials=1),
         },
         trial=trial,
         decide=decide,
