@@ -14,17 +14,18 @@ What "r = O(f)" claims, and what is tested
     implied constant must not grow along any axis of the formula. The lemma checkers
     (:mod:`.embedding`) run at a fixed ``r = ceil(c f)`` with the constants of ``CI_CONSTANTS``, chosen from
     measurements; a HOLDS there says nothing about how r must grow. Here each cell takes one formula and one
-    of its variables (its *axis*), a base point ``x_near`` (rho = 4, d = 128, eps = 1/2, delta = 0.2) and the
-    point ``x_far`` with that variable moved by ``SPAN = 8`` in the direction in which the formula grows
-    (rho, d times 8; eps, delta divided by 8), and compares ``C*(x_far)`` with ``C*(x_near)``.
+    of its variables (its *axis*), a base point ``x_near`` (rho = 4, d = 128, eps = 1/2, delta = 0.2; the full
+    profile adds a second one, ``BASE_FULL``) and the point ``x_far`` with that variable moved by ``SPAN = 8`` in
+    the direction in which the formula grows (rho, d times 8; eps, delta divided by 8), and compares
+    ``C*(x_far)`` with ``C*(x_near)``.
 
 Data and protocol (one trial = one cell; everything below runs in it)
     At each endpoint, ``n`` fresh draws of ``e`` per evaluated r (:func:`distortions`: the Gaussian ``V^T R``
     drawn in law, exactly; random signs on the coherent row space, drawn in law, along rho and eps, and on a
     Haar row space with the full d x r sign matrix along d (``SIGN_COHERENCE``); SRHT on a Haar row space drawn
-    per draw, sampling with replacement as eq. (11)); ``n = draws`` at delta = 0.2 and ``draws x 0.2/delta``
-    below it. The search (:func:`rpcheck.engine.shape.bracket_search`) reuses the engine's phases
-    (:func:`rpcheck.engine.constant.grid_phase`, :func:`~rpcheck.engine.constant.bisection_phase`):
+    per draw, sampling with replacement as eq. (11)); ``n = draws`` at the base delta and ``draws x
+    delta_base/delta`` at the far delta. The search (:func:`rpcheck.engine.shape.bracket_search`) reuses the
+    engine's phases (:func:`rpcheck.engine.constant.grid_phase`, :func:`~rpcheck.engine.constant.bisection_phase`):
     from ``start = ceil(c f)`` with the lemma checkers' constant ``c`` (``CI_CONSTANTS``), a factor-2 grid (at
     most 8 steps) and a bisection (5 steps) for the smallest *certified pass* (one-sided exact Clopper-Pearson
     upper bound on ``P(e > eps)`` <= delta), then a factor-2 walk down (4 steps) and a bisection (5 steps) for
