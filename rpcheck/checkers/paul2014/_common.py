@@ -60,6 +60,11 @@ TKDD = {
 }
 
 #: The O(.) constants used at every profile, per construction (``r = ceil(c f)``, f from eqs. 7-10).
+#: r chosen from measurements; not a test of the constant. They serve only the cells that run at a fixed r
+#: (the stated rows of Lemmas 3.1, 3.2 and 3.4, the "theory" cells of Thms 3.6 and 1.1), where a HOLDS says
+#: that r = ceil(c f) suffices at that cell and nothing about how r must grow with rho, d, eps and delta. The
+#: shape of eqs. (7), (9) and (10) is tested by paul2014.shape (:mod:`.shape`), which measures the smallest
+#: working constant at both ends of an 8x range of every variable (and starts its searches at these constants).
 #: How they were chosen: from reference quantiles measured in development (rho=10, d=1024, incoherent V, 200 draws:
 #: q95(e) = 0.87/0.59/0.42/0.28 at r = 80/160/320/640) and the Marchenko-Pastur rule e ~ 2 sqrt(rho/r) +
 #: rho/r. For eps = 1/2 the q95 condition needs r ~ 25 rho; the constants put r at about 30-40 rho for

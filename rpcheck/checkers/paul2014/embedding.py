@@ -332,7 +332,11 @@ _EPS_KEY = {"paul2014.lemma3.1": "eps_half", "paul2014.lemma3.3": "eps_half"}
 THEOREMS = {}
 for _tid, (_loc, _eqs, _kinds, _title, _stmt, _assumed) in _LEMMAS.items():
     _coh = ("incoherent", "coherent")
-    _assumed_all = ("O(.) constant c and natural log (unspecified in the paper); see CI_CONSTANTS.",) + _assumed
+    _assumed_all = (
+        "O(.) constant c and natural log (unspecified in the paper); see CI_CONSTANTS"
+        + ("." if _tid == "paul2014.lemma3.3" else ": r chosen from measurements; not a test of the constant "
+           "(paul2014.shape tests the formulas' scaling)."),
+    ) + _assumed
     THEOREMS[_tid] = register(
         Theorem(
             id=_tid,

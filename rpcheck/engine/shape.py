@@ -1,0 +1,134 @@
+r"""Shape tests of ``O(f)``-type target dimensions: does the implied constant grow along an axis?
+
+An ``O(f)`` target dimension says that one constant serves every parameter value: the implied constant
+``C*(x) = r*(x)/f(x)`` is bounded, ``r*(x)`` being the smallest value of the dimension parameter at which the
+failure probability ``p(r)`` of the claimed event is at most ``delta``. On a finite range only the shape can be
+tested: ``C*`` must not grow towards the end of the range where ``f`` is large. This module holds the paper-free
+pieces (checkers supply the event, the formula and the axis):
+
+- :func:`bracket_search`: a two-sided bracket ``(L, U]`` of ``r*`` at one parameter point, by the grid and
+  bisection phases of :mod:`rpcheck.engine.constant` (:func:`~rpcheck.engine.constant.grid_phase`,
+  :func:`~rpcheck.engine.constant.bisection_phase`): the smallest *certified pass* (one-sided exact
+  Clopper--Pearson upper bound on ``p(r)`` at ``1 - level`` is ``<= delta``) and the largest *certified failure*
+  (the lower bound ``> delta``) below it;
+- :func:`certified_bracket`: ``(L, U)`` from any list of evaluations;
+- :func:`growth_verdict`: the rule on the implied constants' bands at two points.
+
+Error (the derivation checkers cite). Every evaluation draws fresh independent trials, so whatever values
+the adaptive search picks, each of its two one-sided bounds covers ``p(r)`` with probability ``>= 1 - level``
+given the past; with at most ``K = max_evaluations()`` evaluations per point, all ``2 K`` bounds of a point
+cover simultaneously with probability ``>= 1 - 2 K level`` (union bound). When they do, ``p(U) <= delta``, so
+``r* <= U``, and ``p(L) > delta``, so ``r* > L`` if ``p`` does not increase with r (an assumption the caller
+states). :func:`growth_verdict` then errs only when a bound does not cover.
+"""
+
+from __future__ import annotations
+
+from ..stats import Verdict, clopper_pearson
+from .constant import bisection_phase, grid_phase
+
+__all__ = ["bracket_search", "certified_bracket", "growth_verdict", "max_evaluations", "SEARCH_STEPS"]
+
+#: Default budgets: grid factor, grid steps (upper end), bisection steps (upper end), walk-down steps and
+#: bisection steps (lower end).
+SEARCH_STEPS = {"grid_factor": 2.0, "grid_steps": 8, "upper_bisect": 5, "lower_grid": 4, "lower_bisect": 5}
+
+
+def max_evaluations(grid_steps=8, upper_bisect=5, lower_grid=4, lower_bisect=5):
+    """The most values :func:`bracket_search` evaluates (each value once): ``1 + grid_steps + upper_bisect +
+    lower_grid + lower_bisect``.
+
+    >>> max_evaluations()
+    23
+    """
+    return 1 + grid_steps + upper_bisect + lower_grid + lower_bisect
+
+
+def _certified(k, n, delta, level):
+    """``(certified_pass, certified_fail)`` of ``k`` failures in ``n`` trials against ``delta``."""
+    up = clopper_pearson(k, n, 1.0 - level, "less")[1]
+    lo = clopper_pearson(k, n, 1.0 - level, "greater")[0]
+    return up <= delta, lo > delta
+
+
+def certified_bracket(evaluations, delta, level):
+    """``(L, U)`` from evaluations ``[(value, failures, trials), ...]``: ``U`` the smallest value whose one-sided
+    upper Clopper--Pearson bound at ``1 - level`` is ``<= delta``, ``L`` the largest whose lower bound is
+    ``> delta`` (None when there is none).
+
+    >>> certified_bracket([(50, 90, 200), (60, 60, 200), (80, 15, 200), (100, 0, 200)], 0.2, 1e-4)
+    (50, 80)
+    """
+    U = min((r for r, k, n in evaluations if _certified(k, n, delta, level)[0]), default=None)
+    L = max((r for r, k, n in evaluations if _certified(k, n, delta, level)[1]), default=None)
+    return L, U
+
+
+def bracket_search(failures, start, *, delta, trials, level, min_value=1, grid_factor=2.0, grid_steps=8,
+                   upper_bisect=5, lower_grid=4, lower_bisect=5):
+    """Evaluations ``[(value, failures, trials), ...]`` (in evaluation order) that bracket ``r*`` from both sides.
+
+    ``failures(value)`` runs ``trials`` fresh trials of the event at the integer ``value`` and returns how many
+    failed. Phase 1 and 2 (``grid_phase`` from ``start``, factor ``grid_factor``, then ``bisection_phase``)
+    search the smallest certified pass; phase 3 and 4 (the same functions on the predicate "not a certified
+    failure", walking down from the largest value that did not pass) the largest certified failure below it.
+    Each value is evaluated once (memoised); at most :func:`max_evaluations` values.
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> ev = bracket_search(lambda r: rng.binomial(400, min(1.0, 30.0 / r)), 64, delta=0.2, trials=400, level=1e-4)
+    >>> L, U = certified_bracket(ev, 0.2, 1e-4)
+    >>> L < 150 <= U   # p(r) = 30/r crosses 0.2 at r = 150
+    True
+    """
+    evals = {}
+
+    def run(r):
+        if r not in evals:
+            evals[r] = int(failures(int(r)))
+        return evals[r]
+
+    def passes(r):
+        return _certified(run(r), trials, delta, level)[0]
+
+    def not_fail(r):
+        return not _certified(run(r), trials, delta, level)[1]
+
+    def cast(v):
+        return int(round(v))
+
+    top = int(start) * int(round(grid_factor**grid_steps))
+    lo, hi = grid_phase(passes, int(start), grid_factor=grid_factor, grid_steps=grid_steps, min_value=min_value,
+                        max_value=top, cast=cast)  # fmt: skip
+    lo, hi = bisection_phase(passes, lo, hi, bisect_steps=upper_bisect, integer=True, rtol=0.0)
+    if hi is not None:
+        below = lo if lo is not None else hi
+        if not_fail(below):  # walk down from the largest value that did not pass to a certified failure
+            lo2, hi2 = grid_phase(not_fail, below, grid_factor=grid_factor, grid_steps=lower_grid,
+                                  min_value=min_value, max_value=hi, cast=cast)  # fmt: skip
+        else:
+            lo2, hi2 = below, hi
+        bisection_phase(not_fail, lo2, hi2, bisect_steps=lower_bisect, integer=True, rtol=0.0)
+    return [(r, k, trials) for r, k in evals.items()]
+
+
+def growth_verdict(c_near, c_far, tau):
+    """The rule on the implied-constant bands ``c_near = (lo, hi)``, ``c_far = (lo, hi)`` (``C* in (lo, hi]`` at
+    each point): VIOLATED when ``c_far[0] >= c_near[1]`` (then ``C*(far) > C*(near)``: the constant grew),
+    HOLDS when ``c_far[1] <= tau c_near[0]`` (then ``C*(far) < tau C*(near)``), else INCONCLUSIVE; INCONCLUSIVE
+    when a needed end is missing (None). When every bound behind the bands covers, a VIOLATED is impossible
+    if ``C*(far) <= C*(near)`` and a HOLDS is impossible if ``C*(far) > tau C*(near)``.
+
+    >>> growth_verdict((1.0, 1.3), (1.4, 1.8), 2.83)
+    <Verdict.VIOLATED: 'VIOLATED'>
+    >>> growth_verdict((1.0, 1.3), (0.9, 1.2), 2.83)
+    <Verdict.HOLDS: 'HOLDS'>
+    >>> growth_verdict((None, 1.3), (0.9, 1.2), 2.83)
+    <Verdict.INCONCLUSIVE: 'INCONCLUSIVE'>
+    """
+    (nl, nh), (fl, fh) = c_near, c_far
+    if fl is not None and nh is not None and fl >= nh:
+        return Verdict.VIOLATED
+    if fh is not None and nl is not None and fh <= tau * nl:
+        return Verdict.HOLDS
+    return Verdict.INCONCLUSIVE
