@@ -94,7 +94,7 @@ from ._worker import (  # re-exported; workers import only this light module
     trial_seed_sequence,
 )
 from ..stats import STAT_MODES
-from .theorem import PROFILES, Outcome, Theorem, TrialRecord, Variant, Verdict
+from .theorem import ALL_PROFILES, PROFILES, Outcome, Theorem, TrialRecord, Variant, Verdict
 
 __all__ = [
     "run",
@@ -1103,7 +1103,7 @@ def run(
         A trial raised an exception other than SolverError (solver errors are counted, not raised).
     """
     trials, seed, jobs = _check_common(trials, seed, backend, jobs)
-    check_choice("profile", profile, PROFILES)
+    check_choice("profile", profile, ALL_PROFILES)
     alpha = check_interval("alpha", alpha, 0, 0.5, closed="neither")
     if overrides is not None and not isinstance(overrides, Mapping):
         raise RpcheckError(f"`overrides` must be a dict of parameter -> value; got {overrides!r}.")
@@ -1115,9 +1115,12 @@ def run(
     from .store import CheckpointStore
 
     started = utc_now()
-    ths = _resolve_theorems(theorems)
+    from .data import check_data, select_for_profile
+
+    ths, _ = select_for_profile(_resolve_theorems(theorems), profile, explicit=theorems is not None)
     _check_shippable(ths, backend)
     _check_overrides(ths, profile, dict(overrides or {}))  # a bad override fails before any worker starts
+    check_data(ths, profile, overrides)  # a required real data set that is absent fails before any trial
     from .backends import prestart
 
     prestart(backend, jobs, sorted({th.trial.__module__ for th in ths}))  # workers start while cells are built

@@ -1,0 +1,37 @@
+"""Fixtures of the real-data tests: an empty data cache per test and small files in the registered formats."""
+
+import bz2
+
+import numpy as np
+import pytest
+
+from rpcheck import data_registry as reg
+
+
+@pytest.fixture(autouse=True)
+def empty_cache(tmp_path, monkeypatch):
+    """Each test starts with an empty cache of its own (the machine's cache never leaks into a test)."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    monkeypatch.setenv(reg.DATA_DIR_ENV, str(cache))
+    reg._LOADED.clear()
+    return cache
+
+
+def write_svmlight(path, X, y, *, compress=False):
+    """``X`` (dense, zeros left out) and labels ``y`` as svmlight lines, 1-based indices."""
+    lines = []
+    for row, lab in zip(X, y, strict=True):
+        feats = " ".join(f"{j + 1}:{v:.6g}" for j, v in enumerate(row) if v != 0)
+        lines.append(f"{lab:g} {feats}".rstrip())
+    data = ("\n".join(lines) + "\n").encode()
+    path.write_bytes(bz2.compress(data) if compress else data)
+    return path
+
+
+def sparse_binary(n, d, rng, *, density=0.05, labels=(-1, 1)):
+    """A small sparse two-class matrix whose classes differ on the first 10 columns."""
+    y = np.array([labels[i % 2] for i in range(n)], dtype=float)
+    X = (rng.random((n, d)) < density) * rng.random((n, d))
+    X[:, :10] += np.where(y[:, None] == labels[1], 0.5, 0.0) * (rng.random((n, 10)) < 0.5)
+    return X, y
