@@ -67,7 +67,8 @@ _DATA_CACHE: dict = {}
 
 
 def user_files():
-    """svmlight files named in RPCHECK_LEI2020_DATA (existing ones only), read at import time."""
+    """svmlight files named in RPCHECK_LEI2020_DATA (existing ones only), read at import time. Deprecated: the
+    paper's sets run through the ``data`` parameter (``--data NAME=PATH`` or the data cache)."""
     raw = os.environ.get("RPCHECK_LEI2020_DATA", "")
     return tuple(p for p in raw.split(os.pathsep) if p and os.path.isfile(p))
 

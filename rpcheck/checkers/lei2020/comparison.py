@@ -6,8 +6,9 @@ training part, C by CV inside the training part, selections fitted inside each f
 bias, KKT-certified solve_svc). ``decide`` rebuilds the summary (mean +- std, Welch tests vs SRHT), puts the paper's
 Table 2 beside it when the data set is one of the paper's, and turns each comparative sentence into a
 verdict by the sign test of ``_empirical.sign_decide``: HOLDS (our runs support it), VIOLATED (they
-contradict it), INCONCLUSIVE (not decidable). The data sets (bundled, and user files named in
-``RPCHECK_LEI2020_DATA`` at standard/full) are described in ``rpcheck.checkers.lei2020._empirical``.
+contradict it), INCONCLUSIVE (not decidable). The data sets (bundled; the paper's mushrooms, usps, gisette
+files in the Table 2 cells when given by ``--data NAME=PATH`` or fetched, parameter ``data``; user files of the
+deprecated ``RPCHECK_LEI2020_DATA`` at standard/full) are described in ``rpcheck.checkers.lei2020._empirical``.
 
 Stand-ins of Table 2's dense sets (audit row L2)
 ------------------------------------------------
