@@ -978,12 +978,12 @@ def parse_data_assignment(text):
 
 
 def _run_overrides(args):
-    """``--set`` values plus ``--data``'s mapping as the override ``data`` (rpcheck.engine.data)."""
+    """``--set`` values plus ``--data``'s mapping as the override ``data_source`` (rpcheck.engine.data)."""
     overrides = dict(args.overrides)
     if getattr(args, "data", None):
         from .data_registry import data_setting
 
-        overrides["data"] = data_setting(dict(args.data))
+        overrides["data_source"] = data_setting(dict(args.data))
     return overrides or None
 
 

@@ -808,7 +808,7 @@ def load(name, part="train", *, cache=None, offline=True, positive=None, task=No
 
 
 # --------------------------------------------------------------------------------------------- an experiment's data
-#: Values of a theorem's ``data`` parameter besides an explicit mapping: "auto" (the registry's cache when the set
+#: Values of a theorem's ``data_source`` parameter besides an explicit mapping: "auto" (the registry's cache when the set
 #: is fetched, else the stand-in), "standin" (always the stand-in), "real:<name>[,<name>...]" (the named sets must
 #: be present, explicitly or in the cache: the ``paper`` profile's cells).
 DATA_MODES = ("auto", "standin", "real")
@@ -816,7 +816,7 @@ _REAL = "real:"
 
 
 def data_setting(mapping):
-    """The ``data`` parameter value of an explicit ``{registry name: path}`` mapping (``--data NAME=PATH``).
+    """The ``data_source`` parameter value of an explicit ``{registry name: path}`` mapping (``--data NAME=PATH``).
 
     Each name must be registered and each path an existing file or directory: a file is the set's training (or
     only) file, a directory holds the set's registered file names (like ``<cache>/<name>/``), or, for a set kept
@@ -845,7 +845,7 @@ def data_setting(mapping):
 
 
 def parse_data(value):
-    """``(mode, required, mapping)`` of a ``data`` parameter value: mode in :data:`DATA_MODES`, the registry names
+    """``(mode, required, mapping)`` of a ``data_source`` parameter value: mode in :data:`DATA_MODES`, the registry names
     a "real:" value requires, and the explicit ``{name: path}`` entries of a :func:`data_setting` value."""
     if not isinstance(value, str) or not value:
         raise RpcheckError(f"`data` ({value!r}) must be 'auto', 'standin', 'real:<name>' or 'NAME=PATH;...'.")
@@ -869,7 +869,7 @@ def parse_data(value):
 
 
 def data_problem(value):
-    """Why ``value`` is not a valid ``data`` parameter value (None when it is); for a theorem's Constraint."""
+    """Why ``value`` is not a valid ``data_source`` parameter value (None when it is); for a theorem's Constraint."""
     try:
         parse_data(value)
     except RpcheckError as exc:
@@ -976,7 +976,7 @@ def fetch_hint(name):
 
 
 def resolve(name, data="auto", *, cache=None):
-    """The :class:`DataSource` of the registered set ``name`` under the ``data`` parameter value ``data``.
+    """The :class:`DataSource` of the registered set ``name`` under the ``data_source`` parameter value ``data``.
 
     Resolution: an explicit entry for ``name`` (``--data NAME=PATH``) wins; else, unless ``data`` is "standin",
     the registry's cache when every file of the set is there (verified offline, never downloaded); else the
@@ -999,7 +999,7 @@ def resolve(name, data="auto", *, cache=None):
 
 
 def missing(values, *, data=None, cache=None):
-    """The registry names that the ``data`` parameter values ``values`` require ("real:...") and that are
+    """The registry names that the ``data_source`` parameter values ``values`` require ("real:...") and that are
     neither in the explicit mapping ``data`` (``{name: path}``) nor present in the cache, sorted."""
     need = set()
     for v in values:

@@ -1,9 +1,9 @@
 """The data of a run: which theorems a profile runs, and whether the real data sets its cells require are there.
 
-A theorem that reads a registered data set (:mod:`rpcheck.data_registry`) has a parameter ``data`` in its cells:
+A theorem that reads a registered data set (:mod:`rpcheck.data_registry`) has a parameter ``data_source`` in its cells:
 "auto" (the registry's cache when the set is fetched, else the named stand-in), "standin", "real:<name>[,...]"
 (the named sets must be present: the ``paper`` profile), or the explicit mapping ``NAME=PATH;...`` of
-``rpcheck check/verify --data NAME=PATH`` (passed as the override ``data``; see
+``rpcheck check/verify --data NAME=PATH`` (passed as the override ``data_source``; see
 :func:`rpcheck.data_registry.data_setting`). Each trial resolves its set with
 :func:`rpcheck.data_registry.resolve` and records the source in its row ("real data: <path> sha256 ..." or
 "stand-in: <name>"). :func:`check_data` runs before any trial: a required set that is neither given nor in the
@@ -19,7 +19,7 @@ from .theorem import PROFILES
 __all__ = ["DATA_PARAM", "select_for_profile", "check_data"]
 
 #: The cell parameter naming a theorem's data source.
-DATA_PARAM = "data"
+DATA_PARAM = "data_source"
 
 
 def select_for_profile(theorems, profile, *, explicit):
@@ -44,7 +44,7 @@ def select_for_profile(theorems, profile, *, explicit):
 
 def check_data(theorems, profile, overrides=None):
     """Raise one RpcheckError, before any trial, when a cell of ``profile`` requires a real data set
-    ("real:<name>") that the override ``data`` does not name and the registry's cache does not hold."""
+    ("real:<name>") that the override ``data_source`` does not name and the registry's cache does not hold."""
     values = [c[DATA_PARAM] for th in theorems for c in th.profiles[profile].cells if DATA_PARAM in c]
     if not values:
         return

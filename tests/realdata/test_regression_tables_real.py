@@ -41,7 +41,7 @@ def _info(result, dataset):
 def test_explicit_yale_mat_file_runs_and_is_named(tmp_path, backend):
     mat = _yale(tmp_path / "Yale_64x64.mat")
     res = engine.run([TID], profile="quick", trials=2, backend=backend, jobs=1,
-                     overrides={"data": reg.data_setting({"yalefaces": str(mat)}), "methods": "RG"})
+                     overrides={"data_source": reg.data_setting({"yalefaces": str(mat)}), "methods": "RG"})
     info = _info(res, "yalefaces")
     sha = reg._sha256(mat)
     assert info["data"] == f"real data: {mat.resolve()} sha256 {sha}"
@@ -80,5 +80,5 @@ def test_paper_profile_with_one_set_given_names_the_other(tmp_path):
     mat = _yale(tmp_path / "Yale_64x64.mat")
     with pytest.raises(RpcheckError, match=r"'nci60' is not present") as e:
         engine.run([TID], profile="paper", backend="serial",
-                   overrides={"data": reg.data_setting({"yalefaces": str(mat)})})
+                   overrides={"data_source": reg.data_setting({"yalefaces": str(mat)})})
     assert "yalefaces" not in str(e.value).split("needed by")[0]

@@ -24,7 +24,7 @@ def test_bz2_training_file_split_protocol(tmp_path):
     X, y = sparse_binary(90, 300, np.random.default_rng(3))
     f = write_svmlight(tmp_path / "rcv1_train.binary.bz2", X, y, compress=True)
     res = engine.run([TID], profile="quick", trials=2, backend="serial",
-                     overrides={"data": reg.data_setting({"rcv1-binary": str(f)}), "n": 60, **SMALL})
+                     overrides={"data_source": reg.data_setting({"rcv1-binary": str(f)}), "n": 60, **SMALL})
     info = _info(res)
     assert info["data"] == f"real data: {f.resolve()} sha256 {reg._sha256(f)}"
     full = info["paper_vs"][0]
@@ -38,7 +38,7 @@ def test_train_and_test_files_paper_protocol(tmp_path):
     for name, n in (("rcv1_train.binary.bz2", 60), ("rcv1_test.binary.bz2", 80)):
         write_svmlight(tmp_path / name, *sparse_binary(n, 300, rng), compress=True)
     res = engine.run([TID], profile="quick", trials=1, backend="serial",
-                     overrides={"data": reg.data_setting({"rcv1-binary": str(tmp_path)}), "n": 60,
+                     overrides={"data_source": reg.data_setting({"rcv1-binary": str(tmp_path)}), "n": 60,
                                 "test_rows": 30, **SMALL})
     info = _info(res)
     assert info["data"].count("real data: ") == 2  # both files named, each with its hash

@@ -13,10 +13,10 @@ Data: scikit-learn's bundled breast_cancer and digits (digit 8 vs rest) at ``qui
 through ``--data NAME=PATH`` or the data cache instead, below). A file whose name contains "usps" is binarized
 as label 1 vs rest (assumed: the paper does not give its usps-b rule).
 
-The paper's own files (``lei2020.comparison``'s cells of Table 2's dense sets, parameter ``data``,
+The paper's own files (``lei2020.comparison``'s cells of Table 2's dense sets, parameter ``data_source``,
 :mod:`rpcheck.engine.data`): a cell ``"standin:<set>[:<n>]"`` runs on the real registered set (mushrooms, usps,
 gisette of :mod:`rpcheck.data_registry`) when it is given by ``--data NAME=PATH`` or fetched into the cache
-(``data`` "auto"; the ``paper`` profile requires it): the set's training and test files concatenated
+(``data_source`` "auto"; the ``paper`` profile requires it): the set's training and test files concatenated
 (Table 3's train + test rows), ``n`` of them drawn once per process with :data:`STANDIN_SEED` when ``n`` is
 below that, split per repetition with Table 3's test share as the stand-in; usps as digit 1 vs rest (the
 assumed usps-b rule above). Its rows name the file and its SHA-256 (:func:`data_label`); else the stand-in.
@@ -186,7 +186,7 @@ def data_label(name, shown=None, data="auto"):
         sh = LEI2020_SHAPES[key]
         shape = ("at Table 3's shape" if n == _table3_rows(key) else
                  f"with {n:,} of Table 3's {_table3_rows(key):,} rows at its width")
-        return (f"stand-in: synthetic {key} {shape} ({n:,} x {sh['d']:,}, test part {test_size(name):,} rows; "
+        return (f"stand-in: synthetic stand-in of {key} {shape} ({n:,} x {sh['d']:,}, test part {test_size(name):,} rows; "
                 f"rpcheck.standins.lei2020_like, seed {STANDIN_SEED}), NOT the real data")
     shown = shown or os.path.basename(str(name))
     if name in BUNDLED:
@@ -261,7 +261,7 @@ C_DATASET_STANDIN = Constraint("dataset is 'breast_cancer', 'digits', an existin
                                lambda p: _dataset_or_standin_ok(p["dataset"]))
 P_DATA = Param("str", doc="data source of a 'standin:<set>' cell: 'auto' (the fetched file, else the stand-in), "
                "'standin', 'real:<set>' (required), or 'NAME=PATH;...' (rpcheck check --data)")
-C_DATA = Constraint("data is a valid data source value", lambda p: data_problem(p.get("data", "auto")) is None)
+C_DATA = Constraint("data is a valid data source value", lambda p: data_problem(p.get("data_source", "auto")) is None)
 P_RVALUES = Param("str", doc="'paper' (the grid {d'/64, ..., d'/2} of the data set, values >= 1) or "
                   "increasing comma-separated ints such as '2,8,32'")
 P_FOLDS = Param("int", low=2, doc="CV folds for C")

@@ -7,7 +7,7 @@ bias, KKT-certified solve_svc). ``decide`` rebuilds the summary (mean +- std, We
 Table 2 beside it when the data set is one of the paper's, and turns each comparative sentence into a
 verdict by the sign test of ``_empirical.sign_decide``: HOLDS (our runs support it), VIOLATED (they
 contradict it), INCONCLUSIVE (not decidable). The data sets (bundled; the paper's mushrooms, usps, gisette
-files in the Table 2 cells when given by ``--data NAME=PATH`` or fetched, parameter ``data``; user files of the
+files in the Table 2 cells when given by ``--data NAME=PATH`` or fetched, parameter ``data_source``; user files of the
 deprecated ``RPCHECK_LEI2020_DATA`` at standard/full) are described in ``rpcheck.checkers.lei2020._empirical``.
 
 Stand-ins of Table 2's dense sets (audit row L2)
@@ -93,7 +93,7 @@ def methods_of(dataset):
 
 
 def trial(params, rng):
-    ds = E._dataset(params["dataset"], params.get("data", "auto"))
+    ds = E._dataset(params["dataset"], params.get("data_source", "auto"))
     rows = cmp.run_repetition(ds, r=params["r"], methods=methods_of(params["dataset"]), C_grid=E._cgrid(params),
                               cv_folds=params["folds"], test_size=E.test_size(params["dataset"]), rng=rng)
     diag = {}
@@ -156,7 +156,7 @@ def decide(records, params):
     measurements."""
     verdicts, claim = E.sign_decide(records, list(E._SENTENCES))
     st = E.parse_standin(params["dataset"])
-    data = params.get("data", "auto")
+    data = params.get("data_source", "auto")
     src = E.source(params["dataset"], data)
     if st is None:
         ds = E._dataset(params["dataset"])
@@ -232,12 +232,12 @@ STANDARD_ROWS = {"mushrooms": 1000, "usps-b": 1000}
 
 def standin_cells(rows=None, data="auto", **kw):
     """One cell per dense Table 2 set (:data:`E.STANDIN_SETS`) at Table 2's r, on the real file when present
-    (``data``; "real" requires it) else its stand-in: with ``rows[set]`` rows at Table 3's width for the sets in
+    (``data``: "real" requires it) else its stand-in: with ``rows[set]`` rows at Table 3's width for the sets in
     ``rows``, at Table 3's shape for all three when ``rows`` is None."""
     keys = E.STANDIN_SETS if rows is None else [k for k in E.STANDIN_SETS if k in rows]
     return tuple(
         dict(dataset=E.standin_name(k, None if rows is None else rows[k]), r=cmp.PAPER_TABLE2[k]["r"],
-             data=f"real:{E.REGISTRY_NAME[k]}" if data == "real" else data, **kw)
+             data_source=f"real:{E.REGISTRY_NAME[k]}" if data == "real" else data, **kw)
         for k in keys
     )
 
@@ -293,7 +293,7 @@ THEOREM = register(
         profiles=E.comparison_profiles(_cells, ci_trials=3, paper=True),
         trial=trial,
         decide=decide,
-        parameters={**E._CMP_PARAMS, "dataset": E.P_DATASET_STANDIN, "data": E.P_DATA},
+        parameters={**E._CMP_PARAMS, "dataset": E.P_DATASET_STANDIN, "data_source": E.P_DATA},
         constraints=(E.C_DATASET_STANDIN, E._R_LE_D, E.C_DATA),
         findings=(
             Finding(

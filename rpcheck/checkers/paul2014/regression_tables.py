@@ -8,7 +8,7 @@ Protocol as printed (arXiv v5 Sec. 4.3 = TKDD Sec. 4.3; Tables VI, VII; Theorem 
     beta (LIBSVM's outputs), margin gamma (mu, sigma) and t_run, "over ten ten-fold cross-validation
     experiments, and ten choices of random projection matrices". LIBSVM's default eps-SVR tube is p = 0.1.
 
-Data (parameter ``data``, :mod:`rpcheck.engine.data`): the real Yale_64x64.mat / nci60.csv of
+Data (parameter ``data_source``, :mod:`rpcheck.engine.data`): the real Yale_64x64.mat / nci60.csv of
 :mod:`rpcheck.data_registry` when given by ``--data yalefaces=PATH`` / ``--data nci60=PATH`` or fetched into the
 cache (the same file for every trial; the ``paper`` profile requires them), else **synthetic stand-ins, not the
 real data** (``rpcheck.standins.yalefaces_like``, ``nci60_like``: the paper's n, d and number of classes, class
@@ -138,7 +138,7 @@ def trial(params, rng):
     """One stand-in draw, one 10-fold training set, every (method, r) of the table (module docstring)."""
     name = params["dataset"]
     _warm_up()
-    src = resolve(name, params.get("data", "auto"))
+    src = resolve(name, params.get("data_source", "auto"))
     ds = load_source(src, "all") if src.real else STANDIN[name](rng=rng)
     X, y = np.asarray(ds.X, dtype=float), np.asarray(ds.y, dtype=float)
     n = X.shape[0]
@@ -231,7 +231,7 @@ def decide(records, params):
     R matrices); e per (method, r); the full-data in-tube rate."""
     name = params["dataset"]
     P = PAPER[name]
-    src = resolve(name, params.get("data", "auto"))
+    src = resolve(name, params.get("data_source", "auto"))
     info = {
         "data": src.label if src.real else
         f"stand-in: {name} (rpcheck.standins.{STANDIN[name].__name__}): NOT the real {name}",
@@ -290,7 +290,7 @@ _ALL = ",".join(PAPER_SKETCH_KINDS)
 
 def _cells(methods, names=("yalefaces", "nci60"), data="auto"):
     return tuple({"dataset": nm, "methods": methods,
-                  "data": data if data != "real" else f"real:{nm}"} for nm in names)  # fmt: skip
+                  "data_source": data if data != "real" else f"real:{nm}"} for nm in names)  # fmt: skip
 
 
 THEOREM = register(
@@ -317,10 +317,10 @@ THEOREM = register(
                     mode="report", expected=None, role="measurement", assumed=(_STANDIN_NOTE,)),
         ),
         profiles={
-            "quick": Profile(({"dataset": "nci60", "methods": _ALL, "data": "auto"},
-                              {"dataset": "yalefaces", "methods": "RG", "data": "auto"}), trials=2),
-            "ci": Profile(({"dataset": "nci60", "methods": _ALL, "data": "auto"},
-                           {"dataset": "yalefaces", "methods": "RS,RG", "data": "auto"}), trials=4),
+            "quick": Profile(({"dataset": "nci60", "methods": _ALL, "data_source": "auto"},
+                              {"dataset": "yalefaces", "methods": "RG", "data_source": "auto"}), trials=2),
+            "ci": Profile(({"dataset": "nci60", "methods": _ALL, "data_source": "auto"},
+                           {"dataset": "yalefaces", "methods": "RS,RG", "data_source": "auto"}), trials=4),
             # standard: 100 as at full; HOLDS of thm37_general needs >= 90 evaluated (non-vacuous, e < 1) draws;
             # at the former 20 it was INCONCLUSIVE by construction (0 vacuous draws in the 200 of the full ledger)
             "standard": Profile(_cells(_ALL), trials=100),
@@ -334,11 +334,11 @@ THEOREM = register(
         parameters={
             "dataset": Param("choice", choices=tuple(PAPER), doc="Table VI (yalefaces) or VII (nci60) stand-in"),
             "methods": Param("str", doc="comma-separated methods among CW, RS, FHT, RG"),
-            "data": Param("str", doc="data source: 'auto' (the fetched file, else the stand-in), 'standin', "
+            "data_source": Param("str", doc="data source: 'auto' (the fetched file, else the stand-in), 'standin', "
                           "'real:<set>' (required), or 'NAME=PATH;...' (rpcheck check --data)"),
         },
         constraints=(PAPER_METHODS_CONSTRAINT,
-                     Constraint("data is a valid data source value", lambda p: data_problem(p.get("data", "auto"))
+                     Constraint("data is a valid data source value", lambda p: data_problem(p.get("data_source", "auto"))
                                 is None)),
         tolerance=FP_REL,
         tolerance_note="Certified SVR intervals (duality gap, strong convexity in w); e with a rounding allowance "

@@ -15,7 +15,7 @@ Statement as printed (arXiv v5, Sec. 4.1.4, pp. 14-15; Table IV p. 17; Fig. 4 p.
     Table IV prints eps_out 4.51% and gamma 0.0152 on the full data and, per method, at r = 2048, 4096, 8192
     (``PAPER_TABLE_IV``, the same numbers as paul2014.tables).
 
-Data (parameter ``data``, :mod:`rpcheck.engine.data`): the real LIBSVM rcv1_train.binary(.bz2) of
+Data (parameter ``data_source``, :mod:`rpcheck.engine.data`): the real LIBSVM rcv1_train.binary(.bz2) of
 :mod:`rpcheck.data_registry` when given by ``--data rcv1-binary=PATH`` or fetched into the cache: ``n`` rows
 of the training file drawn per trial and split 2/3 : 1/3 as below, or, with ``test_rows`` > 0 (the ``paper``
 profile: all 20,242 training rows, 20,000 test rows drawn from rcv1_test.binary per trial, as the paper's ten
@@ -167,7 +167,7 @@ def trial(params, rng):
     from ...standins import rcv1_binary_like
 
     warm_up(paper_methods(params), _fit, np.array([1.0, -1.0] * 4))
-    src = resolve("rcv1-binary", params.get("data", "auto"))
+    src = resolve("rcv1-binary", params.get("data_source", "auto"))
     if src.real:
         from ._realdata import real_split
 
@@ -251,7 +251,7 @@ def decide(records, params):
     """Measurements only (no verdict); Paper vs rpcheck rows with the rules of the module docstring."""
     T = PAPER_TABLE_IV
     D = diag_arrays(records)
-    src = resolve("rcv1-binary", params.get("data", "auto"))
+    src = resolve("rcv1-binary", params.get("data_source", "auto"))
     tr = params.get("test_rows", 0)
     size = (f"real, {params['n']:,} training rows" + (f", {tr:,} test rows from the test file" if tr else "")
             if src.real else f"stand-in {params['n']} x {params['d']}")
@@ -308,7 +308,7 @@ _M = dict(mode="report", expected=None, role="measurement",
 
 def _cells(n, d, density, rs, data="auto", test_rows=0):
     return ({"n": n, "d": d, "density": density, "rs": ",".join(map(str, rs)), "methods": ",".join(PAPER_SKETCH_KINDS),
-             "data": data, "test_rows": test_rows},)
+             "data_source": data, "test_rows": test_rows},)
 
 
 THEOREM = register(
@@ -346,13 +346,13 @@ THEOREM = register(
             "density": Param("float", low=0.0, high=0.5, closed="right", doc="expected fraction of non-zeros"),
             "rs": Param("str", doc="comma-separated target dimensions"),
             "methods": Param("str", doc="comma-separated methods among CW, RS, FHT, RG"),
-            "data": Param("str", doc="data source: 'auto' (the fetched file, else the stand-in), 'standin', "
+            "data_source": Param("str", doc="data source: 'auto' (the fetched file, else the stand-in), 'standin', "
                           "'real:rcv1-binary' (required), or 'NAME=PATH;...' (rpcheck check --data)"),
             "test_rows": Param("int", low=0, doc="real data: 0 = split the n rows 2/3 : 1/3; > 0 = train on the n "
                                "rows, test on this many rows drawn from the test file"),
         },
         constraints=(
-            Constraint("data is a valid data source value", lambda p: data_problem(p.get("data", "auto")) is None),
+            Constraint("data is a valid data source value", lambda p: data_problem(p.get("data_source", "auto")) is None),
             Constraint("rs: comma-separated ints in [1, d]",
                        lambda p: all(1 <= int(x) <= int(p["d"]) for x in str(p["rs"]).split(","))),
             PAPER_METHODS_CONSTRAINT,
@@ -360,7 +360,7 @@ THEOREM = register(
                        lambda p: float(p["density"]) * int(p["d"]) > 10),
             Constraint("n x max(rs) <= 2^26 (dense X R), 2^29 for the paper's sizes on the real data (4 GB)",
                        lambda p: int(p["n"]) * max(int(x) for x in str(p["rs"]).split(","))
-                       <= (2**29 if str(p.get("data", "")).startswith("real:") else 2**26)),
+                       <= (2**29 if str(p.get("data_source", "")).startswith("real:") else 2**26)),
         ),
         findings=(
             Finding(
