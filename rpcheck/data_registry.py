@@ -808,9 +808,9 @@ def load(name, part="train", *, cache=None, offline=True, positive=None, task=No
 
 
 # --------------------------------------------------------------------------------------------- an experiment's data
-#: Values of a theorem's ``data_source`` parameter besides an explicit mapping: "auto" (the registry's cache when the set
-#: is fetched, else the stand-in), "standin" (always the stand-in), "real:<name>[,<name>...]" (the named sets must
-#: be present, explicitly or in the cache: the ``paper`` profile's cells).
+#: Values of a theorem's ``data_source`` parameter besides an explicit mapping: "auto" (the registry's cache
+#: when the set is fetched, else the stand-in), "standin" (always the stand-in), "real:<name>[,<name>...]" (the
+#: named sets must be present, explicitly or in the cache: the ``paper`` profile's cells).
 DATA_MODES = ("auto", "standin", "real")
 _REAL = "real:"
 
@@ -845,8 +845,8 @@ def data_setting(mapping):
 
 
 def parse_data(value):
-    """``(mode, required, mapping)`` of a ``data_source`` parameter value: mode in :data:`DATA_MODES`, the registry names
-    a "real:" value requires, and the explicit ``{name: path}`` entries of a :func:`data_setting` value."""
+    """``(mode, required, mapping)`` of a ``data_source`` parameter value: mode in :data:`DATA_MODES`, the registry
+    names a "real:" value requires, and the explicit ``{name: path}`` entries of a :func:`data_setting` value."""
     if not isinstance(value, str) or not value:
         raise RpcheckError(f"`data` ({value!r}) must be 'auto', 'standin', 'real:<name>' or 'NAME=PATH;...'.")
     if value in ("auto", "standin"):

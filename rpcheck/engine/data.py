@@ -14,12 +14,17 @@ from __future__ import annotations
 
 from .. import data_registry
 from ..errors import RpcheckError
-from .theorem import PROFILES
+from .theorem import PROFILES, Constraint, Param
 
-__all__ = ["DATA_PARAM", "select_for_profile", "check_data"]
+__all__ = ["DATA_PARAM", "DATA_SOURCE", "DATA_SOURCE_OK", "select_for_profile", "check_data"]
 
 #: The cell parameter naming a theorem's data source.
 DATA_PARAM = "data_source"
+#: Its declaration (a theorem's ``parameters[DATA_PARAM]``) and its constraint.
+DATA_SOURCE = Param("str", doc="data source: 'auto' (the fetched file, else the stand-in), 'standin', "
+                    "'real:<set>' (required), or 'NAME=PATH;...' (rpcheck check --data NAME=PATH)")
+DATA_SOURCE_OK = Constraint("data_source is 'auto', 'standin', 'real:<set>' or 'NAME=PATH;...' with registered "
+                            "names", lambda p: data_registry.data_problem(p.get(DATA_PARAM, "auto")) is None)
 
 
 def select_for_profile(theorems, profile, *, explicit):

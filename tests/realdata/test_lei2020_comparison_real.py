@@ -26,7 +26,8 @@ def test_mushrooms_file_runs_in_the_table2_cell(tmp_path):
     X, y = sparse_binary(120, 112, np.random.default_rng(5), density=0.2, labels=(1, 2))
     f = write_svmlight(tmp_path / "mushrooms", X, y)
     res = engine.run([TID], profile="ci", trials=2, backend="serial",
-                     overrides={"data_source": reg.data_setting({"mushrooms": str(f)}), "dataset": "standin:mushrooms:100", "r": 16, "folds": 2})
+                     overrides={"data_source": reg.data_setting({"mushrooms": str(f)}),
+                                "dataset": "standin:mushrooms:100", "r": 16, "folds": 2})
     info = _infos(res)["standin:mushrooms:100"]
     assert info["data"].startswith(f"real data: {f.resolve()} sha256 {reg._sha256(f)}")
     assert "100 rows drawn with seed" in info["data"]

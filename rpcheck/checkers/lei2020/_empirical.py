@@ -34,9 +34,10 @@ from __future__ import annotations
 import os
 
 from ... import compare as cmp
-from ...data_registry import data_problem, load_source, resolve
+from ...data_registry import load_source, resolve
 from ...datasets import BUNDLED, load_bundled, load_file
 from ...engine import Constraint, Param, Profile, Verdict, grid
+from ...engine.data import DATA_SOURCE, DATA_SOURCE_OK
 from ...standins import LEI2020_SHAPES, lei2020_like
 from ...stats import sign_test as _sign_test
 from ...stats import support_count
@@ -186,8 +187,8 @@ def data_label(name, shown=None, data="auto"):
         sh = LEI2020_SHAPES[key]
         shape = ("at Table 3's shape" if n == _table3_rows(key) else
                  f"with {n:,} of Table 3's {_table3_rows(key):,} rows at its width")
-        return (f"stand-in: synthetic stand-in of {key} {shape} ({n:,} x {sh['d']:,}, test part {test_size(name):,} rows; "
-                f"rpcheck.standins.lei2020_like, seed {STANDIN_SEED}), NOT the real data")
+        return (f"stand-in: synthetic stand-in of {key} {shape} ({n:,} x {sh['d']:,}, test part "
+                f"{test_size(name):,} rows; rpcheck.standins.lei2020_like, seed {STANDIN_SEED}), NOT the real data")
     shown = shown or os.path.basename(str(name))
     if name in BUNDLED:
         return f"{shown} (scikit-learn bundled, real data; not one of the paper's six LIBSVM data sets)"
@@ -259,9 +260,8 @@ P_DATASET_STANDIN = Param("str", doc="a bundled classification data set (breast_
 C_DATASET_STANDIN = Constraint("dataset is 'breast_cancer', 'digits', an existing file or 'standin:<set>[:<n>]' "
                                "with <set> in mushrooms, usps-b, gisette and 50 <= n <= Table 3's rows",
                                lambda p: _dataset_or_standin_ok(p["dataset"]))
-P_DATA = Param("str", doc="data source of a 'standin:<set>' cell: 'auto' (the fetched file, else the stand-in), "
-               "'standin', 'real:<set>' (required), or 'NAME=PATH;...' (rpcheck check --data)")
-C_DATA = Constraint("data is a valid data source value", lambda p: data_problem(p.get("data_source", "auto")) is None)
+P_DATA = DATA_SOURCE
+C_DATA = DATA_SOURCE_OK
 P_RVALUES = Param("str", doc="'paper' (the grid {d'/64, ..., d'/2} of the data set, values >= 1) or "
                   "increasing comma-separated ints such as '2,8,32'")
 P_FOLDS = Param("int", low=2, doc="CV folds for C")

@@ -65,8 +65,9 @@ import time
 import numpy as np
 
 from ..._threads import single_threaded
-from ...data_registry import data_problem, load_source, resolve
-from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...data_registry import load_source, resolve
+from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...engine.data import DATA_SOURCE, DATA_SOURCE_OK
 from ...sketches import make_sketch
 from ...standins import nci60_like, yalefaces_like
 from ._common import (
@@ -334,12 +335,9 @@ THEOREM = register(
         parameters={
             "dataset": Param("choice", choices=tuple(PAPER), doc="Table VI (yalefaces) or VII (nci60) stand-in"),
             "methods": Param("str", doc="comma-separated methods among CW, RS, FHT, RG"),
-            "data_source": Param("str", doc="data source: 'auto' (the fetched file, else the stand-in), 'standin', "
-                          "'real:<set>' (required), or 'NAME=PATH;...' (rpcheck check --data)"),
+            "data_source": DATA_SOURCE,
         },
-        constraints=(PAPER_METHODS_CONSTRAINT,
-                     Constraint("data is a valid data source value", lambda p: data_problem(p.get("data_source", "auto"))
-                                is None)),
+        constraints=(PAPER_METHODS_CONSTRAINT, DATA_SOURCE_OK),
         tolerance=FP_REL,
         tolerance_note="Certified SVR intervals (duality gap, strong convexity in w); e with a rounding allowance "
         "1e-12 cond(X).",

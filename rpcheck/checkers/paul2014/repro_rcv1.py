@@ -72,8 +72,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..._threads import single_threaded
-from ...data_registry import data_problem, resolve
+from ...data_registry import resolve
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, register
+from ...engine.data import DATA_SOURCE, DATA_SOURCE_OK
 from ...errors import SolverError
 from ._common import (
     PAPER_METHODS_CONSTRAINT,
@@ -346,13 +347,12 @@ THEOREM = register(
             "density": Param("float", low=0.0, high=0.5, closed="right", doc="expected fraction of non-zeros"),
             "rs": Param("str", doc="comma-separated target dimensions"),
             "methods": Param("str", doc="comma-separated methods among CW, RS, FHT, RG"),
-            "data_source": Param("str", doc="data source: 'auto' (the fetched file, else the stand-in), 'standin', "
-                          "'real:rcv1-binary' (required), or 'NAME=PATH;...' (rpcheck check --data)"),
+            "data_source": DATA_SOURCE,
             "test_rows": Param("int", low=0, doc="real data: 0 = split the n rows 2/3 : 1/3; > 0 = train on the n "
                                "rows, test on this many rows drawn from the test file"),
         },
         constraints=(
-            Constraint("data is a valid data source value", lambda p: data_problem(p.get("data_source", "auto")) is None),
+            DATA_SOURCE_OK,
             Constraint("rs: comma-separated ints in [1, d]",
                        lambda p: all(1 <= int(x) <= int(p["d"]) for x in str(p["rs"]).split(","))),
             PAPER_METHODS_CONSTRAINT,
