@@ -35,3 +35,17 @@ def sparse_binary(n, d, rng, *, density=0.05, labels=(-1, 1)):
     X = (rng.random((n, d)) < density) * rng.random((n, d))
     X[:, :10] += np.where(y[:, None] == labels[1], 0.5, 0.0) * (rng.random((n, 10)) < 0.5)
     return X, y
+
+
+def write_techtc(root, pairs=2, n=40, d=1200, rng=None):
+    """``pairs`` TechTC-300-layout pair folders ``Exp_<i>_<j>/vectors.dat`` (term counts, labels +1/-1, ids
+    from 1) and ``features.idx`` under ``root``."""
+    rng = rng or np.random.default_rng(0)
+    for i in range(pairs):
+        pair = root / f"Exp_{100 + i}_{200 + i}"
+        pair.mkdir(parents=True)
+        X, y = sparse_binary(n, d, rng, density=0.02)
+        counts = np.ceil(X * 3)
+        write_svmlight(pair / "vectors.dat", counts, y)
+        (pair / "features.idx").write_text("# id word\n" + "".join(f"{j + 1} w{j + 1}\n" for j in range(d)))
+    return root

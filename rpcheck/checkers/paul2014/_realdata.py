@@ -40,3 +40,37 @@ def real_split(src, n, rng, *, test_rows=0, positive=None):
     Xall = Xall.tocsr() if sp.issparse(Xall) else Xall
     yall = np.concatenate([y, np.asarray(test.y, dtype=float)[pick]])
     return Xall, yall, np.arange(X.shape[0]), X.shape[0] + np.arange(pick.size)
+
+
+_PAIRS: dict = {}
+
+
+def techtc_pairs(src):
+    """The TechTC-300 pair directories of a real source, sorted: the source itself when it is one pair (a
+    directory holding vectors.dat, or a vectors.dat file), else every directory below it holding a vectors.dat."""
+    from pathlib import Path
+
+    from ...errors import RpcheckError
+
+    root = Path(src.path("all"))
+    if root not in _PAIRS:
+        if root.is_file() or (root / "vectors.dat").is_file():
+            pairs = (root,)
+        else:
+            pairs = tuple(sorted(p.parent for p in root.rglob("vectors.dat")))
+        if not pairs:
+            raise RpcheckError(
+                f"data set 'techtc300': {str(root)!r} holds no TechTC pair (a directory with vectors.dat); extract "
+                "the collection's archive there or pass --data techtc300=<directory of Exp_* pairs>."
+            )
+        _PAIRS[root] = pairs
+    return _PAIRS[root]
+
+
+def techtc_pair(src, rng):
+    """One TechTC-300 pair of a real source, drawn uniformly with the trial's generator (independent draws with
+    replacement over the collection: each trial is one pair, as each stand-in trial is one fresh pair)."""
+    from ...datasets import load_techtc
+
+    pairs = techtc_pairs(src)
+    return load_techtc(pairs[int(rng.integers(len(pairs)))], check_shape=False)
