@@ -40,3 +40,16 @@ def test_cached_extracted_collection_is_used(empty_cache):
     (where / "techtc300.zip").write_bytes(b"PK\x05\x06" + b"\0" * 18)  # the archive as stored (not read)
     src = reg.resolve("techtc300")
     assert src.real and src.origin == "cache" and src.path("all") == str(where)
+
+
+def test_pca_on_pair_folders(tmp_path):
+    root = write_techtc(tmp_path / "techtc", n=30, d=1100)
+    res = engine.run(["paul2014.pca"], profile="quick", trials=2, backend="serial",
+                     overrides={"data_source": reg.data_setting({"techtc300": str(root)}), "folds": 2, "r": 64})
+    rows = res.cells
+    info = _infos(res, "eps_out_rg")[0]
+    assert info["data"].startswith(f"real data: {root.resolve()} sha256 ")
+    assert isinstance(info["rg"].get("eps_out_agrees"), bool | type(None)) and "verdict_rule" in info
+    # the exact identity holds on any data: never a counterexample on the real pairs
+    ident = rows[rows["variant"] == "full_rank_pca_equals_full"].iloc[0]
+    assert ident["verdict"] != "VIOLATED"
