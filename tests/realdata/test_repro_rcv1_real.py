@@ -53,3 +53,20 @@ def test_standin_when_nothing_is_given():
 def test_missing_directory_file_is_one_error(tmp_path):
     with pytest.raises(RpcheckError, match="holds none of"):
         reg.resolve("rcv1-binary", reg.data_setting({"rcv1-binary": str(tmp_path)}))
+
+
+def test_multiclass_bz2_keeps_the_class_labels(tmp_path):
+    rng = np.random.default_rng(8)
+    n, d = 90, 300
+    y = np.arange(n) % 3 + 1
+    X = (rng.random((n, d)) < 0.05) * rng.random((n, d))
+    X[np.arange(n), y * 5] += 1.0  # one word per class
+    f = write_svmlight(tmp_path / "rcv1_train.multiclass.bz2", X, y, compress=True)
+    res = engine.run(["paul2014.repro.rcv1_multiclass"], profile="quick", trials=2, backend="serial",
+                     overrides={"data_source": reg.data_setting({"rcv1-multiclass": str(f)}), "n": 90,
+                                "methods": "CW,RG"})
+    row = res.cells[res.cells["variant"] == "table3_error"].iloc[0]
+    info = json.loads(row["decide_info"])
+    assert info["data"] == f"real data: {f.resolve()} sha256 {reg._sha256(f)}"
+    assert info["paper_vs"][0]["method"].startswith("full data, real, 90 training rows")
+    assert "eps_out_agrees" in info["paper_vs"][0]

@@ -15,30 +15,32 @@ from ._common import stratified_split
 __all__ = ["real_split"]
 
 
-def real_split(src, n, rng, *, test_rows=0, positive=None):
+def real_split(src, n, rng, *, test_rows=0, positive=None, classes=False):
     """``(X, y, train, test)`` of one trial on the real :class:`~rpcheck.data_registry.DataSource` ``src``.
 
     ``n`` rows of the training file are drawn without replacement (all of them when ``n`` is at least its row
     count). ``test_rows`` = 0: a stratified 2/3 : 1/3 split of those rows (the stand-in trials' protocol);
     ``test_rows`` > 0: all ``n`` rows train and ``test_rows`` rows drawn without replacement from the set's test
     file are the test part (the paper's protocol: one training set, test sets drawn from the test file).
+    ``classes``: keep the file's class labels (multi-class; returned as int64) instead of a binary task.
     """
-    train = load_source(src, "train", positive=positive)
+    task = "regression" if classes else None  # "regression" keeps every finite label as it is in the file
+    train = load_source(src, "train", positive=positive, task=task)
     X = sp.csr_matrix(train.X) if sp.issparse(train.X) else np.asarray(train.X, dtype=float)
-    y = np.asarray(train.y, dtype=float)
+    y = np.asarray(train.y, dtype=np.int64 if classes else float)
     if n < X.shape[0]:
         keep = np.sort(rng.choice(X.shape[0], size=n, replace=False))
         X, y = X[keep], y[keep]
     if not test_rows:
         tr, te = stratified_split(y, rng)
         return X, y, tr, te
-    test = load_source(src, "test", positive=positive)
+    test = load_source(src, "test", positive=positive, task=task)
     Xt = sp.csr_matrix(test.X) if sp.issparse(test.X) else np.asarray(test.X, dtype=float)
     pick = np.sort(rng.choice(Xt.shape[0], size=min(test_rows, Xt.shape[0]), replace=False))
     stack = sp.vstack if sp.issparse(X) else np.vstack
     Xall = stack([X, Xt[pick]])
     Xall = Xall.tocsr() if sp.issparse(Xall) else Xall
-    yall = np.concatenate([y, np.asarray(test.y, dtype=float)[pick]])
+    yall = np.concatenate([y, np.asarray(test.y, dtype=y.dtype)[pick]])
     return Xall, yall, np.arange(X.shape[0]), X.shape[0] + np.arange(pick.size)
 
 
