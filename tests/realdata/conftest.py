@@ -49,3 +49,22 @@ def write_techtc(root, pairs=2, n=40, d=1200, rng=None):
         write_svmlight(pair / "vectors.dat", counts, y)
         (pair / "features.idx").write_text("# id word\n" + "".join(f"{j + 1} w{j + 1}\n" for j in range(d)))
     return root
+
+
+def dense_sets(root, rng=None):
+    """Small files of Table 2's dense sets in the registered layout: mushrooms (one file, labels 1/2, 112
+    columns), usps and gisette (train + test bz2, 256 and 5,000 columns); returns ``{registry name: path}``."""
+    rng = rng or np.random.default_rng(11)
+    root.mkdir(parents=True, exist_ok=True)
+    X, y = sparse_binary(120, 112, rng, density=0.2, labels=(1, 2))
+    out = {"mushrooms": str(write_svmlight(root / "mushrooms", X, y))}
+    for name, files, d in (("usps", ("usps.bz2", "usps.t.bz2"), 256),
+                           ("gisette", ("gisette_scale.bz2", "gisette_scale.t.bz2"), 5000)):
+        where = root / name
+        where.mkdir()
+        for f, n in zip(files, (80, 40), strict=True):
+            X = rng.random((n, d)) * (rng.random((n, d)) < 0.05)
+            lab = np.arange(n) % 10 + 1 if name == "usps" else np.where(np.arange(n) % 2, 1, -1)
+            write_svmlight(where / f, X, lab, compress=True)
+        out[name] = str(where)
+    return out

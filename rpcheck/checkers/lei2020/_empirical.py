@@ -61,6 +61,8 @@ __all__ = [
     "test_size",
     "REGISTRY_NAME",
     "source",
+    "paper_cells",
+    "row_data",
 ]
 
 _CI_GRID = (2.0**-5, 2.0**-2, 2.0**1, 2.0**4)  # reduced C grid for ci (the paper's is 2^-5..2^5)
@@ -170,6 +172,17 @@ def _dataset(name, data="auto"):
         else:
             _DATA_CACHE[name] = load_file(name, positive=1 if "usps" in os.path.basename(name).lower() else None)
     return _DATA_CACHE[name]
+
+
+def paper_cells(sets=STANDIN_SETS, **kw):
+    """``paper``-profile cells on Table 2's dense sets at Table 3's shape, each requiring its real file."""
+    return tuple(dict(dataset=standin_name(k), data_source=f"real:{REGISTRY_NAME[k]}", **kw) for k in sets)
+
+
+def row_data(params):
+    """The data column of a cell's rows (:func:`data_label` under the cell's ``data_source``)."""
+    name, data = params["dataset"], params.get("data_source", "auto")
+    return data_label(name, _dataset(name, data).name, data)
 
 
 def data_label(name, shown=None, data="auto"):
