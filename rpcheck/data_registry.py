@@ -1013,8 +1013,8 @@ _LOADED: dict = {}
 def load_source(src, part="train", *, positive=None, task=None, n_features=None):
     """The checked :class:`~rpcheck.datasets.Dataset` of ``part`` of a real :class:`DataSource` (memoized per
     process: trials of one run read the file once). Formats as registered (svmlight plain/bz2, MATLAB
-    ``fea``/``gnd``, CSV); a TechTC-300 pair directory or ``vectors.dat`` through
-    :func:`rpcheck.datasets.load_techtc`."""
+    ``fea``/``gnd``, CSV); for a set kept as an archive, a TechTC-300 pair directory through
+    :func:`rpcheck.datasets.load_techtc`, or one exported file through :func:`rpcheck.datasets.load_file`."""
     if not src.real:
         raise RpcheckError(f"{src.label}: no file to load (the experiment runs its stand-in).")
     ds = _dataset(src.name, None)
@@ -1023,10 +1023,12 @@ def load_source(src, part="train", *, positive=None, task=None, n_features=None)
     if key not in _LOADED:
         readable = {f.part: f for f in ds.files if f.fmt != "archive"}
         f = readable.get(part) or readable.get("all") or readable.get("train")
-        if f is None:  # an archive set: TechTC-300 pairs
-            from .datasets import load_techtc
+        if f is None:  # an archive set, read from its extracted copy: a directory of TechTC-300 pair files, or
+            # one exported svmlight/CSV file (format by suffix)
+            from .datasets import load_file, load_techtc
 
-            _LOADED[key] = load_techtc(path, check_shape=False)
+            _LOADED[key] = (load_techtc(path, check_shape=False) if Path(path).is_dir() else
+                            load_file(path, task=task or ds.task, positive=positive))
         else:
             if n_features is not None and f.fmt == "svmlight":
                 from .datasets import load_file
