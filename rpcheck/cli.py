@@ -1075,7 +1075,7 @@ def _cmd_verify(args):
         theorems = [th.id for th in selected]
         if skipped and not args.quiet and not args.json:
             print(f"profile {args.profile!r}: running {len(selected)} theorems ({', '.join(theorems)}); skipping "
-                  f"{len(skipped)} without a {args.profile!r} profile (they run no experiment on the papers' data)")
+                  f"{len(skipped)} without a {args.profile!r} profile (PROFILES.md says which data-driven ones and why)")
     result, out = _run(args, theorems)
     return _finish(args, result, out)
 

@@ -62,5 +62,6 @@ def check_data(theorems, profile, overrides=None):
         raise RpcheckError(
             f"profile {profile!r} runs on the real data and {', '.join(map(repr, absent))} "
             f"{'is' if len(absent) == 1 else 'are'} not present (needed by {', '.join(users)}): fetch with "
-            + "; ".join(data_registry.fetch_hint(n) for n in absent) + "."
+            + ", ".join(f"`rpcheck data fetch {n}`" for n in absent)
+            + " (or name a copy with `--data NAME=PATH`)."
         )

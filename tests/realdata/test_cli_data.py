@@ -42,3 +42,13 @@ def test_check_with_data_file_runs_and_names_it(tmp_path):
              "--data", f"rcv1-binary={f}", "--set", "n=60", "--set", "methods=CW", "--json")
     assert p.returncode in (0, 1), p.stderr
     assert f"real data: {f.resolve()} sha256" in p.stdout
+
+
+def test_verify_paper_names_the_skipped_and_the_missing_before_any_trial(tmp_path, empty_cache):
+    out = tmp_path / "out"
+    p = _cli("verify", "--profile", "paper", "--backend", "serial", "--out", str(out))
+    assert p.returncode == 2
+    assert "skipping" in p.stdout and "paul2014.repro.rcv1" in p.stdout.split("skipping")[0]
+    err = p.stderr.strip().splitlines()
+    assert len(err) == 1 and "`rpcheck data fetch yalefaces`" in err[0] and "Traceback" not in p.stderr
+    assert not out.exists()  # nothing ran, nothing was written
