@@ -82,3 +82,15 @@ def test_paper_profile_with_one_set_given_names_the_other(tmp_path):
         engine.run([TID], profile="paper", backend="serial",
                    overrides={"data_source": reg.data_setting({"yalefaces": str(mat)})})
     assert "yalefaces" not in str(e.value).split("needed by")[0]
+
+
+def test_report_marks_real_and_standin_rows(tmp_path):
+    from rpcheck.report import render_report
+
+    mat = _yale(tmp_path / "Yale_64x64.mat")
+    res = engine.run([TID], profile="quick", trials=2, backend="serial",
+                     overrides={"data_source": reg.data_setting({"yalefaces": str(mat)}), "methods": "RG"})
+    html = render_report(res)
+    section = html[html.index('id="paper-vs-rpcheck"'):]
+    assert "<b>real data</b></div>real data: " in section  # the Yale rows
+    assert "<b>stand-in</b></div>stand-in: nci60" in section  # the NCI60 rows
