@@ -896,8 +896,8 @@ def _paper_vs_rpcheck(recs, anchors):
         "interval where the checker reports a standard error), the data (marked real data -- a paper's own file, "
         "named with its SHA-256 -- or stand-in) and the protocol with its solver and loss, and the verdicts of "
         "the rows that use the comparison. Where the paper gives no number (a figure without legible values, a "
-        "sentence), its statement stands in the paper column and the difference column says whether this run agrees with "
-        "it.</p><details><summary>"
+        "sentence), its statement stands in the paper column and the difference column says whether this run "
+        "agrees with it.</p><details><summary>"
         f"{len(rows)} compared numbers</summary><table class=\"pv fixed\"><colgroup><col style=\"width:13%\">"
         '<col style="width:12%"><col style="width:10%"><col style="width:14%"><col style="width:8%">'
         '<col style="width:11%"><col style="width:18%"><col style="width:14%"></colgroup><thead><tr>'
