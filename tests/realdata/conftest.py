@@ -15,6 +15,7 @@ def empty_cache(tmp_path, monkeypatch):
     cache.mkdir()
     monkeypatch.setenv(reg.DATA_DIR_ENV, str(cache))
     reg._LOADED.clear()
+    reg._CACHED.clear()
     return cache
 
 
