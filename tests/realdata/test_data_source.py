@@ -57,3 +57,20 @@ def test_select_for_profile():
     with pytest.raises(RpcheckError, match="rpcheck data fetch yalefaces"):
         check_data([registry.get("paul2014.regression_tables")], "paper")
     check_data([registry.get("paul2014.regression_tables")], "ci")  # auto: nothing required
+
+
+def test_printed_mean_test_false_alarm_rate_and_power():
+    """Under the null (draws centred on the printed number) DISAGREES comes with probability 0.01: 4,000
+    replications of 10 normal draws give a Binomial(4000, 0.01) count, whose central 99.9% range is [21, 62]; a
+    shift of two standard deviations of the draws is found with probability 0.9934 (noncentral t, 9 degrees of
+    freedom, noncentrality 2 sqrt(10)), so at least 190 of 200 (P(fewer) < 1e-3)."""
+    import numpy as np
+
+    from rpcheck.stats import printed_mean_test
+
+    rng = np.random.default_rng(20261202)
+    false = sum(printed_mean_test(rng.normal(5.0, 1.0, 10), 5.0)[0] is False for _ in range(4000))
+    assert 21 <= false <= 62
+    found = sum(printed_mean_test(rng.normal(7.0, 1.0, 10), 5.0)[0] is False for _ in range(200))
+    assert found >= 190
+    assert printed_mean_test([1.0], 1.0) == (None, printed_mean_test([1.0], 1.0)[1])
