@@ -10,7 +10,7 @@ import os
 
 import numpy as np
 
-from .errors import RpcheckError
+from .errors import MemoryLimitError, RpcheckError
 
 __all__ = [
     "check_interval",
@@ -339,7 +339,7 @@ def check_memory(nbytes, what, **args):
     >>> check_memory(2**70, "a (d, r) float64 matrix", d=2**40, r=2**27)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    rpcheck.errors.RpcheckError: `d` (1099511627776) and `r` (134217728) need a (d, r) float64 matrix of 1.1e+12 GiB, more than the ... available; reduce `d` or `r`.
+    rpcheck.errors.MemoryLimitError: `d` (1099511627776) and `r` (134217728) need a (d, r) float64 matrix of 1.1e+12 GiB, more than the ... available; reduce `d` or `r`.
     """
     nbytes = int(nbytes)
     if nbytes <= SMALL_REQUEST and nbytes <= _stated_caps():
@@ -351,7 +351,7 @@ def check_memory(nbytes, what, **args):
     shown = " and ".join(f"`{k}` ({v})" for k, v in args.items())
     verb = "needs" if len(names) == 1 else "need"
     reduce = " or ".join(f"`{k}`" for k in names)
-    raise RpcheckError(
+    raise MemoryLimitError(
         f"{shown} {verb} {what} of {_gib(nbytes)}, more than the {_gib(avail)} of memory available; "
         f"reduce {reduce}."
     )

@@ -2,9 +2,10 @@
 
 Exit codes: 0 every verdict is as expected; 1 some verdict is unexpected (or a replayed counterexample does
 not reproduce); 2 usage, input or environment error (bad option, unknown theorem id, unreadable or corrupted
-file, unwritable output, full disk, unreachable scheduler, dead worker process): one line on stderr naming
-the argument, and whatever was completed stays checkpointed for ``--resume``; 3 internal error (a bug: rerun
-with ``--debug`` for the traceback); 130 interrupted (SIGINT); 141 the reader closed stdout (``| head``).
+file, unwritable output, full disk, unreachable scheduler, dead worker process, a trial out of memory): one line
+on stderr naming the argument, and whatever was completed stays checkpointed for ``--resume``; 3 internal error
+(a bug: rerun with ``--debug`` for the traceback); 130 interrupted (SIGINT), 143 terminated (SIGTERM: the same
+clean stop and ``--resume`` hint); 141 the reader closed stdout (``| head``).
 
 Import cost: this module imports only the standard library, ``rpcheck.errors``, ``rpcheck.options`` and the
 theorem dataclasses; numpy, pandas, scipy, cvxpy, numba, scikit-learn and rich are imported by the commands
@@ -23,6 +24,7 @@ import json
 import os
 import sys
 import textwrap
+from contextlib import contextmanager
 from pathlib import Path
 
 from . import __version__
@@ -121,6 +123,13 @@ def build_parser():
         p.add_argument("--json", action="store_true", help="print the results as JSON (docs/json-schema.md)")
         if name == "verify":
             p.add_argument("--no-report", action="store_true", help="do not write report.html")
+        else:
+            p.add_argument(
+                "--until-decided",
+                action="store_true",
+                help="same as --stop until-decided: a cell whose rows are not all decided at its planned trials "
+                "doubles them (up to 64 times; anytime-valid e-values at the whole --alpha; --budget ends it sooner)",
+            )
 
     p = sub.add_parser(
         "constant",
@@ -568,9 +577,21 @@ def _error_rate_statement(prov):
         fam_txt = ", ".join(f"{k} {v}" for k, v in fam.items())
     else:
         fam_txt = "size not recorded" if fam is None else f"{fam} rows"
+    if prov.get("stopping") == "anytime":
+        from .engine.plan import ANYTIME_SHARE
+
+        rule = (
+            f"anytime-valid: a cell stops once its rows are decided; e-values at {ANYTIME_SHARE * alpha:g} "
+            f"(e-Bonferroni) plus Holm at {(1 - ANYTIME_SHARE) * alpha:g} over the rows of cells that ran every "
+            f"planned trial; {fam_txt}"
+        )
+    elif prov.get("stopping") == "looks":
+        rule = f"group-sequential: Bonferroni over the rows and looks; {fam_txt}"
+    else:
+        rule = f"Holm: {fam_txt}"
     return (
         f"error rate: P(any false VIOLATED) <= {alpha} and P(any false HOLDS) <= {alpha} in this run (one family, "
-        f"Holm: {fam_txt}); a deterministic VIOLATED is a concrete, replayable counterexample"
+        f"{rule}); a deterministic VIOLATED is a concrete, replayable counterexample"
     )
 
 
@@ -730,6 +751,18 @@ def _check_out_file(path, flag):
         if parent.exists():
             if not parent.is_dir():
                 raise RpcheckError(f"`{flag}` ({str(path)!r}): {str(parent)!r} is not a directory.")
+            if p.parent == parent:  # the file is written there (through a temporary file): probe it
+                import tempfile
+
+                try:
+                    fd, probe = tempfile.mkstemp(dir=parent, prefix=".rpcheck-write-test.")
+                    os.close(fd)
+                    os.unlink(probe)
+                except OSError as exc:
+                    raise RpcheckError(
+                        f"`{flag}` ({str(path)!r}) cannot be written: its directory {str(parent)!r} is not "
+                        f"writable ({exc.strerror or type(exc).__name__})."
+                    ) from None
             break
     return p
 
@@ -909,7 +942,10 @@ def _cmd_show(args):
     if info["tolerance"]:
         out += ["", f"Numerical tolerance: {info['tolerance']:g} ({info['tolerance_note'] or 'no note'})"]
     if info["findings"]:
-        out += ["", "Findings tested:"] + [f"  - {f['key']}: {f['summary']}" for f in info["findings"]]
+        out += ["", "Findings tested:"] + [
+            f"  - {f['key']} ({f['kind']}; {f['location']}; printed: \"{f['quote']}\"): {f['summary']}"
+            for f in info["findings"]
+        ]
     out += ["", "Run it:"] + [f"  {cmd}" for cmd in info["commands"]]
     print("\n".join(out))
     return EXIT_OK
@@ -948,10 +984,8 @@ def _run(args, theorems):
         out = str(Path("reports") / stamp)
         _check_out_dir(out, "--out (default reports/<timestamp>)")
     args._out = out
-    if args.backend == "processes":
-        _start_workers_ignoring_sigint(args.jobs)
     ctx, callback = _progress_runner(args.quiet or args.json)
-    with ctx:
+    with _worker_policy(), ctx:
         result = engine.run(
             theorems,
             profile=args.profile,
@@ -965,6 +999,8 @@ def _run(args, theorems):
             resume=args.resume,
             alpha=args.alpha,
             progress=callback,
+            stopping="until-decided" if getattr(args, "until_decided", False) else args.stop,
+            budget=args.budget,
         )
     return result, out
 
@@ -987,25 +1023,23 @@ def _run_overrides(args):
     return overrides or None
 
 
-def _start_workers_ignoring_sigint(jobs):
-    """Start the process pool's workers with SIGINT ignored, so Ctrl-C (sent to the whole process group)
-    interrupts only this process: it cancels the pending chunks and exits 130 with one line, while a worker
-    killed by the same SIGINT would break the pool, print its traceback and hang interpreter exit in
-    ``concurrent.futures`` (measured: Python 3.11, ``InvalidStateError: CANCELLED``). Spawned children keep an
-    ignored SIGINT ignored (POSIX exec semantics; Python installs its handler only over SIG_DFL).
-    The proper place is the engine's worker initializer; see the cli helper's report."""
-    import signal
+@contextmanager
+def _worker_policy():
+    """The engine's worker-pool policy seen from the command line (rpcheck.engine.backends): SIGTERM stops
+    a run exactly like SIGINT (exit 143 instead of 130), and a capped ``--jobs`` is said in one line."""
+    import logging
 
-    from .engine import backends
+    from .engine.backends import stop_on_signals
 
-    n = jobs or backends.default_jobs()
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    log = logging.getLogger("rpcheck.workers")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("rpcheck: note: %(message)s"))
+    log.addHandler(handler)
     try:
-        pool = backends._process_pool(n)
-        for f in [pool.submit(int, 0) for _ in range(n)]:  # each submit with no idle worker spawns one
-            f.result()
+        with stop_on_signals():
+            yield
     finally:
-        signal.signal(signal.SIGINT, old)
+        log.removeHandler(handler)
 
 
 def render_summary(result, *, details=False, quiet=False, out=None, report_path=None, console=None):
@@ -1075,7 +1109,8 @@ def _cmd_verify(args):
         theorems = [th.id for th in selected]
         if skipped and not args.quiet and not args.json:
             print(f"profile {args.profile!r}: running {len(selected)} theorems ({', '.join(theorems)}); skipping "
-                  f"{len(skipped)} without a {args.profile!r} profile (PROFILES.md says which data-driven ones and why)")
+                  f"{len(skipped)} without a {args.profile!r} profile (PROFILES.md says which data-driven ones and "
+                  "why)")
     result, out = _run(args, theorems)
     return _finish(args, result, out)
 
@@ -1228,7 +1263,12 @@ def _cmd_report(args):
             constants = read_csv_exact(constants_csv)
         except (ValueError, UnicodeDecodeError) as exc:
             raise RpcheckError(f"`RESULTS` ({args.results!r}): constants.csv is unreadable ({exc}).") from None
-    path = write_report(result, output, constants=constants)
+    try:
+        path = write_report(result, output, constants=constants)
+    except OSError as exc:  # the atomic write's hidden temporary file is not what the user named
+        raise RpcheckError(
+            f"`-o/--output` ({str(output)!r}) could not be written: {exc.strerror or type(exc).__name__}."
+        ) from None
     print(f"report: {path}")
     return EXIT_OK
 
@@ -1437,8 +1477,6 @@ def _cmd_calibrate(args):
     out = args.out if args.out is not None else str(Path("reports") / f"calibrate-{args.profile}")
     _check_out_dir(out, "--out")
     args._out = out
-    if args.backend == "processes":
-        _start_workers_ignoring_sigint(args.jobs)
 
     def on_seed(seed, status, cells):
         if args.quiet:
@@ -1447,10 +1485,11 @@ def _cmd_calibrate(args):
         what = "complete, read back" if status == "complete" else "ran"
         print(f"seed {seed}: {what} ({Path(out) / f'seed-{seed}'}); {len(cells)} rows, {u} unexpected", flush=True)
 
-    res = calibrate(
-        theorems, profile=args.profile, seeds=seeds, out=out, backend=args.backend, jobs=args.jobs,
-        scheduler=args.scheduler, alpha=args.alpha, on_seed=on_seed,
-    )  # fmt: skip
+    with _worker_policy():
+        res = calibrate(
+            theorems, profile=args.profile, seeds=seeds, out=out, backend=args.backend, jobs=args.jobs,
+            scheduler=args.scheduler, alpha=args.alpha, on_seed=on_seed,
+        )  # fmt: skip
     for line in res.unexpected_lines():
         print(line)
     print(res.summary_line())
@@ -1560,9 +1599,11 @@ def main(argv=None):
     except BrokenPipeError:  # stdout closed by the reader (`rpcheck list | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
-    except KeyboardInterrupt:
-        print(f"rpcheck: interrupted{_resume_hint(args) if args else ''}", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as exc:  # SIGINT, or SIGTERM through rpcheck.engine.backends.stop_on_signals
+        signum = getattr(exc, "signum", None)
+        what = "" if signum is None else f" (signal {signum})"
+        print(f"rpcheck: interrupted{what}{_resume_hint(args) if args else ''}", file=sys.stderr)
+        return EXIT_INTERRUPTED if signum is None else 128 + int(signum)
     except RpcheckError as exc:
         if args is not None and args.debug:
             raise
@@ -1580,6 +1621,11 @@ def main(argv=None):
 
         if args is not None and args.debug:
             raise
+        if getattr(exc, "memory", False):  # engine TrialError: a trial ran out of memory (its cell is too large)
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            print(f"rpcheck: error: {first} (the cell's parameters are too large for this machine; reduce them)"
+                  f"{_resume_hint(args)}", file=sys.stderr)  # fmt: skip
+            return EXIT_USAGE
         if isinstance(exc, BrokenProcessPool):
             print(
                 "rpcheck: error: a worker process died (killed by a signal, or out of memory?)"

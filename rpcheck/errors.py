@@ -1,10 +1,15 @@
 """Exception and warning types shared by every layer of rpcheck."""
 
-__all__ = ["RpcheckError", "RpcheckWarning", "SolverError", "NotSeparableError"]
+__all__ = ["RpcheckError", "MemoryLimitError", "RpcheckWarning", "SolverError", "NotSeparableError"]
 
 
 class RpcheckError(ValueError):
     """Invalid argument or input. The message names the argument, its value and the allowed values."""
+
+
+class MemoryLimitError(RpcheckError):
+    """A request would need more memory than is available (raised before allocating, by
+    ``rpcheck._validation.check_memory``): the arguments are too large for this machine."""
 
 
 class RpcheckWarning(UserWarning):

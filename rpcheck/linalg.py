@@ -59,8 +59,8 @@ def thin_q(G):
     -------
     ndarray of shape (n, k)
     """
-    G = np.asarray(G, dtype=float)
-    if G.ndim != 2 or not 1 <= G.shape[1] <= G.shape[0]:
+    G = np.asarray(check_matrix("G", G, allow_sparse=False), dtype=float)
+    if not 1 <= G.shape[1] <= G.shape[0]:
         raise RpcheckError(f"`G` must be a 2-D array of shape (n, k) with 1 <= k <= n; got shape {G.shape}.")
     n, k = G.shape
     if n >= 4 * k and n * k >= CHOLQR_MIN_ENTRIES:

@@ -24,18 +24,44 @@ __all__ = [
     "MAX_SEED",
     "MAX_TRIALS",
     "MAX_JOBS",
+    "STOPPING",
+    "duration_seconds",
 ]
 
 BACKENDS = ("serial", "processes", "dask")
+#: The stopping rules of a run (rpcheck.engine.run's ``stopping``), the default first.
+STOPPING = ("anytime", "looks", "none", "until-decided")
+_UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+def duration_seconds(text):
+    """A time budget in seconds: a positive number with an optional unit s, m or h.
+
+    >>> duration_seconds("90"), duration_seconds("10m"), duration_seconds("1.5h")
+    (90.0, 600.0, 5400.0)
+    """
+    t = str(text).strip().lower()
+    unit = _UNITS.get(t[-1:], None)
+    num = t[:-1] if unit is not None else t
+    try:
+        value = float(num) * (unit or 1.0)
+    except ValueError:
+        value = float("nan")
+    if not (value > 0 and value < float("inf")):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a duration: a positive number of seconds, or with a unit (90s, 10m, 1.5h)"
+        )
+    return value
 
 #: Root seeds are in [0, 2**63): NumPy's SeedSequence accepts any integer >= 0, but the seed is stored in
 #: the int64 ``seed`` column of the cells table (a larger seed used to fail when the table was written,
 #: after the whole run).
 MAX_SEED = 2**63 - 1
-#: Trials per cell are at most 10**6: the runner keeps every trial's record in memory (about 1.6 KB each,
-#: measured with tracemalloc for 3 variants and 4 diagnostics: ~1.6 GB per cell at the limit) and the trials
-#: table has one row per trial. At 10**6 trials an exact 99% interval already resolves failure rates of
-#: 1e-5, far below every failure probability the papers state.
+#: Trials per cell are at most 10**6, the runner's own limit (rpcheck.engine.runner.MAX_TRIALS, where the
+#: memory model is stated: the parent keeps a bounded sample of records per cell, and holds every record only of
+#: a cell whose report-mode variant has a ``decide`` hook, one cell at a time, about 1 KiB each). At 10**6
+#: trials an exact 99% interval already resolves failure rates of 1e-5, far below every failure probability
+#: the papers state.
 MAX_TRIALS = 10**6
 #: Worker processes are at most 1024 (each is a Python interpreter with numpy/scipy loaded, ~100 MB).
 MAX_JOBS = 1024
@@ -58,7 +84,8 @@ positive_int = _int_in(1, None, "a positive integer")
 nonnegative_int = _int_in(0, None, "an integer >= 0")
 seed_int = _int_in(0, MAX_SEED, "an integer in [0, 2**63 - 1] (the seed is stored as int64)")
 trials_int = _int_in(
-    1, MAX_TRIALS, f"an integer in [1, {MAX_TRIALS}] (every trial's record is kept in memory, ~1.6 KB each)"
+    1, MAX_TRIALS, f"an integer in [1, {MAX_TRIALS:,}] (the runner's limit: a report cell's decide hook holds every "
+    "record of its cell, ~1 KiB each)"
 )
 jobs_int = _int_in(1, MAX_JOBS, f"an integer in [1, {MAX_JOBS}]")
 
@@ -112,7 +139,7 @@ def parse_label(text):
 
 
 def add_run_options(addoption, *, prefix="", profile_default="ci", profiles=PROFILES):
-    """Register the run options (profile, trials, seed, jobs, backend, scheduler, alpha)."""
+    """Register the run options (profile, trials, seed, jobs, backend, scheduler, alpha, stop, budget)."""
     addoption(
         f"--{prefix}profile",
         choices=profiles,
@@ -161,4 +188,21 @@ def add_run_options(addoption, *, prefix="", profile_default="ci", profiles=PROF
         default=0.01,
         metavar="A",
         help="Family-wise false-verdict probability (Holm-Bonferroni across cells). Default: %(default)r",
+    )
+    addoption(
+        f"--{prefix}stop",
+        choices=STOPPING,
+        default="anytime",
+        help="When a cell stops: 'anytime' as soon as every row with a verdict rule is decided (anytime-valid "
+        "e-values; Holm at the planned trials for the rest), 'looks' at 5 equally spaced looks (Bonferroni), "
+        "'none' after every planned trial, 'until-decided' e-values only, doubling a cell's trials until its rows "
+        "are decided. Default: %(default)r",
+    )
+    addoption(
+        f"--{prefix}budget",
+        type=duration_seconds,
+        default=None,
+        metavar="DURATION",
+        help="Schedule no new trial after DURATION (90s, 10m, 1.5h); the rows it leaves undecided say what "
+        "they would need. Default: no budget",
     )

@@ -12,7 +12,7 @@ import pytest
 PROFILE_OPTION = "--rpcheck-profile"
 SEED_OPTION = "--rpcheck-seed"
 REPORT_OPTION = "--rpcheck-report"
-_RUN_KEYS = ("profile", "trials", "seed", "jobs", "backend", "scheduler", "alpha")
+_RUN_KEYS = ("profile", "trials", "seed", "jobs", "backend", "scheduler", "alpha", "stop", "budget")
 _MARKER_KWARGS = {"id", "source", "claimed_prob"}
 
 

@@ -80,9 +80,121 @@ VIOLATED family, and their support (resp. equivalence) p-values the HOLDS family
 * P(at least one false HOLDS among the statistical rows of a run) ``<= alpha``.
 
 Deterministic rows are outside both families (a VIOLATED is a concrete instance; a HOLDS has the per-row
-error above). Sequential runs replace Holm by Bonferroni over rows and looks (``alpha / (m K)`` per test;
-see :mod:`rpcheck.engine.runner`); a row is settled when its :class:`Decision` has ``stops`` set
+error above). Group-sequential runs replace Holm by Bonferroni over rows and looks (``alpha / (m K)`` per
+test; see :mod:`rpcheck.engine.runner`); runs that look after every chunk use the anytime-valid rules
+below; a row is settled when its :class:`Decision` has ``stops`` set
 (bound/exact: HOLDS or VIOLATED; deterministic/search: a counterexample; report: never).
+
+Anytime-valid sequential rules
+------------------------------
+A run that looks at its rows after every chunk and stops each row as soon as it is decided uses
+:func:`decide_sequential` per row and :func:`sequential_family` for the levels (the e-values are computed
+in :mod:`rpcheck.sequential`). Every error statement below holds whatever the number and times of the
+looks and whatever the (data-dependent) stopping rule, because each rests on a nonnegative supermartingale
+``E_n`` with ``E_0 <= 1`` under the null and on Ville's inequality (Ville 1939):
+``P(sup_n E_n >= 1/a) <= a``.
+
+*The e-processes.* After ``n`` draws with ``k`` failures, ``L_n(q) = q^k (1 - q)^(n - k)``. Against
+``H0: p <= theta`` the e-value is the mixture likelihood ratio (Robbins 1970; Howard et al. 2021;
+Waudby-Smith & Ramdas 2024 for the betting view) ``E_n = int L_n(q) / L_n(theta) dpi(q)`` over the Jeffreys
+prior ``Beta(1/2, 1/2)`` restricted to the alternative ``(theta, 1]`` ("above"); against ``H0: p >= theta``
+the same over ``[0, theta)`` ("below"); against ``H0: p = theta`` over all of ``[0, 1]`` ("differs"). Each
+is a ratio of beta functions and regularised incomplete beta functions, computed exactly in log space.
+
+*Proof of the supermartingale property under the composite null.* Fix ``q > theta``. One draw multiplies
+``L_n(q) / L_n(theta)`` by ``q / theta`` (failure) or ``(1 - q) / (1 - theta)`` (success); given the past,
+with failure probability ``p``, the expected factor is ``g(p) = p q / theta + (1 - p)(1 - q) / (1 - theta)``,
+linear in ``p`` with ``g(theta) = 1`` and slope ``q / theta - (1 - q) / (1 - theta) > 0``, so ``g(p) <= 1``
+for every ``p <= theta``: the ratio is a nonnegative supermartingale under every distribution of the null,
+even one whose failure probability changes from draw to draw (each ``<= theta`` given the past). This is
+the monotone likelihood ratio argument: the boundary ``theta`` is the least favourable point of the null.
+The prior is fixed before the data, so by Tonelli ``E[E_{n+1} | past] = int g(p) L_n(q)/L_n(theta) dpi(q)
+<= E_n``, and ``E_0 = 1``. For "below" (``q < theta``) the slope is negative and ``p >= theta`` gives
+``g(p) <= 1``; for "differs" ``g(theta) = 1``: a martingale.
+
+*Ambiguous trials.* "above" is increasing in ``k`` (a failure multiplies every ratio by ``q / theta > 1``,
+a success by ``(1 - q) / (1 - theta) < 1``) and "below" decreasing. Every ambiguous trial has a true outcome
+(the inequality holds or not on the drawn instance; the certificate or the solver could not tell which);
+the process of the true outcomes is the supermartingale above. Evaluating "above" at ``k_v = failures``
+(every ambiguous trial a success) and "below" at ``k_h = failures + u`` gives, path by path, a value ``<=``
+the true-outcome process, however the ambiguity depends on the data; a process dominated by a test
+supermartingale reaches ``1/a`` with probability ``<= a``. "differs" takes the minimum over every
+resolution ``k_v <= k <= k_h``.
+
+*Rules of one row* (levels ``a_v``, ``a_h``; ``pvalue = min(1, 1/E)`` is an anytime-valid p-value):
+
+* ``"bound"``: VIOLATED when ``E_above(k_v; delta) >= 1/a_v`` (if ``p <= delta``: P(VIOLATED at any look)
+  ``<= a_v``); HOLDS when ``E_below(k_h; delta) >= 1/a_h`` (if ``p >= delta``: P(HOLDS at any look)
+  ``<= a_h``).
+* ``"exact"``: VIOLATED when ``E_differs(k; p0) >= 1/a_v`` (if ``p = p0``: P(VIOLATED ever) ``<= a_v``).
+  HOLDS (equivalence, ``[lo, hi]`` the region of the fixed rule) when at one look both
+  ``E_above(k_v; lo) >= 1/a_h`` and ``E_below(k_h; hi) >= 1/a_h``: if ``p < lo`` the null ``p <= lo`` is
+  true and P(HOLDS ever) ``<= P(E_above ever >= 1/a_h) <= a_h``; likewise if ``p > hi`` (intersection-union:
+  no split of ``a_h``). The row's HOLDS e-value is the smaller of the two, dominated under either null by a
+  test supermartingale.
+* ``"deterministic"`` and ``"search"``: the fixed rules, already valid under optional stopping. A VIOLATED
+  is a concrete, replayable counterexample (no sampling error). A HOLDS at any look needs every draw so far
+  clean and at least ``DETERMINISTIC_MIN_DRAWS = 90`` of them, so the event "HOLDS at some look" is
+  contained in "the first 90 draws are clean", of probability ``(1 - q)**90 <= 0.95**90 < 0.01`` when the
+  counterexample rate is ``q > 0.05``, whatever the looks and the stopping.
+
+*The prior.* The Jeffreys prior restricted to the alternative, chosen once, not tuned. The log of a
+mixture e-value is the log of the maximum likelihood ratio minus a regret of about
+``1/2 log n + log(Z / sqrt(2 pi))`` (``Z <= pi`` the Jeffreys mass of the alternative), the same at every
+interior alternative: the Jeffreys (Krichevsky--Trofimov) mixture is asymptotically minimax for this
+regret (Xie & Barron 2000), so no true rate is favoured over another, small ``delta`` loses nothing to the
+smallness of its alternative (the density ``1/sqrt(q (1 - q))`` puts mass near 0), and at ``k = 0`` (claims
+that hold with a margin) the regret is about ``1/2 log(4 n delta / pi)``.
+
+*Multiplicity: closed e-Holm.* The refutation e-values of the family's rows (every ``"bound"`` and
+``"exact"`` row of the run, fixed before it starts) form the VIOLATED family, their support/equivalence
+e-values the HOLDS family. In each, ``H_i`` is rejected when every ``S`` containing ``i`` has
+``mean_{j in S} e_j >= 1/alpha`` (the closure of the arithmetic-mean merging function, Vovk & Wang 2021),
+equivalently ``e_i >= T_i = 1/alpha + sum_{j != i} (1/alpha - e_j)_+``; ``T_i <= m/alpha``
+(e-Bonferroni) always, and ``T_i`` falls towards ``1/alpha`` as other rows are rejected, as Holm's levels
+rise towards ``alpha``. Under optional stopping: the trials are independent draws, so every row's
+e-process is a supermartingale for the run's common filtration (which row receives the next chunk may
+depend on the past; a stopped row's process is frozen, a stopped supermartingale), and so is the mean over
+the true nulls ``I0``. A false rejection of some ``i`` in ``I0`` at any look needs ``mean_{I0} e >= 1/alpha``
+at that look (``S = I0``); that mean starts at 1 (rows not started yet enter with ``E = 1``), hence by
+Ville (Hartog & Lei 2025 for closed e-testing in sequential settings):
+
+* P(a false VIOLATED among the family's rows at any look) ``<= alpha``;
+* P(a false HOLDS among the family's rows at any look) ``<= alpha``.
+
+A row once rejected keeps its verdict (the caller stops it): the bound is on "ever rejected". (The e-BH
+procedure of Wang & Ramdas 2022 controls the false discovery rate instead; rpcheck reports family-wise.)
+
+*Power* (exact, not simulated: :func:`trials_for_power`, a dynamic programme over the counts of the
+streams not yet stopped; the anytime rule looks after every draw at e-Bonferroni level ``alpha/m``, the
+fixed-n rule is the exact test at ``alpha/m``, Holm's first step, and at ``alpha``, Holm's last).
+Draws needed for probability 0.99 of the verdict, ``alpha = 0.01``::
+
+    mode   verdict   promised  true p   m    fixed alpha/m  fixed alpha  anytime  anytime/fixed
+    bound  HOLDS     0.05      0        50     167            90          191     1.14
+    bound  HOLDS     0.05      0        200    194            90          219     1.13
+    bound  VIOLATED  0.05      0.2      50     147            96          193     1.31
+    bound  VIOLATED  0.05      0.2      200    159            96          210     1.32
+    bound  HOLDS     0.1       0.01     50     180           113          234     1.30
+    bound  HOLDS     0.1       0.01     200    214           113          270     1.26
+    bound  HOLDS     0.01      0        50     848           459          973     1.15
+    bound  HOLDS     0.01      0        200    986           459         1118     1.13
+    bound  VIOLATED  0.01      0.03     50    1506          1014         2187     1.45
+    bound  VIOLATED  0.01      0.03     200   1706          1014         2365     1.39
+    bound  HOLDS     0.5       0.3      50     206           130          275     1.33
+    bound  HOLDS     0.5       0.3      200    230           130          302     1.31
+    exact  VIOLATED  0.05      0.1      50     966           647         1317     1.36
+    exact  VIOLATED  0.05      0.1      200   1067           647         1419     1.33
+    exact  HOLDS     0.5       0.5      50     928           596         1294     1.39
+    exact  HOLDS     0.5       0.5      200   1032           596         1400     1.36
+    exact  HOLDS     0.05      0.05     50   14855          9551        23079     1.55
+    exact  HOLDS     0.05      0.05     200  16626          9551        24799     1.49
+
+The anytime rule needs 1.13--1.55 times the fixed-n draws at the same level; it then stops every row at
+its own pace instead of running each for the largest planned count. Looking after every chunk of ``c``
+draws instead of every draw adds fewer than ``c`` draws. ``tests/test_sequential.py`` recomputes eight
+of the entries. :func:`trials_to_decide` projects, for one row, how many more draws its current
+rates need (for ordering rows by expected decisions per CPU second and for "what it would take" claims).
 
 Attainability of an expected verdict
 ------------------------------------
@@ -122,6 +234,20 @@ References
 .. [2] S. Holm, "A simple sequentially rejective multiple test procedure", Scand. J. Statist. 6, 1979.
 .. [3] D. J. Schuirmann, "A comparison of the two one-sided tests procedure and the power approach for
    assessing the equivalence of average bioavailability", J. Pharmacokin. Biopharm. 15(6), 1987.
+.. [4] J. Ville, "Étude critique de la notion de collectif", Gauthier-Villars, Paris, 1939.
+.. [5] H. Robbins, "Statistical methods related to the law of the iterated logarithm", Ann. Math. Statist.
+   41(5), 1970.
+.. [6] S. R. Howard, A. Ramdas, J. McAuliffe and J. Sekhon, "Time-uniform, nonparametric, nonasymptotic
+   confidence sequences", Ann. Statist. 49(2), 2021.
+.. [7] I. Waudby-Smith and A. Ramdas, "Estimating means of bounded random variables by betting",
+   J. R. Statist. Soc. B 86(1), 2024.
+.. [8] V. Vovk and R. Wang, "E-values: calibration, combination and applications", Ann. Statist. 49(3), 2021.
+.. [9] R. Wang and A. Ramdas, "False discovery rate control with e-values", J. R. Statist. Soc. B 84(3), 2022.
+.. [10] W. Hartog and L. Lei, "Family-wise error rate control with e-values", arXiv:2501.09015, 2025.
+.. [11] R. E. Krichevsky and V. K. Trofimov, "The performance of universal encoding", IEEE Trans. Inf.
+   Theory 27(2), 1981.
+.. [12] Q. Xie and A. R. Barron, "Asymptotic minimax regret for data compression, gambling, and
+   prediction", IEEE Trans. Inf. Theory 46(2), 2000.
 """
 
 from __future__ import annotations
@@ -133,6 +259,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import sequential as _seq
 from ._validation import check_choice, check_int, check_interval
 from .errors import RpcheckError
 
@@ -164,6 +291,14 @@ __all__ = [
     "decide_search",
     "decide_report",
     "sequential_looks",
+    "sequential_evalues",
+    "decide_sequential",
+    "FamilyLevels",
+    "sequential_family",
+    "ToDecide",
+    "trials_to_decide",
+    "sequential_power",
+    "trials_for_power",
     "unattainable",
     "holds_power",
     "violated_power",
@@ -809,6 +944,339 @@ def sequential_looks(trials, looks):
     looks = check_int("looks", looks, 1)
     pts = sorted({math.ceil(k * trials / looks) for k in range(1, looks + 1)})
     return tuple(int(x) for x in pts)
+
+
+# ------------------------------------------------------------------------------ anytime-valid sequential rules
+
+
+def sequential_evalues(mode, counts, promised):
+    """``(log_e_violated, log_e_holds)`` of a ``"bound"`` or ``"exact"`` row: the logs of its anytime-valid
+    e-values (module docstring, "Anytime-valid sequential rules"), each the smallest over the resolutions
+    of the ambiguous trials.
+
+    >>> [round(x, 3) for x in sequential_evalues("bound", Counts(0, 200), 0.05)]
+    [-4.861, 8.977]
+    >>> [round(x, 3) for x in sequential_evalues("bound", Counts(0, 200, undetermined=3), 0.05)]   # k_h = 3
+    [-4.861, 2.562]
+    """
+    check_choice("mode", mode, STAT_MODES)
+    c = _as_counts(counts)
+    promised = check_interval("promised", promised, 0, 1)
+    lv, lh = _evalues(np.array([mode == "bound"]), [c], np.array([promised]))
+    return float(lv[0]), float(lh[0])
+
+
+def _evalues(is_bound, counts, promised):
+    """Vectorised :func:`sequential_evalues` over validated rows (``is_bound``: bool array; else "exact")."""
+    cs = np.array([(c.draws, c.failures, c.failures + c.ambiguous) for c in counts], dtype=float).reshape(-1, 3)
+    n, k_v, k_h = cs.T
+    p = np.asarray(promised, dtype=float)
+    lv, lh = np.zeros(n.shape), np.zeros(n.shape)
+    b = is_bound & (n > 0)
+    lv[b] = _seq.log_e_above(k_v[b], n[b], p[b])
+    lh[b] = _seq.log_e_below(k_h[b], n[b], p[b])
+    e = ~is_bound & (n > 0)
+    if np.any(e):
+        ne, kv, kh, pe = n[e], k_v[e], k_h[e], p[e]
+        # "differs" is convex in k with its integer minimum at ceil(p n - 1/2): the smallest value over the
+        # resolutions kv..kh is at that point clipped to the range (neighbours too, against rounding)
+        kmin = np.ceil(pe * ne - 0.5)
+        lv[e] = np.min([_seq.log_e_differs(np.clip(kmin + d, kv, kh), ne, pe) for d in (-1, 0, 1)], axis=0)
+        m = EQUIVALENCE_MARGIN
+        lo = np.maximum(pe / m, 1 - m * (1 - pe))
+        hi = np.minimum(m * pe, 1 - (1 - pe) / m)
+        ok = lo < hi
+        eq = np.minimum(_seq.log_e_above(kv, ne, np.where(ok, lo, 0.5)),
+                        _seq.log_e_below(kh, ne, np.where(ok, hi, 0.5)))
+        lh[e] = np.where(ok, eq, 0.0)
+    return lv, lh
+
+
+def _e_text(log_e):
+    """An e-value for a claim, rounded down to 3 significant digits (never stronger than computed)."""
+    if log_e > 700:
+        return f"e^{math.floor(log_e)}"
+    return _down(math.exp(log_e))
+
+
+def decide_sequential(mode, counts, promised=None, *, alpha_violated=None, alpha_holds=None,
+                      worst_slack=math.nan, exhaustive=False):
+    """The anytime-valid decision of one row, valid at every look of a run that stops rows as they are
+    decided (module docstring, "Anytime-valid sequential rules").
+
+    ``"bound"``/``"exact"``: VIOLATED iff the refutation e-value is ``>= 1/alpha_violated``, HOLDS iff the
+    support (equivalence) e-value is ``>= 1/alpha_holds``, else INCONCLUSIVE; ``pvalue`` and
+    ``pvalue_holds`` are the anytime-valid p-values ``min(1, 1/E)``. Pass the levels of
+    :func:`sequential_family` (closed e-Holm) or ``alpha / m`` (e-Bonferroni). ``"deterministic"`` and
+    ``"search"`` rows use their fixed rules (:func:`decide`), already valid under optional stopping.
+
+    >>> d = decide_sequential("bound", Counts(0, 200), 0.05, alpha_violated=0.01 / 50, alpha_holds=0.01 / 50)
+    >>> d.verdict, d.stops
+    (<Verdict.HOLDS: 'HOLDS'>, True)
+    >>> print(d.claim)  # doctest: +NORMALIZE_WHITESPACE
+    P(fail) < delta = 0.05: e-value 7920 >= 1/level = 5e+03 after 0 failures in 200 draws
+    (anytime-valid at level 0.0002)
+    >>> decide_sequential("bound", Counts(14, 40), 0.05, alpha_violated=0.0002, alpha_holds=0.0002).verdict
+    <Verdict.VIOLATED: 'VIOLATED'>
+    >>> decide_sequential("exact", Counts(50, 100), 0.5, alpha_violated=0.01, alpha_holds=0.01).verdict
+    <Verdict.INCONCLUSIVE: 'INCONCLUSIVE'>
+    """
+    if mode not in STAT_MODES:
+        return decide(mode, counts, promised, worst_slack=worst_slack, exhaustive=exhaustive)
+    c, av, ah, empty = _prepare(counts, alpha_violated, alpha_holds)
+    if empty is not None:
+        return empty
+    lv, lh = sequential_evalues(mode, c, promised)
+    n, k_v, k_h = c.draws, c.failures, c.failures + c.ambiguous
+    common = dict(pvalue=min(1.0, math.exp(-lv)), pvalue_holds=min(1.0, math.exp(-lh)))
+    what = "P(fail) > delta" if mode == "bound" else "P(fail) != p"
+    if lv >= -math.log(av):
+        claim = (
+            f"{what} = {_g(promised)}: e-value {_e_text(lv)} >= 1/level = {_g(1 / av)} after {k_v} failures in "
+            f"{n} draws (anytime-valid at level {_g(av)})"
+        )
+        return Decision(Verdict.VIOLATED, claim, stops=True, **common)
+    if lh >= -math.log(ah):
+        what = (
+            "P(fail) < delta" if mode == "bound"
+            else f"P(fail) in [{_g(_equivalence_region(promised)[0])}, {_g(_equivalence_region(promised)[1])}]"
+            " = [0.8p, 1.25p] with p"
+        )
+        claim = (
+            f"{what} = {_g(promised)}: e-value {_e_text(lh)} >= 1/level = {_g(1 / ah)} after {k_h} failures in "
+            f"{n} draws (anytime-valid at level {_g(ah)})" + _suffix(c)
+        )
+        return Decision(Verdict.HOLDS, claim, stops=True, **common)
+    claim = (
+        f"{n} draws, {k_v} failures: refutation e-value {_e_text(lv)} (VIOLATED needs {_g(1 / av)}), "
+        f"support e-value {_e_text(lh)} (HOLDS needs {_g(1 / ah)})" + _suffix(c)
+    )
+    return Decision(Verdict.INCONCLUSIVE, claim, **common)
+
+
+class FamilyLevels(NamedTuple):
+    """Result of :func:`sequential_family`, one entry per row of the family (numpy arrays).
+
+    levels_violated, levels_holds : the closed e-Holm level of each row (``1/T_i``): pass them to
+        :func:`decide_sequential` as ``alpha_violated`` / ``alpha_holds``;
+    log_e_violated, log_e_holds : the rows' log e-values;
+    violated, holds : which rows the closed e-Holm procedure rejects now (VIOLATED / HOLDS: they stop).
+    """
+
+    levels_violated: np.ndarray
+    levels_holds: np.ndarray
+    log_e_violated: np.ndarray
+    log_e_holds: np.ndarray
+    violated: np.ndarray
+    holds: np.ndarray
+
+
+def sequential_family(modes, counts, promised, *, alpha):
+    """Closed e-Holm over the VIOLATED family and over the HOLDS family of a sequential run, at the current
+    counts of every row of the family (module docstring, "Anytime-valid sequential rules").
+
+    Parameters
+    ----------
+    modes : sequence of {"bound", "exact"}
+    counts : sequence of Counts
+        The current counts of *every* member of the family, decided (stopped) rows included with their
+        counts at their stop, rows not started yet with zero counts.
+    promised : sequence of float
+    alpha : float in (0, 1)
+        The family-wise level of each family.
+
+    Returns
+    -------
+    FamilyLevels
+
+    A row once rejected keeps its verdict (the caller stops it); with that, P(any false VIOLATED at any
+    look) <= alpha and P(any false HOLDS at any look) <= alpha, whatever the looks and stopping.
+
+    >>> f = sequential_family(["bound", "bound"], [Counts(0, 300), Counts(0, 0)], [0.05, 0.05], alpha=0.01)
+    >>> f.holds.tolist(), [round(float(x), 7) for x in f.levels_holds]   # T_1 = 100 + 99; T_2 = 100 + 0
+    ([True, False], [0.0050251, 0.01])
+    """
+    alpha = check_interval("alpha", alpha, 0, 1, closed="neither")
+    modes, counts, promised = list(modes), list(counts), list(promised)
+    if not len(modes) == len(counts) == len(promised):
+        raise RpcheckError(
+            f"`modes`, `counts` and `promised` must have equal lengths; got {len(modes)}, {len(counts)}, "
+            f"{len(promised)}."
+        )
+    for mo in modes:
+        check_choice("mode", mo, STAT_MODES)
+    counts = [_as_counts(c) for c in counts]
+    promised = np.array([check_interval("promised", x, 0, 1) for x in promised], dtype=float)
+    lv, lh = _evalues(np.array([mo == "bound" for mo in modes], dtype=bool), counts, promised)
+    tv = _seq.eholm_log_thresholds(lv, alpha) if len(lv) else np.empty(0)
+    th = _seq.eholm_log_thresholds(lh, alpha) if len(lh) else np.empty(0)
+    return FamilyLevels(np.exp(-tv), np.exp(-th), lv, lh, lv >= tv, lh >= th)
+
+
+class ToDecide(NamedTuple):
+    """Result of :func:`trials_to_decide`: the verdict the row heads for and how many more draws it needs
+    (``math.inf``: none at the current rate)."""
+
+    verdict: Verdict
+    trials: float
+
+
+def _first_n(log_e_at, n0, log_thr, n_cap=10**9):
+    """Least integer ``N >= n0`` (on a 1.25-geometric grid, then bisection) with ``log_e_at(N) >= log_thr``;
+    ``math.inf`` when none up to ``n_cap``."""
+    grid = [n0]
+    while grid[-1] < n_cap:
+        grid.append(max(grid[-1] + 1, math.ceil(grid[-1] * 1.25)))
+    vals = np.asarray(log_e_at(np.asarray(grid, dtype=float)))
+    hit = np.nonzero(vals >= log_thr)[0]
+    if not hit.size:
+        return math.inf
+    j = int(hit[0])
+    if j == 0:
+        return n0
+    lo, hi = grid[j - 1], grid[j]   # lo misses, hi hits
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if float(log_e_at(np.asarray(mid, dtype=float))) >= log_thr:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def trials_to_decide(mode, counts, promised=None, *, alpha, m=1):
+    """Roughly how many more draws a row needs to be decided by the anytime-valid rule at the e-Bonferroni
+    level ``alpha / m`` (an upper estimate under closed e-Holm), if its observed rates persist.
+
+    "bound"/"exact": the counts are projected at the current rates ``k_v / n`` and ``k_h / n`` (ambiguous
+    trials against the verdict, as in the rule) and the least total ``N`` at which the e-value reaches
+    ``m / alpha`` is found; the smaller of the VIOLATED and HOLDS projections is returned. With no draw yet,
+    the fewest draws that could decide it (every draw a failure, or every one clean). "deterministic":
+    ``DETERMINISTIC_MIN_DRAWS - evaluated`` clean draws for HOLDS; "search"/"report" and rows that cannot
+    be decided at their rate: ``math.inf``. Already decided rows: 0.
+
+    >>> trials_to_decide("bound", Counts(0, 100), 0.05, alpha=0.01, m=50)   # 100 + 91 = 191 clean draws
+    ToDecide(verdict=<Verdict.HOLDS: 'HOLDS'>, trials=91)
+    >>> trials_to_decide("bound", Counts(5, 100), 0.05, alpha=0.01, m=50)   # at the boundary: never
+    ToDecide(verdict=<Verdict.INCONCLUSIVE: 'INCONCLUSIVE'>, trials=inf)
+    >>> trials_to_decide("deterministic", Counts(0, 30), alpha=0.01)
+    ToDecide(verdict=<Verdict.HOLDS: 'HOLDS'>, trials=60)
+    """
+    check_choice("mode", mode, MODES)
+    c = _as_counts(counts)
+    alpha = check_interval("alpha", alpha, 0, 1, closed="neither")
+    m = check_int("m", m, 1)
+    never = ToDecide(Verdict.INCONCLUSIVE, math.inf)
+    if mode == "report":
+        return never
+    if mode in ("deterministic", "search"):
+        if c.failures:
+            return ToDecide(Verdict.VIOLATED, 0)
+        if mode == "search" or c.ambiguous:
+            return never
+        return ToDecide(Verdict.HOLDS, max(0, DETERMINISTIC_MIN_DRAWS - c.evaluated))
+    p = check_interval("promised", promised, 0, 1)
+    thr = math.log(m / alpha)
+    n = c.draws
+    lv, lh = sequential_evalues(mode, c, p)
+    if lv >= thr:
+        return ToDecide(Verdict.VIOLATED, 0)
+    if lh >= thr:
+        return ToDecide(Verdict.HOLDS, 0)
+    if n == 0:
+        rv, rh = 1.0, 0.0   # best case: every draw a failure (VIOLATED), every draw clean (HOLDS)
+    else:
+        rv, rh = c.failures / n, (c.failures + c.ambiguous) / n
+    n0 = max(n, 1)
+    if mode == "bound":
+        nv = _first_n(lambda N: _seq.log_e_above(rv * N, N, p), n0, thr) if rv > p else math.inf
+        nh = _first_n(lambda N: _seq.log_e_below(rh * N, N, p), n0, thr) if rh < p else math.inf
+    else:
+        lo, hi = _equivalence_region(p)
+        if n == 0:   # VIOLATED: all failures or all clean, whichever is sooner; HOLDS: counts exactly at p
+            rates = [r for r in (0.0, 1.0) if r != p]
+            rv = rh = p
+        else:
+            rates = [rv] if rv > p else ([rh] if rh < p else [])
+        nv = min((_first_n(lambda N, r=r: _seq.log_e_differs(r * N, N, p), n0, thr) for r in rates),
+                 default=math.inf)
+        if lo < hi and lo < rv and rh < hi:
+            nh = max(_first_n(lambda N: _seq.log_e_above(rv * N, N, lo), n0, thr),
+                     _first_n(lambda N: _seq.log_e_below(rh * N, N, hi), n0, thr))
+        else:
+            nh = math.inf
+    if nv == math.inf and nh == math.inf:
+        return never
+    if nv <= nh:
+        return ToDecide(Verdict.VIOLATED, int(nv - n))
+    return ToDecide(Verdict.HOLDS, int(nh - n))
+
+
+def _power_regions(mode, verdict, promised, level):
+    thr = -math.log(level)
+    if mode == "bound":
+        return [("above", promised, thr)] if verdict is Verdict.VIOLATED else [("below", promised, thr)]
+    if verdict is Verdict.VIOLATED:
+        return [("differs", promised, thr)]
+    lo, hi = _equivalence_region(promised)
+    return [("above", lo, thr), ("below", hi, thr)]
+
+
+def sequential_power(mode, verdict, n, p_true, promised, level):
+    """Exact probability that the anytime-valid rule of a ``"bound"``/``"exact"`` row, looking after every
+    draw at per-row level ``level``, has said ``verdict`` (HOLDS or VIOLATED) by draw ``n`` when the true
+    failure probability is ``p_true`` (no ambiguous trial). A dynamic programme over the counts of the
+    streams not yet stopped (:func:`rpcheck.sequential.crossing_probability`), not a simulation.
+
+    >>> round(sequential_power("bound", "HOLDS", 300, 0.0, 0.05, 0.0002), 6)   # 191 draws suffice (trials_for_power)
+    1.0
+    >>> round(sequential_power("bound", "VIOLATED", 300, 0.05, 0.05, 0.0002), 6) <= 0.0002   # at the boundary
+    True
+    """
+    check_choice("mode", mode, STAT_MODES)
+    verdict = Verdict(verdict)
+    check_choice("verdict", verdict.value, ("HOLDS", "VIOLATED"))
+    promised = check_interval("promised", promised, 0, 1)
+    regions = _power_regions(mode, verdict, promised, _check_level(level))
+    return float(_seq.crossing_probability(regions, p_true, n)[-1])
+
+
+def trials_for_power(mode, verdict, p_true, promised, level, *, power=0.99, anytime=True, n_max=200_000):
+    """Least number of draws at which a row of ``mode`` says ``verdict`` with probability ``>= power``
+    (true failure probability ``p_true``, per-row level ``level``), or None beyond ``n_max``.
+
+    ``anytime=True``: the anytime-valid rule looking after every draw (:func:`sequential_power`);
+    ``anytime=False``: the fixed-n rule (:func:`holds_power`, :func:`violated_power`), the least ``n`` on a
+    doubling grid followed by a linear scan from the last grid point below ``power`` (the power of a
+    discrete test is not monotone in ``n``; the scan finds the first ``n`` in that bracket).
+
+    >>> trials_for_power("bound", "HOLDS", 0.0, 0.05, 0.01 / 50, anytime=False)   # 0.95**n <= 2e-4 from 167
+    167
+    >>> trials_for_power("bound", "HOLDS", 0.0, 0.05, 0.01 / 50)   # the e-value of n clean draws >= 5e3
+    191
+    """
+    check_choice("mode", mode, STAT_MODES)
+    verdict = Verdict(verdict)
+    check_choice("verdict", verdict.value, ("HOLDS", "VIOLATED"))
+    promised = check_interval("promised", promised, 0, 1)
+    level = _check_level(level)
+    power = check_interval("power", power, 0, 1, closed="neither")
+    if anytime:
+        return _seq.anytime_trials_for_power(_power_regions(mode, verdict, promised, level), p_true, power, n_max)
+    f = holds_power if verdict is Verdict.HOLDS else violated_power
+
+    def pw(n):
+        return f(mode, n, p_true, promised, level)
+
+    lo, hi = 0, 1
+    while pw(hi) < power:
+        lo, hi = hi, hi * 2
+        if hi > n_max:
+            return None
+    for n in range(lo + 1, hi + 1):
+        if pw(n) >= power:
+            return n
+    return hi
 
 
 # ------------------------------------------------------------------------------ attainability, power

@@ -49,7 +49,8 @@ DEFAULTS = {
     "alpha": 0.01,
     "trials": None,
     "overrides": None,
-    "sequential": False,
+    "stop": "anytime",
+    "budget": None,
     "scheduler": None,
     "out": None,
 }
@@ -228,6 +229,9 @@ def verify_theorem(theorem_id, *, profile=None, **kwargs):
         split = FAMILY.alpha_for(theorem_id)  # weighted Bonferroni share of the session's alpha
         if split is not None:
             opts["alpha"] = split
+    opts["stopping"] = opts.pop("stop", None)
+    if "sequential" in opts:  # run's own alias of stopping="looks"
+        opts["stopping"] = "looks" if opts.pop("sequential") else opts["stopping"]
     result = run([theorem_id], **opts)
     COLLECTED.append(result)
     return assert_expected(result)

@@ -460,12 +460,12 @@ def test_read_only_out_is_exit_2_before_running(tmp_path, monkeypatch, capsys):
 def test_dead_worker_is_exit_2_with_resume_hint(tmp_path, monkeypatch, capsys):
     from concurrent.futures.process import BrokenProcessPool
 
-    import rpcheck.engine.runner as runner
+    import rpcheck.engine.execute as execute
 
     def die(*a, **k):
         raise BrokenProcessPool("A process in the process pool was terminated abruptly")
 
-    monkeypatch.setattr(runner, "_execute", die)
+    monkeypatch.setattr(execute, "execute_cells", die)
     code, _, err = run(capsys, "check", CHEAP, *RUN, "--out", str(tmp_path / "o"))
     assert code == EXIT_USAGE and err.count("\n") == 1
     assert "worker process died" in err and "--resume" in err

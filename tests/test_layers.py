@@ -30,14 +30,14 @@ LAYERS = {
     # 2: solvers
     "svm": 2,
     # 3: statistics and verdict rules
-    "stats": 3,
+    "stats": 3, "sequential": 3,
     # 4: engine and the libraries the checkers use
     "engine": 4, "bounds": 4, "strategies": 4, "generators": 4, "datasets": 4, "data_registry": 4, "standins": 4,
     "compare": 4,
     # 5: the checkers of the papers
     "checkers": 5,
     # 6: interfaces
-    "results": 6, "report": 6, "cli": 6, "pytest_plugin": 6, "testing": 6, "options": 6,
+    "results": 6, "report": 6, "cli": 6, "pytest_plugin": 6, "testing": 6, "options": 6, "__main__": 6,
 }  # fmt: skip
 
 #: Known violations, (importing module, imported module or name, kind) -> owner who should fix it.

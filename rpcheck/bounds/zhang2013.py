@@ -214,17 +214,17 @@ def thm3_failure(delta, d, r):
 
 
 def thm3_chi2_failure(eps, d, r, *, form="corrected"):
-    r"""Exact probability that the chi-square step of Theorem 3's proof fails.
+    r"""Exact failure probability of the chi-square step behind Theorem 3's bound (rpcheck's derivation).
 
     ``B = U_perp^T R_paper`` is independent of ``z*``, so ``||B z*||^2 / ||z*||^2 ~ chi2_{d-r}``.
-    The proof needs ``||B z*|| >= sqrt(d - r) ||z*|| / (2 sqrt(1 - eps))`` ([D], the proof of Theorem 3):
+    The printed bracket needs ``||B z*|| >= sqrt(d - r) ||z*|| / (2 sqrt(1 - eps))`` ([D]):
 
-    - ``form="corrected"``: ``P = chi2.cdf((d - r) / (4 (1 - eps)), d - r)``, the probability of failure of
-      the event the proof uses;
-    - ``form="as_printed"``: ``chi2.cdf((d - r)/4, d - r)``, the catalogue's value, which drops the
-      ``sqrt(1 - eps)`` (it is the probability of a different, weaker event).
+    - ``form="corrected"``: ``P = chi2.cdf((d - r) / (4 (1 - eps)), d - r)``, the probability that this
+      needed event fails;
+    - ``form="half_threshold"``: ``chi2.cdf((d - r)/4, d - r)``, the failure probability of the weaker event
+      ``||B z*|| >= sqrt(d - r) ||z*|| / 2`` (it drops the ``sqrt(1 - eps)``).
 
-    >>> round(thm3_chi2_failure(1/3, 17, 5), 4), round(thm3_chi2_failure(1/3, 17, 5, form="as_printed"), 4)
+    >>> round(thm3_chi2_failure(1/3, 17, 5), 4), round(thm3_chi2_failure(1/3, 17, 5, form="half_threshold"), 4)
     (0.0274, 0.0045)
     """
     from scipy.stats import chi2
@@ -232,10 +232,10 @@ def thm3_chi2_failure(eps, d, r, *, form="corrected"):
     eps = _eps(eps)
     k = check_int("d - r", d - r, 1)
     scale = 1.0 / (1.0 - eps) if form == "corrected" else 1.0
-    if form not in ("corrected", "as_printed"):
+    if form not in ("corrected", "half_threshold"):
         from ..errors import RpcheckError
 
-        raise RpcheckError(f"`form` ({form!r}) must be one of 'corrected', 'as_printed'.")
+        raise RpcheckError(f"`form` ({form!r}) must be one of 'corrected', 'half_threshold'.")
     return float(chi2.cdf(k * scale / 4.0, k))
 
 

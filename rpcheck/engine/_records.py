@@ -70,7 +70,7 @@ def outcome_columns(records, n_variants):
     (uint8, index into ``("ok", "solver_error")``), ``seconds`` (float64) and, per field of
     :class:`OutcomeRow`, a (trials, variants) array (a trial with a solver error has no outcomes: NaN /
     False there). Computed once per finished chunk: the checkpoint file and the parent's aggregate
-    (``runner._CellAggregate.ingest``) both use it."""
+    (``aggregate._CellAggregate.ingest``) both use it."""
     n, v = len(records), n_variants
     cols = {
         "i": np.fromiter((r.i for r in records), np.int64, n),

@@ -1,7 +1,7 @@
 """Trial execution, the only code process and Dask workers import (kept light: numpy and the registry,
 no pandas or scipy.stats, so a spawned worker starts fast).
 
-See :mod:`rpcheck.engine.runner` for the seeding convention."""
+See :mod:`rpcheck.engine.execute` ("Seeding") for the seeding convention."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from .. import _heap
-from ..errors import RpcheckError, SolverError
+from ..errors import MemoryLimitError, RpcheckError, SolverError
 from . import registry
 from .theorem import Outcome, Theorem, TrialRecord
 from ._records import ChunkResult, OutcomeRow, TrialResult
@@ -38,7 +38,19 @@ __all__ = [
 class TrialError(RuntimeError):
     """A trial raised an exception other than :class:`rpcheck.errors.SolverError`: a bug in the checker
     or in rpcheck. The message names the theorem, the parameters, the trial index and the root seed, and
-    carries the original traceback (which does not survive pickling across processes otherwise)."""
+    carries the original traceback (which does not survive pickling across processes otherwise).
+
+    ``memory`` is True when the trial ran out of memory (``MemoryError``, or rpcheck's own
+    :class:`rpcheck.errors.MemoryLimitError` refusing an allocation): the cell's parameters are too large for
+    the machine, which the theorem's memory model (:func:`rpcheck.engine.theorem.trial_memory`) did not
+    foresee; the command line reports it as a usage error."""
+
+    def __init__(self, message, memory=False):
+        super().__init__(message)
+        self.memory = bool(memory)
+
+    def __reduce__(self):  # keep ``memory`` across process boundaries
+        return (type(self), (self.args[0], self.memory))
 
 
 # OutcomeRow, TrialResult and the columnar ChunkResult live in rpcheck.engine._records (shared with the store).
@@ -328,7 +340,8 @@ def _execute_trial(th, params, canonical, i, seed, *, keep_artifacts=False, rng=
     except Exception as exc:
         ctx = _error_context(th.id, canonical, i, seed)
         tb = traceback.format_exc()
-        raise TrialError(f"{ctx} raised {type(exc).__name__}: {exc}\n--- original traceback ---\n{tb}") from exc
+        memory = isinstance(exc, MemoryError | MemoryLimitError)
+        raise TrialError(f"{ctx} raised {type(exc).__name__}: {exc}\n--- original traceback ---\n{tb}", memory) from exc
     seconds = time.perf_counter() - t0
     if not isinstance(rec, TrialRecord):
         raise TrialError(

@@ -24,28 +24,93 @@ Backends
     ``dask.distributed``: ``scheduler`` is a scheduler address (``"tcp://host:8786"``), a
     ``distributed.Client``, or None for a ``LocalCluster`` with ``jobs`` single-threaded workers.
     dask is imported only when this backend is chosen (optional extra ``rpcheck[dask]``).
+
+Worker-pool policy (the ``"processes"`` pool and a LocalCluster rpcheck starts)
+------------------------------------------------------------------------------
+- **Size**: at most the useful number of workers, ``min(jobs, usable cores, trials to run)``
+  (:func:`useful_jobs`): a worker beyond the cores only adds an interpreter (about 100 MB) and contention, one
+  beyond the trials has nothing to do. A run that caps ``jobs`` says so in one line (logger
+  ``rpcheck.workers``, which the CLI prints). The pool starts its workers lazily, one per task submitted while
+  none is idle, and :func:`prestart` submits one preload per worker of the capped size only.
+- **Parent death**: every worker runs a watchdog thread (:func:`_watch_parent`) that polls ``os.getppid()``
+  and exits the worker within about half a second of its parent's death, whatever killed the parent (SIGKILL
+  included); no worker outlives its run.
+- **Stopping**: workers ignore SIGINT and end :data:`SIGTERM_GRACE` seconds after a SIGTERM (a Ctrl-C,
+  ``timeout`` or ``kill -TERM -PGID`` reach the whole process group; the parent decides: :func:`_init_worker`),
+  and the parent treats SIGTERM as SIGINT (:func:`stop_on_signals`): pending chunks are cancelled, the
+  completed ones stay checkpointed, the pool is shut down (no leaked semaphores), and the CLI exits
+  ``128 + signal`` (130, 143) with the ``--resume`` hint.
 """
 
 from __future__ import annotations
 
 import atexit
 import concurrent.futures as cf
+import logging
 import multiprocessing
 import os
+import signal
+import threading
 from contextlib import contextmanager
 
 from .._validation import check_choice, check_int
 from ..errors import RpcheckError
 from ._worker import _BLAS_ENV
 
-__all__ = ["BACKENDS", "SerialBackend", "PoolBackend", "open_backend", "default_jobs", "prestart", "shutdown_pools"]
+__all__ = [
+    "BACKENDS",
+    "SerialBackend",
+    "PoolBackend",
+    "open_backend",
+    "default_jobs",
+    "usable_cores",
+    "useful_jobs",
+    "prestart",
+    "shutdown_pools",
+    "stop_on_signals",
+    "Interrupted",
+]
 
 BACKENDS = ("serial", "processes", "dask")
+
+
+_log = logging.getLogger("rpcheck.workers")
 
 
 def default_jobs():
     """``os.cpu_count()`` (1 when unknown)."""
     return os.cpu_count() or 1
+
+
+def usable_cores():
+    """The cores this process may run on: its CPU affinity where the OS reports one, else ``os.cpu_count()``."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - macOS, Windows
+        return default_jobs()
+
+
+def useful_jobs(jobs=None, tasks=None, *, cores=None):
+    """The worker-pool size of the policy (module docstring): ``min(jobs, cores, tasks)``, at least 1.
+
+    ``jobs`` None means the cores; ``tasks`` None means unknown (no cap by tasks); ``cores`` defaults to
+    :func:`usable_cores`. Returns ``(workers, note)``, ``note`` being one line when an explicit ``jobs`` is
+    capped, else None.
+
+    >>> useful_jobs(1000, 2, cores=2)
+    (2, '`jobs` (1000) capped at 2 workers: 2 trials to run on 2 usable cores')
+    >>> useful_jobs(None, 10**6, cores=8)
+    (8, None)
+    """
+    cores = usable_cores() if cores is None else max(1, int(cores))
+    want = cores if jobs is None else int(jobs)
+    n = max(1, min(want, cores, want if tasks is None else max(1, int(tasks))))
+    if jobs is None or n >= want:
+        return n, None
+    why = f"{cores} usable core{'s' if cores != 1 else ''}"
+    if tasks is not None:
+        why = f"{int(tasks):,} trial{'s' if tasks != 1 else ''} to run on {why}"
+    return n, f"`jobs` ({want}) capped at {n} worker{'s' if n != 1 else ''}: {why}"
 
 
 class _Deferred:
@@ -129,14 +194,42 @@ def _watch_parent(parent_pid, interval=0.5):
     threading.Thread(target=watch, name="rpcheck-parent-watch", daemon=True).start()
 
 
+#: Seconds a worker keeps running after a SIGTERM while its parent lives (see :func:`_deferred_sigterm`).
+SIGTERM_GRACE = 3.0
+
+
+def _deferred_sigterm(grace=SIGTERM_GRACE):
+    """Worker initializer: a SIGTERM ends the worker ``grace`` seconds later instead of at once (sooner if the
+    parent dies: :func:`_watch_parent`). ``timeout`` and ``kill -TERM -PGID`` signal the whole process group;
+    the parent then stops the run cleanly (:func:`stop_on_signals`) and shuts its pool down, which must
+    happen before the workers vanish: workers killed by the same signal would break the pool under the
+    parent's feet (Python 3.11's ``terminate_broken`` then fails on the chunks the parent has just cancelled,
+    with ``InvalidStateError`` and a traceback). A SIGTERM from the pool itself (``Process.terminate`` of a
+    broken pool) or from a user still ends the worker, ``grace`` seconds later. A Python-level handler, so
+    no thread of the worker (BLAS and OpenMP threads included) takes the signal's default action."""
+    armed = []
+
+    def handler(signum, frame):
+        if not armed:
+            timer = threading.Timer(grace, os._exit, (128 + signum,))
+            timer.daemon = True
+            timer.start()
+            armed.append(timer)
+
+    signal.signal(signal.SIGTERM, handler)
+
+
 #: the BLAS/OpenMP variables the trial pin also sets (one list: _worker._BLAS_ENV), plus numba's
 _THREAD_ENV = (*_BLAS_ENV, "NUMBA_NUM_THREADS")
 
 
 def _init_worker(parent_pid, threads):
-    """Worker initializer: watch the parent, and give each worker ``threads`` BLAS/OpenMP/numba threads
-    (cpu_count // jobs), so ``jobs`` workers do not oversubscribe the cores. Measured on 2 cores: a
-    checker trial took 10 ms single-threaded against 25-1300 ms with default BLAS threads in 2 workers."""
+    """Worker initializer: ignore SIGINT and watch the parent (module docstring, "Worker-pool policy"), and
+    give each worker ``threads`` BLAS/OpenMP/numba threads (cpu_count // jobs), so ``jobs`` workers do not
+    oversubscribe the cores. Measured on 2 cores: a checker trial took 10 ms single-threaded against
+    25-1300 ms with default BLAS threads in 2 workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C to the process group: the parent decides
+    _deferred_sigterm()  # likewise a SIGTERM to the group: the parent stops its pool first
     for name in _THREAD_ENV:  # libraries loaded after this point
         os.environ[name] = str(threads)
     try:  # libraries already loaded
@@ -152,6 +245,7 @@ def _init_worker(parent_pid, threads):
 
 
 def _process_pool(jobs):
+    jobs, _ = useful_jobs(jobs)  # never more workers than usable cores
     pool = _POOLS.get(jobs)
     if pool is not None and not getattr(pool, "_broken", False):
         return pool
@@ -165,20 +259,30 @@ def _process_pool(jobs):
     return pool
 
 
-def prestart(backend, jobs, modules):
+def prestart(backend, jobs, modules, tasks=None):
     """Start the workers of the ``"processes"`` backend's pool now and have each import ``modules``, without
     waiting: a run calls this before it builds its cells, so that the workers' interpreter start-up and
-    imports (about 2 s each) overlap the main process's serial set-up instead of following it. Nothing for
-    the other backends (the serial backend has no workers; a Dask cluster is the user's, or started when the
-    run opens it)."""
+    imports (about 2 s each) overlap the main process's serial set-up instead of following it.
+
+    Returns the number of workers the run uses, :func:`useful_jobs` of ``jobs`` and ``tasks`` (the trials
+    to run, an upper bound), logging the one-line note when it caps ``jobs``. Starts nothing for the other
+    backends (the serial backend has no workers; a Dask cluster is the user's, or started when the run opens
+    it)."""
+    if backend == "serial":
+        return jobs
+    n, note = useful_jobs(jobs, tasks)
+    if backend != "processes" and jobs is None:
+        return None  # a Dask cluster's own size
+    if note:
+        _log.warning(note)
     if backend != "processes":
-        return
+        return n
     from ._worker import _preload
 
-    n = jobs or default_jobs()
     pool = _process_pool(n)
     for _ in range(n):  # one each, typically: a worker takes its next task only when it is done with one
         pool.submit(_preload, tuple(modules))
+    return n
 
 
 def shutdown_pools():
@@ -206,6 +310,37 @@ def _discard_pool(jobs):
 _TRIM_KEY = "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_"
 
 
+class Interrupted(KeyboardInterrupt):
+    """A stop requested by a signal; ``signum`` is the signal (SIGINT raises a plain KeyboardInterrupt)."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def stop_on_signals(signums=(signal.SIGTERM,)):
+    """Within the block, the signals ``signums`` (default SIGTERM) stop the main thread exactly like SIGINT:
+    they raise :class:`Interrupted`, a KeyboardInterrupt, so the same clean-up runs (pending chunks
+    cancelled, checkpoints kept, the pool shut down). Outside the main thread (where Python cannot install
+    handlers) it does nothing. The previous handlers are restored on exit."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise Interrupted(signum)
+
+    old = {}
+    try:
+        for s in signums:
+            old[s] = signal.signal(s, handler)
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
 @contextmanager
 def open_backend(backend="processes", *, jobs=None, scheduler=None):
     """Context manager yielding a backend object (see the module docstring).
@@ -228,7 +363,7 @@ def open_backend(backend="processes", *, jobs=None, scheduler=None):
         yield SerialBackend()
         return
     if backend == "processes":
-        n = jobs or default_jobs()
+        n, _ = useful_jobs(jobs)
         pool = _process_pool(n)
         try:
             yield PoolBackend(pool, "processes", n)
@@ -250,7 +385,7 @@ def open_backend(backend="processes", *, jobs=None, scheduler=None):
         if isinstance(scheduler, distributed.Client):
             client = scheduler
         elif scheduler is None:
-            n = jobs or default_jobs()
+            n, _ = useful_jobs(jobs)  # a LocalCluster on this machine: the same policy as the process pool
             with dask.config.set({_TRIM_KEY: None}):  # see _TRIM_KEY
                 cluster = distributed.LocalCluster(
                     n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None

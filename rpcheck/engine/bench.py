@@ -232,7 +232,8 @@ def _trial_seconds(cells):
 
 def bench_theorem(theorem, *, profile="ci", trials=None, seed=0):
     """Run one theorem twice (unprofiled, then profiled) serially and return its :class:`BenchRow`."""
-    from .runner import _resolve_theorems, run
+    from .plan import _resolve_theorems
+    from .runner import run
 
     (th,) = _resolve_theorems([theorem])
     kw = dict(profile=profile, trials=trials, seed=seed, backend="serial", jobs=1, out=None)

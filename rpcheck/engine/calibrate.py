@@ -311,7 +311,8 @@ def calibrate(theorems=None, *, profile="quick", seeds, out, backend="processes"
     """
     from .._validation import check_choice, check_interval
     from .loading import load_results
-    from .runner import _resolve_theorems, _results_key, run
+    from .plan import _resolve_theorems, _results_key
+    from .runner import run
 
     check_choice("profile", profile, PROFILES)
     alpha = check_interval("alpha", alpha, 0, 0.5, closed="neither")

@@ -9,7 +9,7 @@ A counterexample file (``counterexamples/<theorem>__<variant>__cell<k>.npz``, wr
   seed, spawn key, trial index, the recorded outcomes and diagnostics (as the run computed them in its
   worker), whether the trial recomputed after the run reproduced them (``reproduced``), and where it was
   recomputed (``replayed_in``: the main process, or a worker process for trials of at least
-  ``rpcheck.engine.runner.REPLAY_IN_WORKERS_SECONDS``).
+  ``rpcheck.engine.replays.REPLAY_IN_WORKERS_SECONDS``).
 
 :func:`replay` recomputes the trial from its seed alone and reports whether the recomputed outcomes and
 diagnostics match the saved ones (exactly, and up to a relative 1e-9).
@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import RpcheckError
 from ._worker import OutcomeRow, run_trial, trial_seed_sequence
 from .store import atomic_write_bytes
 
@@ -222,6 +223,14 @@ def replay(path):
     # The file is data someone may have sent: its theorem id is resolved through the registry and installed
     # entry points only; the module name it records is never imported.
     th = resolve(m["theorem"])
+    from .validate import check_params
+
+    try:
+        params = json.loads(m["params"])
+    except (TypeError, ValueError):
+        raise RpcheckError(f"the `params` stored in {str(path)!r} are not canonical JSON of a dict.") from None
+    # stored parameters pass the theorem's domains, constraints and memory model, exactly like --set
+    check_params(th, params, what=f"the `params` stored in {str(path)!r}")
     rd, rec = run_trial(th, m["params"], m["trial"], m["seed"])
     saved = {
         k: OutcomeRow(o["holds"], o["statistic"], o["bound"], o["vacuous"], o.get("undetermined", False))

@@ -23,6 +23,8 @@ from __future__ import annotations
 import difflib
 import importlib
 import importlib.metadata
+import os
+import sys
 
 from ..errors import RpcheckError
 from . import registry
@@ -89,6 +91,26 @@ def plugin_ids():
     return sorted({t.id for t in load_entry_points()})
 
 
+def _import_from_cwd(module):
+    """Import ``module``; when it is not found on ``sys.path``, look in the current directory too, as
+    ``python -m`` and pytest do (the ``rpcheck`` console script, unlike ``python -m rpcheck``, does not put
+    the current directory on ``sys.path``). The directory is appended (it shadows no installed module) and
+    stays there, so the process pool's workers, which start with the parent's ``sys.path``, find the
+    module as well."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        top = module.split(".")[0]
+        cwd = os.getcwd()
+        if exc.name != top or cwd in sys.path or not (
+            os.path.isfile(os.path.join(cwd, top + ".py")) or os.path.isdir(os.path.join(cwd, top))
+        ):
+            raise
+        sys.path.append(cwd)
+        importlib.invalidate_caches()
+        return importlib.import_module(module)
+
+
 def load_reference(ref):
     """Import ``module:ATTR`` (typed by the user) and register the Theorem (or list of them) it names.
 
@@ -101,7 +123,7 @@ def load_reference(ref):
     if not sep or not module or not attr:
         raise RpcheckError(f"theorem reference {ref!r} must be 'module:ATTRIBUTE' (e.g. 'mypkg.claims:THEOREM').")
     try:
-        mod = importlib.import_module(module)
+        mod = _import_from_cwd(module)
     except ImportError as exc:
         raise RpcheckError(f"theorem reference {ref!r}: cannot import module {module!r} ({exc}).") from None
     obj = mod

@@ -37,6 +37,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import re
 from collections.abc import Callable, Mapping
 import numbers
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ __all__ = [
     "Verdict",
     "Citation",
     "Finding",
+    "FINDING_KINDS",
     "Variant",
     "Outcome",
     "TrialRecord",
@@ -63,6 +65,8 @@ __all__ = [
     "ALL_PROFILES",
     "KINDS",
     "PARAM_KINDS",
+    "trial_memory",
+    "check_trial_memory",
     "MODES",
     "ROLES",
 ]
@@ -95,19 +99,79 @@ class Citation:
         return f"{first} et al. {self.year}, {self.location}"
 
 
+#: What a finding says about the paper, most serious first (the order in which the reports list them).
+FINDING_KINDS = ("paper error", "proof gap", "ambiguity", "notation", "observation")
+
+#: Words that never name the paper in a finding (it is "the paper", "the text", "Table I", ...), as patterns.
+_NOT_PAPER_WORDS = (r"\bcatalogue", r"\bspec(s|ification)?\b")
+
+
 @dataclass(frozen=True)
 class Finding:
-    """A way a printed statement differs from what is true, proved, or measured (a known error of the paper).
+    """Something the paper prints that differs from what is true, proved, stated elsewhere, or measured.
 
-    ``evidence_variant`` names the variant whose verdict is the evidence (e.g. the ``as_printed`` variant
-    expected VIOLATED). ``spec_ref`` is where in the PAPER the finding is located (theorem, equation, table,
-    section, page; e.g. "Theorem 3.5, eqs. (20)-(21)"), never a document outside the repository. ``status``
-    is filled by the report from that verdict."""
+    Parameters
+    ----------
+    key : str
+        A short identifier, unique within the theorem.
+    summary : str
+        What differs and why: the derivation or the evidence (numbers, a counterexample, the variant).
+    evidence_variant : str or None
+        The variant whose verdict is the evidence (e.g. a variant of the printed statement expected
+        VIOLATED); None when the evidence is the summary's arithmetic alone.
+    location : str
+        Where in the PAPER the disputed text is printed (theorem, equation, table, section, page, or line),
+        never a document outside the repository.
+    quote : str
+        The printed text the finding disputes, verbatim and short (formulas transcribed to plain text).
+    kind : {"paper error", "proof gap", "ambiguity", "notation", "observation"}
+        "paper error": a printed statement, number or formula is false; "proof gap": the statement may hold
+        but the printed proof does not establish it; "ambiguity": the text admits readings that differ in
+        their consequences; "notation": a symbol or convention that a reader must read in a particular way;
+        "observation": a measured or derived fact about the paper's claims that is not an error of the paper.
+
+    Every text argument must be non-empty, ``kind`` one of :data:`FINDING_KINDS`; a bad argument raises one
+    RpcheckError naming it. ``status`` is filled by the report from the evidence variant's verdict.
+
+    Examples
+    --------
+    >>> Finding("k", "x", location="Table I", quote="24.1.0", kind="typo")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rpcheck.errors.RpcheckError: Finding `kind` ('typo') must be one of 'paper error', 'proof gap', ...
+    """
 
     key: str
     summary: str
     evidence_variant: str | None = None
-    spec_ref: str = ""
+    location: str = ""
+    quote: str = ""
+    kind: str = ""
+
+    def __post_init__(self):
+        for name in ("key", "summary", "location", "quote"):
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value.strip():
+                raise RpcheckError(f"Finding `{name}` ({value!r}) must be a non-empty string.")
+        if self.evidence_variant is not None and (
+            not isinstance(self.evidence_variant, str) or not self.evidence_variant.strip()
+        ):
+            raise RpcheckError(
+                f"Finding `evidence_variant` ({self.evidence_variant!r}) must be a variant name or None."
+            )
+        if self.kind not in FINDING_KINDS:
+            raise RpcheckError(
+                f"Finding `kind` ({self.kind!r}) must be one of {', '.join(map(repr, FINDING_KINDS))}."
+            )
+        for name in ("summary", "location"):
+            text = getattr(self, name).lower()
+            for pattern in _NOT_PAPER_WORDS:
+                word = re.search(pattern, text)
+                if word:
+                    raise RpcheckError(
+                        f"Finding `{name}` of {self.key!r} uses the word {word.group(0)!r}: name the paper, its "
+                        "theorem, equation, table or section instead."
+                    )
 
 
 # ------------------------------------------------------------------------------ friendly constructors
@@ -123,6 +187,7 @@ _ARG_HINTS = {
     "Theorem": {"profile": "use profiles", "params": "use parameters"},
     "Outcome": {"holds_": "use holds", "value": "use statistic"},
     "Profile": {"n_trials": "use trials", "grid": "use cells"},
+    "Finding": {"spec_ref": "use location", "where": "use location", "text": "use quote"},
 }
 
 
@@ -160,6 +225,9 @@ def _friendly_init(cls):
     return cls
 
 
+Finding = _friendly_init(Finding)
+
+
 def _fmt(v):
     return repr(v)
 
@@ -184,6 +252,10 @@ class Param:
         The allowed values of a "choice" (and optionally of a "str") parameter.
     doc : str
         What the parameter is (shown by ``rpcheck show``).
+    size : bool, default=False
+        "int" only: the value is the length of an array that every trial allocates (a dimension ``d``, a
+        number of points ``n``, a target dimension ``r``), so a cell whose value would need more memory
+        than is available is refused before any trial (:func:`trial_memory`).
 
     Examples
     --------
@@ -201,6 +273,7 @@ class Param:
     closed: str = "both"
     choices: Any = None
     doc: str = ""
+    size: bool = False
 
     def __post_init__(self):
         if self.kind not in PARAM_KINDS:
@@ -213,6 +286,8 @@ class Param:
             object.__setattr__(self, "choices", tuple(self.choices))
         if (self.low is not None or self.high is not None) and self.kind not in ("int", "float"):
             raise RpcheckError(f"Param `low`/`high` apply to kinds 'int' and 'float', not {self.kind!r}.")
+        if self.size and self.kind != "int":
+            raise RpcheckError(f"Param `size=True` (an array length) applies to kind 'int', not {self.kind!r}.")
 
     def domain(self):
         """The domain in words, e.g. "an int in [1, inf)"."""
@@ -492,6 +567,49 @@ class Profile:
         return text
 
 
+def trial_memory(theorem, params):
+    """The memory model of one trial of ``theorem`` in the cell ``params``: a lower bound on the bytes it
+    holds at once, with what and which parameters determine it.
+
+    Two declarations feed it: every ``size`` parameter (:class:`Param`) is the length of a float64 array
+    (8 bytes an entry), and every shape of ``Theorem.arrays`` is a float64 array of that shape. The model
+    is the largest of these arrays, so it never exceeds what the trial needs; a cell it refuses could not
+    run. Returns ``(nbytes, what, {name: value})``, or ``(0, "", {})`` when nothing is declared.
+
+    >>> th = Theorem.__new__(Theorem)
+    >>> object.__setattr__(th, "parameters", {"d": Param("int", low=1, size=True), "r": Param("int", low=1)})
+    >>> object.__setattr__(th, "arrays", (("d", "r"),))
+    >>> trial_memory(th, {"d": 1000, "r": 10})
+    (80000, 'a (d, r) float64 array', {'d': 1000, 'r': 10})
+    """
+    best = (0, "", {})
+    declared = theorem.parameters or {}
+    for k, p in declared.items():
+        v = params.get(k)
+        if p.size and isinstance(v, numbers.Integral) and not isinstance(v, bool) and v > 0:
+            if 8 * int(v) > best[0]:
+                best = (8 * int(v), f"a float64 array of length {k}", {k: v})
+    shapes = theorem.arrays(params) if callable(theorem.arrays) else theorem.arrays
+    for shape in shapes or ():
+        vals = [params.get(k) for k in shape]
+        if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) and v > 0 for v in vals):
+            continue  # a side that is absent or not a positive int: the domain check names it
+        nbytes = 8 * math.prod(int(v) for v in vals)
+        if nbytes > best[0]:
+            best = (nbytes, f"a ({', '.join(shape)}) float64 array", dict(zip(shape, vals)))
+    return best
+
+
+def check_trial_memory(theorem, params):
+    """Raise RpcheckError naming the parameters when one trial of the cell ``params`` needs more memory
+    than this process can allocate (:func:`trial_memory`, :func:`rpcheck._validation.check_memory`)."""
+    from .._validation import check_memory
+
+    nbytes, what, args = trial_memory(theorem, params)
+    if nbytes:
+        check_memory(nbytes, what, **args)
+
+
 def _matches(cell, match):
     return all(k in cell and cell[k] == v for k, v in match.items())
 
@@ -547,6 +665,10 @@ class Theorem:
         :func:`rpcheck.engine.undeclared_parameters` lists such theorems.
     constraints : tuple of Constraint
         Relations every cell must satisfy (checked with ``parameters``).
+    arrays : tuple of tuples of parameter names, or callable(params) -> such a tuple
+        The shapes of float64 arrays that every trial of a cell holds at once, named by the parameters
+        giving their sides, e.g. ``(("n", "d"), ("d", "r"))`` for a data matrix and a dense sketch; with
+        the ``size`` parameters, the trial's memory model (:func:`trial_memory`).
     """
 
     id: str
@@ -567,6 +689,7 @@ class Theorem:
     notes: str = ""
     parameters: Mapping[str, Param] | None = None
     constraints: tuple = ()
+    arrays: Any = ()
 
     def __post_init__(self):
         if not isinstance(self.id, str) or not self.id:
@@ -590,11 +713,31 @@ class Theorem:
         names = [v.name for v in self.variants]
         if len(set(names)) != len(names) or not names:
             raise RpcheckError(f"theorem {self.id!r} must have at least one variant, with unique names: {names}.")
+        object.__setattr__(self, "findings", tuple(self.findings))
+        keys = [f.key for f in self.findings if isinstance(f, Finding)]
+        if len(keys) != len(self.findings) or len(set(keys)) != len(keys):
+            raise RpcheckError(f"Theorem {self.id!r}: `findings` must be Finding objects with unique keys: {keys}.")
+        unknown = [f.key for f in self.findings if f.evidence_variant is not None and f.evidence_variant not in names]
+        if unknown:
+            raise RpcheckError(
+                f"Theorem {self.id!r}: the `evidence_variant` of finding(s) {', '.join(map(repr, unknown))} is not a "
+                f"variant; variants: {', '.join(names)}."
+            )
         if not callable(self.trial):
             raise RpcheckError(f"Theorem {self.id!r}: `trial` ({self.trial!r}) must be a callable(params, rng).")
         if self.parameters is not None:
             if not isinstance(self.parameters, Mapping) or not all(isinstance(p, Param) for p in self.parameters.values()):
                 raise RpcheckError(f"Theorem {self.id!r}: `parameters` must be a mapping name -> Param.")
+        if not callable(self.arrays):
+            ok = isinstance(self.arrays, tuple | list) and all(
+                isinstance(a, tuple | list) and a and all(isinstance(k, str) for k in a) for a in self.arrays
+            )
+            if not ok:
+                raise RpcheckError(
+                    f"Theorem {self.id!r}: `arrays` ({self.arrays!r}) must be a tuple of shapes (tuples of "
+                    "parameter names) or a callable(params) returning one."
+                )
+            object.__setattr__(self, "arrays", tuple(tuple(a) for a in self.arrays))
         object.__setattr__(self, "constraints", tuple(self.constraints))
         if not all(isinstance(c, Constraint) for c in self.constraints):
             raise RpcheckError(f"Theorem {self.id!r}: `constraints` must be Constraint objects.")
@@ -604,11 +747,16 @@ class Theorem:
                 if msg:
                     raise RpcheckError(f"theorem {self.id!r}, profile {pname!r}, cell {idx} ({cell}): {msg}.")
 
-    def cell_problem(self, params: Mapping, *, names=None) -> str | None:
+    def cell_problem(self, params: Mapping, *, names=None, memory=False, constraints=True) -> str | None:
         """Why the parameter dict ``params`` is not a valid cell (None when it is, or when ``parameters``
-        is not declared). ``names`` restricts the domain checks to those parameters."""
+        is not declared). ``names`` restricts the domain checks to those parameters; ``memory=True`` also
+        refuses a cell whose trial needs more memory than is available (:func:`trial_memory`; not done for
+        the profiles' cells at import, which must not depend on the machine); ``constraints=False`` skips
+        the relations between parameters (a search over one parameter leaves the declared grid on purpose)."""
         if self.parameters is None:
             return None
+        if not isinstance(params, Mapping):
+            return f"the parameters must be a dict of name -> value; got {type(params).__name__}"
         for k, val in params.items():
             if names is not None and k not in names:
                 continue
@@ -618,13 +766,18 @@ class Theorem:
             why = p.problem(val)
             if why:
                 return f"parameter {k!r} = {val!r} is outside its domain, {p.domain()}: {why}"
-        for c in self.constraints:
+        for c in self.constraints if constraints else ():
             try:
                 ok = bool(c.check(params))
             except Exception as exc:  # noqa: BLE001 - reported with the constraint's description
                 return f"constraint {c.description!r} could not be evaluated ({type(exc).__name__}: {exc})"
             if not ok:
                 return f"constraint {c.description!r} is not satisfied"
+        if memory:
+            try:
+                check_trial_memory(self, params)
+            except RpcheckError as exc:
+                return str(exc).rstrip(".")
         return None
 
     @functools.cached_property

@@ -66,6 +66,9 @@ td.num.long{white-space:normal;overflow-wrap:anywhere;min-width:8em}
 .v-VACUOUS{background:var(--vac)}.v-MEASURED{background:var(--mea)}.v-x{background:#333}
 .unexp{outline:3px solid #e8a200;outline-offset:1px}
 tr.unexp-row>td:first-child{box-shadow:inset 4px 0 #e8a200}
+tr.kind-row>th{text-align:left;background:#eef2f7;font-size:1.02em}
+blockquote.printed{margin:0 0 .2em;padding:.1em .5em;border-left:3px solid #9aa5b1;font-family:Georgia,serif;
+font-style:italic}
 .muted{color:var(--mut)}.small{font-size:12px}
 .cards{display:flex;gap:8px;flex-wrap:wrap;margin:.6em 0}
 .card{border:1px solid var(--line);border-radius:6px;padding:6px 12px;min-width:120px}
@@ -722,8 +725,18 @@ def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3"):
     return "".join(parts)
 
 
+#: Group headings of the findings table, one per kind of :data:`rpcheck.engine.theorem.FINDING_KINDS`.
+_KIND_HEADINGS = {"paper error": "Paper errors", "proof gap": "Proof gaps", "ambiguity": "Ambiguities",
+                  "notation": "Notation", "observation": "Observations"}
+
+
 def _findings(recs, theorem_ids, anchors):
-    rows, status_count = [], Counter()
+    """The findings table: one group per kind, paper errors first (``FINDING_KINDS`` order), each finding
+    with the printed text it disputes, its location in the paper, the summary and the evidence variant's
+    verdicts in this run."""
+    from ..engine.theorem import FINDING_KINDS
+
+    rows, status_count = {kind: [] for kind in FINDING_KINDS}, Counter()
     for tid in theorem_ids:
         meta = _theorem_meta(tid)
         if meta is None or not meta.findings:
@@ -750,18 +763,30 @@ def _findings(recs, theorem_ids, anchors):
                 status, evidence = "not run", ""
             status_count[status] += 1
             cls = ' class="unexp-row"' if status.startswith("NOT") else ""
-            rows.append(
+            rows[f.kind].append(
                 f'<tr{cls}><td><a href="#{anchors("t", tid)}">{_e(tid)}</a><div><code>{_e(f.key)}</code></div></td>'
-                f"<td>{_e(f.summary)}<div class='muted small'>{_e(f.spec_ref)}</div></td>"
+                f"<td><blockquote class='printed'>{_e(f.quote)}</blockquote>"
+                f"<div class='muted small'>{_e(f.location)}</div></td><td>{_e(f.summary)}</td>"
                 f"<td><code>{_e(f.evidence_variant or '')}</code></td><td>{_e(status)}</td><td>{evidence}</td></tr>"
             )
-    if not rows:
+    if not any(rows.values()):
         return "<p class='muted'>No findings recorded for the theorems in this run.</p>", status_count
+    body = []
+    for kind in FINDING_KINDS:
+        if rows[kind]:
+            heading = f"{_KIND_HEADINGS[kind]} ({len(rows[kind])})"
+            body.append(f'<tr class="kind-row"><th colspan="6">{_e(heading)}</th></tr>')
+            body += rows[kind]
     html_ = (
-        '<table class="findings"><colgroup><col style="width:15%"><col style="width:46%"><col style="width:11%">'
-        '<col style="width:9%"><col style="width:19%"></colgroup><thead><tr><th>theorem · finding</th>'
-        "<th>what differs from the paper</th><th>evidence variant</th><th>status</th><th>evidence</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
+        "<p class='muted'>Grouped by kind: <b>paper error</b> (a printed statement, number or formula is false), "
+        "<b>proof gap</b> (the printed proof does not establish the statement), <b>ambiguity</b> (readings that "
+        "differ in their consequences), <b>notation</b> (how a symbol must be read), <b>observation</b> (a "
+        "measured or derived fact about the paper's claims that is not an error of the paper).</p>"
+        '<table class="findings"><colgroup><col style="width:13%"><col style="width:24%"><col style="width:33%">'
+        '<col style="width:9%"><col style="width:7%"><col style="width:14%"></colgroup><thead><tr>'
+        "<th>theorem · finding</th><th>printed (and where)</th><th>what differs from the paper</th>"
+        "<th>evidence variant</th><th>status</th><th>evidence</th></tr></thead>"
+        f"<tbody>{''.join(body)}</tbody></table>"
     )
     return html_, status_count
 
@@ -978,6 +1003,9 @@ def _overview(recs, theorem_ids, anchors, finding_counts, prov):
     cards += f'<div class="card">unexpected verdicts<b>{n_unexp}</b>of {len(recs)} rows</div>'
     nf = sum(finding_counts.values())
     fdetail = ", ".join(f"{v} {k}" for k, v in finding_counts.items())
+    metas = [m for m in map(_theorem_meta, theorem_ids) if m is not None]
+    n_err = sum(f.kind == "paper error" for m in metas for f in m.findings)
+    fdetail += f"; {n_err} paper error{'s' if n_err != 1 else ''}" if nf else ""
     cards += f'<div class="card"><a href="#findings">findings</a><b>{nf}</b>{_e(fdetail)}</div>'
 
     trows = []

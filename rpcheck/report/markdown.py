@@ -2,8 +2,9 @@ r"""Markdown pages of the theorem registry: one page per paper and an index (``d
 
 Everything on a page comes from the registered :class:`rpcheck.engine.theorem.Theorem` objects: id, title,
 citation, the statement as printed, the variants (role, mode, expected verdict, statement, assumptions,
-notes), the findings the theorem records (ways the printed statement differs from what is true, proved or
-measured, each with the variant whose verdict is its evidence), parameter domains and constraints, and every
+notes), the findings the theorem records (what the paper prints that differs from what is true, proved or
+measured), grouped by kind, paper errors first, each with the printed text it disputes, its location in the
+paper and the variant whose verdict is its evidence, parameter domains and constraints, and every
 profile with its cells and trials. An expected verdict that depends on the cell (a callable rule) is evaluated
 on every cell of every profile and shown beside the cell.
 
@@ -190,16 +191,24 @@ def _variant_details(t):
 
 
 def _findings(t):
+    """The theorem's findings grouped by kind, paper errors first (``FINDING_KINDS`` order): for each, the
+    printed text it disputes, where it is printed, the evidence variant and the summary."""
+    from ..engine.theorem import FINDING_KINDS
+
     out = []
-    for f in t.findings:
-        where = []
-        if getattr(f, "spec_ref", ""):
-            where.append(f"in the paper: {_prose(f.spec_ref)}")
-        if f.evidence_variant:
-            where.append(f"evidence: variant `{f.evidence_variant}`")
-        tail = f" ({'; '.join(where)})" if where else ""
-        out.append(f"- **{_prose(f.key)}**{tail}: {_prose(f.summary)}")
-    return out
+    for kind in FINDING_KINDS:
+        group = [f for f in t.findings if f.kind == kind]
+        if not group:
+            continue
+        out += ["" if out else None, f"*{kind.capitalize()}* ({len(group)}):", ""]
+        for f in group:
+            where = [f"in the paper: {_prose(f.location)}"]
+            if f.evidence_variant:
+                where.append(f"evidence: variant `{f.evidence_variant}`")
+            out.append(f"- **{_prose(f.key)}** ({'; '.join(where)})")
+            out.append(f"  - printed: {_code(f.quote)}")
+            out.append(f"  - {_prose(f.summary)}")
+    return [line for line in out if line is not None]
 
 
 def _parameters(t):
@@ -264,7 +273,7 @@ def theorem_markdown(t, level=2, ref=None):
     out += ["", f"{h}# Statement as printed", "", _block(t.statement or "(none)")]
     out += ["", f"{h}# Variants", "", *_variant_rows(t), "", *_variant_details(t)]
     if t.findings:
-        out += ["", f"{h}# Findings (known errors of the printed statement)", "", *_findings(t)]
+        out += ["", f"{h}# Findings (what differs from the paper, by kind)", "", *_findings(t)]
     if t.notes:
         out += ["", f"{h}# Notes", "", _prose(t.notes)]
     if t.tolerance or t.tolerance_note:
@@ -286,6 +295,16 @@ def _paper_citation(theorems):
     return sorted(k for k, n in keys.items() if n == best)[0]
 
 
+def _by_kind(findings):
+    """``"3 paper errors, 1 observation"``: the number of findings of each kind, paper errors first."""
+    from ..engine.theorem import FINDING_KINDS
+
+    plural = {"paper error": "paper errors", "proof gap": "proof gaps", "ambiguity": "ambiguities",
+              "notation": "notation", "observation": "observations"}
+    counts = [(k, sum(f.kind == k for f in findings)) for k in FINDING_KINDS]
+    return ", ".join(f"{n} {k if n == 1 else plural[k]}" for k, n in counts if n) or "none"
+
+
 def paper_markdown(paper, theorems):
     """The page of one paper: its citation, a contents table and one section per theorem."""
     ts = sorted((t for t in theorems if t.paper == paper), key=lambda t: t.id)
@@ -300,7 +319,8 @@ def paper_markdown(paper, theorems):
         "",
         _prose(f"{authors} ({year}). {title}. {venue}."),
         "",
-        f"{len(ts)} theorems, {n_var} variants, {n_find} findings. Back to the [index](index.md).",
+        f"{len(ts)} theorems, {n_var} variants, {n_find} findings "
+        f"({_by_kind([f for t in ts for f in t.findings])}). Back to the [index](index.md).",
         "",
         "| theorem | kind | title | variants | findings |",
         "|---|---|---|---|---|",
@@ -325,15 +345,16 @@ def index_markdown(theorems, papers=None):
         "role, mode and expected verdict, the findings each theorem records, parameter domains and every",
         f"profile's cells and trials. Regenerate after changing a theorem: `{REGENERATE}`.",
         "",
-        "| paper | title | theorems | variants | findings |",
-        "|---|---|---|---|---|",
+        "| paper | title | theorems | variants | findings | findings by kind |",
+        "|---|---|---|---|---|---|",
     ]
     for p in papers:
         ts = [t for t in theorems if t.paper == p]
         title = _prose(_paper_citation(ts)[2]) if ts else ""
+        fs = [f for t in ts for f in t.findings]
         out.append(
-            f"| [{p}]({p}.md) | {title} | {len(ts)} | {sum(len(t.variants) for t in ts)} | "
-            f"{sum(len(t.findings) for t in ts)} |"
+            f"| [{p}]({p}.md) | {title} | {len(ts)} | {sum(len(t.variants) for t in ts)} | {len(fs)} | "
+            f"{_by_kind(fs)} |"
         )
     out += ["", "## All theorems", "", "| theorem | kind | title |", "|---|---|---|"]
     for t in sorted(theorems, key=lambda t: t.id):

@@ -36,13 +36,27 @@ nonnegative terms: relative difference <= 2 n u, u the unit roundoff of float64)
 
 import numpy as np
 
-from .._validation import check_choice, check_interval, check_memory
+from .._validation import check_choice, check_interval, check_matrix, check_memory
 from ..errors import RpcheckError
 from . import _fwht
 from ._base import Sketch, _ldexp, check_input, max_abs, pow2_exponent
 from .srht import RotationMixin
 
 __all__ = ["NPSSketch", "TopRSketch", "SupervisedSketch", "supervised_scores"]
+
+
+def _check_labels(y, n):
+    """Discrete labels (numbers or strings), 1-dimensional, finite, one per row of the ``n`` rows."""
+    yy = np.asarray(y)
+    if yy.ndim != 1:
+        raise RpcheckError(f"`y` must be 1-dimensional; got shape {yy.shape}.")
+    if yy.shape[0] != n:
+        raise RpcheckError(f"`y` has length {yy.shape[0]} but X has {n} rows; they must match.")
+    if yy.dtype.kind == "f" and not np.all(np.isfinite(yy)):
+        raise RpcheckError("`y` contains NaN or infinite labels; labels must be finite.")
+    if yy.dtype.kind not in "biufUSO":
+        raise RpcheckError(f"`y` must hold discrete labels (numbers or strings); got dtype {yy.dtype}.")
+    return yy
 
 
 def supervised_scores(Xr, y, a=1.0):
@@ -75,8 +89,10 @@ def supervised_scores(Xr, y, a=1.0):
     ``L = D - y y^T`` (Sec. "Algorithm Implementation and Analysis"). ``L`` is never formed. The three sums are additive over rows, so
     ``fit`` accumulates them block by block (:class:`_ScoreSums`).
     """
-    Xr = np.asarray(Xr, dtype=np.float64)
-    sums = _ScoreSums(np.asarray(y), a, Xr.shape[1])
+    Xr = np.asarray(check_matrix("Xr", Xr, allow_sparse=False), dtype=np.float64)
+    yy = _check_labels(y, Xr.shape[0])
+    a = check_interval("a", a, 0, None, finite=True)  # as SupervisedSketch's `a`
+    sums = _ScoreSums(yy, a, Xr.shape[1])
     sums.add(0, Xr.shape[0], Xr)
     return sums.scores()
 
@@ -313,17 +329,8 @@ class SupervisedSketch(_ImprovedSRHT):
             raise RpcheckError(
                 "`y` is required for kind 'srht-supervised': call fit(X, y) with labels (e.g. in {-1, +1})."
             )
-        n = X.shape[0] if hasattr(X, "shape") else len(X)
-        yy = np.asarray(y)
-        if yy.ndim != 1:
-            raise RpcheckError(f"`y` must be 1-dimensional; got shape {yy.shape}.")
-        if yy.shape[0] != n:
-            raise RpcheckError(f"`y` has length {yy.shape[0]} but X has {n} rows; they must match.")
-        if yy.dtype.kind == "f" and not np.all(np.isfinite(yy)):
-            raise RpcheckError("`y` contains NaN or infinite labels; labels must be finite.")
-        if yy.dtype.kind not in "biufUSO":
-            raise RpcheckError(f"`y` must hold discrete labels (numbers or strings); got dtype {yy.dtype}.")
-        self._y = yy
+        X = check_matrix("X", X)  # 2-dimensional before its rows are counted (a 0-d X has no shape[0])
+        self._y = _check_labels(y, X.shape[0])
         return super().fit(X, y)
 
     def _new_sums(self, width):

@@ -17,6 +17,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.exceptions import DataDimensionalityWarning, NotFittedError
 from sklearn.random_projection import johnson_lindenstrauss_min_dim
@@ -31,6 +32,7 @@ except ImportError:  # scikit-learn 1.4-1.5 (the oldest supported versions)
     def validate_data(estimator, X, **kwargs):
         return estimator._validate_data(X, **kwargs)
 
+from .._validation import check_sparse_matrix
 from ..errors import RpcheckError
 from . import make_sketch
 
@@ -111,6 +113,8 @@ class _SketchRandomProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     def _fit_sketch(self, X, y):
         self._validate_params()
         X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=[np.float64, np.float32])
+        if sp.issparse(X):  # scikit-learn checks the dtype, not the index arrays: a matrix transform would refuse
+            X = check_sparse_matrix("X", X, formats=(X.format,))
         n_samples, n_features = X.shape
         self.n_components_ = self._resolve_n_components(n_samples, n_features)
         seed = check_random_state(self.random_state).randint(0, 2**31 - 1, size=4)

@@ -191,7 +191,7 @@ def validate_labels(y, n, *, both_classes=True, name="y"):
     yy = validate_targets(
         yy, n, name=name,
         dtype_message=(f"`{name}` must contain only the labels -1 and +1; got dtype {yy.dtype} (values "
-                       f"{yy[:5].tolist()})."),
+                       f"{yy.ravel()[:5].tolist()})."),
     )
     bad = ~np.isin(yy, (-1, 1))
     if np.any(bad):

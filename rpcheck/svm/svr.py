@@ -149,6 +149,12 @@ def _svr_ipm(X, yv, C, eps_eff, options):
     return (x[:n] - x[n:]) * (sx**2 / sy), status, iters
 
 
+#: ``epsilon`` may be at most this multiple of ``max |y|``: beyond it ``y_i +- epsilon`` rounds to ``+-epsilon``
+#: in float64 (unit roundoff 2**-53), the tube constraints no longer see y, and the cvxpy solvers fail with
+#: generic statuses (measured: CLARABEL "try another solver" at epsilon = 2**70 with |y| ~ 1).
+EPS_Y_RATIO = 2.0**52
+
+
 def solve_svr(X, y, C, epsilon, *, form="correct", solver=DEFAULT_SOLVER, polish=True, solver_options=None):
     r"""Solve the linear SVR dual, in the correct form (Paul eq. 2) or as printed (Paul eq. 4).
 
@@ -208,6 +214,12 @@ def solve_svr(X, y, C, epsilon, *, form="correct", solver=DEFAULT_SOLVER, polish
     epsilon = check_interval("epsilon", epsilon, 0, None, closed="left")
     if epsilon > SCALE_LIMIT:
         raise RpcheckError(f"`epsilon` ({epsilon:g}) must be finite and at most {SCALE_LIMIT:g}.")
+    if ymax > 0 and epsilon > EPS_Y_RATIO * ymax:
+        raise RpcheckError(
+            f"`epsilon` ({epsilon:g}) is more than 2**52 times max |y| ({ymax:.3g}): y vanishes in y_i +- epsilon "
+            "in float64, so the problem no longer depends on y (every point lies in the tube: w = 0, alpha = 0); "
+            f"use epsilon <= {EPS_Y_RATIO * ymax:.3g}."
+        )
     form = check_choice("form", form, SVR_FORMS)
     polish = validate_bool("polish", polish)
     solver = check_solver(solver)

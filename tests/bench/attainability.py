@@ -10,7 +10,7 @@ HOLDS or VIOLATED in a cell is asked ``rpcheck.stats.unattainable`` (through
 the statistical rows of the whole profile run as one command (``rpcheck verify --profile P``: ``family_size``
 of every theorem), or, with ``--per-theorem``, of the theorem alone (``rpcheck check THEOREM``, as
 tests/bench/full_by_theorem.py runs ``full``). Such a row is reconciled by the engine to "INCONCLUSIVE also as
-expected" (``runner._attainability``): honest, but it says nothing at that profile. Deterministic rows use the
+expected" (``decide._attainability``): honest, but it says nothing at that profile. Deterministic rows use the
 trial count as an upper bound on their evaluated draws (vacuous draws only lower it).
 tests/engine/test_ci_power_sized.py enforces the ``ci`` case in the default run.
 

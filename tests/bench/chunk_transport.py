@@ -18,12 +18,13 @@ CHILD = r"""
 import json, resource, sys
 from rpcheck.engine import registry
 from rpcheck.engine.backends import shutdown_pools
-from rpcheck.engine.runner import _Cell, _execute
+from rpcheck.engine.execute import execute_cells
+from rpcheck.engine.plan import RunSettings, _Cell
 from rpcheck.engine._worker import canonical_json
 th = registry.get(sys.argv[1]); n = int(sys.argv[2])
 canonical = canonical_json(dict(th.profiles["ci"].cells[0])); decoded = json.loads(canonical)
 cell = _Cell(th, 0, canonical, decoded, n, (n,), th.vacuous_reason(decoded), sample_size=100)
-_execute([cell], 1, "processes", 2, None, None, False, None, None)
+execute_cells([cell], RunSettings(seed=1, backend="processes", jobs=2))
 shutdown_pools()
 s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps([s.ru_utime + s.ru_stime, c.ru_utime + c.ru_stime]))

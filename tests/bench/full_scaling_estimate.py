@@ -10,7 +10,7 @@ Usage::
 only; ``full_by_theorem.py`` writes one per completed theorem, and ``--trace`` for a completed directory). The per-theorem CPU, pauses and serial decide phase come from the committed ledger
 (``docs/full-run/ledger.jsonl``).
 
-The model replays the engine's own scheduling (:func:`rpcheck.engine.runner._execute`) on the measured trial
+The model replays the engine's own scheduling (:func:`rpcheck.engine.execute.execute_cells`) on the measured trial
 times, for ``rpcheck verify --profile full`` with every theorem's cells in one pool:
 
 - every cell first submits a probe chunk of ``_probe_size(n, P)`` trials; when it returns, the rest of the
@@ -21,7 +21,7 @@ times, for ``rpcheck verify --profile full`` with every theorem's cells in one p
   equal priority in submission order); a chunk costs the sum of its trials' seconds;
 - the parent ingests and checkpoints every chunk, one at a time: about 38 ms of CPU a chunk on the loaded
   2-core machine (6.3 ms in a quiet ci run), plus about 8 ms for Dask's client and scheduler
-  (the comments on ``rpcheck.engine.runner.MIN_CHUNK_SECONDS``). That is printed as the parent's serial load,
+  (the comments on ``rpcheck.engine.execute.MIN_CHUNK_SECONDS``). That is printed as the parent's serial load,
   ``chunks x --parent-chunk-seconds``; where it exceeds the workers' span the parent, not the workers, sets
   the pace;
 - the parent's tabulation (decide, counterexamples, tables) then runs serially: the sum over theorems of the
@@ -53,7 +53,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rpcheck.engine.runner import _chunk_size, _min_chunk_seconds, _probe_size
+from rpcheck.engine.execute import _chunk_size, _min_chunk_seconds, _probe_size
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -101,7 +101,7 @@ def load_cells(run_dir, row):
 def replay(cells, workers, min_chunk=None, backend="dask"):
     """Makespan (s) and chunk count of the engine's scheduling of ``cells`` (a list of per-trial second arrays)
     on ``workers`` identical workers; see the module docstring. ``min_chunk``: least work per chunk, by
-    default the engine's (:func:`rpcheck.engine.runner._min_chunk_seconds`)."""
+    default the engine's (:func:`rpcheck.engine.execute._min_chunk_seconds`)."""
     if min_chunk is None:
         min_chunk = _min_chunk_seconds(backend, workers)
     prefix = [np.concatenate(([0.0], np.cumsum(s))) for s in cells]

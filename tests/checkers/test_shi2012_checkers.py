@@ -131,7 +131,10 @@ def test_thm9_kronecker_block_order():
     i, yi, yp = pairs[:, 0], pairs[:, 1], pairs[:, 2]
     gap = np.einsum("ij,ij->i", W[yi], X[i]) - np.einsum("ij,ij->i", W[yp], X[i])
     assert np.allclose(Z @ u, gap, atol=1e-12)
-    assert not np.allclose(Zw @ u, gap, atol=1e-3)
+    assert not np.allclose(Zw @ u, gap, atol=1e-3)        # NumPy's kron(x, e_y): x-major, inconsistent
+    # the paper's tensor product read as vec(x e_y^T) (column y of x e_y^T is x) is the block layout
+    for x, a in ((X[0], 0), (X[1], 2)):
+        assert np.array_equal(np.outer(x, np.eye(3)[a]).reshape(-1, order="F"), np.kron(np.eye(3)[a], x))
     # cos(u, z) >= gamma/sqrt(2L) (proof of Theorem 9)
     cosuz = (Z @ u) / (np.linalg.norm(Z, axis=1) * np.linalg.norm(u))
     assert np.all(cosuz >= gu / math.sqrt(6) - 1e-12)

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from rpcheck.engine import run, run_cell
-from rpcheck.engine import runner as runner_mod
+from rpcheck.engine import execute as execute_mod
 
 THEOREMS = ["engine_test.bernoulli", "engine_test.det", "engine_test.chi2"]
 KW = dict(trials=40, seed=7)
@@ -34,8 +34,8 @@ def test_processes_equal_serial(reference):
 
 
 def test_chunking_does_not_matter(reference, monkeypatch):
-    monkeypatch.setattr(runner_mod, "MAX_CHUNK", 3)
-    monkeypatch.setattr(runner_mod, "MAX_FAST_CHUNK", 3)
+    monkeypatch.setattr(execute_mod, "MAX_CHUNK", 3)
+    monkeypatch.setattr(execute_mod, "MAX_FAST_CHUNK", 3)
     _assert_same(reference, run(THEOREMS, backend="serial", **KW))
     _assert_same(reference, run(THEOREMS, backend="processes", jobs=2, **KW))
 
@@ -138,15 +138,15 @@ def test_a_cell_is_probed_then_chunked_by_its_measured_trial_time():
 
     run(["engine_test.bernoulli"], backend="serial", trials=64, seed=1, progress=progress)
     n_cells = len(_engine_claims.BERNOULLI.profiles["quick"].cells)
-    assert runner_mod._probe_size(64, 1) == 4
+    assert execute_mod._probe_size(64, 1) == 4
     assert len(chunks) == 2 * n_cells
-    assert runner_mod._chunk_size(60, 1, 1e-6, runner_mod.MIN_CHUNK_SECONDS["serial"]) == 60
+    assert execute_mod._chunk_size(60, 1, 1e-6, execute_mod.MIN_CHUNK_SECONDS["serial"]) == 60
     # fast trials: min_seconds of work per chunk, above MAX_CHUNK, up to MAX_FAST_CHUNK
-    assert runner_mod._chunk_size(1000, 2, 1e-6, runner_mod.MIN_CHUNK_SECONDS["dask"]) == 1000
-    assert runner_mod._chunk_size(100_000, 2, 1e-4, 0.25) == 2500
-    assert runner_mod._chunk_size(10**7, 2, 1e-9, 0.25) == runner_mod.MAX_FAST_CHUNK
-    assert runner_mod._chunk_size(1000, 2, 1.0) == 125  # slow trials: four chunks per worker ...
-    assert runner_mod._chunk_size(100_000, 2, 1.0) == runner_mod.MAX_CHUNK  # ... of at most MAX_CHUNK trials
+    assert execute_mod._chunk_size(1000, 2, 1e-6, execute_mod.MIN_CHUNK_SECONDS["dask"]) == 1000
+    assert execute_mod._chunk_size(100_000, 2, 1e-4, 0.25) == 2500
+    assert execute_mod._chunk_size(10**7, 2, 1e-9, 0.25) == execute_mod.MAX_FAST_CHUNK
+    assert execute_mod._chunk_size(1000, 2, 1.0) == 125  # slow trials: four chunks per worker ...
+    assert execute_mod._chunk_size(100_000, 2, 1.0) == execute_mod.MAX_CHUNK  # ... of at most MAX_CHUNK trials
 
 
 def test_a_resumed_cell_is_timed_by_its_checkpoints_and_not_probed_again(tmp_path):
@@ -184,17 +184,17 @@ def test_chunks_grow_with_the_worker_count_so_the_parent_keeps_up():
     """The parent ingests chunks one at a time (PARENT_CHUNK_SECONDS each): with P workers a chunk holds at
     least P x PARENT_CHUNK_SECONDS / PARENT_BUSY_MAX seconds of work, so the parent's share stays at most
     PARENT_BUSY_MAX; up to 10 workers that is the backend's 1 s, unchanged."""
-    m = runner_mod._min_chunk_seconds
+    m = execute_mod._min_chunk_seconds
     for backend in ("serial", "processes", "dask"):
         for jobs in (1, 2, 8, 10):
-            assert m(backend, jobs) == runner_mod.MIN_CHUNK_SECONDS[backend]
+            assert m(backend, jobs) == execute_mod.MIN_CHUNK_SECONDS[backend]
     for jobs in (11, 16, 64, 1024):
         w = m("dask", jobs)
         assert w > 1.0
-        assert jobs * runner_mod.PARENT_CHUNK_SECONDS / w <= runner_mod.PARENT_BUSY_MAX + 1e-12
+        assert jobs * execute_mod.PARENT_CHUNK_SECONDS / w <= execute_mod.PARENT_BUSY_MAX + 1e-12
     assert abs(m("dask", 64) - 5.888) < 1e-9
     # slow trials of 2 s on 64 workers: 3 trials (6 s) a chunk, not 1 (2 s) by the four-chunks-per-worker rule
-    assert runner_mod._chunk_size(200, 64, 2.0, m("dask", 64)) == 3
+    assert execute_mod._chunk_size(200, 64, 2.0, m("dask", 64)) == 3
 
 
 def _imported(name):
@@ -224,6 +224,6 @@ def test_run_prestarts_its_backend_with_the_theorems_modules(monkeypatch):
     from rpcheck.engine import backends
 
     calls = []
-    monkeypatch.setattr(backends, "prestart", lambda *a: calls.append(a))
+    monkeypatch.setattr(backends, "prestart", lambda *a, **k: calls.append((*a, k)) or a[1])
     run(["engine_test.det"], backend="serial", trials=4, seed=0)
-    assert calls == [("serial", None, ["_engine_claims"])]
+    assert calls == [("serial", None, ["_engine_claims"], {"tasks": 3 * 4})]  # 3 cells x 4 trials

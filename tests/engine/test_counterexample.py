@@ -34,12 +34,12 @@ def test_slow_replays_run_in_workers_and_save_the_same_file(violated, tmp_path, 
     """With every replay counted as slow, the worst trial is recomputed in a worker process of the backend
     that ran the trials (opened once for both); the file is the same as the main process's, except where the
     replay ran."""
-    from rpcheck.engine import backends, runner
+    from rpcheck.engine import backends, replays
 
     out, res = violated
     opened, real = [], backends.open_backend
     monkeypatch.setattr(backends, "open_backend", lambda *a, **kw: opened.append(a) or real(*a, **kw))
-    monkeypatch.setattr(runner, "REPLAY_IN_WORKERS_SECONDS", 0.0)
+    monkeypatch.setattr(replays, "REPLAY_IN_WORKERS_SECONDS", 0.0)
     res2 = run("engine_test.det", backend="processes", jobs=2, trials=60, seed=5, out=tmp_path)
     assert opened == [("processes",)]
     rel = res.cells.loc[res.cells["counterexample"] != "", "counterexample"].iloc[0]

@@ -160,7 +160,7 @@ def test_argument_validation():
         run("engine_test.bernoulli", seed=-1)
     with pytest.raises(RpcheckError, match="`alpha`"):
         run("engine_test.bernoulli", alpha=0.7)
-    with pytest.raises(RpcheckError, match=r"`trials` \(1000000000000\) must be an integer in the range \[1, 1000000000\]"):
+    with pytest.raises(RpcheckError, match=r"`trials` \(1000000000000\) must be an integer in the range \[1, 1000000\]"):
         run("engine_test.bernoulli", trials=10**12)
     with pytest.raises(RpcheckError, match=r"`jobs` \(100000\) must be an integer in the range \[1, 4096\]"):
         run("engine_test.bernoulli", jobs=100_000)

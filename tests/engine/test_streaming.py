@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from rpcheck.engine import load_trials, run
-from rpcheck.engine import runner
+from rpcheck.engine import aggregate, decide, plan
 
 SEED = 77
 
@@ -23,9 +23,9 @@ def full_and_sampled(tmp_path_factory):
     ths = ["engine_test.bernoulli", "engine_test.det", "engine_test.report"]
     mp = pytest.MonkeyPatch()
     try:
-        mp.setattr(runner, "TRIAL_SAMPLE", 10**6)
+        mp.setattr(plan, "TRIAL_SAMPLE", 10**6)
         full = run(ths, backend="serial", seed=SEED)
-        mp.setattr(runner, "TRIAL_SAMPLE", 30)
+        mp.setattr(plan, "TRIAL_SAMPLE", 30)
         sampled = run(ths, backend="serial", seed=SEED, out=out)
     finally:
         mp.undo()
@@ -88,7 +88,7 @@ def test_aggregate_is_order_independent():
     chunks = [(s, s + 7, _run_chunk(th, None, canonical, s, s + 7, 3)) for s in range(0, 63, 7)]
 
     def agg(order):
-        a = runner._CellAggregate((21, 42, 63), 2, 63, 10)
+        a = aggregate._CellAggregate((21, 42, 63), 2, 63, 10)
         for k in order:
             a.ingest(*chunks[k])
         a.ingest(*chunks[0])  # a duplicate chunk is ignored
@@ -117,7 +117,7 @@ def test_hook_records_read_back_equal_the_trials_records(tmp_path, monkeypatch):
         seen[params["mu"]] = records
         return _engine_claims.report_decide(records, params)
 
-    monkeypatch.setattr(runner, "_decide_hook", lambda t, cell, recs: (spy(recs, dict(cell.params))[0], {}))
+    monkeypatch.setattr(decide, "_decide_hook", lambda t, cell, recs: (spy(recs, dict(cell.params))[0], {}))
     run([th], backend="serial", seed=SEED, out=tmp_path / "r")
     assert set(seen) == {-2.0, 2.0}
     for mu, recs in seen.items():
@@ -196,12 +196,12 @@ def test_vectorised_ingest_equals_adding_one_trial_at_a_time(seed):
         outs = tuple(OutcomeRow(bool(rng.random() < 0.6), float(rng.choice(pool)), float(rng.choice(pool)),
                                 bool(rng.random() < 0.15), bool(rng.random() < 0.1)) for _ in range(v))  # fmt: skip
         recs.append(TrialResult(i, "ok", "", float(rng.random()), outs, {}))
-    ref = runner._CellAggregate(looks, v, n, 40)
+    ref = aggregate._CellAggregate(looks, v, n, 40)
     for r in recs:
         if r.i < n:
             _add_one(ref, r)
     ref._cover(0, n)
-    got = runner._CellAggregate(looks, v, n, 40)
+    got = aggregate._CellAggregate(looks, v, n, 40)
     cuts = sorted(set(rng.choice(np.arange(1, n + 5), size=6, replace=False).tolist()) | {0, n + 5})
     chunks = [(a, b, recs[a:b]) for a, b in zip(cuts[:-1], cuts[1:])]
     order = rng.permutation(len(chunks))
@@ -209,3 +209,38 @@ def test_vectorised_ingest_equals_adding_one_trial_at_a_time(seed):
         got.ingest(*chunks[k])
     got.ingest(*chunks[order[0]])  # a duplicate chunk changes nothing
     assert _agg_state(got) == _agg_state(ref)
+
+
+def _retained_records(agg):
+    """Records a cell's aggregate holds: the sample, plus the worst and first failures kept per segment."""
+    kept = {id(r) for r in agg.sample.values()}
+    for seg in (*agg.worst, *agg.first_fail):
+        kept |= {id(t[-1]) for t in seg if t is not None}
+    return len(kept)
+
+
+def test_parent_retained_records_per_cell_stay_bounded_as_trials_grow(monkeypatch):
+    """The memory model of rpcheck.engine.runner ("Memory"): per cell, the parent keeps the first TRIAL_SAMPLE
+    records plus one worst and one first failure per variant and look segment, whatever the number of trials."""
+    from rpcheck.engine import runner as runner_mod
+
+    monkeypatch.setattr(runner_mod, "TRIAL_SAMPLE", 40)
+    aggs = []
+    real = runner_mod._CellAggregate
+
+    def spy(*a, **k):
+        aggs.append(real(*a, **k))
+        return aggs[-1]
+
+    monkeypatch.setattr(runner_mod, "_CellAggregate", spy)
+    kept = {}
+    for n in (100, 1000, 4000):
+        aggs.clear()
+        res = run("engine_test.bernoulli", trials=n, backend="serial", seed=3)
+        n_variants = len(res.cells["variant"].unique())
+        bound = 40 + 2 * n_variants * len(aggs[0].looks)
+        kept[n] = [_retained_records(a) for a in aggs]
+        assert all(k <= bound for k in kept[n]), (n, kept[n], bound)
+        assert res.trials.groupby("cell").size().max() == 40  # RunResult.trials: the sample only
+        assert int(res.cells["evaluated"].max()) == n  # while the counts cover every trial
+    assert max(kept[4000]) <= max(kept[100]) + 2, kept  # flat in the number of trials

@@ -417,11 +417,14 @@ THEOREM = register(
             Finding(
                 "alpcan-adversarial-game-reconstruction",
                 "The available text of Alpcan et al. 2016 quotes only Paul et al.'s inequality for X A R; the "
-                "players' costs, the equilibrium notion and the game's theorems are not in it. rpcheck checks "
-                "the quoted bounds entry-wise on its own finite game and measures that game's equilibria; these "
-                "verdicts are not verdicts on the paper's printed claims.",
+                "players' costs, the equilibrium notion and the game's theorems are not in it. rpcheck checks the "
+                "quoted bounds entry-wise on its own finite game and measures that game's equilibria; these verdicts "
+                "are not verdicts on the paper's printed claims.",
                 evidence_variant="objective_bound",
-                spec_ref="Alpcan et al. 2016, sentence citing [41] (section/page not identifiable)",
+                location="Alpcan et al. 2016, the sentence citing [41] (its section and page are not in the "
+                "available text)",
+                quote="The rest of the analysis closely follows the one in [41].",
+                kind="observation",
             ),
         ),
         notes="Hard margin (C = inf) on separable data, bias (Paul et al.'s eq. (3)); R Gaussian N(0, 1/r) or "

@@ -204,12 +204,15 @@ THEOREM = register(
         findings=(
             Finding(
                 "alpcan-margin-any-T",
-                "On separable data (C = inf) the margin of the SVM on X A R satisfies (1 - e) gamma^2 <= "
-                "gamma~^2 <= (1 + e) gamma^2 with e = ||I - V^T A R R^T A^T V|| for every T: Paul et al.'s "
-                "stated constant (not only the weaker (1 - 2e)/(1 - e) of their eq. 21); vacuous exactly "
-                "where the adversary makes e >= 1.",
+                "On separable data (C = inf) the margin of the SVM on X A R satisfies (1 - e) gamma^2 <= gamma~^2 <= "
+                "(1 + e) gamma^2 with e = ||I - V^T A R R^T A^T V|| for every T: Paul et al.'s stated constant (not "
+                "only the weaker (1 - 2e)/(1 - e) of their eq. 21); vacuous exactly where the adversary makes e >= "
+                "1.",
                 evidence_variant="stated",
-                spec_ref="Paul et al. 2014 Theorem 3.5, eqs. (18)-(21); Alpcan et al. 2016, sentence citing [41]",
+                location="Paul et al. 2014, Theorem 3.5 and eqs. (18)-(21), as used by Alpcan et al. 2016 (sentence "
+                "citing [41])",
+                quote="gamma~*^2 >= (1 - eps) gamma*^2",
+                kind="observation",
             ),
         ),
         notes="C = inf on separable data (expected verdicts); C = 1 and C = 500 with 15% label flips reported only. "

@@ -462,18 +462,26 @@ THEOREM = register(
                 "alpcan-quadratic-reconstruction",
                 "The available text of Alpcan et al. 2016 states only that PD Q1, Q2 make J1, J2 quadratic and "
                 "strictly convex; the paper's theorems on the quadratic game and its reduction are not in it. "
-                "rpcheck checks its own reconstruction (unique BR, Rosen-unique NE, BR convergence for "
-                "rho < 1, PD reduced game) and measures the lifted reduced NE; these verdicts are not verdicts "
-                "on the paper's printed claims.",
+                "rpcheck checks its own reconstruction (unique BR, Rosen-unique NE, BR convergence for rho < 1, PD "
+                "reduced game) and measures the lifted reduced NE; these verdicts are not verdicts on the paper's "
+                "printed claims.",
                 evidence_variant="br_unique",
-                spec_ref="Alpcan et al. 2016, sentence citing [40] (section/page not identifiable)",
+                location="Alpcan et al. 2016, the sentence citing [40] (its section and page are not in the "
+                "available text)",
+                quote="If the matrices Q1 and Q2 are positive definite and hence invertible [40], then the cost "
+                "functions J1 and J2 are both quadratic and strictly convex.",
+                kind="observation",
             ),
             Finding(
                 "alpcan-quadratic-br-divergence",
-                "Positive definite Q_i alone do not make best-response dynamics converge: with coupling "
-                "C12 = 1.2 Q1 W, C21 = 1.2 Q2 W^T the NE is unique but rho = 1.44 and the iteration diverges.",
+                "The quoted sentence claims strict convexity only, which holds; it says nothing about best-response "
+                "dynamics. On rpcheck's reconstructed game, positive definite Q_i do not make them converge: with "
+                "coupling C12 = 1.2 Q1 W, C21 = 1.2 Q2 W^T the NE is unique but the iteration's spectral radius is "
+                "1.44 and it diverges.",
                 evidence_variant="br_diverges_control",
-                spec_ref="Alpcan et al. 2016, sentence citing [40] (reconstructed game)",
+                location="Alpcan et al. 2016, the sentence citing [40] (rpcheck's reconstructed game)",
+                quote="the cost functions J1 and J2 are both quadratic and strictly convex",
+                kind="observation",
             ),
         ),
         notes="Reconstruction: J_i = 1/2 x_i^T Q_i x_i + x_i^T C_ij x_j + b_i^T x_i, d_1 = d_2 = d, Q_i with "

@@ -496,24 +496,31 @@ THEOREM = register(
         findings=(
             Finding(
                 "alpcan-vacuous-adversarial",
-                "With an adversarial A (the top data direction shrunk by b = 1, or A = 1.5 I) e >= 1 in every "
-                "draw and the quoted bound (with 1/(1 - e)) is vacuous. For A = I, e < 1 in every draw only with "
-                "enough r/rho (rigorous at full r = 512, rho = 10; at r = 64, rho = 8 one draw in 50 had e >= 1).",
+                "With an adversarial A (the top data direction shrunk by b = 1, or A = 1.5 I) e >= 1 in every draw "
+                "and the quoted bound (with 1/(1 - e)) is vacuous. For A = I, e < 1 in every draw only with enough "
+                "r/rho (rigorous at full r = 512, rho = 10; at r = 64, rho = 8 one draw in 50 had e >= 1).",
                 evidence_variant="quoted",
-                spec_ref="Alpcan et al. 2016, sentence citing [41]",
+                location="Alpcan et al. 2016, the sentence citing [41] (its section and page are not in the "
+                "available text)",
+                quote="It is shown in [41] that ||alpha^T Y X||_2^2 <= 1/(1 - ||E||_2) ||alpha^T Y X A R||_2^2",
+                kind="observation",
             ),
             Finding(
                 "alpcan-eq16-any-T",
-                "The sharper form (16) Z_opt >= Z~(a~) - (e/2)||a~^T Y X||^2 holds for every T = A R, also "
-                "when e >= 1 (no exception at C = 1, 500 and inf, Gaussian R and uniform column sampling).",
+                "The sharper form (16) Z_opt >= Z~(a~) - (e/2)||a~^T Y X||^2 holds for every T = A R, also when e >= "
+                "1 (no exception at C = 1, 500 and inf, Gaussian R and uniform column sampling).",
                 evidence_variant="eq16",
-                spec_ref="Paul et al. 2014 eq. (16)",
+                location="Paul et al. 2014, eq. (16)",
+                quote="Zopt >= Z~opt - (1/2) ||E||_2 ||alpha~*^T Y X||_2^2",
+                kind="observation",
             ),
             Finding(
                 "alpcan-reverse",
                 "The symmetric bound Z~_opt >= Z_opt - (e/2)||a*^T Y X||^2 (not in either paper) holds.",
                 evidence_variant="reverse",
-                spec_ref="Paul et al. 2014 eqs. (16)-(17), reverse direction [D]",
+                location="Paul et al. 2014, eqs. (16)-(17) (the reverse direction is in neither paper)",
+                quote="Zopt >= Z~opt - (1/2) ||E||_2 ||alpha~*^T Y X||_2^2",
+                kind="observation",
             ),
         ),
         notes="C in {1, 500, inf} with bias (Paul et al.'s convention, rows are examples); R Gaussian N(0, 1/r) or "

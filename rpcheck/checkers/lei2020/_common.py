@@ -74,9 +74,9 @@ def p_prob(doc):
     return Param("float", low=0.0, high=1.0, closed="neither", doc=doc)
 
 
-P_N = Param("int", low=1, doc="number of points n")
-P_D = Param("int", low=1, doc="input dimension d (padded to d' = 2**ceil(log2 d) for the rotation)")
-P_R = Param("int", low=1, doc="target dimension r")
+P_N = Param("int", low=1, doc="number of points n", size=True)
+P_D = Param("int", low=1, doc="input dimension d (padded to d' = 2**ceil(log2 d) for the rotation)", size=True)
+P_R = Param("int", low=1, doc="target dimension r", size=True)
 P_DATA = Param("choice", choices=DATA_KINDS, doc="data family of make_data")
 
 #: r <= d': SRHT without replacement and top-r/supervised selections pick r distinct rotated columns.

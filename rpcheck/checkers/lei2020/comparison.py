@@ -298,19 +298,25 @@ THEOREM = register(
         findings=(
             Finding(
                 "table2_vs_text",
-                "Several sentences are contradicted by the paper's own Table 2 (claims 18-20, "
-                "22, 23: e.g. top-r 76.81 < SE 76.82 on real-sim, nps < SRHT on gisette, DLSS faster "
-                "than all RP "
-                "methods on real-sim); our runs on the same protocol are reported per sentence.",
-                "c18_topr_gt_oblivious",
-                "Experiments ('Experimental Results' paragraph) vs Table 2",
+                "Several sentences are contradicted by the paper's own Table 2 (claims 18-20, 22, 23: e.g. top-r "
+                "76.81 < SE 76.82 on real-sim, nps < SRHT on gisette, DLSS faster than all RP methods on real-sim); "
+                "our runs on the same protocol are reported per sentence.",
+                evidence_variant="c18_topr_gt_oblivious",
+                location="Experiments, 'Experimental Results' paragraph, against Table 2",
+                quote="our proposed ISRHT-(top-k) method achieves significant higher accuracies than other four "
+                "data-independent random projection methods (i.e., Gaussian, Achlioptas, Sparse Embedding and SRHT) "
+                "on all six datasets",
+                kind="paper error",
             ),
             Finding(
                 "leakage",
-                "The paper is silent on whether the supervised selection is refit inside CV folds; "
-                "rpcheck fits every data-dependent selection inside each training fold only.",
-                "c21_supervised_best",
-                "Experiments ('Experimental setup': C by 5-fold CV); eq. (10) uses the training labels",
+                "The paper is silent on whether the supervised selection is refit inside CV folds; rpcheck fits "
+                "every data-dependent selection inside each training fold only.",
+                evidence_variant="c21_supervised_best",
+                location="Experiments, 'Experimental setup' paragraph; eq. (10)",
+                quote="The regularization parameter C in linear SVM is chosen from {2^-5, 2^-4, ..., 2^4, 2^5} by "
+                "5-fold cross validation.",
+                kind="ambiguity",
             ),
         ),
     )

@@ -144,15 +144,20 @@ THEOREM = register(
             ),
         },
         trial=trial,
+        arrays=(("n", "d"),),  # the data X (memory model: rpcheck.engine.theorem.trial_memory)
         parameters={"n": c.P_N, "d": c.P_D, "r": c.P_R, "delta": c.p_prob("failure probability delta"),
                     "data": c.P_DATA},
         findings=(
             Finding(
                 "no_probability",
-                "The paper states no high-probability guarantee for nps; the DKM bound is imported "
-                    "().",
-                "nps",
-                "Proposition 1 (an expectation; the paper states no probability bound)",
+                "Proposition 1 speaks of an expectation only; the paper states no high-probability guarantee for "
+                "nps. The tail bound checked here is imported from Drineas, Kannan and Mahoney (2006), Theorem 1, "
+                "not the paper's.",
+                evidence_variant="nps",
+                location="Proposition 1 (an expectation); Methodology, the paragraph before it",
+                quote="the optimal sampling probability to minimize the expectation of the Frobenius norm of the "
+                "approximation error",
+                kind="observation",
             ),
         ),
     )

@@ -105,6 +105,7 @@ THEOREM = register(
             ),
         },
         trial=trial,
+        arrays=(("n", "d"),),  # the data X (memory model: rpcheck.engine.theorem.trial_memory)
         parameters={"n": c.P_N, "d": c.P_D, "delta": c.p_prob("failure probability delta over D"),
                     "data": c.P_DATA},
     )

@@ -245,10 +245,14 @@ THEOREM = register(
         findings=(
             Finding(
                 "jl_gaussian_scale",
-                "The Gaussian baseline is printed with variance 1/d; norms then shrink "
-                "by sqrt(r/d) and the JL lemma fails for every eps < 1 - sqrt(r/d).",
-                "as_printed_gaussian_var_1_over_d",
-                "Introduction (Gaussian matrix, entries of variance 1/d); Lemma 1",
+                "The Gaussian baseline is printed with variance 1/d: for R in R^{d x r} with N(0, 1/d) entries, "
+                "E||R^T x||^2 = (r/d)||x||^2, so norms shrink by sqrt(r/d) and the JL lemma fails for every eps < 1 "
+                "- sqrt(r/d); the JL scale is variance 1/r.",
+                evidence_variant="as_printed_gaussian_var_1_over_d",
+                location="Introduction, construction (1) of R ('Gaussian Matrix'); Lemma 1",
+                quote="each entry in R is generated from a Gaussian distribution with mean equals to 0 and variance "
+                "equals to 1/d",
+                kind="paper error",
             ),
         ),
     )

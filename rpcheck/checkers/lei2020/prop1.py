@@ -205,19 +205,24 @@ THEOREM = register(
         findings=(
             Finding(
                 "prop1_unsquared",
-                "Prop. 1 is printed for E||.||_F (unsquared); it is false: nps does not "
-                "minimise it (X_r = diag(1, sqrt 2), r = 1: 1.8856 vs 1.7889 at p = (0.2, 0.8)); the "
-                "proof tool "
-                "DKM Lemma 4 gives the squared statement, which holds.",
-                "as_printed_unsquared",
-                "Proposition 1 and its proof",
+                "Prop. 1 is printed for E||.||_F (unsquared); it is false: nps does not minimise it (X_r = diag(1, "
+                "sqrt 2), r = 1: 1.8856 vs 1.7889 at p = (0.2, 0.8)); the proof tool DKM Lemma 4 gives the squared "
+                "statement, which holds.",
+                evidence_variant="as_printed_unsquared",
+                location="Proposition 1 and its proof",
+                quote="the optimal sampling probability to minimize the expectation of the Frobenius norm of the "
+                "approximation error between X~X~^T and XX^T, i.e., E[||X~X~^T - XX^T||]",
+                kind="paper error",
             ),
             Finding(
                 "entrywise_variance",
-                "nps minimises the total variance E||K~-K||_F^2, not each entry's variance: on X_r = "
-                "diag(1, sqrt 2), r = 1, Var[K~_11] is 2 under nps and 1 under uniform sampling.",
-                "entrywise_variance",
-                "Methodology, the sentence on the 'variance of each element' before Proposition 1",
+                "The sentence motivates nps by the variance of each element; nps minimises the total variance "
+                "E||K~-K||_F^2, not each entry's: on X_r = diag(1, sqrt 2), r = 1, Var[K~_11] is 2 under nps and 1 "
+                "under uniform sampling, so read entry by entry the motivation is false.",
+                evidence_variant="entrywise_variance",
+                location="Methodology, the paragraph before Proposition 1",
+                quote="simply using uniform sampling would result in large variance of each element in X~X~^T",
+                kind="ambiguity",
             ),
         ),
     )

@@ -223,6 +223,7 @@ THEOREM = register(
             ),
         },
         trial=trial,
+        arrays=(("n", "d"),),  # the data X (memory model: rpcheck.engine.theorem.trial_memory)
         parameters={"n": c.P_N, "d": c.P_D, "r": c.P_R, "data": c.P_DATA},
         constraints=(c.R_LE_DPAD,),
         tolerance=c.RTOL_EXACT,
@@ -230,13 +231,13 @@ THEOREM = register(
         findings=(
             Finding(
                 "prop2_vacuous",
-                "Prop. 2's bound equals trace(K - K~) and exceeds ||K||_F (the error of an empty "
-                "selection) for "
-                "Gaussian data at r << d, so it cannot explain top-r's accuracy; the unbiased randomized "
-                "estimators have a larger Frobenius error than top-r there (diagnostics nps_rmse, "
-                "srht_rmse).",
-                "nonvacuous",
-                "Proposition 2",
+                "Prop. 2's bound equals trace(K - K~) and exceeds ||K||_F (the error of an empty selection) for "
+                "Gaussian data at r << d, so it cannot explain top-r's accuracy; the unbiased randomized estimators "
+                "have a larger Frobenius error than top-r there (diagnostics nps_rmse, srht_rmse).",
+                evidence_variant="nonvacuous",
+                location="Proposition 2; the paragraph before it",
+                quote="sum_{P_jj=0} ||X_r(:,j)||_2^2 is an upper bound of the approximation error ||X~X~^T - XX^T||_F",
+                kind="observation",
             ),
         ),
     )

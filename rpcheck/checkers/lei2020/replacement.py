@@ -145,12 +145,14 @@ THEOREM = register(
         findings=(
             Finding(
                 "nps_vs_srht_without",
-                "Prop. 1's optimality is only within i.i.d. with-replacement schemes: "
-                "original SRHT (uniform r-subset, eq. 2) has a smaller exact E||K~-K||_F^2 than nps for "
-                "Gaussian "
-                "data (finite-population factor (d-r)/(d-1)).",
-                "nps_le_srht_without",
-                "Proposition 1; eq. (2) (SRHT samples r of the d columns without replacement)",
+                "Prop. 1's optimality is only within i.i.d. with-replacement schemes: original SRHT (uniform "
+                "r-subset, eq. 2) has a smaller exact E||K~-K||_F^2 than nps for Gaussian data (finite-population "
+                "factor (d-r)/(d-1)).",
+                evidence_variant="nps_le_srht_without",
+                location="Proposition 1; eq. (2) (SRHT samples r of the d columns uniformly)",
+                quote="the optimal sampling probability to minimize the expectation of the Frobenius norm of the "
+                "approximation error",
+                kind="observation",
             ),
         ),
     )

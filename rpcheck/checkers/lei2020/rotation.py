@@ -232,6 +232,7 @@ THEOREM = register(
             ),
         },
         trial=trial,
+        arrays=(("n", "d"),),  # the data X (memory model: rpcheck.engine.theorem.trial_memory)
         parameters={"n": c.P_N, "d": c.P_D, "r": c.P_R, "data": c.P_DATA},
         constraints=(c.R_LE_DPAD,),
         tolerance=c.RTOL_EXACT,
@@ -239,35 +240,42 @@ THEOREM = register(
         findings=(
             Finding(
                 "not_orthonormal",
-                "R = sqrt(d/r) D H S is called a 'random orthonormal matrix' but "
-                "R^T R = (d/r) I_r; the scale sqrt(d/r) is what the JL lemma needs.",
-                "as_printed_orthonormal",
-                "Preliminaries ('random orthonormal matrix', Lemma 1) and eq. (2)",
+                "R = sqrt(d/r) D H S is called a 'random orthonormal matrix' but R^T R = (d/r) I_r; the scale "
+                "sqrt(d/r) is what the JL lemma needs.",
+                evidence_variant="as_printed_orthonormal",
+                location="Introduction and Preliminaries ('random orthonormal matrix', Lemma 1); eq. (2)",
+                quote="random projection methods reduce the dimensionality of X by multiplying it by a random "
+                "orthonormal matrix R",
+                kind="notation",
             ),
             Finding(
                 "alg1_step4_cost",
-                "Alg. 1 step 4 (X^_train = X_r S~ in R^{n x r}) is said to need O(r) time; it writes n r "
-                    "entries, so its cost is O(nr).",
-                "alg1_step4_cost_O_r",
-                "Algorithm 1 (Training, step 4) and 'Algorithm Implementation and Analysis' ('Step 4 needs "
-                    "O(r) time')",
+                "Alg. 1 step 4 (X^_train = X_r S~ in R^{n x r}) is said to need O(r) time; it writes n r entries, so "
+                "its cost is O(nr).",
+                evidence_variant="alg1_step4_cost_O_r",
+                location="'Algorithm Implementation and Analysis' paragraph (Algorithm 1, Training, step 4)",
+                quote="Step 4 needs O(r) time",
+                kind="paper error",
             ),
             Finding(
                 "alg1_prediction",
                 "Alg. 1 predicts 'y^_test = X^_test w': no sign (the output is not a label vector) and no bias, "
-                    "although the SVM of step 5 is the dual (3), with the bias constraint 1^T Y alpha = 0; on "
-                    "X^ = [[1], [3]], y = (-1, 1) (w = 1, b = -2) even sign(X^ w) misclassifies the first point.",
-                "alg1_prediction_as_printed",
-                "Algorithm 1 (Prediction, step 2) and eq. (3)",
+                "although the SVM of step 5 is the dual (3), with the bias constraint 1^T Y alpha = 0; on X^ = [[1], "
+                "[3]], y = (-1, 1) (w = 1, b = -2) even sign(X^ w) misclassifies the first point.",
+                evidence_variant="alg1_prediction_as_printed",
+                location="Algorithm 1, Prediction, step 2; eq. (3)",
+                quote="2: predict by y^_test = X^_test w;",
+                kind="paper error",
             ),
             Finding(
                 "fft_is_fwht",
-                "Alg. 1 step 2 and its analysis compute X D H 'by FFT'; H is the Walsh-Hadamard matrix, applied "
-                    "by the fast Walsh-Hadamard transform (no Fourier transform), the kernel checked here "
-                    "against the explicit H_d.",
-                "hadamard_ordering",
-                "Algorithm 1 (Training, step 2); 'Algorithm Implementation and Analysis'; Sec. 'Subsampled "
-                    "Randomized Hadamard Transform' ('by using Fast Fourier Transform (FFT)')",
+                "Alg. 1 step 2 and its analysis compute X D H 'by FFT'; H is the Walsh-Hadamard matrix, applied by "
+                "the fast Walsh-Hadamard transform (no Fourier transform), the kernel checked here against the "
+                "explicit H_d.",
+                evidence_variant="hadamard_ordering",
+                location="Algorithm 1, Training, step 2; Sec. 'Subsampled Randomized Hadamard Transform'",
+                quote="only takes O(nd log(d)) time by using Fast Fourier Transform (FFT)",
+                kind="notation",
             ),
         ),
     )

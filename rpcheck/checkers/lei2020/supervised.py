@@ -161,18 +161,20 @@ THEOREM = register(
         findings=(
             Finding(
                 "largest_rule",
-                "The text says 'select the largest r elements in b', contradicting objective (10) (min "
-                "b^T p): the "
+                "The text says 'select the largest r elements in b', contradicting objective (10) (min b^T p): the "
                 "largest rule does not minimise (10).",
-                "largest_as_printed",
-                "Methodology, the sentence after eq. (10) ('select the largest r elements')",
+                evidence_variant="largest_as_printed",
+                location="Methodology, the sentence after eq. (10)",
+                quote="The optimal solution of (10) is just to select the largest r elements in b_i",
+                kind="paper error",
             ),
             Finding(
                 "eq8_factor2",
-                "Eq. (8) misses a factor 2: sum_ij A_ij ||z_i - z_j||^2 = 2 trace(Z^T L Z) (harmless "
-                    "for the argmin).",
-                "eq8_as_printed",
-                "eq. (8)",
+                "Eq. (8) misses a factor 2: sum_ij A_ij ||z_i - z_j||^2 = 2 trace(Z^T L Z) (harmless for the argmin).",
+                evidence_variant="eq8_as_printed",
+                location="Methodology, eq. (8)",
+                quote="sum_{i,j in D} ||z_i - z_j||^2 A_ij = trace((X_r S~)^T L (X_r S~))",
+                kind="paper error",
             ),
         ),
     )

@@ -152,17 +152,20 @@ THEOREM = register(
         findings=(
             Finding(
                 "toy_cov_not_psd",
-                "The toy covariance [[1, 1.75], [1.75, 1]] is not PSD (eigenvalues -0.75, 2.75); "
-                "rpcheck rejects it "
+                "The toy covariance [[1, 1.75], [1.75, 1]] is not PSD (eigenvalues -0.75, 2.75); rpcheck rejects it "
                 "(numpy's multivariate_normal only warns and samples from another matrix).",
-                "paper_covariance_valid",
-                "Methodology, Figure 1(a) (Sigma = [[1, 1.75], [1.75, 1]])",
+                evidence_variant="paper_covariance_valid",
+                location="Methodology, the synthetic data of Figure 1(a)",
+                quote="Sigma = [1 1.75; 1.75 1]",
+                kind="paper error",
             ),
             Finding(
                 "toy_largest_rule",
                 "With the printed 'largest b' rule the supervised selection picks the useless coordinate.",
-                "supervised_largest_as_printed",
-                "Methodology, the sentence after eq. (10) ('select the largest r elements')",
+                evidence_variant="supervised_largest_as_printed",
+                location="Methodology, the sentence after eq. (10)",
+                quote="The optimal solution of (10) is just to select the largest r elements in b_i",
+                kind="paper error",
             ),
         ),
     )

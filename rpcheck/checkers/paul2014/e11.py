@@ -382,11 +382,14 @@ THEOREM = register(
             Finding(
                 "liblinear-not-eq3",
                 "The LIBLINEAR runs (RCV1 binary, -s 2, C = 10; HapMap and RCV1 multi-class, -s 4) solve a "
-                "squared-hinge problem without a bias, not eq. (3): for it sum alpha* = ||w*||^2 + "
-                "||alpha*||^2/(2C) > ||w*||^2 in every instance, so the identity the proof of Thm 3.5 uses "
-                "fails, and the two solutions differ measurably on the same data (margins, errors, labels).",
+                "squared-hinge problem without a bias, not eq. (3): for it sum alpha* = ||w*||^2 + ||alpha*||^2/(2C) "
+                "> ||w*||^2 in every instance, so the identity the proof of Thm 3.5 uses fails, and the two "
+                "solutions differ measurably on the same data (margins, errors, labels).",
                 evidence_variant="identity_l2",
-                spec_ref="Sec. 4, Sec. 4.1.4",
+                location="Sec. 4.1.4 (RCV1); Sec. 4.1.3 (HapMap-HGDP)",
+                quote="We use the L2-regularized L2-loss support vector classification in the primal mode with "
+                "default settings",
+                kind="observation",
             ),
         ),
         notes="Both problems solved exactly on the same split and the same sketch; measurements with 99% "

@@ -225,6 +225,7 @@ THEOREM = register(
             "full": Profile(tuple({"n": 100, "d": 1000, "rho": 10, "r": r} for r in (100, 200, 400)), trials=500),
         },
         trial=trial,
+        arrays=(("n", "d"),),  # the data X (memory model: rpcheck.engine.theorem.trial_memory)
         decide=decide,
         parameters={k: P[k] for k in ("n", "d", "rho", "r")},
         constraints=(rho_le("n", "d"),),
@@ -234,11 +235,13 @@ THEOREM = register(
         findings=(
             Finding(
                 "margin-semantics",
-                "For the soft margin the paper's gamma = 1/||w|| is the margin width; the geometric margin "
-                "min_i y_i(w^T x_i + b)/||w|| is <= 0 on every non-separable data set (LP-certified), for X "
-                "and for every projection XR, so Thm 3.5 read with it compares non-positive numbers.",
+                "For the soft margin the paper's gamma = 1/||w|| is the margin width; the geometric margin min_i "
+                "y_i(w^T x_i + b)/||w|| is <= 0 on every non-separable data set (LP-certified), for X and for every "
+                "projection XR, so Thm 3.5 read with it compares non-positive numbers.",
                 evidence_variant="geometric_nonpositive",
-                spec_ref="Theorem 3.5; eqs. (3), (5)",
+                location="Sec. 1.1.1; Theorem 3.5; eqs. (3), (5)",
+                quote="The geometric margin, gamma*, of this canonical optimal hyperplane is gamma* = 1/||w*||_2",
+                kind="ambiguity",
             ),
         ),
     )

@@ -321,6 +321,11 @@ def _embedding_parameters(eps_key="eps"):
 
 
 _EMBED_CONSTRAINTS = (rho_le("d"), cw_consistent())
+
+
+def _embedding_arrays(params):
+    """The float64 arrays every trial holds (engine.theorem.trial_memory): V, and R itself when dense."""
+    return (("d", "rho"),) + ((("d", "r"),) if params.get("kind") in ("gaussian", "sign") else ())
 #: eps ranges as printed: Lemma 3.1 and Lemma 3.3 take eps in (0, 1/2]; Lemmas 3.2 and 3.4 eps in (0, 1).
 _EPS_KEY = {"paul2014.lemma3.1": "eps_half", "paul2014.lemma3.3": "eps_half"}
 
@@ -352,14 +357,17 @@ for _tid, (_loc, _eqs, _kinds, _title, _stmt, _assumed) in _LEMMAS.items():
             vacuous=_r_below_rho,
             parameters=_embedding_parameters(_EPS_KEY.get(_tid, "eps")),
             constraints=_EMBED_CONSTRAINTS,
+            arrays=_embedding_arrays,
             constant_search={"param": "r", "formula": _formula, "variant": "stated"},
             findings=(
                 Finding(
                     "target-dimension-constants",
-                    "The O(.) constants of eqs. 7-10 are unspecified; with constant 1 eqs. 7 and 8 exceed d. "
-                    "The cells report the constant used and the engine's constant search the smallest one.",
+                    "The O(.) constants of eqs. 7-10 are unspecified; with constant 1 eqs. 7 and 8 exceed d. The "
+                    "cells report the constant used and the engine's constant search the smallest one.",
                     evidence_variant="stated",
-                    spec_ref="Sec. 1.3, eqs. (7)-(10)",
+                    location="Sec. 1.3, eqs. (7)-(10); Lemmas 3.1-3.4",
+                    quote="r = O(rho eps^-2 log(rho/delta))",
+                    kind="ambiguity",
                 ),
             )
             + (
@@ -367,8 +375,9 @@ for _tid, (_loc, _eqs, _kinds, _title, _stmt, _assumed) in _LEMMAS.items():
                     Finding(
                         "lemma3.2-probability",
                         "Lemma 3.2's failure probability 1/n involves an n that is not part of the lemma.",
-                        evidence_variant=None,
-                        spec_ref="Lemma 3.2 (arXiv v5)",
+                        location="Lemma 3.2",
+                        quote="If r = O(rho eps^-2 log rho log d), then with probability at least 1 - 1/n",
+                        kind="ambiguity",
                     ),
                 )
                 if _tid == "paul2014.lemma3.2"
@@ -553,12 +562,13 @@ THEOREMS["paul2014.c1a"] = register(
         findings=(
             Finding(
                 "c1a-delta",
-                "The proof of Lemma 3.1 uses ||(HDV)_(i)||^2 <= 2 rho ln(40 d rho)/d "
-                "'with prob >= 1 - delta', "
-                "but the constant 40 is delta = 1/20; the general bound 2 rho ln(2 d rho/delta)/d holds at "
-                "level 1 - delta (confirmed). The printed form is a proof gap, not refuted empirically.",
+                "The proof of Lemma 3.1 uses ||(HDV)_(i)||^2 <= 2 rho ln(40 d rho)/d 'with prob >= 1 - delta', but "
+                "the constant 40 is delta = 1/20; the general bound 2 rho ln(2 d rho/delta)/d holds at level 1 - "
+                "delta (confirmed). The printed form is a proof gap, not refuted empirically.",
                 evidence_variant="general_delta",
-                spec_ref="proof of Lemma 3.1",
+                location="Proof of Lemma 3.1",
+                quote="||(HDV)_(i)||_2^2 <= 2 rho ln(40 d rho)/d",
+                kind="proof gap",
             ),
         ),
     )
@@ -656,7 +666,9 @@ THEOREMS["paul2014.c2"] = register(
                 "The guarantees are per fixed V: on coherent row spaces (few active features) CountSketch "
                 "(collisions give e >= 1) and Li-sparse fail at an r where Gaussian, SRHT and signs embed.",
                 evidence_variant="stated",
-                spec_ref="Lemma 3.3, eq. (8); Sec. 2",
+                location="Lemma 3.3, eq. (8); Sec. 2",
+                quote="let V in R^{d x rho} be any matrix with orthonormal columns",
+                kind="observation",
             ),
         ),
     )
@@ -739,10 +751,12 @@ THEOREMS["paul2014.c2.countsketch_exact"] = register(
         findings=(
             Finding(
                 "countsketch-collisions",
-                "CountSketch on sparse data with rho active features is all-or-nothing: e in {0} U [1, inf), "
-                "failing with the exact collision probability ~ rho^2/(2r).",
+                "CountSketch on sparse data with rho active features is all-or-nothing: e in {0} U [1, inf), failing "
+                "with the exact collision probability ~ rho^2/(2r).",
                 evidence_variant="stated",
-                spec_ref="Lemma 3.3, eq. (8); Sec. 2",
+                location="Lemma 3.3, eq. (8); Sec. 2",
+                quote="Then, with probability at least 1 - delta, ||V^T V - V^T R R^T V||_2 <= eps.",
+                kind="observation",
             ),
         ),
     )

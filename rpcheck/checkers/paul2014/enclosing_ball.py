@@ -302,6 +302,7 @@ THEOREM = register(
         ),
         profiles=PROFILES,
         trial=trial,
+        arrays=(("n", "d"),),  # the data X (memory model: rpcheck.engine.theorem.trial_memory)
         parameters={k: P[k] for k in ("kind", "coherence", "rho", "d", "n", "delta", "c", "r", "q", "v", "a", "design")}
         | {"eps": P["eps_half"]},
         constraints=(rho_le("n", "d", offset=1), cw_consistent()),
@@ -311,16 +312,20 @@ THEOREM = register(
         findings=(
             Finding(
                 "eB-equals-e",
-                "x_B lies in rowspace(X), so rank(X_B) = rho and ||E_B|| = ||E||: the second embedding event "
-                "of Thm 1.1's union bound is redundant (probability 1 - delta, not 1 - 2 delta).",
+                "x_B lies in rowspace(X), so rank(X_B) = rho and ||E_B|| = ||E||: the second embedding event of Thm "
+                "1.1's union bound is redundant (probability 1 - delta, not 1 - 2 delta).",
                 evidence_variant="eB_equals_e",
-                spec_ref="Theorem 3.6, eq. (22); Theorem 1.1",
+                location="Theorem 3.6, eq. (22); proof of Theorem 1.1",
+                quote="The failure probability is at most 2 delta, by a simple application of the union bound.",
+                kind="observation",
             ),
             Finding(
                 "meb-lower",
                 "The projected ball also satisfies B~^2 >= (1 - e) B^2 (not in the paper).",
                 evidence_variant="derived_lower",
-                spec_ref="Theorem 3.6",
+                location="Theorem 3.6 (the paper states the upper bound only)",
+                quote="B~^2 <= (1 + eps) B^2",
+                kind="observation",
             ),
         ),
         notes="X = Z V^T + 1 m^T (affine offset, rank rho + 1). Cells 'theory' use r from the lemma formula; "

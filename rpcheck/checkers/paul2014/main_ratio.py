@@ -419,6 +419,7 @@ THEOREM = register(
         ),
         profiles=PROFILES,
         trial=trial,
+        arrays=(("n", "d"),),  # the data X (memory model: rpcheck.engine.theorem.trial_memory)
         parameters={k: P[k] for k in ("kind", "coherence", "rho", "d", "n", "delta", "c", "r", "q", "v", "a", "design")}
         | {"eps": P["eps_half"]},
         constraints=(rho_le("n", "d", offset=0), cw_consistent()),
@@ -428,24 +429,30 @@ THEOREM = register(
         findings=(
             Finding(
                 "thm1.1-probability",
-                "The printed probability 1 - 2 delta is conservative: e_B = e (thm3.6 eB_equals_e), so the "
-                "event holds whenever e <= eps, with probability >= 1 - delta.",
+                "The printed probability 1 - 2 delta is conservative: e_B = e (thm3.6 eB_equals_e), so the event "
+                "holds whenever e <= eps, with probability >= 1 - delta.",
                 evidence_variant="prob_1delta",
-                spec_ref="Theorem 1.1",
+                location="Theorem 1.1; proof of Theorem 1.1 (p. 9)",
+                quote="Then, with probability at least 1 - 2 delta",
+                kind="observation",
             ),
             Finding(
                 "thm1.1-proof-constant",
-                "The proof gives (1+e)(1-e)/(1-2e), not (1+e)/(1-e); the stated factor holds in the separable "
-                "case given e (det_stated).",
+                "The proof gives (1+e)(1-e)/(1-2e), not (1+e)/(1-e); the stated factor holds in the separable case "
+                "given e (det_stated).",
                 evidence_variant="det_stated",
-                spec_ref="Theorem 1.1; eq. (21)",
+                location="Theorem 1.1; eq. (21)",
+                quote="B~^2/gamma~*^2 <= ((1 + eps)/(1 - eps)) B^2/gamma*^2",
+                kind="proof gap",
             ),
             Finding(
                 "thm1.1-scale",
-                "The ratio is invariant to rescaling R, unlike gamma~ and B~ separately (missing RG/RS "
-                "scalings only break the per-quantity theorems).",
+                "The ratio is invariant to rescaling R, unlike gamma~ and B~ separately (missing RG/RS scalings only "
+                "break the per-quantity theorems).",
                 evidence_variant="scale_invariance",
-                spec_ref="Sec. 2 (constructions of R)",
+                location="Sec. 2 (constructions of R)",
+                quote="a matrix R whose entries are i.i.d. standard Gaussian random variables",
+                kind="observation",
             ),
         ),
         notes="Separable low-rank data with an affine offset in the row space; hard margin (C = inf).",

@@ -441,6 +441,7 @@ THEOREM = register(
         | {"kind": Param("choice", choices=("gaussian", "srht", "sign", "countsketch"), doc="projection"),
            "regime": Param("choice", choices=("hard", "soft"), doc="hard: separable, C = inf; soft: flips, C = 1")},
         constraints=(rho_le("n", "d"),),
+        arrays=(("n", "d"), ("n", "r")),  # X and its projection X R (memory model: engine.theorem.trial_memory)
         tolerance=FP_REL,
         tolerance_note=(
             "Certified intervals from each solver point: Z_opt in [D(a), P(w,b,xi)] at exactly feasible "
@@ -450,24 +451,30 @@ THEOREM = register(
         findings=(
             Finding(
                 "thm3.5-proof-gap",
-                "The proof reaches only gamma~^2 >= ((1-2e)/(1-e)) gamma^2 (eq. 21), weaker than the stated "
-                "(1-e) and vacuous for e >= 1/2; the stated bound holds in the zero-slack regime.",
+                "The proof reaches only gamma~^2 >= ((1-2e)/(1-e)) gamma^2 (eq. 21), weaker than the stated (1-e) "
+                "and vacuous for e >= 1/2; the stated bound holds in the zero-slack regime.",
                 evidence_variant="stated",
-                spec_ref="Theorem 3.5, eqs. (20)-(21)",
+                location="Theorem 3.5, eqs. (20)-(21)",
+                quote="gamma~*^2 >= (1 - eps) gamma*^2",
+                kind="proof gap",
             ),
             Finding(
                 "eq17-general",
-                "(16), (17) and the derived objective bounds Z~ <= ((1-e)/(1-2e))Z, Z~ >= (1-e)Z hold in "
-                "the soft-margin regime too (only the step Z = ||w||^2/2 needs zero slack).",
+                "(16), (17) and the derived objective bounds Z~ <= ((1-e)/(1-2e))Z, Z~ >= (1-e)Z hold in the "
+                "soft-margin regime too (only the step Z = ||w||^2/2 needs zero slack).",
                 evidence_variant="eq17",
-                spec_ref="Theorem 3.5, eqs. (16)-(19)",
+                location="Theorem 3.5, proof, eqs. (16)-(19)",
+                quote="Zopt >= Z~opt - (1/2) (||E||_2/(1 - ||E||_2)) ||alpha~*^T Y X R||_2^2",
+                kind="observation",
             ),
             Finding(
                 "margin-definitions",
-                "gamma = 1/||w|| and gamma = 1/sqrt(sum alpha) coincide only with zero slack; both are "
-                "tested (stated vs stated_sum_alpha).",
+                "gamma = 1/||w|| and gamma = 1/sqrt(sum alpha) coincide only with zero slack; both are tested "
+                "(stated vs stated_sum_alpha).",
                 evidence_variant="stated_sum_alpha",
-                spec_ref="Sec. 2, eq. (3); eqs. (18)-(19)",
+                location="Sec. 1.1.1, eq. (3); eqs. (18)-(19)",
+                quote="gamma* = 1/||w*||_2, where ||w*||_2^2 = sum_{i=1}^n alpha*_i",
+                kind="ambiguity",
             ),
         ),
         notes=(

@@ -273,17 +273,21 @@ THEOREM = register(
         findings=(
             Finding(
                 "upper-bound-soft-margin",
-                "gamma~^2 <= (1 + e) gamma^2 holds with zero slack but fails in the soft-margin regime: the "
-                "search exhibits certified counterexamples (so margin preservation is one-sided there).",
+                "gamma~^2 <= (1 + e) gamma^2 holds with zero slack but fails in the soft-margin regime: the search "
+                "exhibits certified counterexamples (so margin preservation is one-sided there).",
                 evidence_variant="upper_search",
-                spec_ref="Theorem 3.5",
+                location="Theorem 3.5 (the paper states the lower bound only)",
+                quote="gamma~*^2 >= (1 - eps) gamma*^2",
+                kind="observation",
             ),
             Finding(
                 "soft-margin-stated-open",
-                "The stated bound gamma~^2 >= (1 - e) gamma^2 is unproven for soft margin (the proof needs "
-                "Z = ||w||^2/2, eqs. (18)-(19)); the search reports the worst ratio/(1-e) found.",
+                "The stated bound gamma~^2 >= (1 - e) gamma^2 is unproven for soft margin (the proof needs Z = "
+                "||w||^2/2, eqs. (18)-(19)); the search reports the worst ratio/(1-e) found.",
                 evidence_variant="stated_search",
-                spec_ref="Theorem 3.5, eqs. (18)-(19)",
+                location="Theorem 3.5, proof, eqs. (18)-(19)",
+                quote="Zopt = ||w*||_2^2 - (1/2)||w*||_2^2 = (1/2)||w*||_2^2",
+                kind="proof gap",
             ),
         ),
     )

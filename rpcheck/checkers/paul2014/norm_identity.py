@@ -205,6 +205,7 @@ THEOREM = register(
         ),
         profiles=PROFILES,
         trial=trial,
+        arrays=(("n", "d"),),  # the data X (memory model: rpcheck.engine.theorem.trial_memory)
         parameters={k: P[k] for k in ("n", "d", "rho")}
         | {"regime": Param("choice", choices=tuple(REGIMES), doc="data regime and box bound C")},
         constraints=(rho_le("n", "d"),),
@@ -214,11 +215,13 @@ THEOREM = register(
         findings=(
             Finding(
                 "norm-identity",
-                "||w*||^2 = sum alpha* holds only with zero slack; in general sum alpha* = ||w*||^2 + C||xi*||_1, "
-                "so eqs. (18)-(21) are proved only for the separable / hard-margin regime, and a large C does "
-                "not suffice on non-separable data.",
+                "||w*||^2 = sum alpha* holds only with zero slack; in general sum alpha* = ||w*||^2 + C||xi*||_1, so "
+                "eqs. (18)-(21) are proved only for the separable / hard-margin regime, and a large C does not "
+                "suffice on non-separable data.",
                 evidence_variant="as_printed",
-                spec_ref="Sec. 2; eqs. (18)-(19)",
+                location="Sec. 1.1.1; eqs. (18)-(19)",
+                quote="gamma* = 1/||w*||_2, where ||w*||_2^2 = sum_{i=1}^n alpha*_i",
+                kind="paper error",
             ),
         ),
     )

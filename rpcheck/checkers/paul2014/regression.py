@@ -272,6 +272,7 @@ THEOREM = register(
         ),
         profiles=PROFILES,
         trial=trial,
+        arrays=(("n", "d"),),  # the data X (memory model: rpcheck.engine.theorem.trial_memory)
         parameters={k: P[k] for k in ("n", "d", "rho", "r")}
         | {"kind": Param("choice", choices=("gaussian", "srht", "sign", "countsketch"), doc="projection"),
            "regime": Param("choice", choices=tuple(REGIMES), doc="tube: in-tube data, C = 1000; soft: C = 1")},
@@ -282,17 +283,22 @@ THEOREM = register(
         findings=(
             Finding(
                 "svr-dual-typo",
-                "Eqs. (4)/(6) print eps_svr 1^T alpha, which is 0 under 1^T alpha = 0: the printed dual is the "
-                "eps = 0 SVR (printed_eps_vanishes HOLDS) and differs from (2) (printed_equals_eq2 VIOLATED).",
+                "Eqs. (4)/(6) print eps_svr 1^T alpha, which is 0 under 1^T alpha = 0: the printed dual is the eps = "
+                "0 SVR (printed_eps_vanishes HOLDS) and differs from (2) (printed_equals_eq2 VIOLATED).",
                 evidence_variant="printed_equals_eq2",
-                spec_ref="Theorem 3.7; eqs. (2), (4), (6)",
+                location="Sec. 1.1.2, eq. (4); Sec. 1.2, eq. (6); eq. (2)",
+                quote="max_alpha y^T alpha - eps 1^T alpha - (1/2) alpha^T X X^T alpha subject to 1^T alpha = 0",
+                kind="paper error",
             ),
             Finding(
                 "svr-proof-regime",
-                "The 'identical proof' needs Z = ||w||^2/2, true only when all points are inside the tube; "
-                "the bound is checked in that regime (HOLDS) and reported otherwise (diag Z_over_half_wsq).",
+                "The 'identical proof' needs Z = ||w||^2/2, true only when all points are inside the tube; the bound "
+                "is checked in that regime (HOLDS) and reported otherwise (diag Z_over_half_wsq).",
                 evidence_variant="correct_stated",
-                spec_ref="Theorem 3.7; eqs. (2), (4), (6)",
+                location="Theorem 3.7 and the sentence before it",
+                quote="This theorem holds for all four choices of the random projection matrix R in R^{d x r} and is "
+                "identical to the proof of Theorem 3.5.",
+                kind="proof gap",
             ),
         ),
     )

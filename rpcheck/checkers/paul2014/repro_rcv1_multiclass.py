@@ -392,8 +392,10 @@ THEOREM = register(
                 "(0.0112, 0.0231, 0.0456 s), although X R for a CountSketch costs O(nnz(X)) whatever r, the input "
                 "sparsity the paper credits CW with; the paper's CW implementation spent time in proportion to r. "
                 "Arithmetic on the printed tables; the table3_trp rows show rpcheck's CountSketch on the stand-in.",
-                evidence_variant=None,
-                spec_ref="Sec. 4.1.4, Tables III-IV (pp. 16-17); Sec. 1.3",
+                location="Sec. 4.1.4, Tables III-IV (pp. 16-17); Sec. 1.3",
+                quote="This follows from the theory predicted in Clarkson and Woodruff [2013], since CW method takes "
+                "advantage of input sparsity.",
+                kind="observation",
             ),
         ),
         notes="Seeded rcv1_multiclass_like stand-in (not the real data), Crammer-Singer at C = 10 by rpcheck's "

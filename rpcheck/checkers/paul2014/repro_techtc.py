@@ -521,15 +521,17 @@ THEOREM = register(
         findings=(
             Finding(
                 "techtc-c1-rg-fht-order",
-                "Sec. 4.2's C = 1 sentence (full-rank PCA + SVM faster than RG + SVM by 0.43 s and than FHT + SVM "
-                "by 0.15 s at r = 512; Table V: full-rank PCA t_run 2.80 s at C = 1) read literally gives RG 3.23 s "
-                "and FHT 2.95 s: FHT faster than RG, the reverse of Table II's C = 500 order (RG 2.48 < FHT 2.83) "
+                "Sec. 4.2's C = 1 sentence (full-rank PCA + SVM faster than RG + SVM by 0.43 s and than FHT + SVM by "
+                "0.15 s at r = 512; Table V: full-rank PCA t_run 2.80 s at C = 1) read literally gives RG 3.23 s and "
+                "FHT 2.95 s: FHT faster than RG, the reverse of Table II's C = 500 order (RG 2.48 < FHT 2.83) "
                 "although footnote 3 reports 'the same pattern' at C = 1. The same sentence at C = 500 has RG's "
                 "direction wrong (PCA 2.67 s is 0.19 s slower than RG 2.48 s); with that sign error repeated, RG = "
                 "2.37 s < FHT = 2.95 s. So the C = 1 sentence and the footnote cannot both be read literally. "
                 "Arithmetic on the text; the C = 1 projection times themselves are not printed.",
-                evidence_variant=None,
-                spec_ref="Sec. 4.2 (p. 16), footnote 3, Table II",
+                location="Sec. 4.2 (p. 16), footnote 3, Table II",
+                quote="For C = 1 and r = 512, SVMs and 'full-rank' PCA is smaller than that of RG (FHT) and SVMs by "
+                "0.43 (0.15) seconds",
+                kind="ambiguity",
             ),
         ),
         notes="Seeded techtc_like stand-in pairs (not the real data), the exact L1-loss SVM with bias (eq. (3), "

@@ -189,17 +189,19 @@ THEOREM = register(
         ),
         profiles=PROFILES,
         trial=trial,
+        arrays=(("n", "d"),),  # the data X (memory model: rpcheck.engine.theorem.trial_memory)
         parameters={k: P[k] for k in ("kind", "n", "d", "rho", "r", "eps")},
         constraints=(rho_le("d"),),
         findings=(
             Finding(
                 "missing-scaling",
-                "Sec. 2 states no 1/sqrt(r) for RG (and only 'rescaled' for RS). Without it Lemma 3.4's "
-                "embedding and Thm 3.6's ball bound fail in every draw (e_u >= r(1 - e) - 1, B_u~^2 = r B~^2), "
-                "Thm 3.5's margin bound holds only because gamma_u~^2 = r gamma~^2, and Thm 1.1's ratio is "
-                "unchanged.",
+                "Sec. 2 states no 1/sqrt(r) for RG (and only 'rescaled' for RS). Without it Lemma 3.4's embedding "
+                "and Thm 3.6's ball bound fail in every draw (e_u >= r(1 - e) - 1, B_u~^2 = r B~^2), Thm 3.5's "
+                "margin bound holds only because gamma_u~^2 = r gamma~^2, and Thm 1.1's ratio is unchanged.",
                 evidence_variant="lemma_unscaled",
-                spec_ref="Sec. 2",
+                location="Sec. 2 (RG and RS); Lemmas 3.2 and 3.4",
+                quote="a matrix R whose entries are i.i.d. standard Gaussian random variables",
+                kind="ambiguity",
             ),
         ),
         notes="Same draw of R used scaled (N(0, 1/r), E[R R^T] = I) and unscaled (sqrt(r) R). Separable data with "

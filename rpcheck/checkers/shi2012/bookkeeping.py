@@ -110,17 +110,32 @@ BOOKKEEPING = register(Theorem(
     tolerance=RTOL,
     tolerance_note="float64 closed forms, relative 1e-10",
     findings=(
-        Finding("I8", "Theorem 9 states delta, eps in (0, 1]; eps = 1 makes 1 - eps = 0 in its bound.",
-                evidence_variant="thm9_domain_as_printed", spec_ref="Theorem 9 (domain of delta, eps)"),
-        Finding("C14", "The n thresholds invert 6NE(n, eps) = delta exactly; the charged union count 6m "
-                       "exceeds the "
-                "(4m+2) events Theorem 6's proof needs (conservative, valid).",
-                evidence_variant="union_count_conservative", spec_ref="Theorems 6, 8, 9 (n thresholds) and Lemma 10"),
-        Finding("C15", "The non-vacuity regions are exactly eps < gamma/(2+gamma) (Thm 6), gamma/(2-gamma) "
-                       "(Thm 6 as "
-                "proved), thm8_eps_max (Thm 8; about half for the corrected bound at small gamma), g/(2-g) "
-                "(Thm 9); "
-                "the margin checkers report every cell outside them as VACUOUS.",
-                evidence_variant="nonvacuity_regions", spec_ref="Theorems 6, 8, 9 (margin bounds)"),
+        Finding(
+            "I8",
+            "Theorem 9 states delta, eps in (0, 1]; eps = 1 makes 1 - eps = 0 in its bound.",
+            evidence_variant="thm9_domain_as_printed",
+            location="Theorem 9",
+            quote="then for any delta, eps in (0, 1]",
+            kind="paper error",
+        ),
+        Finding(
+            "C14",
+            "The n thresholds invert 6NE(n, eps) = delta exactly; the charged union count 6m exceeds the (4m+2) "
+            "events Theorem 6's proof needs (conservative, valid).",
+            evidence_variant="union_count_conservative",
+            location="Theorems 6, 8, 9 (n thresholds); Lemma 10",
+            quote="n > 12/(3 eps^2 - 2 eps^3) ln(6m/delta)",
+            kind="observation",
+        ),
+        Finding(
+            "C15",
+            "The non-vacuity regions are exactly eps < gamma/(2+gamma) (Thm 6), gamma/(2-gamma) (Thm 6 as proved), "
+            "thm8_eps_max (Thm 8; about half for the corrected bound at small gamma), g/(2-g) (Thm 9); the margin "
+            "checkers report every cell outside them as VACUOUS.",
+            evidence_variant="nonvacuity_regions",
+            location="Theorems 6, 8, 9 (margin bounds)",
+            quote="is linearly separable by margin gamma - 2 eps/(1 - eps)",
+            kind="observation",
+        ),
     ),
 ))

@@ -146,16 +146,25 @@ THEOREM = register(Theorem(
     parameters=c.fig1_spread_param(),
     trial=trial,
     findings=(
-        Finding("fig1-confirmed", "The Figure-1 construction behaves as described: the separability rate "
-                                  "equals "
-                "(2/pi) arctan(1/a) = (2/pi) arcsin(gamma_D2), i.e. 'angle between dashed lines / pi', "
-                "which -> 0.",
-                evidence_variant="separability_gaussian", spec_ref="Section 2.1, Figure 1"),
-        Finding("fig1-uniform", "With 'uniform' read as i.i.d. Uniform[-1,1] entries the rate is 1/(2a), "
-                                "not angle/pi: "
-                "the claim needs a rotation-invariant direction.",
-                evidence_variant="separability_uniform_entries",
-                spec_ref="Section 2.1, Figure 1 ('uniform' R)"),
+        Finding(
+            "fig1-confirmed",
+            "The Figure-1 construction behaves as described: the separability rate equals (2/pi) arctan(1/a) = "
+            "(2/pi) arcsin(gamma_D2), i.e. 'angle between dashed lines / pi', which -> 0.",
+            evidence_variant="separability_gaussian",
+            location="Section 2, Figure 1",
+            quote="If R is chosen randomly from a uniform distribution then probability that the projected data is "
+            "linearly separable (by a positive margin) is the angle separating the dashed lines divide by pi",
+            kind="observation",
+        ),
+        Finding(
+            "fig1-uniform",
+            "With 'uniform' read as i.i.d. Uniform[-1,1] entries the rate is 1/(2a), not angle/pi: the claim needs a "
+            "rotation-invariant direction.",
+            evidence_variant="separability_uniform_entries",
+            location="Section 2, Figure 1",
+            quote="If R is chosen randomly from a uniform distribution",
+            kind="ambiguity",
+        ),
     ),
 ))
 

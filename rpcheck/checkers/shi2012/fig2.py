@@ -181,14 +181,25 @@ FIG2 = register(Theorem(
                               lambda p: p["c"] != 0),),
     trial=_trial,
     findings=(
-        Finding("I9-fig2", "Figure 2's obtuse examples are nearly orthogonal; P1 for cos = -0.062 (eps = "
-                           "0.3) is 0.75 at "
-                "n = 300 but falls to 0.31 at n = 3000 and 0.06 at n = 10^4 (exact law, confirmed by Monte "
-                "Carlo): "
-                "'not preserved when obtuse' is an artifact of the pairs and the relative metric.",
-                evidence_variant="p1_exact", spec_ref="Section 5.1, Figure 2 (obtuse pairs)"),
-        Finding("C7c", "P1 < P2 holds strongly for cos = 0.827 and 0.527, but not for |cos| <= 0.062 (P1 ~ "
-                       "P2).",
-                evidence_variant="p1_vs_p2", spec_ref="Section 5.1, Figure 2"),
+        Finding(
+            "I9-fig2",
+            "Figure 2's obtuse examples are nearly orthogonal; P1 for cos = -0.062 (eps = 0.3) is 0.75 at n = 300 "
+            "but falls to 0.31 at n = 3000 and 0.06 at n = 10^4 (exact law, confirmed by Monte Carlo): 'not "
+            "preserved when obtuse' is an artifact of the pairs and the relative metric.",
+            evidence_variant="p1_exact",
+            location="Section 5.1, Figure 2 (c)-(d) and its caption",
+            quote="Clearly the empirical rejection probability does not shrink towards zero, thus both the angle and "
+            "the inner product are not preserved.",
+            kind="paper error",
+        ),
+        Finding(
+            "C7c",
+            "P1 < P2 holds strongly for cos = 0.827 and 0.527, but not for |cos| <= 0.062 (P1 ~ P2).",
+            evidence_variant="p1_vs_p2",
+            location="Section 5.1, Figure 2",
+            quote="for the same gamma, eps and n, the empirical rejection probability for the angle preservation is "
+            "significantly smaller than that for inner product preservation",
+            kind="observation",
+        ),
     ),
 ))

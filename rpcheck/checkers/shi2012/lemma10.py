@@ -169,14 +169,24 @@ LEMMA10 = register(Theorem(
     parameters={"n": c.INT(1, doc="rows of R"), "eps": c.EPS01, "d": c.INT(1, doc="dimension of x")},
     trial=_trial,
     findings=(
-        Finding("I1", "The proof of Lemma 10 prints Pr(||Rx||^2 <= (1+eps)||x||^2) <= exp(...); the event "
-                      "must be "
-                ">= (the upper tail). As printed the inequality is false (its probability exceeds 1/2).",
-                evidence_variant="upper_tail_as_printed", spec_ref="Proof of Lemma 10 (Appendix)"),
-        Finding("I4-lemma10", "Lemma 10 holds but is loose: promised/exact is about 2 at n = 1 and grows "
-                              "quickly "
-                "(7.7x at eps = 0.1, n = 1000; 24x at eps = 0.3, n = 300); reported per cell by the looseness variant.",
-                evidence_variant="looseness", spec_ref="Lemma 10"),
+        Finding(
+            "I1",
+            "The proof of Lemma 10 prints Pr(||Rx||^2 <= (1+eps)||x||^2) <= exp(...); the event must be >= (the "
+            "upper tail). As printed the inequality is false (its probability exceeds 1/2).",
+            evidence_variant="upper_tail_as_printed",
+            location="Proof of Lemma 10 (Section 4)",
+            quote="Pr(||Rx||^2 <= (1 + eps)||x||^2) <= exp((n/2)(1 - (1 + eps) + ln(1 + eps)))",
+            kind="paper error",
+        ),
+        Finding(
+            "I4-lemma10",
+            "Lemma 10 holds but is loose: promised/exact is about 2 at n = 1 and grows quickly (7.7x at eps = 0.1, n "
+            "= 1000; 24x at eps = 0.3, n = 300); reported per cell by the looseness variant.",
+            evidence_variant="looseness",
+            location="Lemma 10",
+            quote="Pr((1 - eps) <= ||Rx||^2/||x||^2 <= (1 + eps)) >= 1 - 2 exp(-(n/2)(eps^2/2 - eps^3/3))",
+            kind="observation",
+        ),
     ),
     notes="q ~ chi^2_n/n for every x (2-stability), so the exact variants are exact, not asymptotic.",
 ))

@@ -157,11 +157,16 @@ LEMMA4 = register(Theorem(
     tolerance=1e-12,
     tolerance_note="enumeration sums <= 3^5 terms: rounding < 1e-13 relative",
     findings=(
-        Finding("lemma4-subgaussian", "Lemma 4's proof uses only independence, zero mean and unit variance: "
-                                      "the mean "
-                "is preserved for Rademacher and Achlioptas entries too; the variance is (||w||^2||x||^2 + "
-                "<w,x>^2 + "
-                "(mu4-3) sum w_j^2 x_j^2)/n (not in the paper).", evidence_variant="variance_enumeration",
-                spec_ref="Lemma 4 and its proof"),
+        Finding(
+            "lemma4-subgaussian",
+            "Lemma 4's proof uses only independence, zero mean and unit variance: the mean is preserved for "
+            "Rademacher and Achlioptas entries too; the variance is (||w||^2||x||^2 + <w,x>^2 + (mu4-3) sum w_j^2 "
+            "x_j^2)/n (not in the paper).",
+            evidence_variant="variance_enumeration",
+            location="Lemma 4 and its proof",
+            quote="The above is based solely on the fact that the {r_ij} are independent with zero mean and unit "
+            "variance.",
+            kind="observation",
+        ),
     ),
 ))

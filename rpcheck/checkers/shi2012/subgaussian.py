@@ -140,9 +140,15 @@ THEOREM = register(Theorem(
     tolerance=c.TOL,
     tolerance_note="float64 cosines; 1e-9 absolute",
     findings=(
-        Finding("C16", "The sub-Gaussian extension holds where tested: Lemma 10 and Theorem 5 hold at the "
-                       "promised "
-                "rates for Rademacher and Achlioptas matrices, dense and axis-aligned inputs.",
-                evidence_variant="thm5", spec_ref="Section 6 (Conclusion)"),
+        Finding(
+            "C16",
+            "The sub-Gaussian extension holds where tested: Lemma 10 and Theorem 5 hold at the promised rates for "
+            "Rademacher and Achlioptas matrices, dense and axis-aligned inputs.",
+            evidence_variant="thm5",
+            location="Section 6 (Conclusion)",
+            quote="similar bounds can be achieved for sub-Gaussian distribution as long as a tail bound similar to "
+            "Lemma 10 holds",
+            kind="observation",
+        ),
     ),
 ))

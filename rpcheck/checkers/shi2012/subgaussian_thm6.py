@@ -235,8 +235,15 @@ THEOREM = register(Theorem(
     tolerance_note="float64 cosines; 1e-9 absolute",
     notes="Constants derived in the module docstring of rpcheck.checkers.shi2012.subgaussian_thm6.",
     findings=(
-        Finding("C16-thm6", "Theorem 6 extends to Rademacher and Achlioptas sparse projections with the printed "
-                            "constants (Achlioptas' tails have Lemma 10's form), for dense and axis-aligned data.",
-                evidence_variant="witness_as_printed", spec_ref="Section 6 (Conclusion); Theorem 6"),
+        Finding(
+            "C16-thm6",
+            "Theorem 6 extends to Rademacher and Achlioptas sparse projections with the printed constants "
+            "(Achlioptas' tails have Lemma 10's form), for dense and axis-aligned data.",
+            evidence_variant="witness_as_printed",
+            location="Section 6 (Conclusion); Theorem 6",
+            quote="similar bounds can be achieved for sub-Gaussian distribution as long as a tail bound similar to "
+            "Lemma 10 holds",
+            kind="observation",
+        ),
     ),
 ))

@@ -211,25 +211,44 @@ THM5 = register(Theorem(
     tolerance=c.TOL,
     tolerance_note="float64 cosines of vectors of length <= 3000: rounding error << 1e-9",
     findings=(
-        Finding("I2", "The first inequality of (9) is false in general (it fails in a large fraction of the "
-                      "draws "
-                "where the three norm events hold); the band (4) still follows via "
-                "||s a'-t b'||^2 <= max(s,t)^2 ||a'-b'||^2 + (s-t)^2.", evidence_variant="proof_step_9",
-                spec_ref="Proof of Theorem 5, first inequality of (9)"),
-        Finding("I3", "The acute hypothesis <w,x> > 0 is never used: the band holds at the promised rate, "
-                      "and on "
-                "E3 with zero exceptions, for obtuse pairs too.", evidence_variant="proof_structure",
-                spec_ref="Theorem 5 (hypothesis <w,x> > 0) and its proof"),
-        Finding("I9", "'Neither angle nor inner product is preserved when obtuse' is an artifact of the "
-                      "nearly "
-                "orthogonal pairs and relative metrics of Fig. 2: c' flips sign with w draw by draw, so "
-                "preservation "
-                "of cos = -0.827 equals that of +0.827, and the band holds for obtuse c (any_angle).",
-                evidence_variant="sign_symmetry", spec_ref="Section 5.1, Figure 2"),
-        Finding("I4-thm5", "Theorem 5 is vacuous unless n > 12 ln 6/(3eps^2-2eps^3) (768 at eps = 0.1) and, "
-                           "where "
-                "not vacuous, orders of magnitude loose (exact failure 2.5e-4 vs 0.58 at c = 0.827, n = "
-                "1000, "
-                "eps = 0.1).", evidence_variant="looseness", spec_ref="Theorem 5, eq. (4)"),
+        Finding(
+            "I2",
+            "The first inequality of (9) is false in general (it fails in a large fraction of the draws where the "
+            "three norm events hold); the band (4) still follows via ||s a'-t b'||^2 <= max(s,t)^2 ||a'-b'||^2 + "
+            "(s-t)^2.",
+            evidence_variant="proof_step_9",
+            location="Proof of Theorem 5, eq. (9) and the sentence after it",
+            quote="the second inequality is a property of any acute angle",
+            kind="proof gap",
+        ),
+        Finding(
+            "I3",
+            "The band (4) holds at the promised rate for obtuse pairs too, and on E3 with zero exceptions: the "
+            "hypothesis <w,x> > 0 is not needed. The proof invokes acuteness only in the step of (9) that finding I2 "
+            "shows false in general.",
+            evidence_variant="proof_structure",
+            location="Theorem 5 (hypothesis) and its proof",
+            quote="if <w, x> > 0, then with probability at least",
+            kind="observation",
+        ),
+        Finding(
+            "I9",
+            "'Neither angle nor inner product is preserved when obtuse' is an artifact of the nearly orthogonal "
+            "pairs and relative metrics of Fig. 2: c' flips sign with w draw by draw, so preservation of cos = "
+            "-0.827 equals that of +0.827, and the band holds for obtuse c (any_angle).",
+            evidence_variant="sign_symmetry",
+            location="Section 5.1, caption of Figure 2",
+            quote="Neither angle (c) nor inner product (d) is preserved when the angle is obtuse",
+            kind="paper error",
+        ),
+        Finding(
+            "I4-thm5",
+            "Theorem 5 is vacuous unless n > 12 ln 6/(3eps^2-2eps^3) (768 at eps = 0.1) and, where not vacuous, "
+            "orders of magnitude loose (exact failure 2.5e-4 vs 0.58 at c = 0.827, n = 1000, eps = 0.1).",
+            evidence_variant="looseness",
+            location="Theorem 5, eq. (4)",
+            quote="with probability at least 1 - 6 exp(-(n/2)(eps^2/2 - eps^3/3))",
+            kind="observation",
+        ),
     ),
 ))

@@ -138,9 +138,15 @@ THEOREM = register(Theorem(
     tolerance=FLAT_TOL,
     tolerance_note="float64 closed forms: consecutive differences are >= 4e-7 in size, rounding < 1e-15",
     findings=(
-        Finding("C6-bound", "The printed band (4) narrows as c grows (slope -4eps/(1-eps^2)), for every c, "
-                            "acute or obtuse; intersected with [-1, 1] it widens with c on (0, (3eps-1)/(1+eps)) "
-                            "when 1/3 < eps < 1/sqrt(2), where its lower end is the trivial -1.",
-                evidence_variant="width_clipped_acute", spec_ref="Theorem 5, eq. (4); Section 6"),
+        Finding(
+            "C6-bound",
+            "The printed band (4) narrows as c grows (slope -4eps/(1-eps^2)), for every c, acute or obtuse; "
+            "intersected with [-1, 1] it widens with c on (0, (3eps-1)/(1+eps)) when 1/3 < eps < 1/sqrt(2), where "
+            "its lower end is the trivial -1.",
+            evidence_variant="width_clipped_acute",
+            location="Theorem 5, eq. (4); Section 6",
+            quote="the smaller acute angle, the better the preservation of the angle and the inner product",
+            kind="observation",
+        ),
     ),
 ))

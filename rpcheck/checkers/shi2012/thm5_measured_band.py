@@ -171,10 +171,16 @@ THEOREM = register(Theorem(
                  c.Constraint("B divisible by 20", lambda p: p["B"] % 20 == 0)),
     trial=trial,
     findings=(
-        Finding("C6", "The measured band of cos(Rw, Rx) narrows as |c| grows (sd ~ (1-c^2)/sqrt(n)), and is "
-                      "exactly as wide at -c as at c: 'acute beats obtuse' is a property of the bound (4), not "
-                      "of the projection.", evidence_variant="acute_beats_mirror",
-                spec_ref="Section 6 (Conclusion); Section 5.1"),
+        Finding(
+            "C6",
+            "The measured band of cos(Rw, Rx) narrows as |c| grows (sd ~ (1-c^2)/sqrt(n)), and is exactly as wide at "
+            "-c as at c: 'acute beats obtuse' is a property of the bound (4), not of the projection.",
+            evidence_variant="acute_beats_mirror",
+            location="Section 6 (Conclusion); Section 5.1",
+            quote="margin preservation is closely related to acute angle (cosine) preservation and inner product "
+            "preservation",
+            kind="observation",
+        ),
     ),
 ))
 

@@ -99,15 +99,25 @@ THEOREM = register(Theorem(
     tolerance=c.TOL,
     tolerance_note="float64 cosines; 1e-9 absolute",
     findings=(
-        Finding("I5", "Theorem 6 is weaker than its proof: the proof gives A gamma - 2eps/(1-eps) = gamma - "
-                "2eps(1-gamma)/(1-eps), non-vacuous for eps < gamma/(2-gamma) instead of gamma/(2+gamma); "
-                "the stronger bound holds at the promised rate (e.g. gamma = 0.6, eps = 0.3, where the "
-                "printed "
-                "bound is negative).", evidence_variant="witness_as_proved", spec_ref="Theorem 6 and its proof"),
-        Finding("I4-thm6", "Conservative union bound: 6m charged where (4m+2) Lemma-10 events suffice, and "
-                           "no "
-                "failure of the printed bound is observed even at n far below the threshold.",
-                evidence_variant="witness_as_printed", spec_ref="Theorem 6 (n threshold) and its proof"),
+        Finding(
+            "I5",
+            "Theorem 6 is weaker than its proof: the proof gives A gamma - 2eps/(1-eps) = gamma - "
+            "2eps(1-gamma)/(1-eps), non-vacuous for eps < gamma/(2-gamma) instead of gamma/(2+gamma); the stronger "
+            "bound holds at the promised rate (e.g. gamma = 0.6, eps = 0.3, where the printed bound is negative).",
+            evidence_variant="witness_as_proved",
+            location="Theorem 6 and its proof",
+            quote="the dataset S' ... is linearly separable by margin gamma - 2 eps/(1 - eps)",
+            kind="observation",
+        ),
+        Finding(
+            "I4-thm6",
+            "Conservative union bound: 6m charged where (4m+2) Lemma-10 events suffice, and no failure of the "
+            "printed bound is observed even at n far below the threshold.",
+            evidence_variant="witness_as_printed",
+            location="Theorem 6 (n threshold) and its proof",
+            quote="n > 12/(3 eps^2 - 2 eps^3) ln(6m/delta)",
+            kind="observation",
+        ),
     ),
 ))
 

@@ -128,10 +128,15 @@ THEOREM = register(Theorem(
     tolerance=c.TOL,
     tolerance_note="float64 cosines; 1e-9 absolute",
     findings=(
-        Finding("I4-thm8", "Theorem 8 as printed is not violated empirically at any tested (n, eps): the "
-                           "true "
-                "distortion ~(1-c^2)/sqrt(n) is far below the slack.", evidence_variant="as_printed",
-                spec_ref="Theorem 8"),
+        Finding(
+            "I4-thm8",
+            "Theorem 8 as printed is not violated empirically at any tested (n, eps): the true distortion "
+            "~(1-c^2)/sqrt(n) is far below the slack.",
+            evidence_variant="as_printed",
+            location="Theorem 8",
+            quote="-(1 + 3 eps)/(1 - eps^2) + sqrt(1 - eps^2)/(1 + eps) + ((1 + eps)/(1 - eps)) gamma",
+            kind="observation",
+        ),
     ),
 ))
 

@@ -97,13 +97,16 @@ THEOREM = register(Theorem(
     tolerance=c.TOL,
     tolerance_note="float64 cosines in R^n, n <= 20: rounding << 1e-9",
     findings=(
-        Finding("I6", "Gap in Theorem 8's final step: on draws where every Lemma-10 event of the proof "
-                      "holds, the "
-                "projected margin can be below the printed gamma'_8 (u_1 ⟂ x, u_2 = -x, gamma = 1); Theorem "
-                "5 only "
-                "gives K + A c_y - B c_max, and the corrected worst case -(1+7eps)/(1-eps^2) + "
-                "sqrt(1-eps^2)/(1+eps)"
-                " + A gamma holds on every such draw. The probability claim itself is vacuous there.",
-                evidence_variant="printed_step", spec_ref="Proof of Theorem 8 (final inequality)"),
+        Finding(
+            "I6",
+            "Gap in Theorem 8's final step: on draws where every Lemma-10 event of the proof holds, the projected "
+            "margin can be below the printed gamma'_8 (u_1 ⟂ x, u_2 = -x, gamma = 1); Theorem 5 only gives K + A c_y "
+            "- B c_max, and the corrected worst case -(1+7eps)/(1-eps^2) + sqrt(1-eps^2)/(1+eps) + A gamma holds on "
+            "every such draw. The probability claim itself is vacuous there.",
+            evidence_variant="printed_step",
+            location="Proof of Theorem 8 (final inequality)",
+            quote=">= sqrt(1 - eps^2)/(1 + eps) - (1 + 3 eps)/(1 - eps^2) + ((1 + eps)/(1 - eps)) gamma",
+            kind="proof gap",
+        ),
     ),
 ))

@@ -394,13 +394,13 @@ def recovery_parameters(eps_high=0.5, **extra):
     paper's range, 1/2 for Cor. 7 and Theorems 1, 2, 4, 5 and 1/3 for Theorem 3), ``delta`` in (0, 1),
     ``c > 0`` (the constant of Cor. 7's ``m``), ``lam > 0`` (the regulariser of (1)) and the loss."""
     params = {
-        "n": Param("int", low=2, doc="number of examples"),
-        "d": Param("int", low=1, doc="dimension"),
-        "r": Param("int", low=1, doc="rank of X"),
+        "n": Param("int", low=2, doc="number of examples", size=True),
+        "d": Param("int", low=1, doc="dimension", size=True),
+        "r": Param("int", low=1, doc="rank of X", size=True),
         "eps": Param("float", low=0.0, high=eps_high, closed="right", doc="accuracy eps of Cor. 7's m"),
         "delta": Param("float", low=0.0, high=1.0, closed="neither", doc="failure probability"),
         "c": Param("float", low=0.0, closed="neither", doc="constant c of m >= (r+1) log(2r/delta)/(c eps^2)"),
-        "m": Param("int", low=1, doc="number of random projections (default: Cor. 7's m)"),
+        "m": Param("int", low=1, doc="number of random projections (default: Cor. 7's m)", size=True),
         "lam": Param("float", low=0.0, closed="neither", doc="regulariser lambda of the primal (1)"),
         "loss": Param("choice", choices=LOSSES, doc="loss of the primal (1)"),
         "kind": Param("choice", choices=SKETCH_KINDS, doc="sketch family of R (default gaussian)"),

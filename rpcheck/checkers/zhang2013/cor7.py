@@ -278,20 +278,25 @@ THEOREM = register(
         findings=(
             Finding(
                 "cor7-constant-conservative",
-                "The assumed c = 1/4 is conservative: the implied constant at the prescribed m is about 1 "
-                "(c_emp ~ 1.04-1.34 measured), so the prescribed m is about 4x larger than needed and the "
-                "failure rate there is ~0.",
+                "With c = 1/4 (rpcheck's assumed value: the value of c is not legible in the available text of the "
+                "paper) the condition is conservative: the implied constant at the prescribed m is about 1 (c_emp ~ "
+                "1.04-1.34 measured), so the prescribed m is about 4x larger than needed and the failure rate there "
+                "is ~0.",
                 evidence_variant="implied_constant",
-                spec_ref="Corollary 7 (constant c)",
+                location="Corollary 7 (Section 5.1)",
+                quote="m >= (r + 1) log(2r/delta)/(c eps^2)",
+                kind="observation",
             ),
             Finding(
                 "cor7-no-log-r",
-                "The implied constant grows with r (about 1.07 at r = 2, 1.09 at r = 5, 1.38 at r = 20 for "
-                "eps = 1/2, ci): the printed (r+1) log(2r/delta) overstates the growth of the needed m in r, "
-                "consistent with m = O((r + log 1/delta)/eps^2) for Gaussian A and not with the O(r log r) "
-                "'coupon collector' speculation.",
+                "The implied constant grows with r (about 1.07 at r = 2, 1.09 at r = 5, 1.38 at r = 20 for eps = "
+                "1/2, ci): the printed (r+1) log(2r/delta) overstates the growth of the needed m in r, consistent "
+                "with m = O((r + log 1/delta)/eps^2) for Gaussian A and not with an r log r growth, which the remark "
+                "after Theorem 2 relates to 'the coupon collector's problem'.",
                 evidence_variant="implied_constant",
-                spec_ref="Corollary 7 and the O(r log r) remark of Section 4",
+                location="Corollary 7; Section 4.1, the remark after Theorem 2",
+                quote="m >= (r + 1) log(2r/delta)/(c eps^2)",
+                kind="observation",
             ),
             Finding(
                 "cor7-same-distortion-as-paul",
@@ -300,7 +305,9 @@ THEOREM = register(
                 "rpcheck.linalg.embedding_distortion) behave as the exact Wishart cells (same law: KS test in "
                 "tests/checkers/test_zhang2013.py).",
                 evidence_variant="stated",
-                spec_ref="Corollary 7; Paul et al. 2014 Lemma 3.7",
+                location="Corollary 7; Paul et al. 2014 Lemma 3.4",
+                quote="||(1/m) A A^T - I||_2 <= eps",
+                kind="observation",
             ),
         ),
         notes="A A^T/m sampled exactly by the Bartlett decomposition (sampler='bartlett') or from an "

@@ -273,11 +273,13 @@ THEOREM = register(
         findings=(
             Finding(
                 "losses-thm2",
-                "Theorem 2 holds for the logistic, squared hinge and smoothed hinge losses: no certified "
-                "exception to the per-draw bound eps_R/(1-eps_R); the error reaches 0.96 of it (squared hinge, "
-                "lambda = 0.05; ci, two seeds), so the bound is nearly tight.",
+                "Theorem 2 holds for the logistic, squared hinge and smoothed hinge losses: no certified exception "
+                "to the per-draw bound eps_R/(1-eps_R); the error reaches 0.96 of it (squared hinge, lambda = 0.05; "
+                "ci, two seeds), so the bound is nearly tight.",
                 evidence_variant="per_draw",
-                spec_ref="Theorem 2; Section 2 (loss class)",
+                location="Section 2, eq. (1) (the loss class); Theorem 2",
+                quote="is a convex loss function that is differentiable",
+                kind="observation",
             ),
         ),
         notes="Data X = U diag(s) V^T (rank r, condition 10), labels sign(X u + 0.3 g); no bias (paper (1)); "

@@ -119,11 +119,14 @@ THEOREM = register(
         findings=(
             Finding(
                 "thm1-factor",
-                "The proof yields the sharper deterministic eps_R/(1-eps_R); the printed sqrt(2) eps/sqrt(1-eps) "
-                "is larger exactly when eps <= 1/2, so the theorem needs eps <= 1/2 (no exception to the "
-                "per-draw form was found).",
+                "The proof's argument gives the sharper deterministic eps_R/(1-eps_R); the printed sqrt(2) "
+                "eps/sqrt(1-eps) is at least eps/(1-eps) exactly when eps <= 1/2, so the printed form needs eps <= "
+                "1/2 (the eps range of Theorem 1 is not legible in the available text). No exception to the per-draw "
+                "form was found.",
                 evidence_variant="per_draw",
-                spec_ref="Theorem 1 and its proof",
+                location="Theorem 1 (Section 2)",
+                quote="||sqrt(m) z* - R^T w*||_2 <= (sqrt(2) eps/sqrt(1 - eps)) ||R^T w*||_2",
+                kind="observation",
             ),
         ),
     )

@@ -165,17 +165,22 @@ THEOREM = register(
         findings=(
             Finding(
                 "thm2-hinge",
-                "Theorem 2 (stated for differentiable losses) holds for the hinge loss when the projected "
-                "dual is solved directly: the per-draw bound eps_R/(1-eps_R) had no certified exception.",
+                "Theorem 2 (stated for differentiable losses) holds for the hinge loss when the projected dual is "
+                "solved directly: the per-draw bound eps_R/(1-eps_R) had no certified exception.",
                 evidence_variant="per_draw",
-                spec_ref="Theorem 2; Section 3 (hinge loss)",
+                location="Section 2, footnote 1; Theorem 2",
+                quote="For non-differentiable loss functions such as hinge loss, we could apply the smoothing "
+                "technique described in (Nesterov, 2005) to make it differentiable.",
+                kind="observation",
             ),
             Finding(
                 "thm2-deterministic",
-                "The proof gives a deterministic statement: ||wtilde - w*|| <= eps_R/(1-eps_R)||w*|| for "
-                "every R with eps_R = ||U^T R R^T U/m - I|| < 1; the probability only enters through Cor. 7.",
+                "The proof gives a deterministic statement: ||wtilde - w*|| <= eps_R/(1-eps_R)||w*|| for every R "
+                "with eps_R = ||U^T R R^T U/m - I|| < 1; the probability only enters through Cor. 7.",
                 evidence_variant="per_draw",
-                spec_ref="Theorem 2, proof (17)-(21)",
+                location="Section 5.1 (proof of Theorem 2), after eq. (21)",
+                quote="(1 - eps) ||gamma~ - gamma*||_2 <= eps ||gamma*||_2",
+                kind="observation",
             ),
         ),
         notes="Data X = U diag(s) V^T (rank r, condition 10), labels sign(X u + 0.3 g); no bias (paper (1)).",

@@ -208,10 +208,12 @@ THEOREM = register(
         findings=(
             Finding(
                 "thm3-naive-scale",
-                "The naive solution's error is of order sqrt(d/m) ||w*|| (diagnostic naive_times_sqrt_m_over_d "
-                "~ 1), far above the printed lower bound, which is loose by the bracket factor.",
+                "The naive solution's error is of order sqrt(d/m) ||w*|| (diagnostic naive_times_sqrt_m_over_d ~ 1), "
+                "far above the printed lower bound, which is loose by the bracket factor.",
                 evidence_variant="stated",
-                spec_ref="Theorem 3",
+                location="Theorem 3 (Section 4.1)",
+                quote="||w^ - w*||_2 >= (1/2) sqrt((d - r)/m) (1 - eps sqrt(2(1 + eps))/(1 - eps)) ||w*||_2",
+                kind="observation",
             ),
         ),
     )

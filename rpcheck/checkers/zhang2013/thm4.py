@@ -144,17 +144,23 @@ THEOREM = register(
         findings=(
             Finding(
                 "thm4-tight",
-                "A tighter per-draw form eps_R(1 + sqrt((1+eps_R)/(1-eps_R))) <= eps_R(1 + 1/(1-eps_R)) holds "
-                "(no exception).",
+                "A tighter per-draw form eps_R(1 + sqrt((1+eps_R)/(1-eps_R))) <= eps_R(1 + 1/(1-eps_R)) holds (no "
+                "exception).",
                 evidence_variant="per_draw_tight",
-                spec_ref="Theorem 4 [D]",
+                location="Theorem 4 (Section 4.1)",
+                quote="max_{x in span(X), ||x||_2 <= 1} x^T (w^ - w*) <= eps (1 + 1/(1 - eps)) ||w*||_2",
+                kind="observation",
             ),
             Finding(
                 "thm4-margin",
-                "Reconstructed margin corollary: y x^T what >= y x^T w* - eps(1 + 1/(1-eps))||w*|| ||x|| for "
-                "x in span(X) (no exception on held-out points).",
+                "Reconstructed margin corollary: y x^T what >= y x^T w* - eps(1 + 1/(1-eps))||w*|| ||x|| for x in "
+                "span(X) (no exception on held-out points).",
                 evidence_variant="margin",
-                spec_ref="Theorem 4, margin sentence",
+                location="Section 4.1, the paragraph after Theorem 4 (its inline formulas are not legible in the "
+                "available text)",
+                quote="We note that Theorem 4 directly implies the result of margin classification error for random "
+                "projection",
+                kind="observation",
             ),
         ),
     )

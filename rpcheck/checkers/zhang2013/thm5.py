@@ -253,24 +253,31 @@ THEOREM = register(
         findings=(
             Finding(
                 "thm5-one-R",
-                "One R serves all iterations: the per-draw recursion (eps_R/(1-eps_R))^t holds at every t with "
-                "no union bound over iterations (failure probability independent of T).",
+                "One R serves all iterations: the per-draw recursion (eps_R/(1-eps_R))^t holds at every t with no "
+                "union bound over iterations (failure probability independent of T).",
                 evidence_variant="per_draw",
-                spec_ref="Theorem 5",
+                location="Section 4.1, the paragraph after Theorem 5",
+                quote="Notice that the number of random projection does not depend on the number of iterations",
+                kind="observation",
             ),
             Finding(
                 "thm5-divergence-below-m",
-                "Below the prescribed m (c = 4 cells, eps_R often > 1/2) Algorithm 2 can diverge: the error "
-                "grows with t (reported, not a claim of the paper; the per-draw recursion still holds).",
+                "Below the prescribed m (c = 4 cells, eps_R often > 1/2) Algorithm 2 can diverge: the error grows "
+                "with t (reported, not a claim of the paper; the per-draw recursion still holds).",
                 evidence_variant="stated",
-                spec_ref="Theorem 5; Section 5.3 remark (related)",
+                location="Theorem 5 (its condition on m is Theorem 2's)",
+                quote="||w~_T - w*||_2 <= (eps/(1 - eps))^T ||w*||_2",
+                kind="observation",
             ),
             Finding(
                 "thm5-hinge",
                 "Algorithm 2 with the hinge loss (step solved in the dual, Section 5.2) contracts per step as the "
                 "theorem states for smooth losses.",
                 evidence_variant="per_step",
-                spec_ref="Section 5.2, eq. (13)",
+                location="Section 5.2, eq. (13); Section 2, footnote 1",
+                quote="For non-differentiable loss functions such as hinge loss, we could apply the smoothing "
+                "technique described in (Nesterov, 2005) to make it differentiable.",
+                kind="observation",
             ),
         ),
     )

@@ -299,32 +299,42 @@ THEOREM = register(
         findings=(
             Finding(
                 "thm6-vacuous",
-                "With c = 1/32 the condition on m is vacuous at practical sizes unless lambda/gamma is large "
-                "(rbar small): the lambda = 0.01 cells are VACUOUS (implied eps > 5).",
+                "With c = 1/32 (rpcheck's assumed value: the value of c is not legible in the available text of the "
+                "paper) the condition on m is vacuous at practical sizes unless lambda/gamma is large (rbar small): "
+                "the lambda = 0.01 cells are VACUOUS (implied eps > 5).",
                 evidence_variant="stated",
-                spec_ref="Theorem 6 (condition on m)",
+                location="Theorem 6 (condition on m)",
+                quote="m >= rbar sigma_1^2/(c eps^2 (lambda/gamma + sigma_1^2)) log(2d/delta)",
+                kind="observation",
             ),
             Finding(
                 "thm6-printed-condition-weaker",
                 "The printed condition (with sigma_1^2/(lambda/gamma + sigma_1^2) <= 1) is weaker than the "
                 "conservative rbar log(2d/delta)/(c eps^2); both hold where non-vacuous.",
                 evidence_variant="conservative",
-                spec_ref="Theorem 6 (condition on m)",
+                location="Theorem 6 (condition on m)",
+                quote="m >= rbar sigma_1^2/(c eps^2 (lambda/gamma + sigma_1^2)) log(2d/delta)",
+                kind="observation",
             ),
             Finding(
                 "thm6-sqrt-scaling",
                 "The error scales like sqrt(rbar/m): the fitted slope of log rel against log m is close to -1/2.",
                 evidence_variant="scaling",
-                spec_ref="Theorem 6",
+                location="Theorem 6",
+                quote="||w~ - w*||_2 <= (eps/(1 - eps)) (1 + sqrt(lambda)/(sqrt(gamma) sigma_k)) ||w*||_2",
+                kind="observation",
             ),
             Finding(
                 "thm6-iterate-open",
-                "Geometric decay of Algorithm 2 in the full-rank case is not implied by Theorem 6's assumptions "
-                "and fails in practice: with lambda = 0.01 (rbar ~ 78, m = 400) the first step has relative "
-                "error ~0.57 < 1, yet the error grows over the next steps (counterexamples found); with "
-                "lambda = 100 it decreases.",
+                "The paper proves nothing about iterating in the full-rank case (Section 5 covers the low-rank case "
+                "only; the condition of the quoted sentence is not legible in the available text). Geometric decay "
+                "of Algorithm 2 is not implied by Theorem 6's assumptions and fails in practice: with lambda = 0.01 "
+                "(rbar ~ 78, m = 400) the first step has relative error ~0.57 < 1, yet the error grows over the next "
+                "steps (counterexamples found); with lambda = 100 it decreases.",
                 evidence_variant="iterate",
-                spec_ref="Section 5.3 remark on iterating",
+                location="Section 4.2, the paragraph after Theorem 6",
+                quote="we can use Algorithm 2 to reduce the reconstruction error exponentially over the iterations",
+                kind="proof gap",
             ),
         ),
         notes="Square loss, regression targets y = U_k c sqrt(n); sigma_i = s1 i^-p; A = V^T R drawn in law.",
