@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from . import __version__
-from .engine.theorem import PROFILES
+from .engine.theorem import ALL_PROFILES, PROFILES
 from .errors import RpcheckError
 from .options import (
     MAX_SEED,
@@ -96,7 +96,17 @@ def build_parser():
         p = sub.add_parser(name, help=helptext)
         if name == "check":
             p.add_argument("id", help="theorem id, or module:ATTRIBUTE of your own Theorem (docs/tutorial.md)")
-        add_run_options(p.add_argument, profile_default=profile)
+        add_run_options(p.add_argument, profile_default=profile, profiles=ALL_PROFILES)
+        p.add_argument(
+            "--data",
+            dest="data",
+            action="append",
+            type=parse_data_assignment,
+            default=[],
+            metavar="NAME=PATH",
+            help="run the experiments of registered data set NAME on this file or directory (repeatable; "
+            "default: the fetched copy in the cache, else the stand-in; `rpcheck data list`)",
+        )
         p.add_argument(
             "--set",
             dest="overrides",
@@ -979,7 +989,7 @@ def _run(args, theorems):
         result = engine.run(
             theorems,
             profile=args.profile,
-            overrides=dict(args.overrides) or None,
+            overrides=_run_overrides(args),
             trials=args.trials,
             seed=args.seed,
             backend=args.backend,
@@ -993,6 +1003,24 @@ def _run(args, theorems):
             budget=args.budget,
         )
     return result, out
+
+
+def parse_data_assignment(text):
+    """``--data NAME=PATH`` -> ``(NAME, PATH)`` (checked by rpcheck.data_registry.data_setting)."""
+    name, eq, path = text.partition("=")
+    if not eq or not name.strip() or not path.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=PATH (NAME a registered data set), got {text!r}")
+    return name.strip(), path.strip()
+
+
+def _run_overrides(args):
+    """``--set`` values plus ``--data``'s mapping as the override ``data_source`` (rpcheck.engine.data)."""
+    overrides = dict(args.overrides)
+    if getattr(args, "data", None):
+        from .data_registry import data_setting
+
+        overrides["data_source"] = data_setting(dict(args.data))
+    return overrides or None
 
 
 @contextmanager
@@ -1073,7 +1101,17 @@ def _cmd_verify(args):
     plugins.load_entry_points()
     registry._load()
     _check_run_args(args, registry.all_theorems() if args.overrides else None)
-    result, out = _run(args, None)
+    theorems = None
+    if args.profile not in PROFILES:
+        from .engine.data import select_for_profile
+
+        selected, skipped = select_for_profile(registry.all_theorems(), args.profile, explicit=False)
+        theorems = [th.id for th in selected]
+        if skipped and not args.quiet and not args.json:
+            print(f"profile {args.profile!r}: running {len(selected)} theorems ({', '.join(theorems)}); skipping "
+                  f"{len(skipped)} without a {args.profile!r} profile (PROFILES.md says which data-driven ones and "
+                  "why)")
+    result, out = _run(args, theorems)
     return _finish(args, result, out)
 
 

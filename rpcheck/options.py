@@ -138,13 +138,16 @@ def parse_label(text):
     return text
 
 
-def add_run_options(addoption, *, prefix="", profile_default="ci"):
+def add_run_options(addoption, *, prefix="", profile_default="ci", profiles=PROFILES):
     """Register the run options (profile, trials, seed, jobs, backend, scheduler, alpha, stop, budget)."""
     addoption(
         f"--{prefix}profile",
-        choices=PROFILES,
+        choices=profiles,
         default=profile_default,
-        help="Run size: quick < ci < standard < full. Default: %(default)r",
+        help="Run size: quick < ci < standard < full"
+        + ("; paper: the papers' protocols on their real data (only the theorems with one)" if "paper" in profiles
+           else "")
+        + ". Default: %(default)r",
     )
     addoption(
         f"--{prefix}trials",

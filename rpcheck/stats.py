@@ -265,6 +265,7 @@ from .errors import RpcheckError
 
 __all__ = [
     "sign_test",
+    "printed_mean_test",
     "Verdict",
     "ROLES",
     "MODES",
@@ -1552,3 +1553,35 @@ def support_count(outcomes):
     outs = [o for o in outcomes if not o.vacuous and not o.undetermined]
     return sum(bool(o.holds) for o in outs), len(outs)
 
+
+def printed_mean_test(values, printed, alpha=0.01):
+    """Two-sided one-sample t test of "the mean of our per-draw ``values`` equals the paper's ``printed``
+    number": ``(agrees, p)`` with ``agrees`` False when ``p < alpha`` (a false DISAGREES has probability
+    ``alpha`` per row when our draws are independent and their mean is normal, by the t distribution with
+    k - 1 degrees of freedom), True otherwise; ``(None, nan)`` below two finite draws or with a zero spread.
+    The printed number is taken as exact: its rounding and the paper's own sampling error are not added, so
+    the stated rate holds against the exact value the paper estimates only when those are negligible beside
+    our standard error (a DISAGREES says "not this number", not which side erred).
+
+    Examples
+    --------
+    >>> printed_mean_test([1.0, 1.1, 0.9, 1.0], 1.0)[0]
+    True
+    >>> printed_mean_test([1.0, 1.01, 0.99, 1.0], 2.0)[0]
+    False
+    """
+    import math
+
+    import numpy as np
+    from scipy import stats as _st
+
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    if v.size < 2 or not np.isfinite(printed):
+        return None, math.nan
+    se = float(v.std(ddof=1) / math.sqrt(v.size))
+    if se == 0:
+        return None, math.nan
+    t = (float(v.mean()) - float(printed)) / se
+    p = float(2 * _st.t.sf(abs(t), v.size - 1))
+    return bool(p >= alpha), p

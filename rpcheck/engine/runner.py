@@ -62,7 +62,7 @@ from .plan import (
     make_plan,
 )
 from .replays import REPLAY_IN_WORKERS_SECONDS, _replay_worst, attach_counterexamples, replay_todo
-from .theorem import PROFILES
+from .theorem import ALL_PROFILES, PROFILES
 
 __all__ = [
     "run",
@@ -165,7 +165,7 @@ def run(
         A trial raised an exception other than SolverError (solver errors are counted, not raised).
     """
     trials, seed, jobs = _check_common(trials, seed, backend, jobs)
-    check_choice("profile", profile, PROFILES)
+    check_choice("profile", profile, ALL_PROFILES)
     if stopping is None:
         stopping = "looks" if sequential else "none"
     check_choice("stopping", stopping, STOPPING)
@@ -184,9 +184,12 @@ def run(
     from .store import CheckpointStore
 
     started = utc_now()
-    ths = _resolve_theorems(theorems)
+    from .data import check_data, select_for_profile
+
+    ths, _ = select_for_profile(_resolve_theorems(theorems), profile, explicit=theorems is not None)
     _check_shippable(ths, backend)
     _check_overrides(ths, profile, dict(overrides or {}))  # a bad override fails before any worker starts
+    check_data(ths, profile, overrides)  # a required real data set that is absent fails before any trial
     from .backends import prestart
 
     jobs = prestart(backend, jobs, sorted({th.trial.__module__ for th in ths}),  # workers start while cells are built

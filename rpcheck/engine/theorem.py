@@ -61,6 +61,8 @@ __all__ = [
     "Param",
     "Constraint",
     "PROFILES",
+    "OPTIONAL_PROFILES",
+    "ALL_PROFILES",
     "KINDS",
     "PARAM_KINDS",
     "trial_memory",
@@ -69,7 +71,12 @@ __all__ = [
     "ROLES",
 ]
 
+#: The profiles every theorem defines.
 PROFILES = ("quick", "ci", "standard", "full")
+#: Profiles a theorem may define: "paper" runs the paper's own protocol on the paper's real data at its sizes
+#: (the data-driven reproductions only; a run at "paper" skips the theorems without one).
+OPTIONAL_PROFILES = ("paper",)
+ALL_PROFILES = PROFILES + OPTIONAL_PROFILES
 KINDS = ("probabilistic", "deterministic", "empirical")
 PARAM_KINDS = ("int", "float", "bool", "str", "choice")
 
@@ -637,7 +644,7 @@ class Theorem:
     kind : {"probabilistic", "deterministic", "empirical"}
     variants : tuple of Variant
     profiles : mapping profile name -> Profile
-        Must define every name in ``PROFILES``.
+        Must define every name in ``PROFILES``; may define those of ``OPTIONAL_PROFILES``.
     trial : callable(params: dict, rng: numpy.random.Generator) -> TrialRecord
         Pure function of its arguments (no global state), so a trial replays from its seed alone.
         Must be picklable (a module-level function) for the process and Dask backends.
@@ -695,6 +702,8 @@ class Theorem:
         if missing:
             raise RpcheckError(f"theorem {self.id!r} does not define the profiles {missing}.")
         for name, prof in self.profiles.items():
+            if name not in ALL_PROFILES:
+                raise RpcheckError(f"Theorem {self.id!r}: profile {name!r} is not one of {ALL_PROFILES}.")
             if not isinstance(prof, Profile):
                 raise RpcheckError(f"Theorem {self.id!r}: profile {name!r} must be a Profile; got {type(prof).__name__}.")
         object.__setattr__(self, "variants", tuple(self.variants))

@@ -851,6 +851,12 @@ def _value_td(v):
     return _text_td(v) if isinstance(v, str) else _num_td(fmt_value(v))
 
 
+def _data_kind(used):
+    """"real data" for a row run on a paper's own file (its data text starts "real data:", as
+    rpcheck.data_registry.DataSource labels it), else "stand-in"."""
+    return "real data" if str(used).startswith("real data:") else "stand-in"
+
+
 def _paper_vs_rpcheck(recs, anchors):
     """One table over every reproduction in the run: the paper's number, ours, the difference (with a 99%
     normal interval where the checker reports a standard error), the data and protocol, and the verdicts of
@@ -897,7 +903,8 @@ def _paper_vs_rpcheck(recs, anchors):
                 else ""
             )
             last = (
-                f"<td{span}>{_e(fmt_value(used))}<div class='small muted'>{_e(fmt_value(how))}</div></td>"
+                f"<td{span}><div><b>{_data_kind(used)}</b></div>{_e(fmt_value(used))}"
+                f"<div class='small muted'>{_e(fmt_value(how))}</div></td>"
                 f"<td{span} class='small'>{_e(verdicts)}</td>"
                 if i == 0
                 else ""
@@ -911,11 +918,11 @@ def _paper_vs_rpcheck(recs, anchors):
     return (
         '<section id="paper-vs-rpcheck"><h2>Paper vs rpcheck</h2><p class="small">Every number a reproduction '
         "compares with the paper: the paper's value, this run's, their difference (± the two-sided 99% normal "
-        "interval where the checker reports a standard error), the data (a real file, or a seeded stand-in named "
-        "as such) and the protocol with its solver and loss, and the verdicts of the rows that use the "
-        "comparison. Where the paper gives no number (a figure without legible values, a sentence), its "
-        "statement stands in the paper column and the difference column says whether this run agrees with "
-        "it.</p><details><summary>"
+        "interval where the checker reports a standard error), the data (marked real data -- a paper's own file, "
+        "named with its SHA-256 -- or stand-in) and the protocol with its solver and loss, and the verdicts of "
+        "the rows that use the comparison. Where the paper gives no number (a figure without legible values, a "
+        "sentence), its statement stands in the paper column and the difference column says whether this run "
+        "agrees with it.</p><details><summary>"
         f"{len(rows)} compared numbers</summary><table class=\"pv fixed\"><colgroup><col style=\"width:13%\">"
         '<col style="width:12%"><col style="width:10%"><col style="width:14%"><col style="width:8%">'
         '<col style="width:11%"><col style="width:18%"><col style="width:14%"></colgroup><thead><tr>'

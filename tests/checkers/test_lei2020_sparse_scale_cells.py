@@ -16,12 +16,13 @@ RHO = {"rcv1-binary": 0.0017, "real-sim": 0.0026, "news20-binary": 0.00036}
 
 
 def test_rcv1_cells_unchanged():
-    """The rcv1-binary cells (which long runs use) keep their parameter dicts exactly."""
+    """The rcv1-binary cells (which long runs use) keep their parameter dicts exactly (with the data source
+    "auto": the real file when given or fetched, else the stand-in)."""
     rcv1 = {
-        "quick": dict(dataset="rcv1-binary", n=3000, r=32, c_grid="fixed", folds=0),
-        "ci": dict(dataset="rcv1-binary", n=3000, r=64, c_grid="fixed", folds=0),
-        "standard": dict(dataset="rcv1-binary", n=20242, r=256, c_grid="ci", folds=3),
-        "full": dict(dataset="rcv1-binary", n=20242, r=256, c_grid="paper", folds=5),
+        "quick": dict(dataset="rcv1-binary", n=3000, r=32, c_grid="fixed", folds=0, data_source="auto"),
+        "ci": dict(dataset="rcv1-binary", n=3000, r=64, c_grid="fixed", folds=0, data_source="auto"),
+        "standard": dict(dataset="rcv1-binary", n=20242, r=256, c_grid="ci", folds=3, data_source="auto"),
+        "full": dict(dataset="rcv1-binary", n=20242, r=256, c_grid="paper", folds=5, data_source="auto"),
     }
     for prof, cell in rcv1.items():
         cells = TH.profiles[prof].cells

@@ -16,7 +16,8 @@ SMALL = {"n": 40, "d": 1000, "folds": 2, "rs": "32,64", "C": 500.0, "boost": 0.3
 def test_registered_with_findings_and_profiles():
     th = registry.get("paul2014.repro.techtc")
     assert th.findings and "TKDD" in th.citation.alt_location
-    assert set(th.profiles) == {"quick", "ci", "standard", "full"}
+    assert set(th.profiles) == {"quick", "ci", "standard", "full", "paper"}
+    assert {c["data_source"] for c in th.profiles["paper"].cells} == {"real:techtc300"}
     for name in ("quick", "ci"):
         prof = th.profiles[name]
         assert prof.trials >= 11  # the sign test decides HOLDS with 10 of 11

@@ -9,8 +9,17 @@ HOLDS (our runs support it), VIOLATED (they contradict it), INCONCLUSIVE (not de
 
 Data: scikit-learn's bundled breast_cancer and digits (digit 8 vs rest) at ``quick``/``ci``; at
 ``standard``/``full`` also every svmlight/LIBSVM file listed in the environment variable
-``RPCHECK_LEI2020_DATA`` (``os.pathsep``-separated; e.g. the paper's mushrooms, usps, gisette files). A file
-whose name contains "usps" is binarized as label 1 vs rest (assumed: the paper does not give its usps-b rule).
+``RPCHECK_LEI2020_DATA`` (deprecated: ``os.pathsep``-separated files read at import; the paper's sets run
+through ``--data NAME=PATH`` or the data cache instead, below). A file whose name contains "usps" is binarized
+as label 1 vs rest (assumed: the paper does not give its usps-b rule).
+
+The paper's own files (``lei2020.comparison``'s cells of Table 2's dense sets, parameter ``data_source``,
+:mod:`rpcheck.engine.data`): a cell ``"standin:<set>[:<n>]"`` runs on the real registered set (mushrooms, usps,
+gisette of :mod:`rpcheck.data_registry`) when it is given by ``--data NAME=PATH`` or fetched into the cache
+(``data_source`` "auto"; the ``paper`` profile requires it): the set's training and test files concatenated
+(Table 3's train + test rows), ``n`` of them drawn once per process with :data:`STANDIN_SEED` when ``n`` is
+below that, split per repetition with Table 3's test share as the stand-in; usps as digit 1 vs rest (the
+assumed usps-b rule above). Its rows name the file and its SHA-256 (:func:`data_label`); else the stand-in.
 
 Stand-ins (``lei2020.comparison`` only): ``"standin:<set>"`` names the synthetic stand-in
 ``rpcheck.standins.lei2020_like(<set>, split="all")`` of one of Table 2's dense sets (mushrooms, usps-b, gisette)
@@ -25,8 +34,10 @@ from __future__ import annotations
 import os
 
 from ... import compare as cmp
+from ...data_registry import load_source, resolve
 from ...datasets import BUNDLED, load_bundled, load_file
 from ...engine import Constraint, Param, Profile, Verdict, grid
+from ...engine.data import DATA_SOURCE, DATA_SOURCE_OK
 from ...standins import LEI2020_SHAPES, lei2020_like
 from ...stats import sign_test as _sign_test
 from ...stats import support_count
@@ -48,6 +59,10 @@ __all__ = [
     "parse_standin",
     "standin_name",
     "test_size",
+    "REGISTRY_NAME",
+    "source",
+    "paper_cells",
+    "row_data",
 ]
 
 _CI_GRID = (2.0**-5, 2.0**-2, 2.0**1, 2.0**4)  # reduced C grid for ci (the paper's is 2^-5..2^5)
@@ -55,7 +70,8 @@ _DATA_CACHE: dict = {}
 
 
 def user_files():
-    """svmlight files named in RPCHECK_LEI2020_DATA (existing ones only), read at import time."""
+    """svmlight files named in RPCHECK_LEI2020_DATA (existing ones only), read at import time. Deprecated: the
+    paper's sets run through the ``data`` parameter (``--data NAME=PATH`` or the data cache)."""
     raw = os.environ.get("RPCHECK_LEI2020_DATA", "")
     return tuple(p for p in raw.split(os.pathsep) if p and os.path.isfile(p))
 
@@ -109,9 +125,46 @@ def test_size(name):
     return max(2, round(n * LEI2020_SHAPES[key]["test"] / _table3_rows(key)))
 
 
-def _dataset(name):
+#: The registry name of each of Table 2's dense sets (rpcheck.data_registry)
+REGISTRY_NAME = {"mushrooms": "mushrooms", "usps-b": "usps", "gisette": "gisette"}
+
+
+def source(name, data="auto"):
+    """The :class:`~rpcheck.data_registry.DataSource` of a ``"standin:<set>[:<n>]"`` cell under ``data``
+    (None for a bundled set or a user file)."""
+    st = parse_standin(name)
+    return None if st is None else resolve(REGISTRY_NAME[st[0]], data)
+
+
+def _real(key, n, src):
+    """Table 2 set ``key`` from its real files: train and test concatenated, ``n`` rows drawn with STANDIN_SEED."""
+    import numpy as np
+    import scipy.sparse as sp
+
+    from ...datasets import make_dataset
+
+    positive = 1 if key == "usps-b" else None
+    parts = [load_source(src, p, positive=positive) for p in ("train", "test") if any(f[0] == p for f in src.files)]
+    if not parts:
+        parts = [load_source(src, "all", positive=positive)]
+    X = sp.vstack([sp.csr_matrix(p.X) for p in parts]).tocsr()
+    y = np.concatenate([np.asarray(p.y, dtype=float) for p in parts])
+    if n < X.shape[0]:
+        keep = np.sort(np.random.default_rng(STANDIN_SEED).choice(X.shape[0], size=n, replace=False))
+        X, y = X[keep], y[keep]
+    return make_dataset(X.toarray(), y, name=key, task="classification",
+                        description=f"{key}: {src.label} ({X.shape[0]:,} rows)")
+
+
+def _dataset(name, data="auto"):
+    st = parse_standin(name)
+    src = source(name, data) if st is not None else None
+    if src is not None and src.real:
+        key = (name, src.files)
+        if key not in _DATA_CACHE:
+            _DATA_CACHE[key] = _real(st[0], st[1], src)
+        return _DATA_CACHE[key]
     if name not in _DATA_CACHE:
-        st = parse_standin(name)
         if st is not None:
             _DATA_CACHE[name] = lei2020_like(st[0], split="all", n=st[1], rng=STANDIN_SEED)
         elif name in BUNDLED:
@@ -121,17 +174,34 @@ def _dataset(name):
     return _DATA_CACHE[name]
 
 
-def data_label(name, shown=None):
+def paper_cells(sets=STANDIN_SETS, **kw):
+    """``paper``-profile cells on Table 2's dense sets at Table 3's shape, each requiring its real file."""
+    return tuple(dict(dataset=standin_name(k), data_source=f"real:{REGISTRY_NAME[k]}", **kw) for k in sets)
+
+
+def row_data(params):
+    """The data column of a cell's rows (:func:`data_label` under the cell's ``data_source``)."""
+    name, data = params["dataset"], params.get("data_source", "auto")
+    return data_label(name, _dataset(name, data).name, data)
+
+
+def data_label(name, shown=None, data="auto"):
     """The data column of a Paper vs rpcheck row: a bundled data set named as real data that is not one of the
-    paper's, or a user svmlight file with the paper's data set it matches (Table 3), if any."""
+    paper's, or a user svmlight file with the paper's data set it matches (Table 3), if any; a Table 2 cell on the
+    paper's real file ("real data: <path> sha256 ...") or on its stand-in ("stand-in: ...")."""
     st = parse_standin(name)
+    src = source(name, data) if st is not None else None
+    if src is not None and src.real:
+        total = _table3_rows(st[0])
+        rows = "all rows" if st[1] >= total else f"{st[1]:,} rows drawn with seed {STANDIN_SEED}"
+        return f"{src.label} (the paper's {st[0]}, {rows}, test part {test_size(name):,} rows)"
     if st is not None:
         key, n = st
         sh = LEI2020_SHAPES[key]
         shape = ("at Table 3's shape" if n == _table3_rows(key) else
                  f"with {n:,} of Table 3's {_table3_rows(key):,} rows at its width")
-        return (f"synthetic stand-in of {key} {shape} ({n:,} x {sh['d']:,}, test part {test_size(name):,} rows; "
-                f"rpcheck.standins.lei2020_like, seed {STANDIN_SEED}), NOT the real data")
+        return (f"stand-in: synthetic stand-in of {key} {shape} ({n:,} x {sh['d']:,}, test part "
+                f"{test_size(name):,} rows; rpcheck.standins.lei2020_like, seed {STANDIN_SEED}), NOT the real data")
     shown = shown or os.path.basename(str(name))
     if name in BUNDLED:
         return f"{shown} (scikit-learn bundled, real data; not one of the paper's six LIBSVM data sets)"
@@ -203,6 +273,8 @@ P_DATASET_STANDIN = Param("str", doc="a bundled classification data set (breast_
 C_DATASET_STANDIN = Constraint("dataset is 'breast_cancer', 'digits', an existing file or 'standin:<set>[:<n>]' "
                                "with <set> in mushrooms, usps-b, gisette and 50 <= n <= Table 3's rows",
                                lambda p: _dataset_or_standin_ok(p["dataset"]))
+P_DATA = DATA_SOURCE
+C_DATA = DATA_SOURCE_OK
 P_RVALUES = Param("str", doc="'paper' (the grid {d'/64, ..., d'/2} of the data set, values >= 1) or "
                   "increasing comma-separated ints such as '2,8,32'")
 P_FOLDS = Param("int", low=2, doc="CV folds for C")
@@ -277,10 +349,10 @@ def with_user_files(cells, profile):
     return cells
 
 
-def comparison_profiles(cells, ci_trials):
+def comparison_profiles(cells, ci_trials, paper=False):
     """The profiles of a Table 2 comparison run: ``cells(profile)`` at each, 3 repetitions at quick,
-    ``ci_trials`` at ci, 15 at standard and full."""
-    trials = {"quick": 3, "ci": ci_trials, "standard": 15, "full": 15}
+    ``ci_trials`` at ci, 15 at standard and full (and at ``paper``, the paper's 15 runs, when ``paper``)."""
+    trials = {"quick": 3, "ci": ci_trials, "standard": 15, "full": 15} | ({"paper": 15} if paper else {})
     return {name: Profile(cells=cells(name), trials=t) for name, t in trials.items()}
 
 

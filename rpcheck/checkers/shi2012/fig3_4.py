@@ -45,7 +45,12 @@ Protocol (what this module reproduces, with the reconstructed choices named)
   the features ``T G`` (and for n > k, ``T R_G^T`` with ``G^T = Q_G R_G``, the same Gram matrix) give the
   same margins, cosines and decision values as the n-dimensional ``R x_i``.
 * **Fig. 4 stand-in**: scikit-learn's bundled 8x8 handwritten digits (1797 images, 10 classes, features/16),
-  **NOT** the TiCC set; a fixed seeded split (``m_train`` training points, 500 test points). Per trial one
+  **NOT** the TiCC set; a fixed seeded split (``m_train`` training points, 500 test points). With the real TiCC
+  digits (parameter ``data_source`` of the fig4 cells, :mod:`rpcheck.engine.data`: ``--data
+  ticc-digits=FILE``, a CSV or svmlight export of the digits with the class as label, or ``ticc_digits.csv``
+  beside the archive in the data cache) the same split and every later step run on that file's rows, and
+  the rows name it with its SHA-256. The paper states no sizes for its TiCC run, so there is no ``paper``
+  profile. Per trial one
   Gaussian R (n x 64), the Crammer-Singer SVM (C = ``C``) trained on the projected training points, its test
   accuracy; beside it the accuracy without projection (fixed).
   The accuracy is certified: the solver's ``w_error_bound`` bounds every score difference
@@ -124,7 +129,9 @@ import numpy as np
 
 from ..._threads import single_thread_blas
 from ...bounds import shi2012 as B
+from ...data_registry import DataSource, load_source, resolve
 from ...engine import Outcome, Profile, Theorem, TrialRecord, Variant, register
+from ...engine.data import DATA_SOURCE, DATA_SOURCE_OK
 from ...stats import holds_power, violated_power
 from ...svm import solve_crammer_singer, solve_joint_multiclass
 from . import _common as c
@@ -210,22 +217,49 @@ def _thm9_bounds(p):
         B.union_failure_bound("thm9", p["n"], p["eps"], m=m, L=3)
 
 
+def _ticc(data):
+    """The real TiCC digits of ``data`` (X, int labels 0..L-1), or None when the stand-in runs."""
+    src = resolve("ticc-digits", data)
+    if not src.real:
+        return None
+    from pathlib import Path
+
+    path = Path(src.path("all"))
+    if path.is_dir():
+        path = path / "ticc_digits.csv"
+    ds = load_source(DataSource(src.name, True, (("all", str(path), src.files[0][2]),), src.origin), "all",
+                     task="regression")
+    X = ds.X.toarray() if hasattr(ds.X, "toarray") else np.asarray(ds.X, dtype=float)
+    return X, np.unique(np.asarray(ds.y), return_inverse=True)[1].astype(np.int64)
+
+
+def _data_text(params):
+    src = resolve("ticc-digits", params.get("data_source", "auto"))
+    if src.real:
+        return f"{src.label} (TiCC digits; {params['m_train']} train / {N_TEST} test)"
+    return None
+
+
 @functools.lru_cache(maxsize=16)
-def _digits(m_train):
+def _digits(m_train, data="auto"):
     from sklearn.datasets import load_digits
 
-    b = load_digits()
-    X, y = b.data / 16.0, b.target.astype(np.int64)
+    real = _ticc(data)
+    if real is not None:
+        X, y = real
+    else:
+        b = load_digits()
+        X, y = b.data / 16.0, b.target.astype(np.int64)
     perm = c.instance_rng("fig3_4", "digits").permutation(len(y))
     tr, te = perm[:m_train], perm[m_train:m_train + N_TEST]
     return X[tr], y[tr], X[te], y[te]
 
 
 @functools.lru_cache(maxsize=16)
-def _digits_original_correct(m_train, C):
+def _digits_original_correct(m_train, C, data="auto"):
     """(per test point: is the Crammer-Singer SVM on the original features right?, the number of its
     uncertified predictions: top-two score gap <= sqrt(2) ||x|| w_error_bound)"""
-    Xtr, ytr, Xte, yte = _digits(m_train)
+    Xtr, ytr, Xte, yte = _digits(m_train, data)
     res = solve_crammer_singer(Xtr, ytr, C)
     S = res.decision_function(Xte)
     top2 = np.sort(S, axis=1)[:, -2:]
@@ -235,8 +269,8 @@ def _digits_original_correct(m_train, C):
     return ok, unc
 
 
-def _digits_original(m_train, C):
-    return float(np.mean(_digits_original_correct(m_train, C)[0]))
+def _digits_original(m_train, C, data="auto"):
+    return float(np.mean(_digits_original_correct(m_train, C, data)[0]))
 
 
 def _one_parameter(Xtr, ytr, Xte, yte, n, C, rng):
@@ -287,14 +321,15 @@ def _trial(params, rng):
             diag[f"{name}.ratio"], diag[f"{unnamed}.ratio"] = gn / g_norm, gu_ / g_un
             diag[f"L{L}.soft"] = float(max(soft, soft0) > 1e-9)
     else:
-        Xtr, ytr, Xte, yte = _digits(params["m_train"])
+        data = params.get("data_source", "auto")
+        Xtr, ytr, Xte, yte = _digits(params["m_train"], data)
         G = rng.standard_normal((Xtr.shape[1], n)) / math.sqrt(n)
         if n > Xtr.shape[1]:
             G = np.linalg.qr(G.T, mode="r").T                  # same Gram matrix, 64 columns
         res = solve_crammer_singer(Xtr @ G, ytr, params["C"])
         acc, unc = _certified_accuracy(res, Xte @ G, yte)
         ok_proj = res.predict(Xte @ G) == yte
-        acc0 = _digits_original(params["m_train"], params["C"])
+        acc0 = _digits_original(params["m_train"], params["C"], data)
         out["fig4_accuracy"] = Outcome(True, statistic=acc)
         out["fig4_accuracy_original"] = Outcome(True, statistic=acc0)
         diag.update({"fig4.accuracy": acc, "fig4.accuracy_original": acc0, "fig4.uncertain": float(unc),
@@ -313,7 +348,7 @@ def _trial(params, rng):
         # the one-parameter method, drawn after every other draw of the trial (the streams of the rows above
         # are those of the module before it existed)
         r1, ok1, cert1 = _one_parameter(Xtr, ytr, Xte, yte, n, params["C"], rng)
-        ok0 = _digits_original_correct(params["m_train"], params["C"])[0]
+        ok0 = _digits_original_correct(params["m_train"], params["C"], data)[0]
         acc1 = float(np.mean(ok1))
         out["fig4_accuracy_one_parameter"] = Outcome(True, statistic=acc1)
         diag.update({"fig4.accuracy_one_parameter": acc1, "fig4.uncertain_one_parameter": float(np.sum(~cert1)),
@@ -346,8 +381,9 @@ def decide(records, params):
         info["soft_margin_draws"] = int(sum(rec.diagnostics.get("L2.soft", 0) + rec.diagnostics.get("L3.soft", 0)
                                             for rec in records))
     else:
-        info["data"] = ("scikit-learn bundled 8x8 digits (stand-in for the TiCC handwritten digits), NOT TiCC; "
-                        f"{params['m_train']} train / {N_TEST} test, Crammer-Singer and one-parameter C = {params['C']}")
+        info["data"] = _data_text(params) or (
+            "stand-in: scikit-learn bundled 8x8 digits (stand-in for the TiCC handwritten digits), NOT TiCC; "
+            f"{params['m_train']} train / {N_TEST} test, Crammer-Singer and one-parameter C = {params['C']}")
         # the Paper vs rpcheck "protocol" column: both solvers and their losses (module docstring, Fig. 4)
         info["protocol"] = (f"{len(records)} draws of R (n = {params['n']}); Crammer-Singer multiclass hinge loss, "
                             "no bias (rpcheck.svm.solve_crammer_singer, duality-gap certified; not liblinear) vs "
@@ -365,7 +401,8 @@ def decide(records, params):
                         "uncertain_predictions": int(sum(rec.diagnostics["fig4.uncertain"] for rec in records)),
                         "uncertain_predictions_one_parameter": int(sum(rec.diagnostics["fig4.uncertain_one_parameter"]
                                                                        for rec in records)),
-                        "uncertain_predictions_original": _digits_original_correct(params["m_train"], params["C"])[1],
+                        "uncertain_predictions_original": _digits_original_correct(
+                            params["m_train"], params["C"], params.get("data_source", "auto"))[1],
                         "test_predictions": len(records) * N_TEST,
                         "n": params["n"]}
     info["paper_vs"] = _paper_vs(records, params, info)
@@ -474,7 +511,7 @@ def _f3(n, eps=0.1):
 
 
 def _f4(n, m_train=150, C=0.1):
-    return {"panel": "fig4", "n": n, "eps": 0.1, "m_train": m_train, "C": C}
+    return {"panel": "fig4", "n": n, "eps": 0.1, "m_train": m_train, "C": C, "data_source": "auto"}
 
 
 _CI = (_f3(10), _f3(50), _f3(3000), _f4(32, m_train=100))
@@ -525,7 +562,9 @@ THEOREM = register(Theorem(
         "eps": c.FLOAT(0.0, 1.0, closed="neither", doc="Theorem 9's eps in (0, 1)"),
         "m_train": c.INT(20, 1297, doc="digits training points (fig4; 500 of the 1797 are the test set)"),
         "C": c.FLOAT(0.0, None, closed="neither", doc="Crammer-Singer C for the digits (fig4)"),
+        "data_source": DATA_SOURCE,
     },
+    constraints=(DATA_SOURCE_OK,),
     trial=trial,
     decide=decide,
     tolerance=c.TOL,
