@@ -73,6 +73,8 @@ font-style:italic}
 .cards{display:flex;gap:8px;flex-wrap:wrap;margin:.6em 0}
 .card{border:1px solid var(--line);border-radius:6px;padding:6px 12px;min-width:120px}
 .card b{font-size:1.4em;display:block}
+.card.decision{flex-basis:100%}.card.decision b{display:inline;font-size:1.2em}
+.big{font-size:1.15em;display:block;font-weight:600}
 .strip{display:inline-flex;flex-wrap:wrap;gap:2px;align-items:center;margin:1px 10px 1px 0}
 .strip code{margin-right:3px}
 .c{display:inline-block;min-width:1.25em;text-align:center;font:700 11px/1.4 "DejaVu Sans Mono",monospace;
@@ -976,7 +978,50 @@ def _error_statement(prov):
     return '<p class="err">Error rates. ' + " ".join(parts) + "</p>"
 
 
-def _overview(recs, theorem_ids, anchors, finding_counts, prov):
+def _decision_rows(entries, anchors):
+    rows = "".join(
+        f'<tr><td><a href="#{anchors("t", e["theorem"])}">{_e(e["theorem"])}</a> · <code>{_e(e["variant"])}</code> '
+        f'cell {_e(e["cell"])}<div class="small muted">{_e(_plabel(e["params"], list(e["params"])))}</div></td>'
+        f'<td>{_badge(e["verdict"])} expected {_e(e["expected"])}</td>'
+        f'<td class="small">{_e("; ".join(t for t in (e["claim"], e["needs"]) if t))}</td></tr>'
+        for e in entries
+    )
+    return (
+        '<table class="fixed"><colgroup><col style="width:34%"><col style="width:18%"><col></colgroup><thead><tr>'
+        f"<th>row</th><th>verdict</th><th>what would decide it</th></tr></thead><tbody>{rows}</tbody></table>"
+    )
+
+
+def _decision_card(decision, anchors):
+    """The first card of the overview: the run's decision rate (rpcheck.report.decision) and the rows it left
+    undecided or without evidence, each with what would decide it."""
+    from .decision import MAX_LISTED
+
+    def count(d, word):
+        extra = f", {len(d['no_evidence'])} vacuous (no evidence)" if d["no_evidence"] else ""
+        return (f"decided <b>{d['decided']}</b> of {d['total']} {word} with an expected verdict (HOLDS or VIOLATED); "
+                f"{len(d['undecided'])} undecided{extra}")  # fmt: skip
+
+    sc = decision["self_checks"]
+    head = count(decision, "claims") + (f"<br>{count(sc, 'self-checks')}" if sc["total"] else "")
+    parts = [f'<div class="card decision" id="decision"><span class="big">Decision rate</span>{head}']
+    for label, rows in (
+        ("Undecided", decision["undecided"] + sc["undecided"]),
+        ("Vacuous (no evidence)", decision["no_evidence"] + sc["no_evidence"]),
+    ):
+        if not rows:
+            continue
+        parts.append(f"<h4>{label} ({len(rows)})</h4>{_decision_rows(rows[:MAX_LISTED], anchors)}")
+        if len(rows) > MAX_LISTED:
+            parts.append(
+                f"<details><summary>… and {len(rows) - MAX_LISTED} more</summary>"
+                f"{_decision_rows(rows[MAX_LISTED:], anchors)}</details>"
+            )
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _overview(recs, theorem_ids, anchors, finding_counts, prov, decision=None):
     by_role = {r: [x for x in recs if _role(x) == r] for r in ROLES}
     claim_counts = Counter(_str(x.get("verdict")) for x in by_role["claim"])
     cards = "".join(
@@ -1039,6 +1084,8 @@ def _overview(recs, theorem_ids, anchors, finding_counts, prov):
         "</colgroup><thead><tr><th>paper</th><th>theorem</th><th>verdict per cell, by variant</th>"
         f"<th>unexp.</th></tr></thead><tbody>{''.join(t[2] for t in trows)}</tbody></table>"
     )
+    if decision is not None:
+        cards = _decision_card(decision, anchors) + cards
     return (
         f'<section id="overview"><h2>Overview</h2><div class="cards">{cards}</div>{_error_statement(prov)}'
         f'<p class="small">Strip legend: {legend}; a letter with "!" and an orange outline differs from the expected '
@@ -1107,7 +1154,10 @@ def render_report(result, *, title="rpcheck verification report", constants=None
     for tid in theorem_ids:
         papers.setdefault(by_theorem[tid][0]["paper"] or "(no paper)", []).append(tid)
     findings_html, finding_counts = _findings(recs, theorem_ids, anchors)
-    overview = _overview(recs, theorem_ids, anchors, finding_counts, prov)
+    from .decision import decision_rate
+
+    decision = decision_rate(getattr(result, "cells", None), prov)
+    overview = _overview(recs, theorem_ids, anchors, finding_counts, prov, decision)
     paper_vs = _paper_vs_rpcheck(recs, anchors)
     toc = ['<li><a href="#overview">Overview</a></li><li><a href="#findings">Findings</a></li>']
     if paper_vs:
