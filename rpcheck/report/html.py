@@ -42,6 +42,8 @@ SWEEP_ORDER = ("r", "n", "m", "eps", "k", "d", "rho", "s", "c", "p", "q", "a", "
 PRESCRIBED_COLUMNS = ("r_prescribed", "r_formula", "prescribed_r", "formula_r")
 #: With more varying parameters than this, a cells table shows them in one wrapping "parameters" column.
 MAX_PARAM_COLUMNS = 4
+#: A text longer than this repeated in the next row of a table's column is shown as "〃 as above".
+AS_ABOVE_CHARS = 40
 #: Variant tables longer than this are collapsed (unless a row is unexpected).
 COLLAPSE_ROWS = 16
 
@@ -61,6 +63,9 @@ th,td{border:1px solid var(--line);padding:3px 6px;text-align:left;vertical-alig
 th{background:#f0f2f5;overflow-wrap:normal}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.num.long{white-space:normal;overflow-wrap:anywhere;min-width:8em}
+.cells td,.nums td{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.cells td:nth-last-child(-n+2),.cells td.small{text-align:left;white-space:normal}
+.cells td.long,.nums td.long{white-space:normal;overflow-wrap:anywhere;min-width:8em}
 .v{font-weight:700;padding:0 5px;border-radius:3px;color:#fff;white-space:nowrap;display:inline-block}
 .v-HOLDS{background:var(--ok)}.v-VIOLATED{background:var(--bad)}.v-INCONCLUSIVE{background:var(--inc)}
 .v-VACUOUS{background:var(--vac)}.v-MEASURED{background:var(--mea)}.v-x{background:#333}
@@ -85,7 +90,7 @@ color:#fff;border-radius:2px;padding:0 1px}
 nav#toc>ul{columns:3 260px;font-size:13px;padding-left:1.2em}nav#toc li{break-inside:avoid}
 nav#toc ul ul{padding-left:1em}
 details>summary{cursor:pointer;color:#234;margin:.3em 0}
-.claim{font-size:12px}
+.claim,.cells td:last-child{font-size:12px}
 .err{background:#fff4e5;border-left:3px solid #e8a200;padding:6px 10px}
 .pv td,.pv th{font-size:12px;overflow-wrap:anywhere}
 table.fixed{table-layout:fixed}table.fixed td.num{white-space:normal;overflow-wrap:anywhere}
@@ -284,11 +289,14 @@ def _counterexample_html(path):
     if href is None:
         why = "not linked: not a relative path inside the results directory"
         return f'<span class="small" title="{why}">{_e(path)}</span>'
-    return f'<a href="{_e(href)}" title="{_e(path)}">{name}</a>'
+    return f'<a href="{_e(href)}">{name}</a>'  # the full path: the link's own target
 
 
-def _num_td(text):
-    """A right-aligned cell that does not break numbers; long values (lists, long strings) may wrap."""
+def _num_td(text, *, bare=False):
+    """A right-aligned cell that does not break numbers; long values (lists, long strings) may wrap.
+    ``bare``: in a table of class "nums" or "cells", whose stylesheet aligns its cells (no class per cell)."""
+    if bare:
+        return f'<td{" class=long" if len(text) > 18 else ""}>{_e(text)}</td>'
     return f'<td class="num{" long" if len(text) > 18 else ""}">{_e(text)}</td>'
 
 
@@ -300,7 +308,7 @@ def _cells_table(rows, plist, varying):
         "<th>failures / evaluated</th><th>rate [exact CI]</th><th>promised</th><th>p-value (Holm α)</th>"
         "<th>statistic q50 / q95 / max</th><th>worst slack</th><th>verdict</th><th>claim · evidence</th>"
     )
-    body = []
+    body, prev_claim = [], None
     for r, p in zip(rows, plist):
         shown = _shown_verdict(r)
         unexp = _unexpected(r)
@@ -318,11 +326,14 @@ def _cells_table(rows, plist, varying):
         pv = _fmt(_num(r.get("pvalue")))
         aa = _num(r.get("alpha_adjusted"))
         pv += f" ({_fmt(aa)})" if math.isfinite(aa) else ""
-        stats = " / ".join(_fmt(_num(r.get(k))) for k in ("stat_q50", "stat_q95", "stat_max"))
+        stats = " / ".join(_fmt(_num(r.get(k))) for k in ("stat_q50", "stat_q95", "stat_max")).strip(" /")
         claim, derived = _claim(r)
         ev = []
-        if claim:
-            ev.append(f'<div class="claim">{_e(claim)}{" <span class=muted>(derived)</span>" if derived else ""}</div>')
+        if claim and claim == prev_claim and len(claim) > AS_ABOVE_CHARS:
+            ev.append('<span class="muted">〃 as above</span>')  # a long claim repeated row after row: once
+        elif claim:
+            ev.append(f'{_e(claim)}{" <span class=muted>(derived)</span>" if derived else ""}')
+        prev_claim = claim
         cx = _counterexample_html(r.get("counterexample"))
         if cx:
             ev.append(f"<div>counterexample: {cx}</div>")
@@ -337,16 +348,17 @@ def _cells_table(rows, plist, varying):
             + (
                 f'<td class="small">{_e(_plabel(p, varying))}</td>'
                 if one_col
-                else "".join(_num_td(fmt_value(p.get(k))) for k in varying)
+                else "".join(_num_td(fmt_value(p.get(k)), bare=True) for k in varying)
             )
-            + f'<td class="num">{_e(_fmt(r.get("failures")))} / {_e(_fmt(r.get("evaluated")))}'
+            + f'<td>{_e(_fmt(r.get("failures")))} / {_e(_fmt(r.get("evaluated")))}'
             + (f'<div class="muted small">{_e(", ".join(notes))}</div>' if notes else "")
-            + f'</td><td class="num">{_e(_fmt(_num(r.get("failure_rate"))))}{_e(ci)}</td>'
-            + f'<td class="num">{_e(_fmt(_num(r.get("promised"))))}</td><td class="num">{_e(pv)}</td>'
-            + f'<td class="num">{_e(stats)}</td><td class="num">{_e(_fmt(_num(r.get("slack_min"))))}</td>'
+            + f'</td><td>{_e(_fmt(_num(r.get("failure_rate"))))}{_e(ci)}</td>'
+            + f'<td>{_e(_fmt(_num(r.get("promised"))))}</td><td>{_e(pv)}</td>'
+            + f'<td>{_e(stats)}</td><td>{_e(_fmt(_num(r.get("slack_min"))))}</td>'
             + f"<td>{verdict}</td><td>{''.join(ev)}</td></tr>"
         )
-    return f"<div class=scroll><table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
+    body = "".join(body)
+    return f'<div class=scroll><table class="cells"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def _json_block(data, depth=0):
@@ -357,7 +369,11 @@ def _json_block(data, depth=0):
     if isinstance(data, list) and data and all(isinstance(v, dict) for v in data):
         cols = list(dict.fromkeys(k for v in data for k in v))
         head = "".join(f"<th>{_e(c)}</th>" for c in cols)
-        body = "".join("<tr>" + "".join(f"<td>{_cellval(v.get(c), depth)}</td>" for c in cols) + "</tr>" for v in data)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{_as_above(v.get(c), data[i - 1].get(c) if i else None, depth)}</td>" for c in cols)
+            + "</tr>"
+            for i, v in enumerate(data)
+        )
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     if (
         isinstance(data, dict)
@@ -368,8 +384,10 @@ def _json_block(data, depth=0):
         cols = list(data)
         head = "".join(f"<th>{_e(c)}</th>" for c in cols)
         n = len(next(iter(data.values())))
-        body = "".join("<tr>" + "".join(_num_td(fmt_value(data[c][i])) for c in cols) + "</tr>" for i in range(n))
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        body = "".join(
+            "<tr>" + "".join(_num_td(fmt_value(data[c][i]), bare=True) for c in cols) + "</tr>" for i in range(n)
+        )
+        return f"<table class=nums><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     if (
         isinstance(data, dict)
         and data
@@ -379,14 +397,21 @@ def _json_block(data, depth=0):
         cols = list(dict.fromkeys(k for v in data.values() for k in v))
         head = "<th></th>" + "".join(f"<th>{_e(c)}</th>" for c in cols)
         body = "".join(
-            f"<tr><th>{_e(k)}</th>" + "".join(_num_td(fmt_value(v.get(c))) for c in cols) + "</tr>"
+            f"<tr><th>{_e(k)}</th>" + "".join(_num_td(fmt_value(v.get(c)), bare=True) for c in cols) + "</tr>"
             for k, v in data.items()
         )
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        return f"<table class=nums><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     if isinstance(data, dict):
         rows = "".join(f"<tr><th>{_e(k)}</th><td>{_cellval(v, depth)}</td></tr>" for k, v in data.items())
         return f"<table>{rows}</table>"
     return _cellval(data, depth)
+
+
+def _as_above(v, above, depth):
+    """A cell of a column: "〃" when it repeats the long string of the row above, else its value."""
+    if isinstance(v, str) and v == above and len(v) > AS_ABOVE_CHARS:
+        return '<span class="muted" title="as above">〃</span>'
+    return _cellval(v, depth)
 
 
 def _cellval(v, depth):
@@ -413,7 +438,10 @@ def _decide_tables(rows, plist, varying, seen):
         seen.add(s)
         label = _plabel(p, varying)
         try:
-            body = _json_block(json.loads(s))
+            data = json.loads(s)
+            if isinstance(data, dict) and _str(data.get("claim")).strip() == _str(r.get("claim")).strip():
+                data = {k: v for k, v in data.items() if k != "claim"}  # shown in the cells table already
+            body = _json_block(data)
         except (ValueError, RecursionError):
             body = f"<pre>{_e(s)}</pre>"
         out.append(
@@ -532,21 +560,42 @@ def _variant_plots(tid, variant, mode, rows, plist, trials, varying, plotted):
             )  # fmt: skip
         )
     ratio = _ratio_rows(tid, variant, rows, plist, varying, trials)
-    if ratio:
-        hidden.append(
-            plots.forest_svg(
-                ratio,
-                x_label="statistic / bound per trial",
-                title=f"{name}: statistic / bound per cell",
-                est_label="median",
-                interval_label="5%–95% of trials",
-                ref_label="max",
-                ref_line=1.0,
-                ref_line_label="claim: ≤ 1",
-                log=10,
-            )  # fmt: skip
-        )
-    return [s for s in svgs if s], [s for s in hidden if s]
+    for r in ratio:  # plotted once per theorem (_ratio_plot), each row labelled with its variant
+        r["label"] = f"{name} · {r['label']}"
+    hidden.extend(ratio)
+    return [s for s in svgs if s], hidden
+
+
+#: Rows per statistic/bound plot (a theorem with more cells gets several plots in the same collapsed block).
+RATIO_ROWS_PER_PLOT = 60
+
+
+def _ratio_plot(ratios):
+    """One collapsed block per theorem: the quantiles of statistic / bound over the trials of every cell of
+    every variant (one forest row each, labelled "variant · cell"), against the claim's line at 1."""
+    if not ratios:
+        return ""
+    chunks = [ratios[i : i + RATIO_ROWS_PER_PLOT] for i in range(0, len(ratios), RATIO_ROWS_PER_PLOT)]
+    svgs = [
+        plots.forest_svg(
+            chunk,
+            x_label="statistic / bound per trial",
+            title="statistic / bound per cell" + (f" ({k + 1}/{len(chunks)})" if len(chunks) > 1 else ""),
+            est_label="median",
+            interval_label="5%–95% of trials",
+            ref_label="max",
+            ref_line=1.0,
+            ref_line_label="claim: ≤ 1",
+            log=10,
+            width=760,
+            label_width=300,
+        )  # fmt: skip
+        for k, chunk in enumerate(chunks)
+    ]
+    return (
+        f"<details><summary>Distribution of statistic / bound per cell ({len(ratios)} cells, every variant)</summary>"
+        '<div class="plots">' + "".join(svgs) + "</div></details>"
+    )
 
 
 def _paper_pairs(rows, plist, varying, plotted):
@@ -653,9 +702,11 @@ def _verdict_counts(rows):
     return ", ".join(f"{LETTERS.get(k, '?')} {_e(k)} {v}" for k, v in sorted(c.items()))
 
 
-def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3"):
+def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3", companion=None):
     """One theorem: citation, statement, variants, and per variant its cells table, measurements and plots.
-    ``rows_all`` are the theorem's cell records, ``trials`` a :class:`_Trials`."""
+    ``rows_all`` are the theorem's cell records, ``trials`` a :class:`_Trials`. ``companion``: ``(file
+    name, dict)``: the theorem's statistic/bound distributions go to ``dict[anchor]`` (a companion page
+    written beside the report) and the section links there; ``None``: they are inline."""
     meta = _theorem_meta(tid)
     sub = "h4" if heading == "h3" else "h3"
     title = getattr(meta, "title", "") if meta else ""
@@ -682,17 +733,25 @@ def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3"):
             )
         if getattr(meta, "notes", ""):
             parts.append(f'<p class="small">{_e(meta.notes)}</p>')
-        vrows = "".join(
-            f"<tr><td><code>{_e(v.name)}</code></td><td>{_e(getattr(v, 'role', 'claim'))}</td><td>{_e(v.mode)}</td>"
-            f"<td>{_e(v.statement)}</td><td>{_e('; '.join(v.assumed))}</td><td>{_e(v.note)}</td></tr>"
-            for v in meta.variants
-        )
+        vrows, above = [], ("", "")
+        for v in meta.variants:
+            cols = ("; ".join(v.assumed), v.note)
+            shown = [
+                '<span class="muted">〃 as above</span>' if t == a and len(t) > AS_ABOVE_CHARS else _e(t)
+                for t, a in zip(cols, above)
+            ]
+            above = cols
+            vrows.append(
+                f"<tr><td><code>{_e(v.name)}</code></td><td>{_e(getattr(v, 'role', 'claim'))}</td>"
+                f"<td>{_e(v.mode)}</td><td>{_e(v.statement)}</td><td>{shown[0]}</td><td>{shown[1]}</td></tr>"
+            )
+        vrows = "".join(vrows)
         parts.append(
             '<details class="variants"><summary>Variants: statements tested, assumptions, notes</summary><table><thead>'
             "<tr><th>variant</th><th>role</th><th>mode</th><th>statement tested</th><th>assumed</th>"
             f"<th>note</th></tr></thead><tbody>{vrows}</tbody></table></details>"
         )
-    seen, plotted = set(), set()
+    seen, plotted, ratios = set(), set(), []
     by_variant = {}
     for r in rows_all:
         by_variant.setdefault(r["variant"], []).append(r)
@@ -715,14 +774,23 @@ def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3"):
         else:
             parts.append(table)
         parts.append(_decide_tables(rows, plist, varying, seen))
-        shown, hidden = _variant_plots(tid, variant, mode, rows, plist, trials, varying, plotted)
+        shown, ratio = _variant_plots(tid, variant, mode, rows, plist, trials, varying, plotted)
         if shown:
             parts.append('<div class="plots">' + "".join(shown) + "</div>")
-        if hidden:
-            parts.append(
-                "<details><summary>Distribution of statistic / bound per cell</summary>"
-                '<div class="plots">' + "".join(hidden) + "</div></details>"
-            )
+        ratios.extend(ratio)
+    block = _ratio_plot(ratios)
+    if block and companion is not None:
+        name, sink = companion
+        anchor = anchors("t", tid)
+        block = block.replace("<details>", "<details open>", 1)
+        sink[anchor] = f'<section id="{anchor}"><h2>{_e(tid)}</h2>{block}</section>'
+        href = _e(safe_href(name) or "")
+        parts.append(
+            f'<p class="small">Distribution of statistic / bound per cell ({len(ratios)} cells): '
+            f'<a href="{href}#{anchor}">{_e(name)}</a>, beside this report.</p>'
+        )
+    else:
+        parts.append(block)
     parts.append("</section>")
     return "".join(parts)
 
@@ -1121,7 +1189,15 @@ def _prepare(result):
     return recs, _Trials(getattr(result, "trials", None)), prov
 
 
+#: End tags HTML makes optional (a cell ends at the next cell or row, a row at the next row or the table's
+#: end): left out of the page, they are about a tenth of a large report. Every string from the results is
+#: escaped, so these sequences occur only as tags.
+_OPTIONAL_END_TAGS = ("</td>", "</th>", "</tr>")
+
+
 def _page(title, body):
+    for tag in _OPTIONAL_END_TAGS:
+        body = body.replace(tag, "")
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{_e(title)}</title>'
@@ -1142,10 +1218,18 @@ def render_report(result, *, title="rpcheck verification report", constants=None
     Returns
     -------
     str
-        A complete HTML document: no scripts, no external resources, every data string escaped.
+        A complete HTML document: no scripts, no external resources, every data string escaped, every plot
+        inline (:func:`write_report` moves the per-trial distributions to a companion page).
     """
+    return _render(result, title=title, constants=constants)[0]
+
+
+def _render(result, *, title="rpcheck verification report", constants=None, companion=None):
+    """``(report page, companion page or None)``. ``companion``: the file name of the companion page that
+    receives the statistic/bound distributions (``None``: inline, no companion page)."""
     recs, trials, prov = _prepare(result)
     anchors = _Anchors()
+    sink = None if companion is None else (companion, {})
     by_theorem = {}
     for r in recs:
         by_theorem.setdefault(r["theorem"], []).append(r)
@@ -1179,7 +1263,7 @@ def render_report(result, *, title="rpcheck verification report", constants=None
             cite = f' <span class="small muted">— {_e(c.authors)} ({_e(c.year)}), <i>{_e(c.title)}</i></span>'
         sections.append(f'<section class="paper" id="{pid}"><h2>{_e(paper)}{cite}</h2>')
         for tid in tids:
-            sections.append(_theorem_section(tid, by_theorem[tid], trials, anchors))
+            sections.append(_theorem_section(tid, by_theorem[tid], trials, anchors, companion=sink))
         sections.append("</section>")
     toc.append('<li><a href="#provenance">Provenance</a></li>')
     generated = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
@@ -1191,7 +1275,15 @@ def render_report(result, *, title="rpcheck verification report", constants=None
         f'<section id="findings"><h2>Findings</h2>{findings_html}</section>{paper_vs}'
         f"{_constants_section(constants)}{''.join(sections)}<h2>Provenance</h2>{_provenance(prov)}"
     )
-    return _page(title, body)
+    extra = None
+    if sink is not None and sink[1]:
+        extra = _page(
+            f"{title}: distributions",
+            f"<h1>{_e(title)}: statistic / bound per cell</h1><p class='muted small'>Generated {generated}, companion "
+            "of the report beside it: per theorem, the quantiles of statistic / bound over the trials of each cell "
+            f"(median, 5%–95%, max) against the claim's line at 1.</p>{''.join(sink[1].values())}",
+        )
+    return _page(title, body), extra
 
 
 def render_theorem_section(result, theorem_id, *, full_page=True):
@@ -1227,11 +1319,18 @@ def render_theorem_section(result, theorem_id, *, full_page=True):
 
 def write_report(result, path, *, title="rpcheck verification report", constants=None):
     """Render and write the report atomically (temporary file + ``os.replace``, with the permissions of an
-    ordinary new file: ``0o666`` minus the umask, not ``mkstemp``'s ``0o600``); returns the Path."""
+    ordinary new file: ``0o666`` minus the umask, not ``mkstemp``'s ``0o600``); returns the Path.
+
+    The per-trial distributions of statistic / bound (a plot row per cell, collapsed and secondary) go to a
+    companion page ``<stem>-distributions.html`` beside it, linked from each theorem's section, so that the
+    report stays small (about 15% of its size at the quick profile); without distributions, no companion."""
     from ..engine.store import atomic_write_text
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = render_report(result, title=title, constants=constants)
+    companion = path.with_name(f"{path.stem}-distributions.html")
+    text, extra = _render(result, title=title, constants=constants, companion=companion.name)
+    if extra is not None:
+        atomic_write_text(companion, extra)
     atomic_write_text(path, text)
     return path

@@ -278,33 +278,48 @@ def forest_svg(rows, *, x_label, title="", est_label="estimate", ref_label="refe
             f'stroke-dasharray="4 3"><title>{esc(ref_line_label)}</title></line>'
         )
     max_chars = max(8, int(label_width / 6.2))
+    # One element per kind (labels, stripes, intervals, estimates, references), each with its presentation
+    # attributes once, and one tooltip per row (an invisible band on top carrying every number of the row):
+    # the same picture in about half the bytes of per-marker attributes and titles.
+    labels, stripes, bars, ests, refs, tips = [], [], [], [], [], []
+
+    def ok(r, k):
+        v = r.get(k)
+        return v is not None and not isinstance(v, str) and math.isfinite(float(v)) and (not log or float(v) > 0)
+
     for i, r in enumerate(rows):
         y = top + i * row_h + row_h / 2
         lab = str(r.get("label", ""))
         short = lab if len(lab) <= max_chars else lab[: max_chars - 1] + "…"
-        tip = r.get("tip") or lab
-        out.append(
-            f'<text x="{label_width}" y="{_f(y + 4)}" text-anchor="end"><title>{esc(lab)}</title>{esc(short)}</text>'
-        )
+        labels.append(f'<text x="{label_width}" y="{_f(y + 4)}">{esc(short)}</text>')
         if i % 2:
-            out.append(
-                f'<rect x="{plot_left}" y="{_f(y - row_h / 2)}" width="{width - right - plot_left}" '
-                f'height="{row_h}" fill="#000" fill-opacity="0.03"/>'
-            )
-
-        def ok(k, r=r):
-            v = r.get(k)
-            return v is not None and not isinstance(v, str) and math.isfinite(float(v)) and (not log or float(v) > 0)
-
-        if ok("lo") and ok("hi"):
-            out.append(
-                f'<line x1="{_f(sx(r["lo"]))}" x2="{_f(sx(r["hi"]))}" y1="{_f(y)}" y2="{_f(y)}" stroke="#1f5fa8" '
-                'stroke-width="2.2" stroke-opacity="0.55"/>'
-            )
-        if ok("est"):
-            out.append(_marker("circle", sx(r["est"]), y, "#1f5fa8", r=3.2, title=f"{est_label}: {tip}"))
-        if ok("ref"):  # hollow and on top: visible also where it coincides with the estimate
-            out.append(_marker("diamond", sx(r["ref"]), y, "#b3261e", r=3.6, fill="none", title=f"{ref_label}: {tip}"))
+            w = width - right - plot_left
+            stripes.append(f"M{plot_left} {_f(y - row_h / 2)}h{w}v{row_h}h{-w}z")
+        if ok(r, "lo") and ok(r, "hi"):
+            bars.append(f"M{_f(sx(r['lo']))} {_f(y)}H{_f(sx(r['hi']))}")
+        if ok(r, "est"):
+            ests.append(f'<circle cx="{_f(sx(r["est"]))}" cy="{_f(y)}" r="3.2"/>')
+        if ok(r, "ref"):  # hollow and on top: visible also where it coincides with the estimate
+            x, rr = sx(r["ref"]), 4.4
+            ref_d = f"M{_f(x)} {_f(y - rr)}l{rr} {rr}l{-rr} {rr}l{-rr} {-rr}z"
+            refs.append(ref_d)
+        nums = [f"{est_label} {fmt_num(r['est'])}" if ok(r, "est") else ""]
+        if ok(r, "lo") and ok(r, "hi"):
+            nums.append(f"{interval_label} [{fmt_num(r['lo'])}, {fmt_num(r['hi'])}]")
+        if ok(r, "ref"):
+            nums.append(f"{ref_label} {fmt_num(r['ref'])}")
+        tip = "; ".join(t for t in (lab, ", ".join(n for n in nums if n), str(r.get("tip") or "")) if t)
+        tips.append(f'<rect y="{_f(y - row_h / 2)}" width="{width}" height="{row_h}"><title>{esc(tip)}</title></rect>')
+    out.append(f'<g text-anchor="end">{"".join(labels)}</g>')
+    if stripes:
+        out.append(f'<path d="{"".join(stripes)}" fill-opacity="0.03"/>')
+    if bars:
+        out.append(f'<path d="{"".join(bars)}" stroke="#1f5fa8" stroke-width="2.2" stroke-opacity="0.55"/>')
+    if ests:
+        out.append(f'<g fill="#1f5fa8" stroke="#1f5fa8" stroke-width="1.2">{"".join(ests)}</g>')
+    if refs:
+        out.append(f'<path d="{"".join(refs)}" fill="none" stroke="#b3261e" stroke-width="1.2"/>')
+    out.append(f'<g fill="#fff" fill-opacity="0">{"".join(tips)}</g>')
     ly = height - 6
     legend = [_marker("circle", 10, ly - 4, "#1f5fa8"), f'<text x="20" y="{ly}">{esc(est_label)}</text>']
     x = 30 + 6.2 * len(est_label)
