@@ -44,6 +44,8 @@ PRESCRIBED_COLUMNS = ("r_prescribed", "r_formula", "prescribed_r", "formula_r")
 MAX_PARAM_COLUMNS = 4
 #: A text longer than this repeated in the next row of a table's column is shown as "〃 as above".
 AS_ABOVE_CHARS = 40
+#: A measurement table (decide() output) wider than this many columns is split into stacked tables.
+MAX_JSON_COLUMNS = 8
 #: Variant tables longer than this are collapsed (unless a row is unexpected).
 COLLAPSE_ROWS = 16
 
@@ -66,6 +68,7 @@ td.num.long{white-space:normal;overflow-wrap:anywhere;min-width:8em}
 .cells td,.nums td{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .cells td:nth-last-child(-n+2),.cells td.small{text-align:left;white-space:normal}
 .cells td.long,.nums td.long{white-space:normal;overflow-wrap:anywhere;min-width:8em}
+.decide th,.decide td,.decide .nums td{white-space:normal;overflow-wrap:anywhere;min-width:0}
 .v{font-weight:700;padding:0 5px;border-radius:3px;color:#fff;white-space:nowrap;display:inline-block}
 .v-HOLDS{background:var(--ok)}.v-VIOLATED{background:var(--bad)}.v-INCONCLUSIVE{background:var(--inc)}
 .v-VACUOUS{background:var(--vac)}.v-MEASURED{background:var(--mea)}.v-x{background:#333}
@@ -304,12 +307,24 @@ def _cells_table(rows, plist, varying):
     """One row per cell. At most ``MAX_PARAM_COLUMNS`` parameter columns; more varying parameters share one
     wrapping column (so the table fits 1280 px)."""
     one_col = len(varying) > MAX_PARAM_COLUMNS
+    optional = {  # columns shown only when some row of the table has a value
+        "promised": [_fmt(_num(r.get("promised"))) for r in rows],
+        "p-value (Holm α)": [
+            _fmt(_num(r.get("pvalue"))) + (f" ({_fmt(a)})" if math.isfinite(a := _num(r.get("alpha_adjusted"))) else "")
+            for r in rows
+        ],
+        "statistic q50 / q95 / max": [
+            " / ".join(_fmt(_num(r.get(k))) for k in ("stat_q50", "stat_q95", "stat_max")).strip(" /") for r in rows
+        ],
+        "worst slack": [_fmt(_num(r.get("slack_min"))) for r in rows],
+    }
+    optional = {k: v for k, v in optional.items() if any(v)}
     head = ("<th>parameters</th>" if one_col else "".join(f"<th>{_e(k)}</th>" for k in varying)) + (
-        "<th>failures / evaluated</th><th>rate [exact CI]</th><th>promised</th><th>p-value (Holm α)</th>"
-        "<th>statistic q50 / q95 / max</th><th>worst slack</th><th>verdict</th><th>claim · evidence</th>"
+        "<th>failures / evaluated</th><th>rate [exact CI]</th>" + "".join(f"<th>{_e(k)}</th>" for k in optional)
+        + "<th>verdict</th><th>claim · evidence</th>"
     )
     body, prev_claim = [], None
-    for r, p in zip(rows, plist):
+    for j, (r, p) in enumerate(zip(rows, plist)):
         shown = _shown_verdict(r)
         unexp = _unexpected(r)
         notes = []
@@ -323,10 +338,6 @@ def _cells_table(rows, plist, varying):
                 notes.append(f"{n} {word}")
         lo, hi = _num(r.get("ci_low")), _num(r.get("ci_high"))
         ci = f" [{_fmt(lo)}, {_fmt(hi)}]" if math.isfinite(lo) or math.isfinite(hi) else ""
-        pv = _fmt(_num(r.get("pvalue")))
-        aa = _num(r.get("alpha_adjusted"))
-        pv += f" ({_fmt(aa)})" if math.isfinite(aa) else ""
-        stats = " / ".join(_fmt(_num(r.get(k))) for k in ("stat_q50", "stat_q95", "stat_max")).strip(" /")
         claim, derived = _claim(r)
         ev = []
         if claim and claim == prev_claim and len(claim) > AS_ABOVE_CHARS:
@@ -353,54 +364,76 @@ def _cells_table(rows, plist, varying):
             + f'<td>{_e(_fmt(r.get("failures")))} / {_e(_fmt(r.get("evaluated")))}'
             + (f'<div class="muted small">{_e(", ".join(notes))}</div>' if notes else "")
             + f'</td><td>{_e(_fmt(_num(r.get("failure_rate"))))}{_e(ci)}</td>'
-            + f'<td>{_e(_fmt(_num(r.get("promised"))))}</td><td>{_e(pv)}</td>'
-            + f'<td>{_e(stats)}</td><td>{_e(_fmt(_num(r.get("slack_min"))))}</td>'
+            + "".join(f"<td>{_e(v[j])}</td>" for v in optional.values())
             + f"<td>{verdict}</td><td>{''.join(ev)}</td></tr>"
         )
     body = "".join(body)
     return f'<div class=scroll><table class="cells"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
+def _col_groups(cols, repeat_first):
+    """The columns of a measurement table in groups of at most ``MAX_JSON_COLUMNS``, each rendered as its
+    own table (stacked, so that a wide table fits the page); ``repeat_first``: the first column (the rows'
+    key) leads every group."""
+    k = MAX_JSON_COLUMNS
+    if len(cols) <= k:
+        return [cols]
+    if repeat_first:
+        return [[cols[0], *cols[1:][i : i + k - 1]] for i in range(0, len(cols) - 1, k - 1)]
+    return [cols[i : i + k] for i in range(0, len(cols), k)]
+
+
 def _json_block(data, depth=0):
-    """A decoded ``decide_info`` value as nested tables (every key and value escaped)."""
+    """A decoded ``decide_info`` value as nested tables (every key and value escaped); a table with more
+    than ``MAX_JSON_COLUMNS`` columns is split into stacked tables of that many."""
     scalar = (str, int, float, bool, type(None))
     if depth > 6:
         return f"<pre>{_e(json.dumps(data, default=str))}</pre>"
     if isinstance(data, list) and data and all(isinstance(v, dict) for v in data):
-        cols = list(dict.fromkeys(k for v in data for k in v))
-        head = "".join(f"<th>{_e(c)}</th>" for c in cols)
-        body = "".join(
-            "<tr>" + "".join(f"<td>{_as_above(v.get(c), data[i - 1].get(c) if i else None, depth)}</td>" for c in cols)
-            + "</tr>"
-            for i, v in enumerate(data)
-        )
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        out, cols_all = [], list(dict.fromkeys(k for v in data for k in v))
+        # the rows' key in every group: the first column when its values are short, else the row number
+        short_key = all(len(fmt_value(v.get(cols_all[0]))) <= 24 for v in data)
+        for cols in _col_groups(cols_all, short_key):
+            number = len(cols_all) > MAX_JSON_COLUMNS and not short_key
+            head = ("<th>#</th>" if number else "") + "".join(f"<th>{_e(c)}</th>" for c in cols)
+            body = "".join(
+                "<tr>" + (f"<td>{i + 1}</td>" if number else "")
+                + "".join(f"<td>{_as_above(v.get(c), data[i - 1].get(c) if i else None, depth)}</td>" for c in cols)
+                + "</tr>"
+                for i, v in enumerate(data)
+            )
+            out.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+        return "".join(out)
     if (
         isinstance(data, dict)
         and data
         and all(isinstance(v, list) and all(isinstance(x, scalar) for x in v) for v in data.values())
         and len({len(v) for v in data.values()}) == 1
     ):
-        cols = list(data)
-        head = "".join(f"<th>{_e(c)}</th>" for c in cols)
         n = len(next(iter(data.values())))
-        body = "".join(
-            "<tr>" + "".join(_num_td(fmt_value(data[c][i]), bare=True) for c in cols) + "</tr>" for i in range(n)
-        )
-        return f"<table class=nums><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        out = []
+        for cols in _col_groups(list(data), True):
+            head = "".join(f"<th>{_e(c)}</th>" for c in cols)
+            body = "".join(
+                "<tr>" + "".join(_num_td(fmt_value(data[c][i]), bare=True) for c in cols) + "</tr>" for i in range(n)
+            )
+            out.append(f"<table class=nums><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+        return "".join(out)
     if (
         isinstance(data, dict)
         and data
         and all(isinstance(v, dict) for v in data.values())
         and all(all(isinstance(x, scalar) for x in v.values()) for v in data.values())
-    ):  # {row: {col: scalar}}: one table
-        cols = list(dict.fromkeys(k for v in data.values() for k in v))
-        head = "<th></th>" + "".join(f"<th>{_e(c)}</th>" for c in cols)
-        body = "".join(
-            f"<tr><th>{_e(k)}</th>" + "".join(_num_td(fmt_value(v.get(c)), bare=True) for c in cols) + "</tr>"
-            for k, v in data.items()
-        )
-        return f"<table class=nums><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    ):  # {row: {col: scalar}}: one table (per group of columns)
+        out = []
+        for cols in _col_groups(list(dict.fromkeys(k for v in data.values() for k in v)), False):
+            head = "<th></th>" + "".join(f"<th>{_e(c)}</th>" for c in cols)
+            body = "".join(
+                f"<tr><th>{_e(k)}</th>" + "".join(_num_td(fmt_value(v.get(c)), bare=True) for c in cols) + "</tr>"
+                for k, v in data.items()
+            )
+            out.append(f"<table class=nums><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+        return "".join(out)
     if isinstance(data, dict):
         rows = "".join(f"<tr><th>{_e(k)}</th><td>{_cellval(v, depth)}</td></tr>" for k, v in data.items())
         return f"<table>{rows}</table>"
@@ -1129,7 +1162,7 @@ def _overview(recs, theorem_ids, anchors, finding_counts, prov, decision=None):
                 _letter(
                     _shown_verdict(x),
                     unexpected=_unexpected(x),
-                    title=f"{v} cell {_fmt(x.get('cell'))}: {_shown_verdict(x)}"
+                    title=f"cell {_fmt(x.get('cell'))}: {_shown_verdict(x)}"  # the variant heads the strip
                     + (f" (expected {_expected(x)})" if _unexpected(x) else ""),
                 )  # fmt: skip
                 for x in vr
