@@ -42,10 +42,12 @@ SWEEP_ORDER = ("r", "n", "m", "eps", "k", "d", "rho", "s", "c", "p", "q", "a", "
 PRESCRIBED_COLUMNS = ("r_prescribed", "r_formula", "prescribed_r", "formula_r")
 #: With more varying parameters than this, a cells table shows them in one wrapping "parameters" column.
 MAX_PARAM_COLUMNS = 4
-#: A text longer than this repeated in the next row of a table's column is shown as "〃 as above".
+#: A text longer than this repeated in the next row of a table's column is shown as "as above".
 AS_ABOVE_CHARS = 40
 #: A measurement table (decide() output) wider than this many columns is split into stacked tables.
 MAX_JSON_COLUMNS = 8
+#: Column names that name the rows of a measurement table (repeated in each part of a split table).
+ROW_KEYS = ("method", "name", "label", "quantity", "row", "dataset", "panel", "r")
 #: Variant tables longer than this are collapsed (unless a row is unexpected).
 COLLAPSE_ROWS = 16
 
@@ -341,7 +343,7 @@ def _cells_table(rows, plist, varying):
         claim, derived = _claim(r)
         ev = []
         if claim and claim == prev_claim and len(claim) > AS_ABOVE_CHARS:
-            ev.append('<span class="muted">〃 as above</span>')  # a long claim repeated row after row: once
+            ev.append('<span class="muted">as above</span>')  # a long claim repeated row after row: once
         elif claim:
             ev.append(f'{_e(claim)}{" <span class=muted>(derived)</span>" if derived else ""}')
         prev_claim = claim
@@ -391,10 +393,11 @@ def _json_block(data, depth=0):
         return f"<pre>{_e(json.dumps(data, default=str))}</pre>"
     if isinstance(data, list) and data and all(isinstance(v, dict) for v in data):
         out, cols_all = [], list(dict.fromkeys(k for v in data for k in v))
-        # the rows' key in every group: the first column when its values are short, else the row number
-        short_key = all(len(fmt_value(v.get(cols_all[0]))) <= 24 for v in data)
-        for cols in _col_groups(cols_all, short_key):
-            number = len(cols_all) > MAX_JSON_COLUMNS and not short_key
+        key = _row_key(data, cols_all) if len(cols_all) > MAX_JSON_COLUMNS else None
+        if key is not None:
+            cols_all = [key] + [c for c in cols_all if c != key]
+        for cols in _col_groups(cols_all, key is not None):
+            number = len(cols_all) > MAX_JSON_COLUMNS and key is None
             head = ("<th>#</th>" if number else "") + "".join(f"<th>{_e(c)}</th>" for c in cols)
             body = "".join(
                 "<tr>" + (f"<td>{i + 1}</td>" if number else "")
@@ -440,10 +443,21 @@ def _json_block(data, depth=0):
     return _cellval(data, depth)
 
 
+def _row_key(data, cols):
+    """The column that names the rows of a list of records split into several tables: the first of
+    ``ROW_KEYS`` present in every row, else the first column with a short value in every row, else None
+    (the rows are then numbered)."""
+    present = [c for c in cols if all(_str(v.get(c)) != "" for v in data)]
+    for c in ROW_KEYS:
+        if c in present:
+            return c
+    return next((c for c in present if all(len(fmt_value(v.get(c))) <= 40 for v in data)), None)
+
+
 def _as_above(v, above, depth):
-    """A cell of a column: "〃" when it repeats the long string of the row above, else its value."""
+    """A cell of a column: "as above" when it repeats the long string of the row above, else its value."""
     if isinstance(v, str) and v == above and len(v) > AS_ABOVE_CHARS:
-        return '<span class="muted" title="as above">〃</span>'
+        return '<span class="muted">as above</span>'
     return _cellval(v, depth)
 
 
@@ -770,7 +784,7 @@ def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3", companion=
         for v in meta.variants:
             cols = ("; ".join(v.assumed), v.note)
             shown = [
-                '<span class="muted">〃 as above</span>' if t == a and len(t) > AS_ABOVE_CHARS else _e(t)
+                '<span class="muted">as above</span>' if t == a and len(t) > AS_ABOVE_CHARS else _e(t)
                 for t, a in zip(cols, above)
             ]
             above = cols
