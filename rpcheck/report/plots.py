@@ -71,7 +71,8 @@ class _Scale:
         return _nice_ticks(self.lo, self.hi)
 
 
-def _marker(shape, x, y, color, r=3.2, fill=None, title=""):
+def _marker(shape, x, y, color, r=3.2, fill=None, title="", bare=False):
+    """One marker; ``bare``: without paint attributes (inside a group that sets fill, stroke and width)."""
     fill = color if fill is None else fill
     t = f"<title>{esc(title)}</title>" if title else ""
     if shape == "square":
@@ -88,6 +89,8 @@ def _marker(shape, x, y, color, r=3.2, fill=None, title=""):
         )
     else:
         el = f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}"'
+    if bare:
+        return f'{el}>{t}</{el[1:].split(" ", 1)[0]}>' if t else f"{el}/>"
     return f'{el} fill="{fill}" stroke="{color}" stroke-width="1.2">{t}</{el[1:].split(" ", 1)[0]}>'
 
 
@@ -100,15 +103,14 @@ def _open(width, height, label):
 
 
 def _axis_x(sx, y0, y1, label, *, fmt=fmt_num):
-    out = []
+    """Vertical grid lines (one path) and tick labels (one group) of the x axis, and its label."""
+    grid, labels = [], []
     for t in sx.ticks():
         x = sx(t)
-        out.append(
-            f'<line x1="{_f(x)}" x2="{_f(x)}" y1="{_f(y0)}" y2="{_f(y1)}" stroke="#e4e4e4"/>'
-            f'<text x="{_f(x)}" y="{_f(y1 + 13)}" text-anchor="middle">{esc(fmt(t))}</text>'
-        )
-    out.append(f'<text x="{_f((sx.p0 + sx.p1) / 2)}" y="{_f(y1 + 28)}" text-anchor="middle">{esc(label)}</text>')
-    return "".join(out)
+        grid.append(f"M{_f(x)} {_f(y0)}V{_f(y1)}")
+        labels.append(f'<text x="{_f(x)}" y="{_f(y1 + 13)}">{esc(fmt(t))}</text>')
+    labels.append(f'<text x="{_f((sx.p0 + sx.p1) / 2)}" y="{_f(y1 + 28)}">{esc(label)}</text>')
+    return f'<path d="{"".join(grid)}" stroke="#e4e4e4"/><g text-anchor="middle">{"".join(labels)}</g>'
 
 
 def sweep_svg(series, *, x_label, y_label="failure rate", title="", promised_label="promised failure probability",
@@ -149,12 +151,12 @@ def sweep_svg(series, *, x_label, y_label="failure rate", title="", promised_lab
     out = [_open(width, total_h, title or f"{y_label} vs {x_label}")]
     if title:
         out.append(f'<text x="{left}" y="14" font-weight="600">{esc(title)}</text>')
+    grid, labels = [], []
     for t in sy.ticks():
         y = sy(t)
-        out.append(
-            f'<line x1="{left}" x2="{width - right}" y1="{_f(y)}" y2="{_f(y)}" stroke="#e4e4e4"/>'
-            f'<text x="{left - 4}" y="{_f(y + 4)}" text-anchor="end">{esc(fmt_num(t, 3))}</text>'
-        )
+        grid.append(f"M{left} {_f(y)}H{width - right}")
+        labels.append(f'<text x="{left - 4}" y="{_f(y + 4)}">{esc(fmt_num(t, 3))}</text>')
+    out.append(f'<path d="{"".join(grid)}" stroke="#e4e4e4"/><g text-anchor="end">{"".join(labels)}</g>')
     out.append(_axis_x(sx, top, top + plot_h, x_label + (" (log₂ scale)" if log else "")))
     out.append(
         f'<text transform="translate(12 {_f(top + plot_h / 2)}) rotate(-90)" text-anchor="middle">{esc(y_label)}</text>'
@@ -174,11 +176,11 @@ def sweep_svg(series, *, x_label, y_label="failure rate", title="", promised_lab
             ]
             d = "M" + "L".join(f"{_f(a)} {_f(b)}" for a, b in pts) + "Z"
             out.append(f'<path d="{d}" fill="{color}" fill-opacity="0.14" stroke="none"/>')
-        for a, lo_, hi_ in zip(x[band], lo[band], hi[band]):  # interval ticks also when there is one point
-            out.append(
-                f'<line x1="{_f(sx(a))}" x2="{_f(sx(a))}" y1="{_f(sy(lo_))}" y2="{_f(sy(hi_))}" '
-                f'stroke="{color}" stroke-opacity="0.55"/>'
-            )
+        ticks = "".join(  # interval ticks also when there is one point
+            f"M{_f(sx(a))} {_f(sy(lo_))}V{_f(sy(hi_))}" for a, lo_, hi_ in zip(x[band], lo[band], hi[band])
+        )
+        if ticks:
+            out.append(f'<path d="{ticks}" stroke="{color}" stroke-opacity="0.55"/>')
         if "promised" in s:
             p = np.asarray(s["promised"], float)[order]
             ok = np.isfinite(p)
@@ -193,8 +195,10 @@ def sweep_svg(series, *, x_label, y_label="failure rate", title="", promised_lab
             d = "M" + "L".join(f"{_f(sx(a))} {_f(sy(b))}" for a, b in zip(x[ok], y[ok]))
             out.append(f'<path d="{d}" fill="none" stroke="{color}" stroke-width="1.5"/>')
         tips = list(np.asarray(s.get("tips", [""] * x.size), object)[order])
-        for a, b, tip in zip(x[ok], y[ok], np.asarray(tips, object)[ok]):
-            out.append(_marker(_SHAPES[i % len(_SHAPES)], sx(a), sy(b), color, title=str(tip)))
+        shape = _SHAPES[i % len(_SHAPES)]
+        pts = [_marker(shape, sx(a), sy(b), color, title=str(tip), bare=shape != "cross")
+               for a, b, tip in zip(x[ok], y[ok], np.asarray(tips, object)[ok])]  # fmt: skip
+        out.append(f'<g fill="{color}" stroke="{color}" stroke-width="1.2">{"".join(pts)}</g>')
     for mx, text in markers:
         if math.isfinite(float(mx)):
             X = sx(mx)
