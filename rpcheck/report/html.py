@@ -10,10 +10,10 @@ Layout: overview (first the decision rate and the undecided rows, :mod:`rpcheck.
 verdict strip per theorem and variant, unexpected rows first; counts; the run's error-rate statement) ->
 contents -> findings -> empirical constants -> one section per paper with its theorems -> provenance
 (collapsed). :func:`write_report` puts the per-trial statistic/bound distributions on a companion page beside
-the report (linked from each theorem); :func:`render_report` keeps them inline. Rows of role "measurement" are shown as measured (no verdict); rows of role
-"self-check" and "control" are labelled and counted apart from the theorem verdicts. The ``role``,
-``claim`` and ``undetermined`` columns are used when present; without them every row is a claim and the
-HOLDS claim is derived from the interval columns (marked as such).
+the report (linked from each theorem); :func:`render_report` keeps them inline. Rows of role "measurement"
+are shown as measured (no verdict); rows of role "self-check" and "control" are labelled and counted apart
+from the theorem verdicts. The ``role``, ``claim`` and ``undetermined`` columns are used when present;
+without them every row is a claim and the HOLDS claim is derived from the interval columns (marked as such).
 """
 
 from __future__ import annotations
