@@ -196,13 +196,13 @@ def _count_line(d, word):
 
 
 def decision_lines(decision, *, limit=MAX_LISTED):
-    """The terminal lines of :func:`decision_rate`: the count line of the claims (and of the self-checks
-    when there are any), then the undecided rows and the rows without evidence, one line each, at most
+    """The terminal lines of :func:`decision_rate`: the count line of the claims, that of the self-checks
+    when there are any, then the undecided rows and the rows without evidence, one line each, at most
     ``limit`` per list, then "... and N more"."""
     lines = [_count_line(decision, "claims")]
     sc = decision.get("self_checks") or _empty()
     if sc["total"]:
-        lines[0] += "; " + _count_line(sc, "self-checks")
+        lines.append(_count_line(sc, "self-checks"))
     for label, rows in (
         ("undecided", decision["undecided"] + sc["undecided"]),
         ("vacuous (no evidence)", decision["no_evidence"] + sc["no_evidence"]),

@@ -96,6 +96,15 @@ def test_lines_open_with_the_rate_and_list_at_most_the_limit():
     assert lines[-1] == "  ... and 5 more"
 
 
+def test_self_checks_get_their_own_line():
+    lines = decision_lines(decision_rate(_cells(), PROV))
+    assert lines[:2] == [
+        "decided 3 of 6 claims with an expectation; 2 undecided, 1 vacuous (no evidence)",
+        "decided 1 of 2 self-checks with an expectation; 1 undecided",
+    ]
+    assert lines[2] == "undecided:" and len([ln for ln in lines if ln.startswith("  t.one")]) == 4
+
+
 def test_json_safe():
     d = decision_rate(_cells(), PROV)
     text = json.dumps(d, allow_nan=False)  # no NaN or infinity anywhere
