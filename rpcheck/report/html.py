@@ -609,8 +609,10 @@ def _variant_plots(tid, variant, mode, rows, plist, trials, varying, plotted):
             )  # fmt: skip
         )
     ratio = _ratio_rows(tid, variant, rows, plist, varying, trials)
+    control = bool(rows) and _role(rows[0]) == "control"
     for r in ratio:  # plotted once per theorem (_ratio_plot), each row labelled with its variant
         r["label"] = f"{name} · {r['label']}"
+        r["control"] = control
     hidden.extend(ratio)
     return [s for s in svgs if s], hidden
 
@@ -624,12 +626,17 @@ def _ratio_plot(ratios):
     every variant (one forest row each, labelled "variant · cell"), against the claim's line at 1."""
     if not ratios:
         return ""
-    chunks = [ratios[i : i + RATIO_ROWS_PER_PLOT] for i in range(0, len(ratios), RATIO_ROWS_PER_PLOT)]
+    # the negative controls (built to exceed the bound, often by orders of magnitude) on their own axis
+    chunks = []
+    for group, what in (([r for r in ratios if not r.get("control")], ""),
+                        ([r for r in ratios if r.get("control")], ", negative controls")):  # fmt: skip
+        parts = [group[i : i + RATIO_ROWS_PER_PLOT] for i in range(0, len(group), RATIO_ROWS_PER_PLOT)]
+        chunks += [(c, what + (f" ({k + 1}/{len(parts)})" if len(parts) > 1 else "")) for k, c in enumerate(parts)]
     svgs = [
         plots.forest_svg(
             chunk,
             x_label="statistic / bound per trial",
-            title="statistic / bound per cell" + (f" ({k + 1}/{len(chunks)})" if len(chunks) > 1 else ""),
+            title="statistic / bound per cell" + suffix,
             est_label="median",
             interval_label="5%–95% of trials",
             ref_label="max",
@@ -639,7 +646,7 @@ def _ratio_plot(ratios):
             width=760,
             label_width=300,
         )  # fmt: skip
-        for k, chunk in enumerate(chunks)
+        for chunk, suffix in chunks
     ]
     return (
         f"<details><summary>Distribution of statistic / bound per cell ({len(ratios)} cells, every variant)</summary>"

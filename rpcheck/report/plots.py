@@ -102,6 +102,14 @@ def _open(width, height, label):
     )
 
 
+def _tick(t):
+    """A tick label that stays short: powers of ten and other large or tiny values as ``1e+08``."""
+    t = float(t)
+    if t != 0 and (abs(t) >= 1e5 or abs(t) < 1e-3):
+        return f"{t:.3g}".replace("e+0", "e+").replace("e-0", "e-")
+    return fmt_num(t, 3)
+
+
 def _axis_x(sx, y0, y1, label, *, fmt=fmt_num):
     """Vertical grid lines (one path) and tick labels (one group) of the x axis, and its label."""
     grid, labels = [], []
@@ -274,7 +282,7 @@ def forest_svg(rows, *, x_label, title="", est_label="estimate", ref_label="refe
     out = [_open(width, height, title or x_label)]
     if title:
         out.append(f'<text x="4" y="14" font-weight="600">{esc(title)}</text>')
-    out.append(_axis_x(sx, top, top + plot_h, x_label + (" (log scale)" if log else "")))
+    out.append(_axis_x(sx, top, top + plot_h, x_label + (" (log scale)" if log else ""), fmt=_tick))
     if ref_line is not None:
         X = sx(ref_line)
         out.append(
