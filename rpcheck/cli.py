@@ -679,6 +679,13 @@ def _cell_records(cells):
     return out
 
 
+def _decision_json(result):
+    """The run's decision rate (rpcheck.report.decision), with non-finite numbers made JSON-safe."""
+    from .report.decision import decision_rate
+
+    return _jsonable(decision_rate(result.cells, result.provenance))
+
+
 def _json_document(args, result, out, report_path, summaries, counts):
     return {
         "schema_version": JSON_SCHEMA_VERSION,
@@ -686,6 +693,7 @@ def _json_document(args, result, out, report_path, summaries, counts):
         "results": None if out is None else str(out),
         "report": None if report_path is None else str(report_path),
         "summary": {**counts, "error_rate": _error_rate_statement(dict(result.provenance or {}))},
+        "decision": _decision_json(result),
         "theorems": summaries,
         "cells": _cell_records(result.cells),
         "provenance": _jsonable(dict(result.provenance or {})),
@@ -1058,8 +1066,10 @@ def render_summary(result, *, details=False, quiet=False, out=None, report_path=
         for _, row in cells[~cells["as_expected"].astype(bool)].iterrows():
             lines += _unexpected_block(row)
     from .engine.loading import summary_counts, summary_line
+    from .report.decision import decision_lines, decision_rate
 
     counts = summary_counts(cells)
+    lines += decision_lines(decision_rate(cells, result.provenance))
     lines.append(summary_line(counts))
     lines.append(_error_rate_statement(dict(result.provenance or {})))
     if out is not None:

@@ -571,7 +571,7 @@ def test_check_json_document(capsys):
     code, out, _ = run(capsys, "check", INT_R, "--profile", "quick", "--backend", "serial", "--json")
     doc = json.loads(out)
     assert code == EXIT_OK and doc["schema_version"] == 1 and doc["command"] == "check"
-    assert set(doc) >= {"summary", "theorems", "cells", "provenance", "results", "report"}
+    assert set(doc) >= {"summary", "decision", "theorems", "cells", "provenance", "results", "report"}
     assert all(isinstance(r["p_r"], int) and isinstance(r["p_n"], int) for r in doc["cells"])
     assert "error_rate" in doc["summary"] and doc["theorems"][0]["id"] == INT_R
 

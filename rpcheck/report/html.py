@@ -6,12 +6,14 @@ data someone may send you: every string from it is escaped (:func:`rpcheck.repor
 made only from plain relative paths inside the results directory (:func:`~rpcheck.report._text.safe_href`),
 and plot labels are plain text.
 
-Layout: overview (verdict strip per theorem and variant, unexpected rows first, counts, the run's error-rate
-statement) -> contents -> findings -> empirical constants -> one section per paper with its theorems ->
-provenance (collapsed). Rows of role "measurement" are shown as measured (no verdict); rows of role
-"self-check" and "control" are labelled and counted apart from the theorem verdicts. The ``role``,
-``claim`` and ``undetermined`` columns are used when present; without them every row is a claim and the
-HOLDS claim is derived from the interval columns (marked as such).
+Layout: overview (first the decision rate and the undecided rows, :mod:`rpcheck.report.decision`; the
+verdict strip per theorem and variant, unexpected rows first; counts; the run's error-rate statement) ->
+contents -> findings -> empirical constants -> one section per paper with its theorems -> provenance
+(collapsed). :func:`write_report` puts the per-trial statistic/bound distributions on a companion page beside
+the report (linked from each theorem); :func:`render_report` keeps them inline. Rows of role "measurement"
+are shown as measured (no verdict); rows of role "self-check" and "control" are labelled and counted apart
+from the theorem verdicts. The ``role``, ``claim`` and ``undetermined`` columns are used when present;
+without them every row is a claim and the HOLDS claim is derived from the interval columns (marked as such).
 """
 
 from __future__ import annotations
@@ -42,6 +44,12 @@ SWEEP_ORDER = ("r", "n", "m", "eps", "k", "d", "rho", "s", "c", "p", "q", "a", "
 PRESCRIBED_COLUMNS = ("r_prescribed", "r_formula", "prescribed_r", "formula_r")
 #: With more varying parameters than this, a cells table shows them in one wrapping "parameters" column.
 MAX_PARAM_COLUMNS = 4
+#: A text longer than this repeated in the next row of a table's column is shown as "as above".
+AS_ABOVE_CHARS = 40
+#: A measurement table (decide() output) wider than this many columns is split into stacked tables.
+MAX_JSON_COLUMNS = 8
+#: Column names that name the rows of a measurement table (repeated in each part of a split table).
+ROW_KEYS = ("method", "name", "label", "quantity", "row", "dataset", "panel", "r")
 #: Variant tables longer than this are collapsed (unless a row is unexpected).
 COLLAPSE_ROWS = 16
 
@@ -61,6 +69,10 @@ th,td{border:1px solid var(--line);padding:3px 6px;text-align:left;vertical-alig
 th{background:#f0f2f5;overflow-wrap:normal}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.num.long{white-space:normal;overflow-wrap:anywhere;min-width:8em}
+.cells td,.nums td{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.cells td:nth-last-child(-n+2),.cells td.small{text-align:left;white-space:normal}
+.cells td.long,.nums td.long{white-space:normal;overflow-wrap:anywhere;min-width:8em}
+.decide th,.decide td,.decide .nums td{white-space:normal;overflow-wrap:anywhere;min-width:0}
 .v{font-weight:700;padding:0 5px;border-radius:3px;color:#fff;white-space:nowrap;display:inline-block}
 .v-HOLDS{background:var(--ok)}.v-VIOLATED{background:var(--bad)}.v-INCONCLUSIVE{background:var(--inc)}
 .v-VACUOUS{background:var(--vac)}.v-MEASURED{background:var(--mea)}.v-x{background:#333}
@@ -73,6 +85,8 @@ font-style:italic}
 .cards{display:flex;gap:8px;flex-wrap:wrap;margin:.6em 0}
 .card{border:1px solid var(--line);border-radius:6px;padding:6px 12px;min-width:120px}
 .card b{font-size:1.4em;display:block}
+.card.decision{flex-basis:100%}.card.decision b{display:inline;font-size:1.2em}
+.big{font-size:1.15em;display:block;font-weight:600}
 .strip{display:inline-flex;flex-wrap:wrap;gap:2px;align-items:center;margin:1px 10px 1px 0}
 .strip code{margin-right:3px}
 .c{display:inline-block;min-width:1.25em;text-align:center;font:700 11px/1.4 "DejaVu Sans Mono",monospace;
@@ -83,7 +97,7 @@ color:#fff;border-radius:2px;padding:0 1px}
 nav#toc>ul{columns:3 260px;font-size:13px;padding-left:1.2em}nav#toc li{break-inside:avoid}
 nav#toc ul ul{padding-left:1em}
 details>summary{cursor:pointer;color:#234;margin:.3em 0}
-.claim{font-size:12px}
+.claim,.cells td:last-child{font-size:12px}
 .err{background:#fff4e5;border-left:3px solid #e8a200;padding:6px 10px}
 .pv td,.pv th{font-size:12px;overflow-wrap:anywhere}
 table.fixed{table-layout:fixed}table.fixed td.num{white-space:normal;overflow-wrap:anywhere}
@@ -282,11 +296,14 @@ def _counterexample_html(path):
     if href is None:
         why = "not linked: not a relative path inside the results directory"
         return f'<span class="small" title="{why}">{_e(path)}</span>'
-    return f'<a href="{_e(href)}" title="{_e(path)}">{name}</a>'
+    return f'<a href="{_e(href)}">{name}</a>'  # the full path: the link's own target
 
 
-def _num_td(text):
-    """A right-aligned cell that does not break numbers; long values (lists, long strings) may wrap."""
+def _num_td(text, *, bare=False):
+    """A right-aligned cell that does not break numbers; long values (lists, long strings) may wrap.
+    ``bare``: in a table of class "nums" or "cells", whose stylesheet aligns its cells (no class per cell)."""
+    if bare:
+        return f'<td{" class=long" if len(text) > 18 else ""}>{_e(text)}</td>'
     return f'<td class="num{" long" if len(text) > 18 else ""}">{_e(text)}</td>'
 
 
@@ -294,12 +311,24 @@ def _cells_table(rows, plist, varying):
     """One row per cell. At most ``MAX_PARAM_COLUMNS`` parameter columns; more varying parameters share one
     wrapping column (so the table fits 1280 px)."""
     one_col = len(varying) > MAX_PARAM_COLUMNS
+    optional = {  # columns shown only when some row of the table has a value
+        "promised": [_fmt(_num(r.get("promised"))) for r in rows],
+        "p-value (Holm α)": [
+            _fmt(_num(r.get("pvalue"))) + (f" ({_fmt(a)})" if math.isfinite(a := _num(r.get("alpha_adjusted"))) else "")
+            for r in rows
+        ],
+        "statistic q50 / q95 / max": [
+            " / ".join(_fmt(_num(r.get(k))) for k in ("stat_q50", "stat_q95", "stat_max")).strip(" /") for r in rows
+        ],
+        "worst slack": [_fmt(_num(r.get("slack_min"))) for r in rows],
+    }
+    optional = {k: v for k, v in optional.items() if any(v)}
     head = ("<th>parameters</th>" if one_col else "".join(f"<th>{_e(k)}</th>" for k in varying)) + (
-        "<th>failures / evaluated</th><th>rate [exact CI]</th><th>promised</th><th>p-value (Holm α)</th>"
-        "<th>statistic q50 / q95 / max</th><th>worst slack</th><th>verdict</th><th>claim · evidence</th>"
+        "<th>failures / evaluated</th><th>rate [exact CI]</th>" + "".join(f"<th>{_e(k)}</th>" for k in optional)
+        + "<th>verdict</th><th>claim · evidence</th>"
     )
-    body = []
-    for r, p in zip(rows, plist):
+    body, prev_claim = [], None
+    for j, (r, p) in enumerate(zip(rows, plist)):
         shown = _shown_verdict(r)
         unexp = _unexpected(r)
         notes = []
@@ -313,14 +342,13 @@ def _cells_table(rows, plist, varying):
                 notes.append(f"{n} {word}")
         lo, hi = _num(r.get("ci_low")), _num(r.get("ci_high"))
         ci = f" [{_fmt(lo)}, {_fmt(hi)}]" if math.isfinite(lo) or math.isfinite(hi) else ""
-        pv = _fmt(_num(r.get("pvalue")))
-        aa = _num(r.get("alpha_adjusted"))
-        pv += f" ({_fmt(aa)})" if math.isfinite(aa) else ""
-        stats = " / ".join(_fmt(_num(r.get(k))) for k in ("stat_q50", "stat_q95", "stat_max"))
         claim, derived = _claim(r)
         ev = []
-        if claim:
-            ev.append(f'<div class="claim">{_e(claim)}{" <span class=muted>(derived)</span>" if derived else ""}</div>')
+        if claim and claim == prev_claim and len(claim) > AS_ABOVE_CHARS:
+            ev.append('<span class="muted">as above</span>')  # a long claim repeated row after row: once
+        elif claim:
+            ev.append(f'{_e(claim)}{" <span class=muted>(derived)</span>" if derived else ""}')
+        prev_claim = claim
         cx = _counterexample_html(r.get("counterexample"))
         if cx:
             ev.append(f"<div>counterexample: {cx}</div>")
@@ -335,56 +363,104 @@ def _cells_table(rows, plist, varying):
             + (
                 f'<td class="small">{_e(_plabel(p, varying))}</td>'
                 if one_col
-                else "".join(_num_td(fmt_value(p.get(k))) for k in varying)
+                else "".join(_num_td(fmt_value(p.get(k)), bare=True) for k in varying)
             )
-            + f'<td class="num">{_e(_fmt(r.get("failures")))} / {_e(_fmt(r.get("evaluated")))}'
+            + f'<td>{_e(_fmt(r.get("failures")))} / {_e(_fmt(r.get("evaluated")))}'
             + (f'<div class="muted small">{_e(", ".join(notes))}</div>' if notes else "")
-            + f'</td><td class="num">{_e(_fmt(_num(r.get("failure_rate"))))}{_e(ci)}</td>'
-            + f'<td class="num">{_e(_fmt(_num(r.get("promised"))))}</td><td class="num">{_e(pv)}</td>'
-            + f'<td class="num">{_e(stats)}</td><td class="num">{_e(_fmt(_num(r.get("slack_min"))))}</td>'
+            + f'</td><td>{_e(_fmt(_num(r.get("failure_rate"))))}{_e(ci)}</td>'
+            + "".join(f"<td>{_e(v[j])}</td>" for v in optional.values())
             + f"<td>{verdict}</td><td>{''.join(ev)}</td></tr>"
         )
-    return f"<div class=scroll><table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
+    body = "".join(body)
+    return f'<div class=scroll><table class="cells"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def _col_groups(cols, repeat_first):
+    """The columns of a measurement table in groups of at most ``MAX_JSON_COLUMNS``, each rendered as its
+    own table (stacked, so that a wide table fits the page); ``repeat_first``: the first column (the rows'
+    key) leads every group."""
+    k = MAX_JSON_COLUMNS
+    if len(cols) <= k:
+        return [cols]
+    if repeat_first:
+        return [[cols[0], *cols[1:][i : i + k - 1]] for i in range(0, len(cols) - 1, k - 1)]
+    return [cols[i : i + k] for i in range(0, len(cols), k)]
 
 
 def _json_block(data, depth=0):
-    """A decoded ``decide_info`` value as nested tables (every key and value escaped)."""
+    """A decoded ``decide_info`` value as nested tables (every key and value escaped); a table with more
+    than ``MAX_JSON_COLUMNS`` columns is split into stacked tables of that many."""
     scalar = (str, int, float, bool, type(None))
     if depth > 6:
         return f"<pre>{_e(json.dumps(data, default=str))}</pre>"
     if isinstance(data, list) and data and all(isinstance(v, dict) for v in data):
-        cols = list(dict.fromkeys(k for v in data for k in v))
-        head = "".join(f"<th>{_e(c)}</th>" for c in cols)
-        body = "".join("<tr>" + "".join(f"<td>{_cellval(v.get(c), depth)}</td>" for c in cols) + "</tr>" for v in data)
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        out, cols_all = [], list(dict.fromkeys(k for v in data for k in v))
+        key = _row_key(data, cols_all) if len(cols_all) > MAX_JSON_COLUMNS else None
+        if key is not None:
+            cols_all = [key] + [c for c in cols_all if c != key]
+        for cols in _col_groups(cols_all, key is not None):
+            number = len(cols_all) > MAX_JSON_COLUMNS and key is None
+            head = ("<th>#</th>" if number else "") + "".join(f"<th>{_e(c)}</th>" for c in cols)
+            body = "".join(
+                "<tr>" + (f"<td>{i + 1}</td>" if number else "")
+                + "".join(f"<td>{_as_above(v.get(c), data[i - 1].get(c) if i else None, depth)}</td>" for c in cols)
+                + "</tr>"
+                for i, v in enumerate(data)
+            )
+            out.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+        return "".join(out)
     if (
         isinstance(data, dict)
         and data
         and all(isinstance(v, list) and all(isinstance(x, scalar) for x in v) for v in data.values())
         and len({len(v) for v in data.values()}) == 1
     ):
-        cols = list(data)
-        head = "".join(f"<th>{_e(c)}</th>" for c in cols)
         n = len(next(iter(data.values())))
-        body = "".join("<tr>" + "".join(_num_td(fmt_value(data[c][i])) for c in cols) + "</tr>" for i in range(n))
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        out = []
+        for cols in _col_groups(list(data), True):
+            head = "".join(f"<th>{_e(c)}</th>" for c in cols)
+            body = "".join(
+                "<tr>" + "".join(_num_td(fmt_value(data[c][i]), bare=True) for c in cols) + "</tr>" for i in range(n)
+            )
+            out.append(f"<table class=nums><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+        return "".join(out)
     if (
         isinstance(data, dict)
         and data
         and all(isinstance(v, dict) for v in data.values())
         and all(all(isinstance(x, scalar) for x in v.values()) for v in data.values())
-    ):  # {row: {col: scalar}}: one table
-        cols = list(dict.fromkeys(k for v in data.values() for k in v))
-        head = "<th></th>" + "".join(f"<th>{_e(c)}</th>" for c in cols)
-        body = "".join(
-            f"<tr><th>{_e(k)}</th>" + "".join(_num_td(fmt_value(v.get(c))) for c in cols) + "</tr>"
-            for k, v in data.items()
-        )
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    ):  # {row: {col: scalar}}: one table (per group of columns)
+        out = []
+        for cols in _col_groups(list(dict.fromkeys(k for v in data.values() for k in v)), False):
+            head = "<th></th>" + "".join(f"<th>{_e(c)}</th>" for c in cols)
+            body = "".join(
+                f"<tr><th>{_e(k)}</th>" + "".join(_num_td(fmt_value(v.get(c)), bare=True) for c in cols) + "</tr>"
+                for k, v in data.items()
+            )
+            out.append(f"<table class=nums><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+        return "".join(out)
     if isinstance(data, dict):
         rows = "".join(f"<tr><th>{_e(k)}</th><td>{_cellval(v, depth)}</td></tr>" for k, v in data.items())
         return f"<table>{rows}</table>"
     return _cellval(data, depth)
+
+
+def _row_key(data, cols):
+    """The column that names the rows of a list of records split into several tables: the first of
+    ``ROW_KEYS`` present in every row, else the first column with a short value in every row, else None
+    (the rows are then numbered)."""
+    present = [c for c in cols if all(_str(v.get(c)) != "" for v in data)]
+    for c in ROW_KEYS:
+        if c in present:
+            return c
+    return next((c for c in present if all(len(fmt_value(v.get(c))) <= 40 for v in data)), None)
+
+
+def _as_above(v, above, depth):
+    """A cell of a column: "as above" when it repeats the long string of the row above, else its value."""
+    if isinstance(v, str) and v == above and len(v) > AS_ABOVE_CHARS:
+        return '<span class="muted">as above</span>'
+    return _cellval(v, depth)
 
 
 def _cellval(v, depth):
@@ -411,7 +487,10 @@ def _decide_tables(rows, plist, varying, seen):
         seen.add(s)
         label = _plabel(p, varying)
         try:
-            body = _json_block(json.loads(s))
+            data = json.loads(s)
+            if isinstance(data, dict) and _str(data.get("claim")).strip() == _str(r.get("claim")).strip():
+                data = {k: v for k, v in data.items() if k != "claim"}  # shown in the cells table already
+            body = _json_block(data)
         except (ValueError, RecursionError):
             body = f"<pre>{_e(s)}</pre>"
         out.append(
@@ -530,21 +609,49 @@ def _variant_plots(tid, variant, mode, rows, plist, trials, varying, plotted):
             )  # fmt: skip
         )
     ratio = _ratio_rows(tid, variant, rows, plist, varying, trials)
-    if ratio:
-        hidden.append(
-            plots.forest_svg(
-                ratio,
-                x_label="statistic / bound per trial",
-                title=f"{name}: statistic / bound per cell",
-                est_label="median",
-                interval_label="5%–95% of trials",
-                ref_label="max",
-                ref_line=1.0,
-                ref_line_label="claim: ≤ 1",
-                log=10,
-            )  # fmt: skip
-        )
-    return [s for s in svgs if s], [s for s in hidden if s]
+    control = bool(rows) and _role(rows[0]) == "control"
+    for r in ratio:  # plotted once per theorem (_ratio_plot), each row labelled with its variant
+        r["label"] = f"{name} · {r['label']}"
+        r["control"] = control
+    hidden.extend(ratio)
+    return [s for s in svgs if s], hidden
+
+
+#: Rows per statistic/bound plot (a theorem with more cells gets several plots in the same collapsed block).
+RATIO_ROWS_PER_PLOT = 60
+
+
+def _ratio_plot(ratios):
+    """One collapsed block per theorem: the quantiles of statistic / bound over the trials of every cell of
+    every variant (one forest row each, labelled "variant · cell"), against the claim's line at 1."""
+    if not ratios:
+        return ""
+    # the negative controls (built to exceed the bound, often by orders of magnitude) on their own axis
+    chunks = []
+    for group, what in (([r for r in ratios if not r.get("control")], ""),
+                        ([r for r in ratios if r.get("control")], ", negative controls")):  # fmt: skip
+        parts = [group[i : i + RATIO_ROWS_PER_PLOT] for i in range(0, len(group), RATIO_ROWS_PER_PLOT)]
+        chunks += [(c, what + (f" ({k + 1}/{len(parts)})" if len(parts) > 1 else "")) for k, c in enumerate(parts)]
+    svgs = [
+        plots.forest_svg(
+            chunk,
+            x_label="statistic / bound per trial",
+            title="statistic / bound per cell" + suffix,
+            est_label="median",
+            interval_label="5%–95% of trials",
+            ref_label="max",
+            ref_line=1.0,
+            ref_line_label="claim: ≤ 1",
+            log=10,
+            width=760,
+            label_width=300,
+        )  # fmt: skip
+        for chunk, suffix in chunks
+    ]
+    return (
+        f"<details><summary>Distribution of statistic / bound per cell ({len(ratios)} cells, every variant)</summary>"
+        '<div class="plots">' + "".join(svgs) + "</div></details>"
+    )
 
 
 def _paper_pairs(rows, plist, varying, plotted):
@@ -651,9 +758,11 @@ def _verdict_counts(rows):
     return ", ".join(f"{LETTERS.get(k, '?')} {_e(k)} {v}" for k, v in sorted(c.items()))
 
 
-def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3"):
+def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3", companion=None):
     """One theorem: citation, statement, variants, and per variant its cells table, measurements and plots.
-    ``rows_all`` are the theorem's cell records, ``trials`` a :class:`_Trials`."""
+    ``rows_all`` are the theorem's cell records, ``trials`` a :class:`_Trials`. ``companion``: ``(file
+    name, dict)``: the theorem's statistic/bound distributions go to ``dict[anchor]`` (a companion page
+    written beside the report) and the section links there; ``None``: they are inline."""
     meta = _theorem_meta(tid)
     sub = "h4" if heading == "h3" else "h3"
     title = getattr(meta, "title", "") if meta else ""
@@ -680,17 +789,25 @@ def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3"):
             )
         if getattr(meta, "notes", ""):
             parts.append(f'<p class="small">{_e(meta.notes)}</p>')
-        vrows = "".join(
-            f"<tr><td><code>{_e(v.name)}</code></td><td>{_e(getattr(v, 'role', 'claim'))}</td><td>{_e(v.mode)}</td>"
-            f"<td>{_e(v.statement)}</td><td>{_e('; '.join(v.assumed))}</td><td>{_e(v.note)}</td></tr>"
-            for v in meta.variants
-        )
+        vrows, above = [], ("", "")
+        for v in meta.variants:
+            cols = ("; ".join(v.assumed), v.note)
+            shown = [
+                '<span class="muted">as above</span>' if t == a and len(t) > AS_ABOVE_CHARS else _e(t)
+                for t, a in zip(cols, above)
+            ]
+            above = cols
+            vrows.append(
+                f"<tr><td><code>{_e(v.name)}</code></td><td>{_e(getattr(v, 'role', 'claim'))}</td>"
+                f"<td>{_e(v.mode)}</td><td>{_e(v.statement)}</td><td>{shown[0]}</td><td>{shown[1]}</td></tr>"
+            )
+        vrows = "".join(vrows)
         parts.append(
             '<details class="variants"><summary>Variants: statements tested, assumptions, notes</summary><table><thead>'
             "<tr><th>variant</th><th>role</th><th>mode</th><th>statement tested</th><th>assumed</th>"
             f"<th>note</th></tr></thead><tbody>{vrows}</tbody></table></details>"
         )
-    seen, plotted = set(), set()
+    seen, plotted, ratios = set(), set(), []
     by_variant = {}
     for r in rows_all:
         by_variant.setdefault(r["variant"], []).append(r)
@@ -713,14 +830,23 @@ def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3"):
         else:
             parts.append(table)
         parts.append(_decide_tables(rows, plist, varying, seen))
-        shown, hidden = _variant_plots(tid, variant, mode, rows, plist, trials, varying, plotted)
+        shown, ratio = _variant_plots(tid, variant, mode, rows, plist, trials, varying, plotted)
         if shown:
             parts.append('<div class="plots">' + "".join(shown) + "</div>")
-        if hidden:
-            parts.append(
-                "<details><summary>Distribution of statistic / bound per cell</summary>"
-                '<div class="plots">' + "".join(hidden) + "</div></details>"
-            )
+        ratios.extend(ratio)
+    block = _ratio_plot(ratios)
+    if block and companion is not None:
+        name, sink = companion
+        anchor = anchors("t", tid)
+        block = block.replace("<details>", "<details open>", 1)
+        sink[anchor] = f'<section id="{anchor}"><h2>{_e(tid)}</h2>{block}</section>'
+        href = _e(safe_href(name) or "")
+        parts.append(
+            f'<p class="small">Distribution of statistic / bound per cell ({len(ratios)} cells): '
+            f'<a href="{href}#{anchor}">{_e(name)}</a>, beside this report.</p>'
+        )
+    else:
+        parts.append(block)
     parts.append("</section>")
     return "".join(parts)
 
@@ -983,7 +1109,50 @@ def _error_statement(prov):
     return '<p class="err">Error rates. ' + " ".join(parts) + "</p>"
 
 
-def _overview(recs, theorem_ids, anchors, finding_counts, prov):
+def _decision_rows(entries, anchors):
+    rows = "".join(
+        f'<tr><td><a href="#{anchors("t", e["theorem"])}">{_e(e["theorem"])}</a> · <code>{_e(e["variant"])}</code> '
+        f'cell {_e(e["cell"])}<div class="small muted">{_e(_plabel(e["params"], list(e["params"])))}</div></td>'
+        f'<td>{_badge(e["verdict"])} expected {_e(e["expected"])}</td>'
+        f'<td class="small">{_e("; ".join(t for t in (e["claim"], e["needs"]) if t))}</td></tr>'
+        for e in entries
+    )
+    return (
+        '<table class="fixed"><colgroup><col style="width:34%"><col style="width:18%"><col></colgroup><thead><tr>'
+        f"<th>row</th><th>verdict</th><th>what would decide it</th></tr></thead><tbody>{rows}</tbody></table>"
+    )
+
+
+def _decision_card(decision, anchors):
+    """The first card of the overview: the run's decision rate (rpcheck.report.decision) and the rows it left
+    undecided or without evidence, each with what would decide it."""
+    from .decision import MAX_LISTED
+
+    def count(d, word):
+        extra = f", {len(d['no_evidence'])} vacuous (no evidence)" if d["no_evidence"] else ""
+        return (f"decided <b>{d['decided']}</b> of {d['total']} {word} with an expected verdict (HOLDS or VIOLATED); "
+                f"{len(d['undecided'])} undecided{extra}")  # fmt: skip
+
+    sc = decision["self_checks"]
+    head = count(decision, "claims") + (f"<br>{count(sc, 'self-checks')}" if sc["total"] else "")
+    parts = [f'<div class="card decision" id="decision"><span class="big">Decision rate</span>{head}']
+    for label, rows in (
+        ("Undecided", decision["undecided"] + sc["undecided"]),
+        ("Vacuous (no evidence)", decision["no_evidence"] + sc["no_evidence"]),
+    ):
+        if not rows:
+            continue
+        parts.append(f"<h4>{label} ({len(rows)})</h4>{_decision_rows(rows[:MAX_LISTED], anchors)}")
+        if len(rows) > MAX_LISTED:
+            parts.append(
+                f"<details><summary>… and {len(rows) - MAX_LISTED} more</summary>"
+                f"{_decision_rows(rows[MAX_LISTED:], anchors)}</details>"
+            )
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _overview(recs, theorem_ids, anchors, finding_counts, prov, decision=None):
     by_role = {r: [x for x in recs if _role(x) == r] for r in ROLES}
     claim_counts = Counter(_str(x.get("verdict")) for x in by_role["claim"])
     cards = "".join(
@@ -1023,7 +1192,7 @@ def _overview(recs, theorem_ids, anchors, finding_counts, prov):
                 _letter(
                     _shown_verdict(x),
                     unexpected=_unexpected(x),
-                    title=f"{v} cell {_fmt(x.get('cell'))}: {_shown_verdict(x)}"
+                    title=f"cell {_fmt(x.get('cell'))}: {_shown_verdict(x)}"  # the variant heads the strip
                     + (f" (expected {_expected(x)})" if _unexpected(x) else ""),
                 )  # fmt: skip
                 for x in vr
@@ -1046,6 +1215,8 @@ def _overview(recs, theorem_ids, anchors, finding_counts, prov):
         "</colgroup><thead><tr><th>paper</th><th>theorem</th><th>verdict per cell, by variant</th>"
         f"<th>unexp.</th></tr></thead><tbody>{''.join(t[2] for t in trows)}</tbody></table>"
     )
+    if decision is not None:
+        cards = _decision_card(decision, anchors) + cards
     return (
         f'<section id="overview"><h2>Overview</h2><div class="cards">{cards}</div>{_error_statement(prov)}'
         f'<p class="small">Strip legend: {legend}; a letter with "!" and an orange outline differs from the expected '
@@ -1081,7 +1252,15 @@ def _prepare(result):
     return recs, _Trials(getattr(result, "trials", None)), prov
 
 
+#: End tags HTML makes optional (a cell ends at the next cell or row, a row at the next row or the table's
+#: end): left out of the page, they are about a tenth of a large report. Every string from the results is
+#: escaped, so these sequences occur only as tags.
+_OPTIONAL_END_TAGS = ("</td>", "</th>", "</tr>")
+
+
 def _page(title, body):
+    for tag in _OPTIONAL_END_TAGS:
+        body = body.replace(tag, "")
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{_e(title)}</title>'
@@ -1102,10 +1281,18 @@ def render_report(result, *, title="rpcheck verification report", constants=None
     Returns
     -------
     str
-        A complete HTML document: no scripts, no external resources, every data string escaped.
+        A complete HTML document: no scripts, no external resources, every data string escaped, every plot
+        inline (:func:`write_report` moves the per-trial distributions to a companion page).
     """
+    return _render(result, title=title, constants=constants)[0]
+
+
+def _render(result, *, title="rpcheck verification report", constants=None, companion=None):
+    """``(report page, companion page or None)``. ``companion``: the file name of the companion page that
+    receives the statistic/bound distributions (``None``: inline, no companion page)."""
     recs, trials, prov = _prepare(result)
     anchors = _Anchors()
+    sink = None if companion is None else (companion, {})
     by_theorem = {}
     for r in recs:
         by_theorem.setdefault(r["theorem"], []).append(r)
@@ -1114,7 +1301,10 @@ def render_report(result, *, title="rpcheck verification report", constants=None
     for tid in theorem_ids:
         papers.setdefault(by_theorem[tid][0]["paper"] or "(no paper)", []).append(tid)
     findings_html, finding_counts = _findings(recs, theorem_ids, anchors)
-    overview = _overview(recs, theorem_ids, anchors, finding_counts, prov)
+    from .decision import decision_rate
+
+    decision = decision_rate(getattr(result, "cells", None), prov)
+    overview = _overview(recs, theorem_ids, anchors, finding_counts, prov, decision)
     paper_vs = _paper_vs_rpcheck(recs, anchors)
     toc = ['<li><a href="#overview">Overview</a></li><li><a href="#findings">Findings</a></li>']
     if paper_vs:
@@ -1136,7 +1326,7 @@ def render_report(result, *, title="rpcheck verification report", constants=None
             cite = f' <span class="small muted">— {_e(c.authors)} ({_e(c.year)}), <i>{_e(c.title)}</i></span>'
         sections.append(f'<section class="paper" id="{pid}"><h2>{_e(paper)}{cite}</h2>')
         for tid in tids:
-            sections.append(_theorem_section(tid, by_theorem[tid], trials, anchors))
+            sections.append(_theorem_section(tid, by_theorem[tid], trials, anchors, companion=sink))
         sections.append("</section>")
     toc.append('<li><a href="#provenance">Provenance</a></li>')
     generated = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
@@ -1148,7 +1338,15 @@ def render_report(result, *, title="rpcheck verification report", constants=None
         f'<section id="findings"><h2>Findings</h2>{findings_html}</section>{paper_vs}'
         f"{_constants_section(constants)}{''.join(sections)}<h2>Provenance</h2>{_provenance(prov)}"
     )
-    return _page(title, body)
+    extra = None
+    if sink is not None and sink[1]:
+        extra = _page(
+            f"{title}: distributions",
+            f"<h1>{_e(title)}: statistic / bound per cell</h1><p class='muted small'>Generated {generated}, companion "
+            "of the report beside it: per theorem, the quantiles of statistic / bound over the trials of each cell "
+            f"(median, 5%–95%, max) against the claim's line at 1.</p>{''.join(sink[1].values())}",
+        )
+    return _page(title, body), extra
 
 
 def render_theorem_section(result, theorem_id, *, full_page=True):
@@ -1184,11 +1382,18 @@ def render_theorem_section(result, theorem_id, *, full_page=True):
 
 def write_report(result, path, *, title="rpcheck verification report", constants=None):
     """Render and write the report atomically (temporary file + ``os.replace``, with the permissions of an
-    ordinary new file: ``0o666`` minus the umask, not ``mkstemp``'s ``0o600``); returns the Path."""
+    ordinary new file: ``0o666`` minus the umask, not ``mkstemp``'s ``0o600``); returns the Path.
+
+    The per-trial distributions of statistic / bound (a plot row per cell, collapsed and secondary) go to a
+    companion page ``<stem>-distributions.html`` beside it, linked from each theorem's section, so that the
+    report stays small (about 15% of its size at the quick profile); without distributions, no companion."""
     from ..engine.store import atomic_write_text
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = render_report(result, title=title, constants=constants)
+    companion = path.with_name(f"{path.stem}-distributions.html")
+    text, extra = _render(result, title=title, constants=constants, companion=companion.name)
+    if extra is not None:
+        atomic_write_text(companion, extra)
     atomic_write_text(path, text)
     return path

@@ -71,7 +71,8 @@ class _Scale:
         return _nice_ticks(self.lo, self.hi)
 
 
-def _marker(shape, x, y, color, r=3.2, fill=None, title=""):
+def _marker(shape, x, y, color, r=3.2, fill=None, title="", bare=False):
+    """One marker; ``bare``: without paint attributes (inside a group that sets fill, stroke and width)."""
     fill = color if fill is None else fill
     t = f"<title>{esc(title)}</title>" if title else ""
     if shape == "square":
@@ -88,6 +89,8 @@ def _marker(shape, x, y, color, r=3.2, fill=None, title=""):
         )
     else:
         el = f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}"'
+    if bare:
+        return f'{el}>{t}</{el[1:].split(" ", 1)[0]}>' if t else f"{el}/>"
     return f'{el} fill="{fill}" stroke="{color}" stroke-width="1.2">{t}</{el[1:].split(" ", 1)[0]}>'
 
 
@@ -99,16 +102,23 @@ def _open(width, height, label):
     )
 
 
+def _tick(t):
+    """A tick label that stays short: powers of ten and other large or tiny values as ``1e+08``."""
+    t = float(t)
+    if t != 0 and (abs(t) >= 1e5 or abs(t) < 1e-3):
+        return f"{t:.3g}".replace("e+0", "e+").replace("e-0", "e-")
+    return fmt_num(t, 3)
+
+
 def _axis_x(sx, y0, y1, label, *, fmt=fmt_num):
-    out = []
+    """Vertical grid lines (one path) and tick labels (one group) of the x axis, and its label."""
+    grid, labels = [], []
     for t in sx.ticks():
         x = sx(t)
-        out.append(
-            f'<line x1="{_f(x)}" x2="{_f(x)}" y1="{_f(y0)}" y2="{_f(y1)}" stroke="#e4e4e4"/>'
-            f'<text x="{_f(x)}" y="{_f(y1 + 13)}" text-anchor="middle">{esc(fmt(t))}</text>'
-        )
-    out.append(f'<text x="{_f((sx.p0 + sx.p1) / 2)}" y="{_f(y1 + 28)}" text-anchor="middle">{esc(label)}</text>')
-    return "".join(out)
+        grid.append(f"M{_f(x)} {_f(y0)}V{_f(y1)}")
+        labels.append(f'<text x="{_f(x)}" y="{_f(y1 + 13)}">{esc(fmt(t))}</text>')
+    labels.append(f'<text x="{_f((sx.p0 + sx.p1) / 2)}" y="{_f(y1 + 28)}">{esc(label)}</text>')
+    return f'<path d="{"".join(grid)}" stroke="#e4e4e4"/><g text-anchor="middle">{"".join(labels)}</g>'
 
 
 def sweep_svg(series, *, x_label, y_label="failure rate", title="", promised_label="promised failure probability",
@@ -149,12 +159,12 @@ def sweep_svg(series, *, x_label, y_label="failure rate", title="", promised_lab
     out = [_open(width, total_h, title or f"{y_label} vs {x_label}")]
     if title:
         out.append(f'<text x="{left}" y="14" font-weight="600">{esc(title)}</text>')
+    grid, labels = [], []
     for t in sy.ticks():
         y = sy(t)
-        out.append(
-            f'<line x1="{left}" x2="{width - right}" y1="{_f(y)}" y2="{_f(y)}" stroke="#e4e4e4"/>'
-            f'<text x="{left - 4}" y="{_f(y + 4)}" text-anchor="end">{esc(fmt_num(t, 3))}</text>'
-        )
+        grid.append(f"M{left} {_f(y)}H{width - right}")
+        labels.append(f'<text x="{left - 4}" y="{_f(y + 4)}">{esc(fmt_num(t, 3))}</text>')
+    out.append(f'<path d="{"".join(grid)}" stroke="#e4e4e4"/><g text-anchor="end">{"".join(labels)}</g>')
     out.append(_axis_x(sx, top, top + plot_h, x_label + (" (log₂ scale)" if log else "")))
     out.append(
         f'<text transform="translate(12 {_f(top + plot_h / 2)}) rotate(-90)" text-anchor="middle">{esc(y_label)}</text>'
@@ -174,11 +184,11 @@ def sweep_svg(series, *, x_label, y_label="failure rate", title="", promised_lab
             ]
             d = "M" + "L".join(f"{_f(a)} {_f(b)}" for a, b in pts) + "Z"
             out.append(f'<path d="{d}" fill="{color}" fill-opacity="0.14" stroke="none"/>')
-        for a, lo_, hi_ in zip(x[band], lo[band], hi[band]):  # interval ticks also when there is one point
-            out.append(
-                f'<line x1="{_f(sx(a))}" x2="{_f(sx(a))}" y1="{_f(sy(lo_))}" y2="{_f(sy(hi_))}" '
-                f'stroke="{color}" stroke-opacity="0.55"/>'
-            )
+        ticks = "".join(  # interval ticks also when there is one point
+            f"M{_f(sx(a))} {_f(sy(lo_))}V{_f(sy(hi_))}" for a, lo_, hi_ in zip(x[band], lo[band], hi[band])
+        )
+        if ticks:
+            out.append(f'<path d="{ticks}" stroke="{color}" stroke-opacity="0.55"/>')
         if "promised" in s:
             p = np.asarray(s["promised"], float)[order]
             ok = np.isfinite(p)
@@ -193,8 +203,10 @@ def sweep_svg(series, *, x_label, y_label="failure rate", title="", promised_lab
             d = "M" + "L".join(f"{_f(sx(a))} {_f(sy(b))}" for a, b in zip(x[ok], y[ok]))
             out.append(f'<path d="{d}" fill="none" stroke="{color}" stroke-width="1.5"/>')
         tips = list(np.asarray(s.get("tips", [""] * x.size), object)[order])
-        for a, b, tip in zip(x[ok], y[ok], np.asarray(tips, object)[ok]):
-            out.append(_marker(_SHAPES[i % len(_SHAPES)], sx(a), sy(b), color, title=str(tip)))
+        shape = _SHAPES[i % len(_SHAPES)]
+        pts = [_marker(shape, sx(a), sy(b), color, title=str(tip), bare=shape != "cross")
+               for a, b, tip in zip(x[ok], y[ok], np.asarray(tips, object)[ok])]  # fmt: skip
+        out.append(f'<g fill="{color}" stroke="{color}" stroke-width="1.2">{"".join(pts)}</g>')
     for mx, text in markers:
         if math.isfinite(float(mx)):
             X = sx(mx)
@@ -270,7 +282,7 @@ def forest_svg(rows, *, x_label, title="", est_label="estimate", ref_label="refe
     out = [_open(width, height, title or x_label)]
     if title:
         out.append(f'<text x="4" y="14" font-weight="600">{esc(title)}</text>')
-    out.append(_axis_x(sx, top, top + plot_h, x_label + (" (log scale)" if log else "")))
+    out.append(_axis_x(sx, top, top + plot_h, x_label + (" (log scale)" if log else ""), fmt=_tick))
     if ref_line is not None:
         X = sx(ref_line)
         out.append(
@@ -278,33 +290,48 @@ def forest_svg(rows, *, x_label, title="", est_label="estimate", ref_label="refe
             f'stroke-dasharray="4 3"><title>{esc(ref_line_label)}</title></line>'
         )
     max_chars = max(8, int(label_width / 6.2))
+    # One element per kind (labels, stripes, intervals, estimates, references), each with its presentation
+    # attributes once, and one tooltip per row (an invisible band on top carrying every number of the row):
+    # the same picture in about half the bytes of per-marker attributes and titles.
+    labels, stripes, bars, ests, refs, tips = [], [], [], [], [], []
+
+    def ok(r, k):
+        v = r.get(k)
+        return v is not None and not isinstance(v, str) and math.isfinite(float(v)) and (not log or float(v) > 0)
+
     for i, r in enumerate(rows):
         y = top + i * row_h + row_h / 2
         lab = str(r.get("label", ""))
         short = lab if len(lab) <= max_chars else lab[: max_chars - 1] + "…"
-        tip = r.get("tip") or lab
-        out.append(
-            f'<text x="{label_width}" y="{_f(y + 4)}" text-anchor="end"><title>{esc(lab)}</title>{esc(short)}</text>'
-        )
+        labels.append(f'<text x="{label_width}" y="{_f(y + 4)}">{esc(short)}</text>')
         if i % 2:
-            out.append(
-                f'<rect x="{plot_left}" y="{_f(y - row_h / 2)}" width="{width - right - plot_left}" '
-                f'height="{row_h}" fill="#000" fill-opacity="0.03"/>'
-            )
-
-        def ok(k, r=r):
-            v = r.get(k)
-            return v is not None and not isinstance(v, str) and math.isfinite(float(v)) and (not log or float(v) > 0)
-
-        if ok("lo") and ok("hi"):
-            out.append(
-                f'<line x1="{_f(sx(r["lo"]))}" x2="{_f(sx(r["hi"]))}" y1="{_f(y)}" y2="{_f(y)}" stroke="#1f5fa8" '
-                'stroke-width="2.2" stroke-opacity="0.55"/>'
-            )
-        if ok("est"):
-            out.append(_marker("circle", sx(r["est"]), y, "#1f5fa8", r=3.2, title=f"{est_label}: {tip}"))
-        if ok("ref"):  # hollow and on top: visible also where it coincides with the estimate
-            out.append(_marker("diamond", sx(r["ref"]), y, "#b3261e", r=3.6, fill="none", title=f"{ref_label}: {tip}"))
+            w = width - right - plot_left
+            stripes.append(f"M{plot_left} {_f(y - row_h / 2)}h{w}v{row_h}h{-w}z")
+        if ok(r, "lo") and ok(r, "hi"):
+            bars.append(f"M{_f(sx(r['lo']))} {_f(y)}H{_f(sx(r['hi']))}")
+        if ok(r, "est"):
+            ests.append(f'<circle cx="{_f(sx(r["est"]))}" cy="{_f(y)}" r="3.2"/>')
+        if ok(r, "ref"):  # hollow and on top: visible also where it coincides with the estimate
+            x, rr = sx(r["ref"]), 4.4
+            ref_d = f"M{_f(x)} {_f(y - rr)}l{rr} {rr}l{-rr} {rr}l{-rr} {-rr}z"
+            refs.append(ref_d)
+        nums = [f"{est_label} {fmt_num(r['est'])}" if ok(r, "est") else ""]
+        if ok(r, "lo") and ok(r, "hi"):
+            nums.append(f"{interval_label} [{fmt_num(r['lo'])}, {fmt_num(r['hi'])}]")
+        if ok(r, "ref"):
+            nums.append(f"{ref_label} {fmt_num(r['ref'])}")
+        tip = "; ".join(t for t in (lab, ", ".join(n for n in nums if n), str(r.get("tip") or "")) if t)
+        tips.append(f'<rect y="{_f(y - row_h / 2)}" width="{width}" height="{row_h}"><title>{esc(tip)}</title></rect>')
+    out.append(f'<g text-anchor="end">{"".join(labels)}</g>')
+    if stripes:
+        out.append(f'<path d="{"".join(stripes)}" fill-opacity="0.03"/>')
+    if bars:
+        out.append(f'<path d="{"".join(bars)}" stroke="#1f5fa8" stroke-width="2.2" stroke-opacity="0.55"/>')
+    if ests:
+        out.append(f'<g fill="#1f5fa8" stroke="#1f5fa8" stroke-width="1.2">{"".join(ests)}</g>')
+    if refs:
+        out.append(f'<path d="{"".join(refs)}" fill="none" stroke="#b3261e" stroke-width="1.2"/>')
+    out.append(f'<g fill="#fff" fill-opacity="0">{"".join(tips)}</g>')
     ly = height - 6
     legend = [_marker("circle", 10, ly - 4, "#1f5fa8"), f'<text x="20" y="{ly}">{esc(est_label)}</text>']
     x = 30 + 6.2 * len(est_label)

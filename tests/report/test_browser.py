@@ -122,3 +122,90 @@ def test_theorem_section_page_has_no_horizontal_overflow(tmp_path):
         browser.goto(page.as_uri())
         sw, iw = json.loads(browser.evaluate("JSON.stringify([document.documentElement.scrollWidth, innerWidth])"))
     assert sw <= iw == 1280
+
+
+# ------------------------------------------------------------------ size and scrolling boxes of a quick report
+
+#: The report of a quick-profile run must stay below this (bytes), so that it opens fast and can be mailed.
+QUICK_REPORT_LIMIT = 1_500_000
+#: What the model below leaves out of a real quick report: the "Paper vs rpcheck" section and the sweep
+#: plots (about 0.12 MB and 0.14 MB of the 1.43 MB report of a quick run, BENCHMARKS.md); the model's
+#: report must leave that room under the limit.
+MODEL_LEAVES_OUT = 300_000
+
+#: Every element whose own content is wider than its box and that scrolls horizontally (overflow-x auto or
+#: scroll), with every <details> opened first so that collapsed tables are measured too.
+SCROLLING_BOXES = """(() => {
+  document.querySelectorAll('details').forEach(d => { d.open = true; });
+  return JSON.stringify([...document.querySelectorAll('body *')].filter(e => {
+    const o = getComputedStyle(e).overflowX;
+    return (o === 'auto' || o === 'scroll') && e.scrollWidth > e.clientWidth + 1;
+  }).map(e => [e.tagName, e.className, e.scrollWidth, e.clientWidth,
+               (e.closest('section[id]') || {id: ''}).id]));
+})()"""
+
+
+def _quick_sized_result():
+    """A result with the rows of a quick-profile run: every registered theorem, every variant, every cell of
+    its quick profile, with the columns the engine writes (claim texts of the engine's length, intervals,
+    statistic quantiles, a counterexample path on the VIOLATED rows) and, for the first cell of every
+    theorem with report-mode variants, a measurement table of the size the reproductions record (8 rows x 12
+    columns, one long text column), shared by those variants as a theorem's ``decide`` hook output is. No
+    trials: the distributions go to the companion page anyway."""
+    from rpcheck.engine import registry
+
+    registry._load()
+    cells, rng = [], np.random.default_rng(7)
+    for th in registry.all_theorems():
+        table = json.dumps({  # one decide() output per cell, shared by the theorem's report variants
+            "data": f"{th.id} data set, 200 x 1024 stand-in, seeded", "protocol": "p" * 160,
+            "table": [{"method": f"method {j}, r = {2 ** j}", **{f"q_{c}": float(rng.random()) for c in range(10)},
+                       "paper": "'the paper says so' (Sec. 4, p. 12)"} for j in range(8)],
+        })  # fmt: skip
+        for v in th.variants:
+            role = getattr(v, "role", "claim")
+            for k, params in enumerate(th.profiles["quick"].cells):
+                n = int(rng.integers(30, 400))
+                fails = 0 if role == "claim" else n
+                verdict = "INCONCLUSIVE" if v.mode == "report" else ("HOLDS" if fails == 0 else "VIOLATED")
+                info = table if v.mode == "report" and k == 0 else ""
+                cells.append(dict(
+                    theorem=th.id, paper=th.paper, variant=v.name, mode=v.mode, cell=k,
+                    params=json.dumps(params, default=str), trials=n, evaluated=n, failures=fails, vacuous_trials=0,
+                    solver_errors=0, undetermined=0, failure_rate=fails / n, ci_low=0.0, ci_high=float(rng.random()),
+                    confidence_level=0.99, promised=0.05 if v.mode in ("bound", "exact") else float("nan"),
+                    pvalue=float(rng.random()), alpha_adjusted=1e-4, verdict=verdict, expected=verdict,
+                    expected_declared=verdict, as_expected=True, vacuous_reason="", stat_q05=float(rng.random()),
+                    stat_q50=float(rng.random()), stat_q95=float(rng.random()), stat_max=float(rng.random()),
+                    bound_q50=1.0, slack_min=float(rng.random()), seconds=1.0, role=role,
+                    counterexample=f"counterexamples/{th.id}__{v.name}__cell{k}.npz" if verdict == "VIOLATED" else "",
+                    assumed="", decide_info=info,
+                    claim=f"no counterexample in {n} draws: P(counterexample) <= {rng.random():.4f} at 99%",
+                ))  # fmt: skip
+    prov = {"alpha": 0.01, "family_size": {"violated": 177, "holds": 177}, "stopping": "anytime", "profile": "quick"}
+    return SimpleNamespace(cells=pd.DataFrame(cells), trials=None, provenance=prov)
+
+
+def test_quick_sized_report_is_small_and_nothing_scrolls_sideways(tmp_path):
+    result = _quick_sized_result()
+    assert len(result.cells) > 900  # the size of a quick run (1003 rows when this was written)
+    path = write_report(result, tmp_path / "report.html")
+    size = path.stat().st_size
+    print(f"\nquick-sized report: {len(result.cells)} rows, {size} bytes")
+    assert size <= QUICK_REPORT_LIMIT - MODEL_LEAVES_OUT, size
+    with Browser(tmp_path / "profile", width=1280, height=900) as browser:
+        browser.goto(path.as_uri())
+        boxes = json.loads(browser.evaluate(SCROLLING_BOXES))
+        sw, iw = json.loads(browser.evaluate("JSON.stringify([document.documentElement.scrollWidth, innerWidth])"))
+    assert boxes == [], boxes
+    assert sw <= iw == 1280
+
+
+def test_wide_measurement_tables_do_not_scroll_sideways(tmp_path):
+    """The wide report (14-column measurement table, long unbroken strings): every <details> open, no box
+    scrolls horizontally at 1280 px."""
+    path = write_report(_wide_result(), tmp_path / "report.html")
+    with Browser(tmp_path / "profile", width=1280, height=900) as browser:
+        browser.goto(path.as_uri())
+        boxes = json.loads(browser.evaluate(SCROLLING_BOXES))
+    assert boxes == [], boxes
