@@ -107,7 +107,7 @@ def _cells(pairs, d=16):
 
 # Exact rows asserted at quick and ci (the chi^2 law is the one a wrongly scaled sketch breaks: entries of
 # variance 1/n^2 or 1/d, or a sketch without the 1/sqrt(n), move every exact tail by far more than the 25%
-# equivalence margin; tests/checkers/shi2012/test_planted_bugs.py plants such a bug and sees VIOLATED). Each
+# equivalence margin; tests/checkers/test_planted_bugs.py plants such a bug and sees VIOLATED). Each
 # cell below runs until its exact rows are decided, at most this many trials (anytime stopping). Power
 # (exact binomial, rpcheck.stats.holds_power("exact", T, p0, p0, c.SUITE_LEVEL) with SUITE_LEVEL =
 # 0.9 * 0.01 / 2000 = 4.5e-6, at or below the first Holm step of quick (M = 180), ci (M = 641) and
