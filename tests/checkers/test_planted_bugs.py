@@ -7,7 +7,8 @@ row comes out VIOLATED. The cells:
 - ``shi2012.lemma10`` at (n, eps) = (30, 0.3): the exact chi^2 law of ``q = ||Rx||^2/||x||^2`` (three exact
   rows, asserted HOLDS at quick and ci);
 - ``shi2012.thm5`` at c = 0.527, n = 30, eps = 0.1: the exact Pearson-r law of ``c' = cos(Rw, Rx)``;
-- ``paul2014.lemma3.1`` at d = 300 (not a power of two: the SRHT pads to d' = 512).
+- ``paul2014.lemma3.1`` at d = 300 (not a power of two: the SRHT pads to d' = 512);
+- ``paul2014.thm3.6`` with the (rank-deficient, rho + 1 = 6 < n = 30) data scaled by 1e3.
 
 A bookkeeping test shows the size of the Lemma-10 cell also catches the subtle off-by-one versions of the
 scale bug (a law computed without running a trial).
@@ -21,7 +22,7 @@ import pytest
 from scipy.stats import chi2
 
 from rpcheck.bounds import shi2012 as B
-from rpcheck.checkers.paul2014 import embedding
+from rpcheck.checkers.paul2014 import embedding, enclosing_ball
 from rpcheck.checkers.shi2012 import _common as shi_common
 from rpcheck.checkers.shi2012 import lemma10
 from rpcheck.engine import Verdict, registry, run
@@ -135,3 +136,25 @@ def test_lemma31_power_of_two_cells_cannot_see_that_bug(monkeypatch):
     r1 = run("paul2014.lemma3.1", profile="quick", overrides=cell, trials=20, backend="serial", seed=14)
     assert np.array_equal(r0.cells["failures"].to_numpy(), r1.cells["failures"].to_numpy())
     assert embedding._PAD_SPECS[0][1] & (embedding._PAD_SPECS[0][1] - 1)  # the padded cell's d is no power of two
+
+
+def _absolute_rank_basis(X, *, rtol=None):
+    """Row-space basis with the rank read by an absolute cut-off, sigma_i > 1e-12, instead of
+    row_space_basis's relative max(n, d) eps sigma_1: right at unit scale (round-off singular values ~3e-15),
+    wrong at 1e3 (2e-13..3.5e-12, some counted)."""
+    _, s, Vt = np.linalg.svd(np.asarray(X, dtype=float), full_matrices=False)
+    return Vt[: int((s > 1e-12).sum())].T
+
+
+@pytest.mark.parametrize("scale, caught", [(1e3, True), (1.0, False)])
+def test_thm36_scaled_cell_catches_a_rank_with_an_absolute_tolerance(monkeypatch, scale, caught):
+    # rank([X; x_B^T]) and rank(X) then count different numbers of noise directions and e_B != e: the
+    # deterministic eB_equals_e row fails on every draw at scale 1e3 (one draw decides VIOLATED), on none at 1.
+    monkeypatch.setattr(enclosing_ball, "row_space_basis", _absolute_rank_basis)
+    (cell,) = [c for c in registry.get("paul2014.thm3.6").profiles["quick"].cells if c.get("scale") == 1e3]
+    res = run("paul2014.thm3.6", profile="quick", overrides=dict(cell, scale=scale), trials=20, backend="serial",
+              seed=15)
+    df = res.cells[res.cells["p_scale"] == scale]
+    v = {row.variant: Verdict(row.verdict) for row in df.itertuples()}
+    assert (v["eB_equals_e"] is Verdict.VIOLATED) is caught
+    assert v["stated_det"] is not Verdict.VIOLATED

@@ -244,8 +244,9 @@ _STD_TRIALS = {("srht",): 1000, ("sign",): 1300, ("cw", "countsketch"): 1000, ("
 #: VIOLATED at this cell (and no change at d = 512). Power: pilot `run_cell("paul2014.lemma3.1", cell,
 #: trials=500, seed=20261202)`: 1/500 failures (incoherent; 2/500 coherent), 99% Clopper-Pearson upper end
 #: p_hi = 0.0132; rpcheck.stats.holds_power("bound", n, 0.0132, 0.1, level) is 0.9986 at n = 280 and
-#: level 0.9 * 0.01/181 (quick's suite family with this cell) and 0.9976 at n = 300 (ci's trials) and level
-#: 0.9 * 0.01/642 (ci's); at quick's 180 trials it would be 0.908, so quick runs this cell at most 280 trials.
+#: level 0.9 * 0.01/182 (quick's suite family, rpcheck.engine.family_size, with this cell) and 0.9976 at
+#: n = 300 (ci's trials) and level 0.9 * 0.01/644 (ci's); at quick's 180 trials it would be 0.908, so quick
+#: runs this cell at most 280 trials.
 _PAD_SPECS = [(10, 300, 0.5, 0.1)]
 _PAD_QUICK_TRIALS = 280
 

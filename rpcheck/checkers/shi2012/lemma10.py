@@ -110,7 +110,7 @@ def _cells(pairs, d=16):
 # equivalence margin; tests/checkers/test_planted_bugs.py plants such a bug and sees VIOLATED). Each
 # cell below runs until its exact rows are decided, at most this many trials (anytime stopping). Power
 # (exact binomial, rpcheck.stats.holds_power("exact", T, p0, p0, c.SUITE_LEVEL) with SUITE_LEVEL =
-# 0.9 * 0.01 / 2000 = 4.5e-6, at or below the first Holm step of quick (M = 180), ci (M = 641) and
+# 0.9 * 0.01 / 2000 = 4.5e-6, at or below the first Holm step of quick (M = 182), ci (M = 644) and
 # standard (M = 1,758)):
 #   (n, eps) = (30, 0.3), T = 8,500: two-sided p0 = 0.2378 -> 1.0000, lower p0 = 0.1121 -> 0.9923,
 #                                     upper p0 = 0.1257 -> 0.9980 (the three exact rows asserted HOLDS);
