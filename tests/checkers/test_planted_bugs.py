@@ -7,6 +7,7 @@ row comes out VIOLATED. The cells:
 - ``shi2012.lemma10`` at (n, eps) = (30, 0.3): the exact chi^2 law of ``q = ||Rx||^2/||x||^2`` (three exact
   rows, asserted HOLDS at quick and ci);
 - ``shi2012.thm5`` at c = 0.527, n = 30, eps = 0.1: the exact Pearson-r law of ``c' = cos(Rw, Rx)``;
+- ``shi2012.fig2`` at c = -0.062, eps = 0.3, n = 150: the exact laws of P1 (cosine) and P2 (inner product);
 - ``paul2014.lemma3.1`` at d = 300 (not a power of two: the SRHT pads to d' = 512);
 - ``paul2014.thm3.6`` with the (rank-deficient, rho + 1 = 6 < n = 30) data scaled by 1e3.
 
@@ -113,6 +114,17 @@ def test_thm5_exact_row_catches_a_fresh_sketch_per_vector(fresh_sketch_per_vecto
     res = run("shi2012.thm5", profile="quick", overrides={"c": 0.527, "n": 30, "eps": 0.1}, trials=150,
               backend="serial", seed=12)
     assert _verdicts(res)["exact"] is Verdict.VIOLATED
+
+
+def test_fig2_p2_exact_row_catches_a_sketch_scaled_by_1_over_n(scale_bug):
+    # <Rw, Rx>/<w, x> shrinks by 1/150: it leaves [0.7, 1.3] on every draw (unbugged it is 1 + N(0, ~1.3^2),
+    # so P(ratio >= 105) is 0 to double precision), P2's failure rate 1 against p0 = 0.819: at 200 draws
+    # P_p0(X >= 200) = 4e-18. P1 (a cosine) cannot see a scale: that row must not be VIOLATED.
+    res = run("shi2012.fig2", profile="quick", overrides={"c": -0.062, "eps": 0.3, "n": 150}, trials=200,
+              backend="serial", seed=16)
+    v = _verdicts(res)
+    assert v["p2_exact"] is Verdict.VIOLATED
+    assert v["p1_exact"] is not Verdict.VIOLATED
 
 
 def _lemma31_cell(d):

@@ -156,7 +156,8 @@ _FULL = (grid(c=[0.827, 0.527, -0.062, -0.0165, -0.827], eps=[0.1, 0.3], n=list(
 
 # Exact laws asserted at quick and ci: both P1 (Pearson-r law of c') and P2 (the law of n<Rw, Rx>) near 0.82,
 # where a sketch of the wrong shape or scale (P2 is not scale invariant: entries of variance 1/n^2 move it to
-# ~1) moves the failure rate far outside the 25% equivalence margin. Power next to _exact_expected.
+# ~1; tests/checkers/test_planted_bugs.py plants it) moves the failure rate far outside the 25% equivalence
+# margin. Power next to _exact_expected.
 _EXACT_ASSERTED = (({"c": -0.062, "eps": 0.3, "n": 150}, 5000),)
 
 _PROFILES = {
