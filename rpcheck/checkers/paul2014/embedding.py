@@ -238,10 +238,25 @@ _CI_TRIALS = {("srht",): 300, ("sign",): 220, ("cw", "countsketch"): 470, ("gaus
 _STD_TRIALS = {("srht",): 1000, ("sign",): 1300, ("cw", "countsketch"): 1000, ("gaussian",): 1000}
 
 
+#: Lemma 3.1 at a d that is not a power of two: the SRHT pads d = 300 to d' = 512 (eq. 11's H is d' x d'), so a
+#: normalisation by sqrt(d) instead of sqrt(d') (E[R R^T] = (d'/d) I), or padding rows left non-zero, shows
+#: only here: every cell above has d = d'. tests/checkers/test_planted_bugs.py plants the sqrt(d) bug and sees
+#: VIOLATED at this cell (and no change at d = 512). Power: pilot `run_cell("paul2014.lemma3.1", cell,
+#: trials=500, seed=20261202)`: 1/500 failures (incoherent; 2/500 coherent), 99% Clopper-Pearson upper end
+#: p_hi = 0.0132; rpcheck.stats.holds_power("bound", n, 0.0132, 0.1, level) is 0.9986 at n = 280 and
+#: level 0.9 * 0.01/182 (quick's suite family, rpcheck.engine.family_size, with this cell) and 0.9976 at
+#: n = 300 (ci's trials) and level 0.9 * 0.01/644 (ci's); at quick's 180 trials it would be 0.908, so quick
+#: runs this cell at most 280 trials.
+_PAD_SPECS = [(10, 300, 0.5, 0.1)]
+_PAD_QUICK_TRIALS = 280
+
+
 def _profiles(kinds, coherences_ci=("incoherent", "coherent")):
     kinds = tuple(kinds)
     sparse = any(k in ("cw", "countsketch") for k in kinds)
     flat = _lemma_cells(kinds, _FLAT_SPECS, ("flat",)) if sparse else ()
+    pad = _lemma_cells(kinds, _PAD_SPECS) if kinds == ("srht",) else ()
+    pad_trials = (({"d": _PAD_SPECS[0][1]}, _PAD_QUICK_TRIALS),) if pad else ()
     return {
         # quick, Lemma 3.3: rho = 5 (derived r = 1200, ~5 ms per trial) and one flat CountSketch cell
         # ((d - 1)/r = 3.4 under an all-+1 sign fault)
@@ -254,8 +269,9 @@ def _profiles(kinds, coherences_ci=("incoherent", "coherent")):
         "quick": Profile(
             _lemma_cells(kinds, [(5, 512, 0.5, 0.1)]) + _lemma_cells(["countsketch"], [(5, 4096, 0.5, 0.1)], ("flat",))
             if sparse
-            else _lemma_cells(kinds, _QUICK_SPECS),
+            else _lemma_cells(kinds, _QUICK_SPECS) + pad,
             trials=180,
+            more_trials=pad_trials,
         ),
         # Power (ci) at the suite-wide level: the default test run is one family of M = 636 statistical rows, whose
         # first Holm step is 0.01/M = 1.6e-5; audited at 1.4e-5 = 0.01/700 for headroom. Pilot = `rpcheck calibrate
@@ -265,7 +281,7 @@ def _profiles(kinds, coherences_ci=("incoherent", "coherent")):
         # with rpcheck.stats.holds_power('bound', n, p_hi, 0.1, 1.4e-5) >= 0.99 is 300 (3.1), 220 (3.2), 470 (3.3),
         # 180 (3.4); at the old 150 / 100 trials the power was 0.32, 0.72, 0 (HOLDS unattainable: 0.9^100 >
         # 1.4e-5) and 0.87, and seed 51 gave 3.1 an INCONCLUSIVE. Fresh-seed confirmation: PROFILES.md, "Calibration".
-        "ci": Profile(_lemma_cells(kinds, _CI_SPECS, coherences_ci) + flat, trials=_CI_TRIALS[tuple(kinds)]),
+        "ci": Profile(_lemma_cells(kinds, _CI_SPECS, coherences_ci) + flat + pad, trials=_CI_TRIALS[tuple(kinds)]),
         "standard": Profile(_lemma_cells(kinds, _STD_SPECS, ("incoherent", "coherent")), trials=_STD_TRIALS[kinds]),
         "full": Profile(_lemma_cells(kinds, _FULL_SPECS, ("incoherent", "coherent")), trials=3000),
     }

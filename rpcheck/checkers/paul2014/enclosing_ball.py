@@ -46,7 +46,7 @@ import math
 import numpy as np
 
 from ...bounds.paul2014 import sparse_embedding_markov_r
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...generators import orthonormal_basis
 from ...linalg import row_space_basis
 from ...sketches import make_sketch
@@ -153,7 +153,10 @@ def trial(params, rng):
     from ...svm import min_enclosing_ball
 
     n, d, rho, r = params["n"], params["d"], params["rho"], params["r"]
-    X = ball_instance(n, d, rho, rng=rng)
+    # "scale" multiplies the data (the same draws from the same stream): every event compares B~^2 with B^2
+    # or distortions of the row space, all invariant under X -> s X, so the law of each row does not depend on
+    # it; what does is every absolute tolerance in the pipeline (rank cut-offs, solver certificates).
+    X = params.get("scale", 1.0) * ball_instance(n, d, rho, rng=rng)
     V = row_space_basis(X)
     sk = make_sketch(params["kind"], d, r, rng=rng, **sketch_kwargs(params))
     e = distortion(V, sk)
@@ -218,6 +221,23 @@ def _cells(kinds, n, d, rho, eps, delta, small_rs):
     return tuple(cells)
 
 
+def _scaled(cells, scale):
+    """The srht "theory" cell of ``cells`` with the data scaled by ``scale``."""
+    (cell,) = [c for c in cells if c["kind"] == "srht" and c["design"] == "theory"]
+    return (dict(cell, scale=scale),)
+
+
+# Data far from unit size (quick: 1e3; ci: 1e3 and 1e-3), asserted as the unscaled srht theory cell is. Every
+# event is scale invariant and the trial draws the same Z, V, R at every scale, so the unscaled cell's pilots
+# and power computations below apply unchanged; a 150-draw pilot (run_cell, seed 20261202) at scale 1e-3 and
+# 1e3 of the quick cell gave the counts of scale 1 (0 failures, vacuous, undetermined draws and solver errors
+# in every claim row; every control failed 150/150). At scale 1e3 the round-off singular values of X (rank
+# rho + 1 = 6) are 2e-13..3.5e-12, so a rank read with an absolute cut-off such as 1e-12 instead of
+# row_space_basis's relative one counts noise directions there and only there
+# (tests/checkers/test_planted_bugs.py plants it and sees VIOLATED).
+_QUICK_CELLS = _cells(["srht"], 30, 512, 5, 0.5, 0.2, [24])
+_CI_CELLS = _cells(["srht", "gaussian"], 40, 512, 5, 0.5, 0.2, [16, 48])
+
 PROFILES = {
     # Power (quick): pilot = `rpcheck calibrate --profile quick --seeds 1-20` at 88c0877 (tests/bench/power_audit.py);
     # theory cell pooled 0/800, p_hi = 0.0066; at 40 trials HOLDS (0 failures needed) was reachable only at a
@@ -227,13 +247,13 @@ PROFILES = {
     # quick: sized for the deterministic HOLDS rows (rpcheck.stats.deterministic_trials: >= 90 evaluated draws with
     # probability >= 0.99, each row holding on every draw); the worst row, derived_lower, was vacuous in 44 of 150 draws
     # of its cell (seed 0; 99% upper bound 0.39).
-    "quick": Profile(_cells(["srht"], 30, 512, 5, 0.5, 0.2, [24]), trials=deterministic_trials(0.39)),
+    "quick": Profile(_QUICK_CELLS + _scaled(_QUICK_CELLS, 1e3), trials=deterministic_trials(0.39)),
     # Power (ci) at the suite-wide level: the default test run is one family of M = 636 statistical rows, whose first
     # Holm step is 0.01/M = 1.6e-5; audited at 1.4e-5 = 0.01/700 for headroom. Pilot = `rpcheck calibrate --profile ci
     # --seeds 41-52` (41-44 at de7c855, 45-52 at 60113e9; tests/bench/power_audit.py --level 1.4e-5). Worst expected-
     # HOLDS row pooled 0/480, p_hi = 0.011; rpcheck.stats.holds_power('bound', n, p_hi, 0.2, 1.4e-5) is 0 (HOLDS
     # unattainable) at the old 40 trials and 0.995 at n = 100. Fresh-seed confirmation: PROFILES.md, "Calibration".
-    "ci": Profile(_cells(["srht", "gaussian"], 40, 512, 5, 0.5, 0.2, [16, 48]), trials=100),
+    "ci": Profile(_CI_CELLS + _scaled(_CI_CELLS, 1e3) + _scaled(_CI_CELLS, 1e-3), trials=100),
     "standard": Profile(
         _cells(["srht", "gaussian", "sign", "countsketch"], 60, 1024, 8, 0.5, 0.1, [16, 64]), trials=300
     ),  # 300 trials: the prob row's power by containment (_expect_prob)
@@ -305,6 +325,8 @@ THEOREM = register(
         trial=trial,
         arrays=(("n", "d"),),  # the data X (memory model: rpcheck.engine.theorem.trial_memory)
         parameters={k: P[k] for k in ("kind", "coherence", "rho", "d", "n", "delta", "c", "r", "q", "v", "a", "design")}
+        | {"scale": Param("float", low=0.0, closed="neither",
+                          doc="factor multiplying the data X (default 1; every event is scale invariant)")}
         | {"eps": P["eps_half"]},
         constraints=(rho_le("n", "d", offset=1), cw_consistent()),
         tolerance=FP_REL,
