@@ -540,6 +540,13 @@ class Theorem:
         :func:`rpcheck.engine.undeclared_parameters` lists such theorems.
     constraints : tuple of Constraint
         Relations every cell must satisfy (checked with ``parameters``).
+    data_cells : callable(info, cells) -> tuple of dict, optional
+        Set when the theorem's claims are about a given data matrix and its trial accepts the user's data
+        (``rpcheck check ID --data FILE``, :mod:`rpcheck.engine.userdata`): given the file's description
+        ``info`` (:func:`rpcheck.engine.userdata.data_info`: path, n, d, rank, sparse, ...) and the cells of
+        the selected profile, it returns the cells of a run on that file, each holding ``data`` (the path;
+        the trial then loads X and y from it instead of generating them) and the file's own ``n``, ``d``,
+        ``rho``. None: the theorem generates its data and refuses ``--data``.
     """
 
     id: str
@@ -560,6 +567,7 @@ class Theorem:
     notes: str = ""
     parameters: Mapping[str, Param] | None = None
     constraints: tuple = ()
+    data_cells: Callable | None = None
 
     def __post_init__(self):
         if not isinstance(self.id, str) or not self.id:
@@ -586,6 +594,10 @@ class Theorem:
         if self.parameters is not None:
             if not isinstance(self.parameters, Mapping) or not all(isinstance(p, Param) for p in self.parameters.values()):
                 raise RpcheckError(f"Theorem {self.id!r}: `parameters` must be a mapping name -> Param.")
+        if self.data_cells is not None and not callable(self.data_cells):
+            raise RpcheckError(
+                f"Theorem {self.id!r}: `data_cells` ({self.data_cells!r}) must be a callable(info, cells)."
+            )
         object.__setattr__(self, "constraints", tuple(self.constraints))
         if not all(isinstance(c, Constraint) for c in self.constraints):
             raise RpcheckError(f"Theorem {self.id!r}: `constraints` must be Constraint objects.")
