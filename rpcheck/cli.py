@@ -94,6 +94,13 @@ def build_parser():
         p = sub.add_parser(name, help=helptext)
         if name == "check":
             p.add_argument("id", help="theorem id, or module:ATTRIBUTE of your own Theorem (docs/tutorial.md)")
+            p.add_argument(
+                "--data",
+                default=None,
+                metavar="FILE",
+                help="run the theorem on your data file (svmlight/LIBSVM, CSV, .npz) instead of generated data; "
+                "only theorems about a given data matrix accept it (the error names them)",
+            )
         add_run_options(p.add_argument, profile_default=profile)
         p.add_argument(
             "--set",
@@ -163,6 +170,7 @@ def build_parser():
     p.add_argument("--json", action="store_true")
     _add_calibrate_parser(sub)
     _add_bench_parser(sub)
+    _add_advise_parser(sub)
     return parser
 
 
@@ -1029,8 +1037,32 @@ def _finish(args, result, out):
 def _cmd_check(args):
     theorem = _resolve_theorem(args.id)  # unknown id -> RpcheckError with the closest ids
     _check_run_args(args, [theorem])
+    if args.data is not None:
+        return _check_on_data(args, theorem)
     result, out = _run(args, [theorem])
     return _finish(args, result, out)
+
+
+def _check_on_data(args, theorem):
+    """``rpcheck check ID --data FILE``: the engine builds the theorem's cells for the file
+    (:func:`rpcheck.engine.userdata.run_on_data`); the summary's first line names the file."""
+    from .engine import userdata
+
+    if theorem.data_cells is None:  # before loading anything: one line naming the theorems that accept data
+        userdata.data_theorem(theorem, {}, args.profile)
+    args._out = args.out
+    if args.backend == "processes":
+        _start_workers_ignoring_sigint(args.jobs)
+    ctx, callback = _progress_runner(args.quiet or args.json)
+    with ctx:
+        result, info = userdata.run_on_data(
+            theorem, args.data, profile=args.profile, out=args.out, overrides=dict(args.overrides) or None,
+            trials=args.trials, seed=args.seed, backend=args.backend, jobs=args.jobs, scheduler=args.scheduler,
+            resume=args.resume, alpha=args.alpha, progress=callback,
+        )  # fmt: skip
+    if not args.json:
+        print(userdata.data_label(info))
+    return _finish(args, result, args.out)
 
 
 def _cmd_verify(args):
@@ -1422,6 +1454,64 @@ def _cmd_calibrate(args):
 
 
 _COMMANDS["calibrate"] = _cmd_calibrate
+
+
+# --------------------------------------------------------------------------------------------- advise
+
+
+def _add_advise_parser(sub):
+    """``rpcheck advise FILE``: the smallest r per sketch kind (rpcheck.advise)."""
+    p = sub.add_parser(
+        "advise",
+        help="smallest r per sketch kind at which the projected SVM keeps its margin and test accuracy within "
+        "eps with probability >= 1 - delta, next to the papers' r",
+    )
+    p.add_argument("file", metavar="FILE", help="a data file (svmlight/LIBSVM, CSV, .npz) or a bundled set name "
+                   "(breast_cancer, digits)")  # fmt: skip
+    p.add_argument("--eps", type=float, default=0.1, help="tolerance of both events, in (0, 1). Default: %(default)s")
+    p.add_argument("--delta", type=float, default=0.1, help="failure probability, in (0, 1). Default: %(default)s")
+    p.add_argument("--kinds", nargs="+", default=None, metavar="KIND",
+                   help="sketch kinds (default: gaussian srht countsketch sparse)")  # fmt: skip
+    p.add_argument("--trials", type=trials_int, default=None, metavar="N", help="draws of R per r (default: max(100, "
+                   "the fewest with which 0 failures pass))")  # fmt: skip
+    p.add_argument("--seed", type=seed_int, default=0, metavar="S", help="root seed in [0, 2**63)")
+    p.add_argument("--confidence", type=float, default=0.95,
+                   help="probability that every r of the table keeps its promise. Default: %(default)s")  # fmt: skip
+    p.add_argument("--C", dest="C", type=float, default=1.0, help="SVM cost. Default: %(default)s")
+    p.add_argument("--test-fraction", type=float, default=0.3, help="held-out share of each class")
+    p.add_argument("--max-r", type=int, default=None, metavar="R", help="largest r searched (default min(d, 2048))")
+    p.add_argument("--confirm", action="store_true", help="re-test each r on a fresh seed")
+    p.add_argument("--backend", choices=("serial", "processes"), default="serial")
+    p.add_argument("--jobs", type=jobs_int, default=None, metavar="N")
+    p.add_argument("--out", default=None, metavar="DIR", help="write DIR/advise.html (self-contained, with the "
+                   "plot) and DIR/advise.csv")  # fmt: skip
+    p.add_argument("--json", action="store_true")
+
+
+def _cmd_advise(args):
+    from . import advise as adv
+
+    if args.out is not None:
+        _check_out_dir(args.out)
+    kw = {"kinds": tuple(args.kinds)} if args.kinds else {}
+    res = adv.advise(
+        args.file, eps=args.eps, delta=args.delta, trials=args.trials, seed=args.seed, confidence=args.confidence,
+        C=args.C, test_fraction=args.test_fraction, max_r=args.max_r, confirm=args.confirm, backend=args.backend,
+        jobs=args.jobs, **kw,
+    )  # fmt: skip
+    html_path = adv.write_html(res, args.out) if args.out is not None else None
+    if args.json:
+        doc = {"data": res.data, "label": res.label, "rule": res.rule, "rows": json.loads(res.frame().to_json(
+            orient="records")), "html": None if html_path is None else str(html_path)}  # fmt: skip
+        print(json.dumps(doc, indent=1, default=str))
+    else:
+        print(adv.table_text(res))
+        if html_path is not None:
+            print(f"report: {html_path}")
+    return EXIT_OK
+
+
+_COMMANDS["advise"] = _cmd_advise
 
 
 def _add_bench_parser(sub):

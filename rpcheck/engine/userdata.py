@@ -161,7 +161,7 @@ def _bundled_classification():
     return tuple(n for n in datasets.BUNDLED if n != "diabetes")  # diabetes is a regression set
 
 
-def load_user_data(ref, *, bundled=False):
+def load_user_data(ref, *, bundled=False, arg="FILE"):
     """Load a classification data file once per process; a cached copy is reused while the file's real path,
     modification time and size are unchanged.
 
@@ -170,6 +170,8 @@ def load_user_data(ref, *, bundled=False):
     ref : str or os.PathLike
         A file (svmlight/LIBSVM, CSV, .npz; :func:`rpcheck.datasets.load_file`), or with ``bundled=True`` also
         a name of :func:`rpcheck.datasets.load_bundled` ("breast_cancer", "digits") when no such file exists.
+    arg : str
+        The argument's name in error messages (``FILE``, ``--data``).
 
     Returns
     -------
@@ -179,7 +181,7 @@ def load_user_data(ref, *, bundled=False):
 
     ref = os.fspath(ref) if isinstance(ref, os.PathLike) else ref
     if not isinstance(ref, str) or not ref:
-        raise RpcheckError(f"`FILE` ({ref!r}) must be a path to a data file.")
+        raise RpcheckError(f"`{arg}` ({ref!r}) must be a path to a data file.")
     if bundled and not os.path.exists(ref) and ref in _bundled_classification():
         key = ("bundled", ref)
         hit = _CACHE.get(key)
@@ -191,7 +193,7 @@ def load_user_data(ref, *, bundled=False):
         return ud
     if not os.path.isfile(ref):
         extra = f" or one of the bundled sets {', '.join(_bundled_classification())}" if bundled else ""
-        raise RpcheckError(f"`FILE` ({ref!r}) is not an existing file{extra}.")
+        raise RpcheckError(f"`{arg}` ({ref!r}) is not an existing file{extra}.")
     real = os.path.realpath(ref)
     st = os.stat(real)
     stamp = (st.st_mtime_ns, st.st_size)
@@ -204,9 +206,9 @@ def load_user_data(ref, *, bundled=False):
         raise
     except (ValueError, UnicodeDecodeError, EOFError) as exc:
         msg = f"{type(exc).__name__}: {exc}".splitlines()[0]
-        raise RpcheckError(f"`FILE` ({ref!r}) could not be read as a data set ({msg}).") from None
+        raise RpcheckError(f"`{arg}` ({ref!r}) could not be read as a data set ({msg}).") from None
     if ds.task != "classification":
-        raise RpcheckError(f"`FILE` ({ref!r}) must be a classification data set (labels -1/+1); got {ds.task}.")
+        raise RpcheckError(f"`{arg}` ({ref!r}) must be a classification data set (labels -1/+1); got {ds.task}.")
     X = ds.X.tocsr() if sp.issparse(ds.X) else np.asarray(ds.X, dtype=np.float64)
     ud = UserData(real, Path(ref).name, X, np.asarray(ds.y, dtype=float), _sha256_file(real), "file")
     _CACHE[real] = (stamp, ud)
@@ -225,10 +227,10 @@ def trial_data(params):
     return ud
 
 
-def data_info(ref, *, bundled=False, rank=True):
+def data_info(ref, *, bundled=False, rank=True, arg="FILE"):
     """Description of a data file: ``path, name, n, d, sparse, nnz, sha256, source``, and with ``rank`` the
     numerical rank of ``X`` (:meth:`UserData.row_space`), ``n_pos`` / ``n_neg``."""
-    ud = load_user_data(ref, bundled=bundled)
+    ud = load_user_data(ref, bundled=bundled, arg=arg)
     info = {
         "path": ud.ref,
         "name": ud.name,
@@ -323,7 +325,7 @@ def run_on_data(theorem, data, *, profile="ci", out=None, **run_kwargs):
             f"`--data {data}` names the registry data set {form[1]!r} (NAME=PATH: the papers' own experiments); "
             "a user file is given as a path without `NAME=`, e.g. `--data ./my.svmlight`."
         )
-    info = data_info(form[1], bundled=True)
+    info = data_info(form[1], bundled=True, arg="--data")
     derived = data_theorem(th, info, profile)
     with registry.substituted(derived):
         result = run([derived], profile=profile, out=out, **run_kwargs)

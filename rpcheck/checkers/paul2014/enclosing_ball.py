@@ -174,9 +174,10 @@ def trial(params, rng):
     Bc_sq = float(np.max(np.einsum("ij,ij->i", diffs, diffs)))
     pd = XR - np.asarray(sk.apply(c[None, :]))
     proj_max = float(np.max(np.einsum("ij,ij->i", pd, pd)))
-    e_other = distortion(orthonormal_basis(d, V.shape[1], rng=rng), sk)  # for eB_control
-    if V.shape[1] >= d:  # rank(X) = d (a user file can have it): every subspace of that dimension is R^d,
-        e_other = math.nan  # so the control cannot fail; it is vacuous (evaluate_ball)
+    # for eB_control: an independent Haar subspace of the same dimension; when rank(X) = d (a user file can
+    # have it) every subspace of that dimension is R^d itself, so one dimension less (a distortion that differs
+    # from e with probability 1 all the same). Generated instances have rank rho + 1 < d: unchanged.
+    e_other = distortion(orthonormal_basis(d, min(V.shape[1], d - 1), rng=rng), sk) if d > 1 else math.nan
     out = evaluate_ball(e, e_B, V.shape[1], VB.shape[1], proj_max, Bc_sq, ball, ball_t, params["eps"], e_other)
     diags = {
         "e": e,
