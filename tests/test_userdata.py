@@ -36,7 +36,7 @@ def files(tmp_path_factory):
     return {"csv": str(csv), "svmlight": str(svm), "X": X, "y": y, "Xs": Xs}
 
 
-@pytest.mark.parametrize("theorem", ["paul2014.thm3.5", "paul2014.thm3.6"])
+@pytest.mark.parametrize("theorem", ["paul2014.thm3.5", "paul2014.thm3.6", "paul2014.thm1.1"])
 @pytest.mark.parametrize("which", ["csv", "svmlight"])
 def test_check_data_runs_the_theorem_on_the_file(capsys, files, theorem, which, tmp_path):
     path = files[which]
@@ -81,6 +81,14 @@ def test_wrong_theorem_with_data_is_one_line_exit_2(capsys, files):
     assert "does not accept `--data`" in err and "paul2014.thm3.5" in err and "paul2014.thm3.6" in err
 
 
+def test_hard_margin_theorem_refuses_non_separable_data(capsys, tmp_path):
+    X = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [2.0, 1.0]])
+    path = tmp_path / "overlap.csv"
+    np.savetxt(path, np.column_stack([X, [1, -1, 1, -1]]), delimiter=",")
+    code, _, err = run(capsys, "check", "paul2014.thm1.1", "--data", str(path), "--backend", "serial")
+    assert code == EXIT_USAGE and len(err.strip().splitlines()) == 1 and "not linearly separable" in err
+
+
 def test_missing_data_file_names_the_argument(capsys, tmp_path):
     code, _, err = run(capsys, "check", "paul2014.thm3.5", "--data", str(tmp_path / "nope.csv"))
     assert code == EXIT_USAGE and len(err.strip().splitlines()) == 1 and "`--data`" in err
@@ -98,7 +106,7 @@ def test_registry_form_is_left_to_the_experiments(capsys, files):
 
 
 def test_data_theorems_declare_data_cells():
-    assert userdata.data_theorems() == ["paul2014.thm3.5", "paul2014.thm3.6"]
+    assert userdata.data_theorems() == ["paul2014.thm1.1", "paul2014.thm3.5", "paul2014.thm3.6"]
     assert all(t.data_cells is None for t in registry.all_theorems() if t.id not in userdata.data_theorems())
 
 
