@@ -74,6 +74,23 @@ def test_check_data_rows_match_the_data(files):
     assert np.allclose(row["diag.w_norm_sq"], w, rtol=1e-6)
 
 
+@pytest.mark.parametrize("theorem", ["zhang2013.thm1", "zhang2013.thm2"])
+@pytest.mark.parametrize("which", ["csv", "svmlight"])
+def test_zhang_recovery_on_the_file(files, theorem, which):
+    """Zhang et al.'s recovery theorems take X = Z V^T and the labels from the file (its rank is r)."""
+    from rpcheck.checkers.zhang2013._common import data_instance
+
+    res, info = userdata.run_on_data(theorem, files[which], profile="quick", trials=6, backend="serial")
+    cells = res.cells
+    assert set(cells["p_n"]) == {info["n"]} and set(cells["p_d"]) == {info["d"]} and set(cells["p_r"]) == {info["rank"]}
+    per_draw = cells[cells["variant"] == "per_draw"]
+    assert (per_draw["evaluated"] > 0).all() and (per_draw["failures"] == 0).all()
+    inst = data_instance({"data": info["path"]})
+    X = files["X"] if which == "csv" else files["Xs"].toarray()
+    assert np.allclose(inst.Z @ inst.V.T, X, atol=1e-10) and inst.r == info["rank"]
+    assert np.array_equal(inst.y, userdata.load_user_data(info["path"]).y)
+
+
 def test_wrong_theorem_with_data_is_one_line_exit_2(capsys, files):
     code, out, err = run(capsys, "check", "paul2014.thm3.7", "--data", files["csv"])
     assert code == EXIT_USAGE and out == ""
@@ -106,7 +123,9 @@ def test_registry_form_is_left_to_the_experiments(capsys, files):
 
 
 def test_data_theorems_declare_data_cells():
-    assert userdata.data_theorems() == ["paul2014.thm1.1", "paul2014.thm3.5", "paul2014.thm3.6"]
+    assert userdata.data_theorems() == [
+        "paul2014.thm1.1", "paul2014.thm3.5", "paul2014.thm3.6", "zhang2013.thm1", "zhang2013.thm2"
+    ]
     assert all(t.data_cells is None for t in registry.all_theorems() if t.id not in userdata.data_theorems())
 
 

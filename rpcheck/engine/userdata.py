@@ -1,7 +1,8 @@
 r"""The user's data in a theorem run: ``rpcheck check ID --data FILE``.
 
-A theorem whose claims are about a given data matrix (Paul et al.'s margin and enclosing-ball preservation,
-Theorems 3.5 and 3.6) declares ``Theorem.data_cells``; every other theorem generates its data and refuses a
+A theorem whose claims are about a given data matrix (Paul et al.'s margin and enclosing-ball preservation and
+main ratio, Theorems 3.5, 3.6 and 1.1; Zhang et al.'s recovery bounds, Theorems 1 and 2) declares
+``Theorem.data_cells``; every other theorem generates its data and refuses a
 file. :func:`run_on_data` builds the run's cells from the file's description and the selected profile (the
 theorem's ``data_cells``), checks them against the theorem's declared domains, and runs them with
 :func:`rpcheck.engine.run` like any other cells.
