@@ -162,3 +162,14 @@ def test_substitute_must_keep_the_trial():
         with registry.substituted(other):
             pass
     assert registry.get("paul2014.thm3.5") is th
+
+
+def test_processes_backend_gets_the_path_and_matches_serial(files):
+    """Workers receive the path (cells are JSON) and load the file themselves: same results as serial."""
+    kw = {"profile": "quick", "trials": 4, "seed": 7}
+    serial, _ = userdata.run_on_data("paul2014.thm3.5", files["svmlight"], backend="serial", **kw)
+    procs, _ = userdata.run_on_data("paul2014.thm3.5", files["svmlight"], backend="processes", jobs=1, **kw)
+    cols = ["variant", "cell", "failures", "evaluated", "vacuous_trials", "stat_q50", "stat_max"]
+    assert serial.cells[cols].equals(procs.cells[cols])
+    assert registry.get("paul2014.thm3.5").data_cells is not None  # the registered theorem is back
+    assert len(registry.get("paul2014.thm3.5").profiles["quick"].cells[0]) == 6  # its own cells, not the file's

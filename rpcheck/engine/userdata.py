@@ -90,9 +90,14 @@ class UserData:
         return bool(sp.issparse(self.X))
 
     def memo(self, key, fn):
-        """``fn()`` computed once per process for this file (e.g. the row-space basis)."""
+        """``fn()`` computed once per process for this file (e.g. the row-space basis), on one BLAS thread as
+        every trial is (:func:`rpcheck.engine._worker.one_blas_thread`): the value is the same bits whether the
+        main process (building the cells, or a serial run) or a worker computes it first."""
         if key not in self._memo:
-            self._memo[key] = fn()
+            from ._worker import one_blas_thread
+
+            with one_blas_thread():
+                self._memo[key] = fn()
         return self._memo[key]
 
     def row_space(self):
