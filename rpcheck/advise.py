@@ -16,10 +16,11 @@ next to the ``r`` that Paul et al.'s formulas prescribe (eqs. (7)-(10), :mod:`rp
 The search
     Each (kind, event) is one :func:`rpcheck.engine.constant.find_constant` search (the engine's grid phase,
     then bisection, on exact one-sided Clopper-Pearson bounds) over ``r`` in ``[1, max_r]``, on the trial
-    :func:`advise_trial` of :data:`THEOREM`. ``rpcheck constant rpcheck.advise:THEOREM`` runs the same search
-    on the theorem's own cell (breast_cancer), and :func:`advise` passes the same arguments, so both give the
-    same ``r`` on the same seed. The two events of one ``r`` come from the same trials (one cell per ``r``,
-    shared by both searches: they are evaluated once).
+    :func:`advise_trial` of :data:`THEOREM`. ``rpcheck constant rpcheck.advise:THEOREM --backend serial`` runs
+    the same search (event "accuracy") on the theorem's own cell (breast_cancer at the defaults); with
+    ``bisect_steps=8`` (``rpcheck constant``'s budget; the default 4 stops at a bracket of about 6% of r) and the
+    same per-search confidence both give the same ``r`` on the same seed (``tests/test_advise.py``). The two
+    events of one ``r`` come from the same trials (one cell per ``r``, shared by both searches).
 
 What "with probability >= 1 - delta" means (the statistical rule)
     ``r_hat`` is the smallest evaluated ``r`` whose one-sided exact Clopper-Pearson upper bound on the failure
