@@ -173,3 +173,10 @@ def test_processes_backend_gets_the_path_and_matches_serial(files):
     assert serial.cells[cols].equals(procs.cells[cols])
     assert registry.get("paul2014.thm3.5").data_cells is not None  # the registered theorem is back
     assert len(registry.get("paul2014.thm3.5").profiles["quick"].cells[0]) == 6  # its own cells, not the file's
+
+
+def test_set_cannot_change_what_the_file_fixes(capsys, files):
+    code, _, err = run(capsys, "check", "paul2014.thm3.5", "--data", files["csv"], "--set", "d=100")
+    assert code == EXIT_USAGE and "`--set` cannot change d" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run(capsys, "check", "zhang2013.thm1", "--data", files["csv"], "--set", "r=2")
+    assert code == EXIT_USAGE and "`--set` cannot change r" in err

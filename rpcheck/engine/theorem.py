@@ -546,7 +546,9 @@ class Theorem:
         ``info`` (:func:`rpcheck.engine.userdata.data_info`: path, n, d, rank, sparse, ...) and the cells of
         the selected profile, it returns the cells of a run on that file, each holding ``data`` (the path;
         the trial then loads X and y from it instead of generating them) and the file's own ``n``, ``d``,
-        ``rho``. None: the theorem generates its data and refuses ``--data``.
+        ``rho``. The function's attribute ``from_file`` (default ``("n", "d")``) names the parameters that come
+        from the file, which ``--set`` may not change. None: the theorem generates its data and refuses
+        ``--data``.
     """
 
     id: str

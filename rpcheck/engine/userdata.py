@@ -331,6 +331,13 @@ def run_on_data(theorem, data, *, profile="ci", out=None, **run_kwargs):
             f"`--data {data}` names the registry data set {form[1]!r} (NAME=PATH: the papers' own experiments); "
             "a user file is given as a path without `NAME=`, e.g. `--data ./my.svmlight`."
         )
+    fixed = {DATA_PARAM, "data_sha256", *getattr(th.data_cells, "from_file", ("n", "d"))}
+    clash = sorted(fixed & set(run_kwargs.get("overrides") or {}))
+    if clash:
+        raise RpcheckError(
+            f"`--set` cannot change {', '.join(clash)} in a run on a data file: they come from the file "
+            f"({theorem if isinstance(theorem, str) else th.id} takes {', '.join(sorted(fixed))} from it)."
+        )
     info = data_info(form[1], bundled=True, arg="--data")
     derived = data_theorem(th, info, profile)
     with registry.substituted(derived):

@@ -268,6 +268,9 @@ def data_cells(info, cells):
     return tuple(out)
 
 
+data_cells.from_file = ("n", "d", "rho")  # taken from the file; `--set` may not change them
+
+
 PROFILES = {
     # Power (quick): pilot = `rpcheck calibrate --profile quick --seeds 1-20` at 88c0877 (tests/bench/power_audit.py);
     # theory cell pooled 0/800, p_hi = 0.0066; at 40 trials HOLDS (0 failures needed) was reachable only at a

@@ -362,6 +362,9 @@ def data_cells(info, cells):
     return tuple(out)
 
 
+data_cells.from_file = ("n", "d", "rho")  # taken from the file; `--set` may not change them
+
+
 def _delta(params):
     return params["delta"]
 

@@ -363,6 +363,9 @@ def data_cells(info, cells):
     return tuple(out)
 
 
+data_cells.from_file = ("n", "d", "rho")  # taken from the file; `--set` may not change them
+
+
 def _cells(n, d, rho, rs, kinds, regimes):
     return grid(n=n, d=d, rho=rho, regime=list(regimes), kind=list(kinds), r=list(rs))
 

@@ -194,6 +194,9 @@ def recovery_data_cells(info, cells):
     return tuple(out)
 
 
+recovery_data_cells.from_file = ("n", "d", "r")  # taken from the file; `--set` may not change them
+
+
 def wishart_gram(r, m, *, rng):
     r"""``A A^T / m`` for an ``r x m`` standard Gaussian ``A``, sampled exactly by the Bartlett decomposition.
 
