@@ -103,9 +103,11 @@ def build_parser():
             action="append",
             type=parse_data_assignment,
             default=[],
-            metavar="NAME=PATH",
-            help="run the experiments of registered data set NAME on this file or directory (repeatable; "
-            "default: the fetched copy in the cache, else the stand-in; `rpcheck data list`)",
+            metavar="NAME=PATH|FILE",
+            help="NAME=PATH: run the experiments of registered data set NAME on this file or directory "
+            "(repeatable; default: the fetched copy in the cache, else the stand-in; `rpcheck data list`). "
+            "FILE (check only): run the theorem on your own data file (svmlight/LIBSVM, CSV, .npz) instead of "
+            "generated data; only theorems about a given data matrix accept it (the error names them)",
         )
         p.add_argument(
             "--set",
@@ -182,6 +184,7 @@ def build_parser():
     p.add_argument("--json", action="store_true")
     _add_calibrate_parser(sub)
     _add_bench_parser(sub)
+    _add_advise_parser(sub)
     return parser
 
 
@@ -1014,20 +1017,43 @@ def _run(args, theorems):
 
 
 def parse_data_assignment(text):
-    """``--data NAME=PATH`` -> ``(NAME, PATH)`` (checked by rpcheck.data_registry.data_setting)."""
+    """``--data NAME=PATH`` -> ``(NAME, PATH)`` (checked by rpcheck.data_registry.data_setting); ``--data FILE``
+    (no ``=``, or a left side that names no registered set) -> ``("", FILE)``, the user's own data."""
+    from .data_registry import REGISTRY
+
     name, eq, path = text.partition("=")
-    if not eq or not name.strip() or not path.strip():
-        raise argparse.ArgumentTypeError(f"expected NAME=PATH (NAME a registered data set), got {text!r}")
-    return name.strip(), path.strip()
+    if eq and name.strip() in {d.name for d in REGISTRY}:
+        if not path.strip():
+            raise argparse.ArgumentTypeError(f"expected NAME=PATH (NAME a registered data set), got {text!r}")
+        return name.strip(), path.strip()
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected NAME=PATH (NAME a registered data set) or a data FILE, got ''")
+    return "", text
+
+
+def _user_data_file(args):
+    """The one ``--data FILE`` of ``rpcheck check`` (None without one); refused beside NAME=PATH entries and
+    in ``verify``."""
+    files = [p for n, p in getattr(args, "data", None) or () if not n]
+    if not files:
+        return None
+    if args.command != "check":
+        raise RpcheckError(f"`--data` ({files[0]!r}): a data FILE is for `rpcheck check ID --data FILE`; "
+                           "`verify` takes NAME=PATH with NAME a registered data set (`rpcheck data list`).")
+    if len(files) > 1 or len(files) != len(args.data):
+        raise RpcheckError(f"`--data` ({', '.join(map(repr, (p for _, p in args.data)))}): give one data FILE, "
+                           "or NAME=PATH entries of registered data sets, not both.")
+    return files[0]
 
 
 def _run_overrides(args):
     """``--set`` values plus ``--data``'s mapping as the override ``data_source`` (rpcheck.engine.data)."""
     overrides = dict(args.overrides)
-    if getattr(args, "data", None):
+    named = [(n, p) for n, p in getattr(args, "data", None) or () if n]
+    if named:
         from .data_registry import data_setting
 
-        overrides["data_source"] = data_setting(dict(args.data))
+        overrides["data_source"] = data_setting(dict(named))
     return overrides or None
 
 
@@ -1101,8 +1127,31 @@ def _finish(args, result, out):
 def _cmd_check(args):
     theorem = _resolve_theorem(args.id)  # unknown id -> RpcheckError with the closest ids
     _check_run_args(args, [theorem])
+    data_file = _user_data_file(args)
+    if data_file is not None:
+        return _check_on_data(args, theorem, data_file)
     result, out = _run(args, [theorem])
     return _finish(args, result, out)
+
+
+def _check_on_data(args, theorem, data_file):
+    """``rpcheck check ID --data FILE``: the engine builds the theorem's cells for the file
+    (:func:`rpcheck.engine.userdata.run_on_data`); the summary's first line names the file."""
+    from .engine import userdata
+
+    if theorem.data_cells is None:  # before loading anything: one line naming the theorems that accept data
+        userdata.data_theorem(theorem, {}, args.profile)
+    args._out = args.out
+    ctx, callback = _progress_runner(args.quiet or args.json)
+    with _worker_policy(), ctx:
+        result, info = userdata.run_on_data(
+            theorem, data_file, profile=args.profile, out=args.out, overrides=dict(args.overrides) or None,
+            trials=args.trials, seed=args.seed, backend=args.backend, jobs=args.jobs, scheduler=args.scheduler,
+            resume=args.resume, alpha=args.alpha, progress=callback, stopping=args.stop, budget=args.budget,
+        )  # fmt: skip
+    if not args.json:
+        print(userdata.data_label(info))
+    return _finish(args, result, args.out)
 
 
 def _cmd_verify(args):
@@ -1111,6 +1160,7 @@ def _cmd_verify(args):
     plugins.load_entry_points()
     registry._load()
     _check_run_args(args, registry.all_theorems() if args.overrides else None)
+    _user_data_file(args)  # a data FILE is for `check`: one line here
     theorems = None
     if args.profile not in PROFILES:
         from .engine.data import select_for_profile
@@ -1508,6 +1558,64 @@ def _cmd_calibrate(args):
 
 
 _COMMANDS["calibrate"] = _cmd_calibrate
+
+
+# --------------------------------------------------------------------------------------------- advise
+
+
+def _add_advise_parser(sub):
+    """``rpcheck advise FILE``: the smallest r per sketch kind (rpcheck.advise)."""
+    p = sub.add_parser(
+        "advise",
+        help="smallest r per sketch kind at which the projected SVM keeps its margin and test accuracy within "
+        "eps with probability >= 1 - delta, next to the papers' r",
+    )
+    p.add_argument("file", metavar="FILE", help="a data file (svmlight/LIBSVM, CSV, .npz) or a bundled set name "
+                   "(breast_cancer, digits)")  # fmt: skip
+    p.add_argument("--eps", type=float, default=0.1, help="tolerance of both events, in (0, 1). Default: %(default)s")
+    p.add_argument("--delta", type=float, default=0.1, help="failure probability, in (0, 1). Default: %(default)s")
+    p.add_argument("--kinds", nargs="+", default=None, metavar="KIND",
+                   help="sketch kinds (default: gaussian srht countsketch sparse)")  # fmt: skip
+    p.add_argument("--trials", type=trials_int, default=None, metavar="N", help="draws of R per r (default: max(100, "
+                   "the fewest with which 0 failures pass))")  # fmt: skip
+    p.add_argument("--seed", type=seed_int, default=0, metavar="S", help="root seed in [0, 2**63)")
+    p.add_argument("--confidence", type=float, default=0.95,
+                   help="probability that every r of the table keeps its promise. Default: %(default)s")  # fmt: skip
+    p.add_argument("--C", dest="C", type=float, default=1.0, help="SVM cost. Default: %(default)s")
+    p.add_argument("--test-fraction", type=float, default=0.3, help="held-out share of each class")
+    p.add_argument("--max-r", type=int, default=None, metavar="R", help="largest r searched (default min(d, 2048))")
+    p.add_argument("--confirm", action="store_true", help="re-test each r on a fresh seed")
+    p.add_argument("--backend", choices=("serial", "processes"), default="serial")
+    p.add_argument("--jobs", type=jobs_int, default=None, metavar="N")
+    p.add_argument("--out", default=None, metavar="DIR", help="write DIR/advise.html (self-contained, with the "
+                   "plot) and DIR/advise.csv")  # fmt: skip
+    p.add_argument("--json", action="store_true")
+
+
+def _cmd_advise(args):
+    from . import advise as adv
+
+    if args.out is not None:
+        _check_out_dir(args.out)
+    kw = {"kinds": tuple(args.kinds)} if args.kinds else {}
+    res = adv.advise(
+        args.file, eps=args.eps, delta=args.delta, trials=args.trials, seed=args.seed, confidence=args.confidence,
+        C=args.C, test_fraction=args.test_fraction, max_r=args.max_r, confirm=args.confirm, backend=args.backend,
+        jobs=args.jobs, **kw,
+    )  # fmt: skip
+    html_path = adv.write_html(res, args.out) if args.out is not None else None
+    if args.json:
+        doc = {"data": res.data, "label": res.label, "rule": res.rule, "rows": json.loads(res.frame().to_json(
+            orient="records")), "html": None if html_path is None else str(html_path)}  # fmt: skip
+        print(json.dumps(doc, indent=1, default=str))
+    else:
+        print(adv.table_text(res))
+        if html_path is not None:
+            print(f"report: {html_path}")
+    return EXIT_OK
+
+
+_COMMANDS["advise"] = _cmd_advise
 
 
 def _add_bench_parser(sub):

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import importlib
 
@@ -63,3 +64,27 @@ def undeclared_parameters():
     """Ids of the registered theorems that do not declare ``parameters`` yet (their cells and overrides
     are not checked against parameter domains). A test can require this list to be empty."""
     return [t.id for t in all_theorems() if t.parameters is None]
+
+
+@contextlib.contextmanager
+def substituted(theorem):
+    """Register ``theorem`` in place of the registered theorem of the same id, for the duration of a run.
+
+    For a derived theorem that differs from the registered one only in its profiles (and declared
+    parameters), e.g. the cells of a run on the user's data (:mod:`rpcheck.engine.userdata`): its trial and
+    variants must be the registered ones, because process and Dask workers look theorems up by id and call
+    the registered trial with each cell's parameters. The registered theorem is restored on exit.
+    """
+    old = _REGISTRY.get(theorem.id)
+    if old is not None and (old.trial is not theorem.trial or old.variant_names != theorem.variant_names):
+        raise RpcheckError(
+            f"theorem {theorem.id!r}: a substitute must keep the registered trial and variants."
+        )
+    _REGISTRY[theorem.id] = theorem
+    try:
+        yield theorem
+    finally:
+        if old is None:
+            _REGISTRY.pop(theorem.id, None)
+        else:
+            _REGISTRY[theorem.id] = old

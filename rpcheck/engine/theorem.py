@@ -669,6 +669,15 @@ class Theorem:
         The shapes of float64 arrays that every trial of a cell holds at once, named by the parameters
         giving their sides, e.g. ``(("n", "d"), ("d", "r"))`` for a data matrix and a dense sketch; with
         the ``size`` parameters, the trial's memory model (:func:`trial_memory`).
+    data_cells : callable(info, cells) -> tuple of dict, optional
+        Set when the theorem's claims are about a given data matrix and its trial accepts the user's data
+        (``rpcheck check ID --data FILE``, :mod:`rpcheck.engine.userdata`): given the file's description
+        ``info`` (:func:`rpcheck.engine.userdata.data_info`: path, n, d, rank, sparse, ...) and the cells of
+        the selected profile, it returns the cells of a run on that file, each holding ``data`` (the path;
+        the trial then loads X and y from it instead of generating them) and the file's own ``n``, ``d``,
+        ``rho``. The function's attribute ``from_file`` (default ``("n", "d")``) names the parameters that come
+        from the file, which ``--set`` may not change. None: the theorem generates its data and refuses
+        ``--data``.
     """
 
     id: str
@@ -690,6 +699,7 @@ class Theorem:
     parameters: Mapping[str, Param] | None = None
     constraints: tuple = ()
     arrays: Any = ()
+    data_cells: Callable | None = None
 
     def __post_init__(self):
         if not isinstance(self.id, str) or not self.id:
@@ -738,6 +748,10 @@ class Theorem:
                     "parameter names) or a callable(params) returning one."
                 )
             object.__setattr__(self, "arrays", tuple(tuple(a) for a in self.arrays))
+        if self.data_cells is not None and not callable(self.data_cells):
+            raise RpcheckError(
+                f"Theorem {self.id!r}: `data_cells` ({self.data_cells!r}) must be a callable(info, cells)."
+            )
         object.__setattr__(self, "constraints", tuple(self.constraints))
         if not all(isinstance(c, Constraint) for c in self.constraints):
             raise RpcheckError(f"Theorem {self.id!r}: `constraints` must be Constraint objects.")

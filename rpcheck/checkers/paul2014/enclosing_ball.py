@@ -47,6 +47,7 @@ import numpy as np
 
 from ...bounds.paul2014 import sparse_embedding_markov_r
 from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...engine.userdata import DATA_PARAM, DENSE_ROWSPACE_MAX, trial_data
 from ...generators import orthonormal_basis
 from ...linalg import row_space_basis
 from ...sketches import make_sketch
@@ -153,11 +154,16 @@ def trial(params, rng):
     from ...svm import min_enclosing_ball
 
     n, d, rho, r = params["n"], params["d"], params["rho"], params["r"]
-    # "scale" multiplies the data (the same draws from the same stream): every event compares B~^2 with B^2
-    # or distortions of the row space, all invariant under X -> s X, so the law of each row does not depend on
-    # it; what does is every absolute tolerance in the pipeline (rank cut-offs, solver certificates).
-    X = params.get("scale", 1.0) * ball_instance(n, d, rho, rng=rng)
-    V = row_space_basis(X)
+    if DATA_PARAM in params:  # the user's data (rpcheck check --data); a CSR file is densified (data_cells)
+        ud = trial_data(params)
+        X = ud.memo("dense", lambda: ud.X.toarray() if ud.sparse else ud.X)
+        V = ud.row_space()
+    else:
+        # "scale" multiplies the data (the same draws from the same stream): every event compares B~^2 with B^2
+        # or distortions of the row space, all invariant under X -> s X, so the law of each row does not depend
+        # on it; what does is every absolute tolerance in the pipeline (rank cut-offs, solver certificates).
+        X = params.get("scale", 1.0) * ball_instance(n, d, rho, rng=rng)
+        V = row_space_basis(X)
     sk = make_sketch(params["kind"], d, r, rng=rng, **sketch_kwargs(params))
     e = distortion(V, sk)
     XR = np.asarray(sk.apply(X))
@@ -171,7 +177,10 @@ def trial(params, rng):
     Bc_sq = float(np.max(np.einsum("ij,ij->i", diffs, diffs)))
     pd = XR - np.asarray(sk.apply(c[None, :]))
     proj_max = float(np.max(np.einsum("ij,ij->i", pd, pd)))
-    e_other = distortion(orthonormal_basis(d, V.shape[1], rng=rng), sk)  # for eB_control
+    # for eB_control: an independent Haar subspace of the same dimension; when rank(X) = d (a user file can
+    # have it) every subspace of that dimension is R^d itself, so one dimension less (a distortion that differs
+    # from e with probability 1 all the same). Generated instances have rank rho + 1 < d: unchanged.
+    e_other = distortion(orthonormal_basis(d, min(V.shape[1], d - 1), rng=rng), sk) if d > 1 else math.nan
     out = evaluate_ball(e, e_B, V.shape[1], VB.shape[1], proj_max, Bc_sq, ball, ball_t, params["eps"], e_other)
     diags = {
         "e": e,
@@ -198,6 +207,10 @@ def _expect_prob(params):
     #   theory cell (holds_power('bound', 300, 5.2e-3, 0.1, 5e-6)).
     # - full (500 trials, delta 0.05): 0/2000 with e > eps in each of the four cells, p_hi = 2.65e-3, power 0.9996
     #   at level 5e-6.
+    # On the user's data (rpcheck check --data) the power argument above, measured on generated instances,
+    # does not carry over: reported.
+    if DATA_PARAM in params:
+        return None
     return Verdict.HOLDS if params.get("design") == "theory" else None
 
 
@@ -219,6 +232,46 @@ def _cells(kinds, n, d, rho, eps, delta, small_rs):
             cell.update(n=n, d=d, rho=rho, design="small_r")
             cells.append(cell)
     return tuple(cells)
+
+
+def data_cells(info, cells):
+    """Cells of ``rpcheck check paul2014.thm3.6 --data FILE``: per kind, eps and delta of the profile, the
+    "theory" r of the lemma's formula computed with the file's rank (the constants of ``CI_CONSTANTS``;
+    CountSketch/CW the derived sufficient r) and the profile's "small_r" values. ``rho`` is the file's rank
+    minus 1 (the parameter's meaning here: rank(X) = rho + 1). ``stated_prob`` is reported only on user data
+    (:func:`_expect_prob`); the deterministic rows keep their expectations, which hold for every X.
+
+    Sparse input: the minimum enclosing ball is solved on the densified X (up to
+    :data:`rpcheck.engine.userdata.DENSE_ROWSPACE_MAX` entries); the sketch applies to the same dense X.
+    """
+    from ...errors import RpcheckError
+
+    if info["sparse"] and info["n"] * info["d"] > DENSE_ROWSPACE_MAX:
+        raise RpcheckError(
+            f"`--data` ({info['path']!r}): paul2014.thm3.6 solves the enclosing ball of the dense X, "
+            f"{info['n']:,} x {info['d']:,} entries, above the limit {DENSE_ROWSPACE_MAX:,}."
+        )
+    rank = int(info["rank"])
+    if rank < 2:
+        return ()
+    out = []
+    for c in cells:
+        kind, eps, delta = c["kind"], c["eps"], c["delta"]
+        if c["design"] == "theory":
+            if kind in ("cw", "countsketch"):
+                cell = embedding_cell(kind, rank, info["d"], eps, delta, r=sparse_embedding_markov_r(rank, eps, delta))
+            else:
+                cell = embedding_cell(kind, rank, info["d"], eps, delta, c=CI_CONSTANTS[kind])
+        else:
+            cell = embedding_cell(kind, rank, info["d"], eps, delta, r=c["r"])
+        cell.pop("coherence", None)  # a property of generated row spaces only
+        cell.update(n=info["n"], d=info["d"], rho=rank - 1, design=c["design"])
+        if cell not in out:
+            out.append(cell)
+    return tuple(out)
+
+
+data_cells.from_file = ("n", "d", "rho")  # taken from the file; `--set` may not change them
 
 
 def _scaled(cells, scale):
@@ -329,6 +382,7 @@ THEOREM = register(
                           doc="factor multiplying the data X (default 1; every event is scale invariant)")}
         | {"eps": P["eps_half"]},
         constraints=(rho_le("n", "d", offset=1), cw_consistent()),
+        data_cells=data_cells,
         tolerance=FP_REL,
         tolerance_note="B^2 in the certified interval [dual_value, radius_sq] of each MEB solve; 1e-8 for "
         "|e_B - e| (SVD subspace perturbation O(u kappa)).",

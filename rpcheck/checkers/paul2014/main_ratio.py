@@ -68,6 +68,7 @@ from ...bounds.paul2014 import (
     thm11_failure_printed,
 )
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...engine.userdata import DATA_PARAM, trial_data
 from ...errors import NotSeparableError
 from ...linalg import row_space_basis
 from ...sketches import make_sketch
@@ -197,16 +198,24 @@ def trial(params, rng):
     from ...svm import min_enclosing_ball, solve_svc
 
     n, d, rho, r, eps = params["n"], params["d"], params["rho"], params["r"], params["eps"]
-    X, y, Z, V0 = classification_instance(n, d, rho, "hard", rng=rng)
-    X = X + 1.5 * V0[:, 0][None, :]  # affine offset inside the row space keeps separability and rank
-    V = row_space_basis(X)
+    if DATA_PARAM in params:  # the user's data (rpcheck check --data; data_cells): X, y from the file
+        ud = trial_data(params)
+        X, y, V = ud.X, ud.y, ud.row_space()
+    else:
+        X, y, Z, V0 = classification_instance(n, d, rho, "hard", rng=rng)
+        X = X + 1.5 * V0[:, 0][None, :]  # affine offset inside the row space keeps separability and rank
+        V = row_space_basis(X)
     sk = make_sketch(params["kind"], d, r, rng=rng, **sketch_kwargs(params))
     e = distortion(V, sk)
     # regression part drawn right after R: the classification streams are unchanged by it
     svr_out, svr_ctrl, svr_diags, svr_arrays = svr_event(n, d, rho, eps, sk, rng)
-    XR = np.asarray(sk.apply(X))
-    Zf = X @ V  # factor with Zf Zf^T = X X^T (same duals, same MEB distances)
-    rat, ob, _ = _ratio(Zf, y, min_enclosing_ball, solve_svc)
+    XR = np.asarray(sk.apply(X))  # a CSR X is sketched without densifying it
+    if DATA_PARAM in params:  # the original ratio is the same every trial: once per process
+        Zf = ud.memo("row_space_factor", lambda: np.ascontiguousarray(ud.X @ V))
+        rat, ob, _ = ud.memo("thm1.1_ratio", lambda: _ratio(Zf, y, min_enclosing_ball, solve_svc))
+    else:
+        Zf = X @ V  # factor with Zf Zf^T = X X^T (same duals, same MEB distances)
+        rat, ob, _ = _ratio(Zf, y, min_enclosing_ball, solve_svc)
     try:
         rat_t, pb, ball_t = _ratio(XR, y, min_enclosing_ball, solve_svc)
         rat_s, sb, _ = _ratio(SCALE * XR, y, min_enclosing_ball, solve_svc)
@@ -286,7 +295,10 @@ def _expect_prob(params):
     #   sketch): slack in 0 of 12,000 standard and 0 of 8,000 full draws; union 2, 6, 5, 0 of 3,000 at standard
     #   (srht, gaussian, sign, cw; p_hi <= 5.2e-3: power 1.0000 at 300 trials, level 5e-6) and 0 of 2,000 in each
     #   full cell (p_hi 2.65e-3: power 0.9996 at level 5e-6, 0.9976 at 0.01/2,480 = 4.0e-6).
-    # Only the theory cells (r from the lemma formula) are asserted; small_r cells are reported.
+    # Only the theory cells (r from the lemma formula) are asserted; small_r cells are reported. On the user's
+    # data (rpcheck check --data) these pilots of generated instances do not apply: reported.
+    if DATA_PARAM in params:
+        return None
     return Verdict.HOLDS if params.get("design") == "theory" else None
 
 
@@ -299,9 +311,58 @@ def _expect_det_proof(params):
     # sqrt(rho/r) < 0.2247 (so that (1 + x)^2 < 3/2 and (1 - x)^2 > 1/2), i.e. r > 19.8 rho, and every
     # small_r cell has r <= 12 rho (ci: r = 48, rho = 5). Whether such a row is VACUOUS or not depends on the
     # draws, so it is reported (None). (Replaces an earlier cut at r = 8 rho chosen from the runs.)
-    if params.get("design") == "small_r":
+    if params.get("design") == "small_r" or DATA_PARAM in params:  # user data: no argument for informative draws
         return None
     return Verdict.HOLDS
+
+
+def data_cells(info, cells):
+    """Cells of ``rpcheck check paul2014.thm1.1 --data FILE``: per kind, eps and delta of the profile, the
+    "theory" r of the lemma's formula with the file's rank (``CI_CONSTANTS``; CountSketch/CW the derived
+    sufficient r) and the profile's "small_r" values, on the file's n, d and rank. The claim is about the hard
+    margin: a file that is not linearly separable (decided by the certified hard-margin solve) gets one error.
+    The probabilistic rows and ``det_proof`` are reported only on user data (:func:`_expect_prob`,
+    :func:`_expect_det_proof`); ``det_stated``, ``scale_invariance`` and the controls keep their expectations.
+    The regression part (``prob_svr``, ``svr_control``) stays on its generated instance of the file's n, d and
+    rank (the file has class labels), with the same R.
+
+    Sparse input: the sketch applies to CSR; the original SVM and ball are solved on the dense factor
+    X V (n x rank), the projected ones on the dense X R; only V needs the densified X
+    (:data:`rpcheck.engine.userdata.DENSE_ROWSPACE_MAX`).
+    """
+    from ...errors import RpcheckError
+
+    ud = trial_data({DATA_PARAM: info["path"]})
+    V = ud.row_space()
+    Zf = ud.memo("row_space_factor", lambda: np.ascontiguousarray(ud.X @ V))
+    from ...svm import min_enclosing_ball, solve_svc
+
+    try:
+        ud.memo("thm1.1_ratio", lambda: _ratio(Zf, ud.y, min_enclosing_ball, solve_svc))
+    except NotSeparableError:
+        raise RpcheckError(
+            f"`--data` ({info['path']!r}): paul2014.thm1.1 is about the hard margin and the file is not linearly "
+            "separable (certified by the hard-margin solve); paul2014.thm3.5 also has a soft-margin reading."
+        ) from None
+    rank = int(info["rank"])
+    out = []
+    for c in cells:
+        kind, eps, delta = c["kind"], c["eps"], c["delta"]
+        if c["design"] == "theory":
+            if kind in ("cw", "countsketch"):
+                cell = embedding_cell(kind, rank, info["d"], eps, delta, r=sparse_embedding_markov_r(rank, eps, delta))
+            else:
+                cell = embedding_cell(kind, rank, info["d"], eps, delta, c=CI_CONSTANTS[kind])
+        else:
+            cell = embedding_cell(kind, rank, info["d"], eps, delta, r=c["r"])
+        cell.pop("coherence", None)  # a property of generated row spaces only
+        cell.update(n=info["n"], d=info["d"], rho=rank, design=c["design"])
+        if cell not in out:
+            out.append(cell)
+    return tuple(out)
+
+
+data_cells.from_file = ("n", "d", "rho")  # taken from the file; `--set` may not change them
 
 
 def _delta(params):
@@ -427,6 +488,7 @@ THEOREM = register(
         parameters={k: P[k] for k in ("kind", "coherence", "rho", "d", "n", "delta", "c", "r", "q", "v", "a", "design")}
         | {"eps": P["eps_half"]},
         constraints=(rho_le("n", "d", offset=0), cw_consistent()),
+        data_cells=data_cells,
         tolerance=FP_REL,
         tolerance_note="Ratio intervals from certified ||w*||^2 (duality gap + strong convexity) and B^2 "
         "(MEB weak duality) intervals; 1e-10 relative rounding allowance.",

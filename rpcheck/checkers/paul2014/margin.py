@@ -60,6 +60,7 @@ from ...bounds.paul2014 import (
     objective_upper_derived,
 )
 from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ...engine.userdata import DATA_PARAM, trial_data
 from ...errors import NotSeparableError
 from ...sketches import make_sketch
 from ...stats import deterministic_trials
@@ -278,13 +279,21 @@ def trial(params, rng):
     n, d, rho, r = params["n"], params["d"], params["rho"], params["r"]
     regime = params["regime"]
     C = math.inf if regime == "hard" else float(params.get("C", SOFT_C))
-    X, y, Z, V = classification_instance(n, d, rho, regime, rng=rng)
     from ...svm import solve_svc
 
+    if DATA_PARAM in params:  # the user's data (rpcheck check --data): X, y from the file, V its row space
+        ud = trial_data(params)
+        X, y, V = ud.X, ud.y, ud.row_space()
+        Z = ud.memo("row_space_factor", lambda: np.ascontiguousarray(ud.X @ V))  # Z Z^T = X X^T
+        res = ud.memo(("thm3.5_svc", C), lambda: solve_svc(Z, y, C))  # the same original problem every trial
+    else:
+        X, y, Z, V = classification_instance(n, d, rho, regime, rng=rng)
+        res = None
     sk = make_sketch(params["kind"], d, r, rng=rng, **_sketch_params(params["kind"]))
     e = distortion(V, sk)
-    XR = np.asarray(sk.apply(X))
-    res = solve_svc(Z, y, C)  # X X^T = Z Z^T: the dual of (3) on the factor Z
+    XR = np.asarray(sk.apply(X))  # CSR X: sketched without densifying X (the n x r result is dense)
+    if res is None:
+        res = solve_svc(Z, y, C)  # X X^T = Z Z^T: the dual of (3) on the factor Z
     try:
         res_t = solve_svc(XR, y, C)
     except NotSeparableError:
@@ -320,6 +329,41 @@ def trial(params, rng):
         "proj_not_separable": 0.0,
     }
     return TrialRecord(outcomes=out, diagnostics=diags, artifacts=violation_artifacts(out, X=X, y=y, sketch=sk))
+
+
+def data_cells(info, cells):
+    """Cells of ``rpcheck check paul2014.thm3.5 --data FILE``: the profile's (kind, r, regime) cells with the
+    file's n, d and rank; the "hard" regime (C = inf) only when the file is linearly separable (decided by
+    the certified hard-margin solve, whose infeasibility certificate is the solver's LP), since the claim's
+    zero-slack reading needs it; "soft" is C = 1 on the file's own labels.
+
+    Sparse input: the sketch applies to CSR; the row-space basis V is a dense SVD (densified up to
+    :data:`rpcheck.engine.userdata.DENSE_ROWSPACE_MAX` entries) and the original dual is solved on the dense
+    factor Z = X V (n x rank), the projected one on the dense X R (n x r).
+    """
+    from ...errors import NotSeparableError
+    from ...svm import solve_svc
+
+    ud = trial_data({DATA_PARAM: info["path"]})
+    V = ud.row_space()
+    Z = ud.memo("row_space_factor", lambda: np.ascontiguousarray(ud.X @ V))
+    try:
+        ud.memo(("thm3.5_svc", math.inf), lambda: solve_svc(Z, ud.y, math.inf))
+        separable = True
+    except NotSeparableError:
+        separable = False
+    out = []
+    for c in cells:
+        if c["regime"] == "hard" and not separable:
+            continue
+        cell = {"n": info["n"], "d": info["d"], "rho": max(1, info["rank"]), "kind": c["kind"], "r": c["r"],
+                "regime": c["regime"]}  # fmt: skip
+        if cell not in out:
+            out.append(cell)
+    return tuple(out)
+
+
+data_cells.from_file = ("n", "d", "rho")  # taken from the file; `--set` may not change them
 
 
 def _cells(n, d, rho, rs, kinds, regimes):
@@ -442,6 +486,7 @@ THEOREM = register(
            "regime": Param("choice", choices=("hard", "soft"), doc="hard: separable, C = inf; soft: flips, C = 1")},
         constraints=(rho_le("n", "d"),),
         arrays=(("n", "d"), ("n", "r")),  # X and its projection X R (memory model: engine.theorem.trial_memory)
+        data_cells=data_cells,
         tolerance=FP_REL,
         tolerance_note=(
             "Certified intervals from each solver point: Z_opt in [D(a), P(w,b,xi)] at exactly feasible "

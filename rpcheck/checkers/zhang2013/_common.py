@@ -160,6 +160,43 @@ def make_instance(n, d, r, *, rng, cond=10.0, s_max=None, noise=0.3, targets="la
     return Instance(Z, V, y, s)
 
 
+def data_instance(params):
+    """The :class:`Instance` of the user's data file of a cell (``rpcheck check ... --data FILE``): ``X = Z V^T``
+    with ``V`` the file's row-space basis (thin SVD; a sparse file densified for it, up to
+    :data:`rpcheck.engine.userdata.DENSE_ROWSPACE_MAX` entries), ``Z = X V``, ``s`` the singular values and ``y``
+    the file's labels; once per process."""
+    from ...engine.userdata import trial_data
+
+    ud = trial_data(params)
+
+    def build():
+        V = ud.row_space()
+        Z = np.ascontiguousarray(ud.X @ V)
+        s = np.linalg.svd(Z, compute_uv=False)
+        return Instance(Z, V, np.asarray(ud.y, dtype=float), s)
+
+    return ud.memo("zhang2013_instance", build)
+
+
+def recovery_data_cells(info, cells):
+    """Cells of ``rpcheck check zhang2013.thm1|thm2 --data FILE``: the profile's cells (eps, delta, c, lam, loss,
+    m, kind, sampler) on the file's n, d and rank ``r`` (``cond``, a property of generated spectra, dropped).
+    Cor. 7's m follows the file's rank. The expected verdicts are the derived ones (:func:`derived_stated`,
+    data-independent: a bound on P(eps_R > eps) for any r-dimensional row space); a data cell is in no profile,
+    so its power is taken at 20 trials, which reports the stated row. Sparse files: the solvers work on the
+    dense factor Z = X V (n x rank)."""
+    out = []
+    for c in cells:
+        cell = {k: v for k, v in c.items() if k != "cond"}
+        cell.update(n=info["n"], d=info["d"], r=max(1, int(info["rank"])))
+        if cell not in out:
+            out.append(cell)
+    return tuple(out)
+
+
+recovery_data_cells.from_file = ("n", "d", "r")  # taken from the file; `--set` may not change them
+
+
 def wishart_gram(r, m, *, rng):
     r"""``A A^T / m`` for an ``r x m`` standard Gaussian ``A``, sampled exactly by the Bartlett decomposition.
 

@@ -13,9 +13,11 @@ import numpy as np
 
 from ..._validation import check_choice
 from ...engine import Outcome
+from ...engine.userdata import DATA_PARAM
 from ...errors import RpcheckError
 from ...svm.drp import certified_recovery_bound
 from ._common import (
+    data_instance,
     delta_failure,
     distortion_from_A,
     fp_tolerance,
@@ -116,7 +118,10 @@ def draw(params, rng, *, keep_R=False):
     n, d, r = int(params["n"]), int(params["d"]), int(params["r"])
     lam, loss = float(params["lam"]), params["loss"]
     m = m_for(params)
-    inst = make_instance(n, d, r, rng=rng, cond=float(params.get("cond", 10.0)))
+    if DATA_PARAM in params:  # the user's data (rpcheck check --data): the file's X = Z V^T and labels
+        inst = data_instance(params)
+    else:
+        inst = make_instance(n, d, r, rng=rng, cond=float(params.get("cond", 10.0)))
     kind, sampler = params.get("kind", "gaussian"), check_choice("sampler", params.get("sampler", "sketch"), SAMPLERS)
     if sampler == "law":
         # A = V^T R drawn in law: for a Gaussian R (E[R R^T] = I) and orthonormal V, V^T R has i.i.d.

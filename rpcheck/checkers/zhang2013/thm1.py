@@ -27,6 +27,7 @@ import numpy as np
 from ...bounds.zhang2013 import thm1_bound, thm2_bound
 from ...engine import Finding, Outcome, Theorem, TrialRecord, Variant, Verdict, register
 from ._common import (
+    recovery_data_cells,
     FP_REL,
     RANK_CONSTRAINT,
     cite,
@@ -113,6 +114,7 @@ THEOREM = register(
         profiles=PROFILES,
         parameters=recovery_parameters(),
         constraints=(RANK_CONSTRAINT,),
+        data_cells=recovery_data_cells,
         trial=trial,
         tolerance=FP_REL,
         tolerance_note="Certified by the two duals' Frank-Wolfe gaps (hinge); 1e-9 relative rounding allowance.",

@@ -46,6 +46,7 @@ from __future__ import annotations
 from ...bounds.zhang2013 import thm2_bound
 from ...engine import Finding, Param, Profile, Theorem, TrialRecord, register
 from ._common import (
+    recovery_data_cells,
     FP_REL,
     RANK_CONSTRAINT,
     cite,
@@ -154,6 +155,7 @@ THEOREM = register(
                           "'law': A = V^T R drawn in law"),
         ),
         constraints=(RANK_CONSTRAINT,),
+        data_cells=recovery_data_cells,
         trial=trial,
         tolerance=FP_REL,
         tolerance_note=(
