@@ -1017,12 +1017,16 @@ def _run(args, theorems):
 
 
 def parse_data_assignment(text):
-    """``--data NAME=PATH`` -> ``(NAME, PATH)`` (checked by rpcheck.data_registry.data_setting); ``--data FILE``
-    (no ``=``, or a left side that names no registered set) -> ``("", FILE)``, the user's own data."""
+    """``--data NAME=PATH`` -> ``(NAME, PATH)`` (checked by rpcheck.data_registry.data_setting, which names an
+    unknown set); ``--data FILE`` (no ``=``, an existing path, or a left side that is no name) -> ``("", FILE)``,
+    the user's own data."""
+    import re
+
     from .data_registry import REGISTRY
 
     name, eq, path = text.partition("=")
-    if eq and name.strip() in {d.name for d in REGISTRY}:
+    looks_named = bool(re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", name.strip())) and not Path(text).exists()
+    if eq and (name.strip() in {d.name for d in REGISTRY} or looks_named):
         if not path.strip():
             raise argparse.ArgumentTypeError(f"expected NAME=PATH (NAME a registered data set), got {text!r}")
         return name.strip(), path.strip()

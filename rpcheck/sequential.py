@@ -20,7 +20,7 @@ alternative. After ``n`` draws with ``k`` failures (``L_n(q) = q^k (1 - q)^(n - 
 
 computed in log space from :func:`scipy.special.betaln` and the regularised incomplete beta functions
 :func:`scipy.special.betainc` / :func:`scipy.special.betaincc` (no quadrature, no Monte Carlo;
-``tests/test_sequential.py`` compares them with numerical integration of the mixture).
+``tests/test_stats_sequential.py`` compares them with numerical integration of the mixture).
 """
 
 from __future__ import annotations

@@ -192,7 +192,7 @@ Draws needed for probability 0.99 of the verdict, ``alpha = 0.01``::
 
 The anytime rule needs 1.13--1.55 times the fixed-n draws at the same level; it then stops every row at
 its own pace instead of running each for the largest planned count. Looking after every chunk of ``c``
-draws instead of every draw adds fewer than ``c`` draws. ``tests/test_sequential.py`` recomputes eight
+draws instead of every draw adds fewer than ``c`` draws. ``tests/test_stats_sequential.py`` recomputes eight
 of the entries. :func:`trials_to_decide` projects, for one row, how many more draws its current
 rates need (for ordering rows by expected decisions per CPU second and for "what it would take" claims).
 

@@ -1,7 +1,7 @@
 """Anytime-valid stopping (``stopping="anytime"``), until-decided runs and time budgets in the engine.
 
 The rules themselves (e-values, their validity under optional stopping, the synthetic suite of true and false
-claims) are tested in tests/test_sequential.py; here: that the runner stops cells once decided, decides rows at
+claims) are tested in tests/test_stats_sequential.py; here: that the runner stops cells once decided, decides rows at
 the levels it states, keeps results independent of the backend, and extends or cuts cells as asked.
 """
 

@@ -201,6 +201,9 @@ def test_a_trial_out_of_memory_is_a_usage_error_naming_the_cell(tmp_path, monkey
         assert code == 2 and err.count("\n") == 1, err
         assert "memtest.big" in err and f'"how":"{how}"' in err and "too large for this machine" in err
         assert ("MemoryError" if how == "numpy" else "MemoryLimitError") in err
+    from rpcheck.engine.backends import shutdown_pools
+
+    shutdown_pools()  # a pool cached by an earlier test was started without tmp_path on its workers' sys.path
     with pytest.raises(TrialError) as info:
         run("memtest.big", profile="quick", backend="processes", jobs=1, trials=1, overrides={"how": "numpy"})
     assert info.value.memory

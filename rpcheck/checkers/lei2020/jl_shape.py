@@ -76,7 +76,7 @@ def pair_distortions(n_points, r, draws, rng):
     standard Gaussian r-vectors ``g_i``: the unsquared all-pairs distortion of the simplex under R with N(0, 1/r)
     entries (module docstring). Squared distances from the Gram matrix, ``G_ii + G_jj - 2 G_ij``: rounding
     ``~ (r + 2) u (G_ii + G_jj)``, about ``1e-13`` relative at r = 10^4, far below the eps >= 1/32 of the cells
-    (tests/checkers/test_lei2020_jl_shape.py compares with the pairwise differences)."""
+    (tests/checkers/test_lei2020_jl_shape_rule.py compares with the pairwise differences)."""
     out = np.empty(draws)
     per = max(1, _CHUNK_ENTRIES // (n_points * r))
     iu, ju = np.triu_indices(n_points, 1)

@@ -188,7 +188,7 @@ def distortions(kind, rho, d, r, n, rng, *, coherence="coherent"):
       ``h_i`` row i of ``H D V`` and ``c_i`` the number of times column i was drawn.
 
     Every ``e`` is the largest ``|1 - lambda|`` over the eigenvalues of the rho x rho Gram matrix ``V^T R R^T V``
-    (tests/checkers/test_paul2014_shape.py checks each construction against
+    (tests/checkers/test_paul2014_shape_rule.py checks each construction against
     :func:`rpcheck.linalg.embedding_distortion` of the explicit ``R``).
     """
     out = np.empty(n)
