@@ -60,6 +60,7 @@ __all__ = [
     "effective_r",
     "sketch_kwargs",
     "embedding_cell",
+    "file_cells",
     "THEOREMS",
 ]
 
@@ -106,6 +107,29 @@ def embedding_cell(kind, rho, d, eps, delta, *, coherence="incoherent", c=None, 
         cell.update(q=q, v=v, a=a)
     cell.update(c=c if c is not None else round(r / target_shape(kind, rho, d, eps, delta), 6), r=r)
     return cell
+
+
+def file_cells(info, cells, rho):
+    """The cells of a run on a data file (``rpcheck check ID --data FILE``): per cell of the profile, its kind,
+    eps and delta at the file's rank ``rank`` (``rho`` is the theorem's row-space parameter for it), with r the
+    lemma formula's at ``CI_CONSTANTS`` (CountSketch/CW: the derived sufficient r) for "theory" cells and the
+    profile's r for the others; the file's n and d; duplicates dropped."""
+    rank = int(info["rank"])
+    out = []
+    for c in cells:
+        kind, eps, delta = c["kind"], c["eps"], c["delta"]
+        if c["design"] == "theory":
+            if kind in ("cw", "countsketch"):
+                cell = embedding_cell(kind, rank, info["d"], eps, delta, r=sparse_embedding_markov_r(rank, eps, delta))
+            else:
+                cell = embedding_cell(kind, rank, info["d"], eps, delta, c=CI_CONSTANTS[kind])
+        else:
+            cell = embedding_cell(kind, rank, info["d"], eps, delta, r=c["r"])
+        cell.pop("coherence", None)  # a property of generated row spaces only
+        cell.update(n=info["n"], d=info["d"], rho=rho, design=c["design"])
+        if cell not in out:
+            out.append(cell)
+    return tuple(out)
 
 
 def row_space(d, rho, coherence, rng):

@@ -64,7 +64,7 @@ from ._common import (
     rho_le,
     violation_artifacts,
 )
-from .embedding import embedding_cell, sketch_kwargs
+from .embedding import embedding_cell, file_cells, sketch_kwargs
 
 __all__ = ["THEOREM", "trial", "ball_instance", "evaluate_ball"]
 
@@ -254,21 +254,7 @@ def data_cells(info, cells):
     rank = int(info["rank"])
     if rank < 2:
         return ()
-    out = []
-    for c in cells:
-        kind, eps, delta = c["kind"], c["eps"], c["delta"]
-        if c["design"] == "theory":
-            if kind in ("cw", "countsketch"):
-                cell = embedding_cell(kind, rank, info["d"], eps, delta, r=sparse_embedding_markov_r(rank, eps, delta))
-            else:
-                cell = embedding_cell(kind, rank, info["d"], eps, delta, c=CI_CONSTANTS[kind])
-        else:
-            cell = embedding_cell(kind, rank, info["d"], eps, delta, r=c["r"])
-        cell.pop("coherence", None)  # a property of generated row spaces only
-        cell.update(n=info["n"], d=info["d"], rho=rank - 1, design=c["design"])
-        if cell not in out:
-            out.append(cell)
-    return tuple(out)
+    return file_cells(info, cells, rank - 1)
 
 
 data_cells.from_file = ("n", "d", "rho")  # taken from the file; `--set` may not change them

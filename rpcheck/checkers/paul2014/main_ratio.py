@@ -88,7 +88,7 @@ from ._common import (
     violation_artifacts,
 )
 from ._data import classification_instance, regression_instance
-from .embedding import embedding_cell, sketch_kwargs
+from .embedding import embedding_cell, file_cells, sketch_kwargs
 from .regression import EPS_SVR
 from .regression import REGIMES as SVR_C
 
@@ -344,22 +344,7 @@ def data_cells(info, cells):
             f"`--data` ({info['path']!r}): paul2014.thm1.1 is about the hard margin and the file is not linearly "
             "separable (certified by the hard-margin solve); paul2014.thm3.5 also has a soft-margin reading."
         ) from None
-    rank = int(info["rank"])
-    out = []
-    for c in cells:
-        kind, eps, delta = c["kind"], c["eps"], c["delta"]
-        if c["design"] == "theory":
-            if kind in ("cw", "countsketch"):
-                cell = embedding_cell(kind, rank, info["d"], eps, delta, r=sparse_embedding_markov_r(rank, eps, delta))
-            else:
-                cell = embedding_cell(kind, rank, info["d"], eps, delta, c=CI_CONSTANTS[kind])
-        else:
-            cell = embedding_cell(kind, rank, info["d"], eps, delta, r=c["r"])
-        cell.pop("coherence", None)  # a property of generated row spaces only
-        cell.update(n=info["n"], d=info["d"], rho=rank, design=c["design"])
-        if cell not in out:
-            out.append(cell)
-    return tuple(out)
+    return file_cells(info, cells, int(info["rank"]))
 
 
 data_cells.from_file = ("n", "d", "rho")  # taken from the file; `--set` may not change them
