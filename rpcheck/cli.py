@@ -7,12 +7,10 @@ on stderr naming the argument, and whatever was completed stays checkpointed for
 (a bug: rerun with ``--debug`` for the traceback); 130 interrupted (SIGINT), 143 terminated (SIGTERM: the same
 clean stop and ``--resume`` hint); 141 the reader closed stdout (``| head``).
 
-Import cost: this module imports only the standard library, ``rpcheck.errors``, ``rpcheck.options`` and the
-theorem dataclasses; numpy, pandas, scipy, cvxpy, numba, scikit-learn and rich are imported by the commands
-that need them. ``rpcheck list`` and ``rpcheck show`` read the theorems' metadata from a catalog cached in the
-user's cache directory (``$RPCHECK_CACHE_DIR``, else ``$XDG_CACHE_HOME/rpcheck``, else ``~/.cache/rpcheck``),
-keyed by the size and modification time of every source file of the package, so a changed checker is never
-described from a stale catalog; building it imports every checker module (about 3 s of CPU, once).
+Import cost: this module imports only the standard library, ``rpcheck.errors``, ``rpcheck.options``, the
+theorem dataclasses and the catalog (:mod:`rpcheck.engine.catalog`, which caches the theorems' metadata that
+``rpcheck list`` and ``rpcheck show`` print); numpy, pandas, scipy, cvxpy, numba, scikit-learn and rich are
+imported by the commands that need them.
 
 ``--json`` output of ``check``/``verify`` follows ``docs/json-schema.md`` (field ``schema_version``).
 """
@@ -28,6 +26,16 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from . import __version__
+from .engine.catalog import (
+    builtin_index,
+    builtin_info,
+    jsonable,
+    plugin_infos,
+    resolve_theorem,
+    theorem_info,
+    unknown_id,
+    write_shipped_index,
+)
 from .engine.theorem import ALL_PROFILES, PROFILES
 from .errors import RpcheckError
 from .options import (
@@ -186,282 +194,6 @@ def build_parser():
     _add_bench_parser(sub)
     _add_advise_parser(sub)
     return parser
-
-
-# --------------------------------------------------------------------------------------------- catalog
-
-
-def _jsonable(obj):
-    """JSON round trip with ``str`` for anything else (tuples become lists)."""
-    return json.loads(json.dumps(obj, default=str))
-
-
-def _expected_summary(v, theorem, budget=0.05):
-    """The expected verdict of a variant as text: a verdict, None, or what it is per profile cell.
-
-    A callable rule is evaluated on the profiles' cells (ci first) for at most ``budget`` seconds (some
-    rules compute exact probabilities); the text says when cells were left out."""
-    import time
-
-    if not callable(v.expected):
-        return None if v.expected is None else str(getattr(v.expected, "value", v.expected))
-    counts, left, t0 = {}, 0, time.perf_counter()
-    for name in ("ci", "quick", "standard", "full"):
-        for cell in theorem.profiles[name].cells:
-            if time.perf_counter() - t0 > budget:
-                left += 1
-                continue
-            try:
-                e = v.expected(cell)
-                e = "none" if e is None else str(getattr(e, "value", e))
-            except Exception:  # a rule that needs parameters this profile lacks: say so, do not guess
-                e = "?"
-            counts[e] = counts.get(e, 0) + 1
-    text = "per cell: " + ", ".join(f"{k} ({n} cells)" for k, n in sorted(counts.items()))
-    return text + (f", {left} cells not evaluated here" if left else "")
-
-
-def _param_info(param):
-    import dataclasses
-
-    if dataclasses.is_dataclass(param):
-        return {k: v for k, v in _jsonable(dataclasses.asdict(param)).items() if v not in (None, "", [])}
-    return {"domain": str(param)}
-
-
-def _example_assignment(theorem):
-    cells = theorem.profiles["ci"].cells
-    if cells and cells[0]:
-        k, v = next(iter(cells[0].items()))
-        return f"{k}={json.dumps(v) if not isinstance(v, str) else v}"
-    return "NAME=VALUE"
-
-
-def _theorem_info(t, source="built-in"):
-    """Everything ``rpcheck show`` prints (and the catalog caches): JSON-serialisable."""
-    c = t.citation
-    params = getattr(t, "parameters", None) or {}
-    constraints = getattr(t, "constraints", None) or ()
-    tid = t.id
-    commands = [
-        f"rpcheck check {tid}",
-        f"rpcheck check {tid} --profile standard --jobs 2 --out runs/{tid}",
-        f"rpcheck check {tid} --out runs/{tid} --resume",
-        f"rpcheck check {tid} --set {_example_assignment(t)} --details",
-    ]
-    if t.constant_search:
-        commands.append(f"rpcheck constant {tid}")
-    commands.append(f'python -c "from rpcheck.testing import verify_theorem; verify_theorem({tid!r})"')
-    return {
-        "id": tid,
-        "paper": t.paper,
-        "title": t.title,
-        "kind": t.kind,
-        "source": source,
-        "citation": _jsonable(c.__dict__),
-        "cite": f"{c.authors} ({c.year}), {c.title}. {c.venue}. {c.location}".strip(),
-        "statement": t.statement,
-        "variants": [
-            {
-                "name": v.name,
-                "mode": v.mode,
-                "role": getattr(v, "role", "claim"),
-                "expected": _expected_summary(v, t),
-                "promised_failure": ("per cell" if callable(v.promised_failure) else _jsonable(v.promised_failure)),
-                "statement": v.statement,
-                "assumed": list(v.assumed),
-                "note": v.note,
-            }
-            for v in t.variants
-        ],
-        "parameters": {name: _param_info(p) for name, p in params.items()},
-        "constraints": [getattr(k, "description", str(k)) for k in constraints],
-        "profiles": {
-            name: {
-                "trials": p.trials,
-                "trials_text": p.describe_trials(),
-                "parameters": sorted({k for cell in p.cells for k in cell}),
-                "cells": _jsonable(list(p.cells)),
-            }
-            for name, p in t.profiles.items()
-        },
-        "tolerance": t.tolerance,
-        "tolerance_note": t.tolerance_note,
-        "findings": _jsonable([f.__dict__ for f in t.findings]),
-        "constant_search": bool(t.constant_search),
-        "commands": commands,
-    }
-
-
-def _cache_dir():
-    env = os.environ.get("RPCHECK_CACHE_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "rpcheck"
-
-
-def _source_key():
-    """crc32 of (path, size, mtime) of every .py file of the package: changes whenever any source changes."""
-    import zlib
-
-    parts = [__version__]
-    for rel, path in _py_files(Path(__file__).resolve().parent):
-        st = os.stat(path)
-        parts.append(f"{rel}:{st.st_size}:{st.st_mtime_ns}")
-    return f"{zlib.crc32(chr(10).join(parts).encode()):08x}"
-
-
-def _py_files(root):
-    """``(relative path, path)`` of every .py file under ``root`` (``__pycache__`` skipped), in a fixed order."""
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-        for f in sorted(filenames):
-            if f.endswith(".py"):
-                path = os.path.join(dirpath, f)
-                yield os.path.relpath(path, root), path
-
-
-def _read_cache(path):
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
-def _write_cache(path, obj):
-    try:  # best effort: a read-only home only makes the next call slow again
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(obj), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        pass
-
-
-def _builtin_theorems():
-    from .engine import registry
-
-    registry._load()
-    return [t for t in registry.all_theorems() if getattr(t.trial, "__module__", "").startswith("rpcheck.checkers.")]
-
-
-def _builtin_catalog(key=None):
-    """``{id: info}`` of the built-in theorems, from the cache or (once) by importing every checker."""
-    path = _cache_dir() / f"catalog-{key or _source_key()}.json"
-    infos = _read_cache(path)
-    if infos is None:
-        infos = {t.id: _theorem_info(t) for t in _builtin_theorems()}
-        _write_cache(path, infos)
-    return infos
-
-
-#: The index of the built-in theorems shipped with the package (what ``list`` prints), so that the first
-#: ``rpcheck list`` after an install answers without importing the checkers (about 1.5 s of imports). It is
-#: used only while its key, :func:`_checkers_key`, matches the checkers' sources; ``rpcheck docs`` rewrites
-#: it and tests/test_docs.py fails when it is stale.
-SHIPPED_INDEX = Path(__file__).resolve().parent / "checkers" / "index.json"
-
-
-def _checkers_key():
-    """crc32 of the contents of every .py file under rpcheck/checkers (paths included): what the index of
-    the built-in theorems is computed from. Contents, not mtimes, so an installed copy matches."""
-    import zlib
-
-    crc = zlib.crc32(__version__.encode())
-    for rel, path in _py_files(SHIPPED_INDEX.parent):
-        crc = zlib.crc32(rel.replace(os.sep, "/").encode(), crc)
-        with open(path, "rb") as fh:
-            crc = zlib.crc32(fh.read(), crc)
-    return f"{crc:08x}"
-
-
-def _compute_index():
-    return {
-        t.id: {"id": t.id, "paper": t.paper, "kind": t.kind, "title": t.title, "source": "built-in"}
-        for t in _builtin_theorems()
-    }
-
-
-def _shipped_index():
-    """The shipped index when it is current (its key matches the checkers' sources), else None."""
-    shipped = _read_cache(SHIPPED_INDEX)
-    if isinstance(shipped, dict) and shipped.get("key") == _checkers_key():
-        return shipped.get("theorems")
-    return None
-
-
-def write_shipped_index():
-    """Rewrite rpcheck/checkers/index.json from the registry (``rpcheck docs`` calls it)."""
-    text = json.dumps({"key": _checkers_key(), "theorems": _compute_index()}, indent=1, sort_keys=True) + "\n"
-    if not SHIPPED_INDEX.is_file() or SHIPPED_INDEX.read_text(encoding="utf-8") != text:
-        tmp = SHIPPED_INDEX.with_name(f".{SHIPPED_INDEX.name}.{os.getpid()}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, SHIPPED_INDEX)
-    return SHIPPED_INDEX
-
-
-def _builtin_index(key=None):
-    """``{id: {id, paper, kind, title, source}}`` of the built-in theorems (what ``list`` prints): the full
-    catalog when it is cached, else the shipped index when current, else a light index (cached too) that
-    needs the checkers' declarations only, not :func:`_theorem_info` (whose per-cell expected verdicts may
-    solve problems: cvxpy, numba)."""
-    key = key or _source_key()
-    full = _read_cache(_cache_dir() / f"catalog-{key}.json")
-    if full is not None:
-        return full
-    path = _cache_dir() / f"index-{key}.json"
-    index = _read_cache(path)
-    if index is None:
-        index = _shipped_index() or _compute_index()
-        _write_cache(path, index)
-    return index
-
-
-def _builtin_info(ref):
-    """``show``'s info of one built-in theorem (None when ``ref`` is not one): from the full catalog when cached,
-    else computed for that theorem alone and cached per theorem."""
-    key = _source_key()
-    full = _read_cache(_cache_dir() / f"catalog-{key}.json")
-    if full is not None:
-        return full.get(ref)
-    if ref not in _builtin_index(key):
-        return None
-    import zlib
-
-    path = _cache_dir() / f"info-{key}" / f"{zlib.crc32(ref.encode()):08x}.json"
-    info = _read_cache(path)
-    if info is None or info.get("id") != ref:
-        from .engine import registry
-
-        info = _theorem_info(registry.get(ref))
-        _write_cache(path, info)
-    return info
-
-
-def _plugin_infos():
-    from .engine import plugins
-
-    return {t.id: _theorem_info(t, source="plugin") for t in plugins.load_entry_points()}
-
-
-def _unknown_id(theorem_id, known):
-    import difflib
-
-    close = difflib.get_close_matches(theorem_id, list(known), n=5, cutoff=0.3)
-    hint = f" Closest known ids: {', '.join(close)}." if close else ""
-    return RpcheckError(f"unknown theorem id {theorem_id!r}.{hint} `rpcheck list` shows all ids.")
-
-
-def _resolve_theorem(ref):
-    """The Theorem for a command-line reference: an id (built-in or plugin) or ``module:ATTRIBUTE``."""
-    from .engine import plugins
-
-    if not ref:
-        raise RpcheckError("theorem id ('') must be a non-empty id or module:ATTRIBUTE; `rpcheck list` shows ids.")
-    if ":" in ref:
-        return plugins.load_reference(ref)
-    return plugins.resolve(ref)
 
 
 # --------------------------------------------------------------------------------------------- output
@@ -686,7 +418,7 @@ def _decision_json(result):
     """The run's decision rate (rpcheck.report.decision), with non-finite numbers made JSON-safe."""
     from .report.decision import decision_rate
 
-    return _jsonable(decision_rate(result.cells, result.provenance))
+    return jsonable(decision_rate(result.cells, result.provenance))
 
 
 def _json_document(args, result, out, report_path, summaries, counts):
@@ -699,7 +431,7 @@ def _json_document(args, result, out, report_path, summaries, counts):
         "decision": _decision_json(result),
         "theorems": summaries,
         "cells": _cell_records(result.cells),
-        "provenance": _jsonable(dict(result.provenance or {})),
+        "provenance": jsonable(dict(result.provenance or {})),
     }
 
 
@@ -856,7 +588,7 @@ def _check_run_args(args, theorems):
 
 
 def _cmd_list(args):
-    infos = {**_builtin_index(), **_plugin_infos()}
+    infos = {**builtin_index(), **plugin_infos()}
     if args.paper is not None:
         papers = sorted({i["paper"] for i in infos.values()})
         if args.paper not in papers:
@@ -879,18 +611,18 @@ def _cmd_list(args):
 
 def _show_info(ref):
     if ":" in ref or not ref:
-        return _theorem_info(_resolve_theorem(ref), source="module")
-    info = _builtin_info(ref)
+        return theorem_info(resolve_theorem(ref), source="module")
+    info = builtin_info(ref)
     if info is not None:
         return info
     from .engine import plugins
 
     try:
-        return _theorem_info(plugins.resolve(ref, builtins=False), source="plugin")
+        return theorem_info(plugins.resolve(ref, builtins=False), source="plugin")
     except RpcheckError:
         from .engine import registry
 
-        raise _unknown_id(ref, set(_builtin_index()) | set(registry._REGISTRY)) from None
+        raise unknown_id(ref, set(builtin_index()) | set(registry._REGISTRY)) from None
 
 
 def _show_markdown(ref):
@@ -903,7 +635,7 @@ def _show_markdown(ref):
         return "\n".join(pages[name] for name in ["index.md", *(f"{p}.md" for p in registry.PAPER_PACKAGES)])
     if ref in registry.PAPER_PACKAGES:
         return markdown.paper_markdown(ref, markdown.builtin_theorems())
-    t = _resolve_theorem(ref)
+    t = resolve_theorem(ref)
     return markdown.theorem_markdown(t, level=1, ref=ref if ":" in ref else t.id)
 
 
@@ -1129,7 +861,7 @@ def _finish(args, result, out):
 
 
 def _cmd_check(args):
-    theorem = _resolve_theorem(args.id)  # unknown id -> RpcheckError with the closest ids
+    theorem = resolve_theorem(args.id)  # unknown id -> RpcheckError with the closest ids
     _check_run_args(args, [theorem])
     data_file = _user_data_file(args)
     if data_file is not None:
@@ -1185,7 +917,7 @@ def _cmd_constant(args):
     from .engine.constant import find_constant
     from .engine.store import read_csv_exact
 
-    theorem = _resolve_theorem(args.id)
+    theorem = resolve_theorem(args.id)
     if not theorem.constant_search:
         raise RpcheckError(
             f"theorem {theorem.id!r} declares no O(.) target dimension (constant_search); "
@@ -1533,7 +1265,7 @@ def _cmd_calibrate(args):
     seeds = parse_seeds(args.seeds)
     _check_scheduler(args)
     if args.theorems:
-        theorems = [_resolve_theorem(t) for t in args.theorems]
+        theorems = [resolve_theorem(t) for t in args.theorems]
     else:
         plugins.load_entry_points()
         registry._load()
@@ -1651,7 +1383,7 @@ def _cmd_bench(args):
                 f"`--out` ({args.out!r}) exists; rpcheck bench does not overwrite files. Give a new path."
             )
     if args.ids:
-        theorems = [_resolve_theorem(t) for t in args.ids]
+        theorems = [resolve_theorem(t) for t in args.ids]
     else:
         plugins.load_entry_points()
         theorems = registry.all_theorems()
@@ -1684,7 +1416,7 @@ def _cmd_bench(args):
                               | {f"share_{c}": r.shares[c] for c in CATEGORIES} for r in rows])  # fmt: skip
         atomic_write_text(args.out, frame.to_csv(index=False))
     if args.json:
-        print(json.dumps([r.as_dict() for r in rows], indent=2, default=_jsonable))
+        print(json.dumps([r.as_dict() for r in rows], indent=2, default=jsonable))
     else:
         over = [r.theorem for r in rows if r.over_limit]
         total = sum(r.wall_s for r in rows)

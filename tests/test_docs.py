@@ -106,10 +106,10 @@ def test_the_shipped_index_of_the_builtin_theorems_is_current():
     checkers; it is used only while its key matches the checkers' sources, and must list what they register."""
     import json
 
-    from rpcheck import cli
+    from rpcheck.engine import catalog
 
-    shipped = json.loads(cli.SHIPPED_INDEX.read_text(encoding="utf-8"))
-    assert shipped["key"] == cli._checkers_key() and shipped["theorems"] == cli._compute_index(), (
+    shipped = json.loads(catalog.SHIPPED_INDEX.read_text(encoding="utf-8"))
+    assert shipped["key"] == catalog.checkers_key() and shipped["theorems"] == catalog.compute_index(), (
         f"rpcheck/checkers/index.json is stale; {HOW} and rpcheck/checkers/index.json."
     )
-    assert cli._shipped_index() == shipped["theorems"]
+    assert catalog.shipped_index() == shipped["theorems"]
