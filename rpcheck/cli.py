@@ -622,7 +622,7 @@ def _show_info(ref):
     except RpcheckError:
         from .engine import registry
 
-        raise unknown_id(ref, set(builtin_index()) | set(registry._REGISTRY)) from None
+        raise unknown_id(ref, set(builtin_index()) | set(registry.registered_ids())) from None
 
 
 def _show_markdown(ref):
@@ -894,7 +894,7 @@ def _cmd_verify(args):
     from .engine import plugins, registry
 
     plugins.load_entry_points()
-    registry._load()
+    registry.load_builtins()
     _check_run_args(args, registry.all_theorems() if args.overrides else None)
     _user_data_file(args)  # a data FILE is for `check`: one line here
     theorems = None
@@ -1268,7 +1268,7 @@ def _cmd_calibrate(args):
         theorems = [resolve_theorem(t) for t in args.theorems]
     else:
         plugins.load_entry_points()
-        registry._load()
+        registry.load_builtins()
         theorems = None
     out = args.out if args.out is not None else str(Path("reports") / f"calibrate-{args.profile}")
     _check_out_dir(out, "--out")

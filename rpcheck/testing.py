@@ -161,7 +161,7 @@ def plan_family(marked, *, alpha, profile, overrides=None):
         if tid not in sizes:
             try:
                 # a theorem registered already (e.g. by a conftest) is used as is, without loading every paper
-                sizes[tid] = family_size([registry._REGISTRY.get(tid) or tid], profile, overrides)
+                sizes[tid] = family_size([registry.registered(tid) or tid], profile, overrides)
             except RpcheckError:
                 outside.append(nodeid)
                 continue

@@ -286,12 +286,12 @@ def _chunk_rngs(theorem_id, canonical, seed, start, stop):
 
 
 def _resolve(theorem_id, module=None):
-    th = registry._REGISTRY.get(theorem_id)
+    th = registry.registered(theorem_id)
     if th is None and module:
         import importlib
 
         importlib.import_module(module)
-        th = registry._REGISTRY.get(theorem_id)
+        th = registry.registered(theorem_id)
         if th is not None and _heap.FREEZE_IMPORT_HEAP:
             _heap.freeze_import_heap()
     if th is None:

@@ -167,7 +167,7 @@ def write_cache(path, obj):
 def builtin_theorems():
     from . import registry
 
-    registry._load()
+    registry.load_builtins()
     return [t for t in registry.all_theorems() if getattr(t.trial, "__module__", "").startswith("rpcheck.checkers.")]
 
 

@@ -123,7 +123,7 @@ def _check_shippable(ths, backend):
     if backend == "serial":
         return
     for th in ths:
-        reg = registry._REGISTRY.get(th.id)
+        reg = registry.registered(th.id)
         if reg is not None and reg is not th:
             raise RpcheckError(
                 f"a different theorem is registered under the id {th.id!r}; backend={backend!r} ships only "

@@ -53,7 +53,7 @@ def _register_object(obj, where):
 
 def _load_one(ep):
     key = (ep.name, ep.value)
-    before = set(registry._REGISTRY)
+    before = set(registry.registered_ids())
     try:
         obj = ep.load()
     except Exception as exc:  # the plugin's own import error: name the entry point, keep one line
@@ -64,7 +64,7 @@ def _load_one(ep):
     if ep.attr:
         out = _register_object(obj, f"entry point {ep.name!r} = {ep.value!r}")
     else:  # a module: the theorems it registered at import
-        out = [registry._REGISTRY[k] for k in sorted(set(registry._REGISTRY) - before)]
+        out = [registry.registered(k) for k in sorted(set(registry.registered_ids()) - before)]
     _loaded[key] = out
     return out
 
@@ -146,7 +146,7 @@ def resolve(theorem_id, *, builtins=True):
     """
     if not isinstance(theorem_id, str) or not theorem_id:
         raise RpcheckError(f"theorem id ({theorem_id!r}) must be a non-empty string; `rpcheck list` shows all ids.")
-    th = registry._REGISTRY.get(theorem_id)
+    th = registry.registered(theorem_id)
     if th is not None:
         return th
     for t in load_entry_points(theorem_id):  # an entry point named by the id (the documented convention)
@@ -158,9 +158,9 @@ def resolve(theorem_id, *, builtins=True):
         except RpcheckError:
             pass
     load_entry_points()  # module entry points may register ids other than their names
-    th = registry._REGISTRY.get(theorem_id)
+    th = registry.registered(theorem_id)
     if th is not None:
         return th
-    close = difflib.get_close_matches(theorem_id, list(registry._REGISTRY), n=5, cutoff=0.3)
+    close = difflib.get_close_matches(theorem_id, registry.registered_ids(), n=5, cutoff=0.3)
     hint = f" Closest known ids: {', '.join(close)}." if close else ""
     raise RpcheckError(f"unknown theorem id {theorem_id!r}.{hint} `rpcheck list` shows all ids.")

@@ -9,7 +9,17 @@ import importlib
 
 from ..errors import RpcheckError
 
-__all__ = ["register", "get", "all_theorems", "ids", "undeclared_parameters", "PAPER_PACKAGES"]
+__all__ = [
+    "register",
+    "get",
+    "all_theorems",
+    "ids",
+    "load_builtins",
+    "registered",
+    "registered_ids",
+    "undeclared_parameters",
+    "PAPER_PACKAGES",
+]
 
 PAPER_PACKAGES = ("paul2014", "shi2012", "zhang2013", "alpcan2016", "lei2020")
 _REGISTRY: dict = {}
@@ -31,6 +41,21 @@ def _load():
         for pkg in PAPER_PACKAGES:
             importlib.import_module(f"rpcheck.checkers.{pkg}")
         _loaded = True
+
+
+def load_builtins():
+    """Import every built-in theorem module (idempotent), so that every built-in id is registered."""
+    _load()
+
+
+def registered(theorem_id):
+    """The Theorem registered under ``theorem_id`` so far, or None; imports nothing."""
+    return _REGISTRY.get(theorem_id)
+
+
+def registered_ids():
+    """The ids registered so far, sorted; imports nothing (see :func:`ids` for every id)."""
+    return sorted(_REGISTRY)
 
 
 def all_theorems():

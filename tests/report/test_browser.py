@@ -154,7 +154,7 @@ def _quick_sized_result():
     trials: the distributions go to the companion page anyway."""
     from rpcheck.engine import registry
 
-    registry._load()
+    registry.load_builtins()
     cells, rng = [], np.random.default_rng(7)
     for th in registry.all_theorems():
         table = json.dumps({  # one decide() output per cell, shared by the theorem's report variants
