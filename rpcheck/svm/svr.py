@@ -61,39 +61,52 @@ def _svr_bias(g, y, alpha, C, eps):
     return pl_argmin(r - eps, r + eps), "interval"
 
 
-def _polish_svr(X, y, alpha, b, C, eps):
+def _polish_svr(X, y, alpha, b, C, eps, *, max_rounds=8):
     """KKT system on the free set F (``0 < |alpha_i| < C``), with the bounded alphas fixed at +-C:
     ``y_i - x_i^T w - b = eps sign(alpha_i)`` for i in F and ``1^T alpha = 0``; minimum-norm correction.
-    Returns ``(alpha, b)`` or None when the signs or the box are not preserved."""
+
+    The free set is guessed from the solver's point; a guess can be wrong at a degenerate optimum (an alpha
+    of 1e-6 that is 0 at the optimum, or one just inside C). So the system is re-solved up to
+    ``max_rounds`` times, each round moving the free alphas whose solution changes sign to 0 and those
+    beyond the box to +-C (a primal active-set step). The caller accepts the result only through the KKT
+    certificate. Returns ``(alpha, b)`` or None when no round keeps the signs and the box."""
     amax = float(np.max(np.abs(alpha), initial=0.0))
     free = (np.abs(alpha) > _SET_TOL * amax) & (np.abs(alpha) < C * (1 - _SET_TOL))
     bounded = np.abs(alpha) >= C * (1 - _SET_TOL)
     F, U = np.flatnonzero(free), np.flatnonzero(bounded)
-    if F.size == 0 or F.size > 4000:
-        return None
-    aU = C * np.sign(alpha[U])
-    XF = X[F].toarray() if sp.issparse(X) else X[F]
-    wU = np.asarray(X[U].T @ aU, dtype=np.float64).ravel() if U.size else np.zeros(X.shape[1])
-    sF = np.sign(alpha[F])
-    m = F.size
-    M = np.empty((m + 1, m + 1))
-    M[:m, :m] = XF @ XF.T
-    M[:m, m] = 1.0
-    M[m, :m] = 1.0
-    M[m, m] = 0.0
-    r = np.concatenate([y[F] - eps * sF - XF @ wU, [-float(np.sum(aU))]])
-    z0 = np.concatenate([alpha[F], [b]])
-    try:
-        z = z0 + sla.lstsq(M, r - M @ z0, lapack_driver="gelsd")[0]
-    except (np.linalg.LinAlgError, ValueError):
-        return None
-    aF = z[:m]
-    if np.any(aF * sF < 0) or np.any(np.abs(aF) > C):
-        return None
-    out = np.zeros_like(alpha)
-    out[U] = aU
-    out[F] = aF
-    return out, float(z[m])
+    sF, sU = np.sign(alpha[F]), np.sign(alpha[U])
+    z_b = b
+    for _ in range(max_rounds):
+        if F.size == 0 or F.size > 4000:
+            return None
+        aU = C * sU
+        XF = X[F].toarray() if sp.issparse(X) else X[F]
+        wU = np.asarray(X[U].T @ aU, dtype=np.float64).ravel() if U.size else np.zeros(X.shape[1])
+        m = F.size
+        M = np.empty((m + 1, m + 1))
+        M[:m, :m] = XF @ XF.T
+        M[:m, m] = 1.0
+        M[m, :m] = 1.0
+        M[m, m] = 0.0
+        r = np.concatenate([y[F] - eps * sF - XF @ wU, [-float(np.sum(aU))]])
+        z0 = np.concatenate([np.clip(alpha[F], -C, C), [z_b]])
+        try:
+            z = z0 + sla.lstsq(M, r - M @ z0, lapack_driver="gelsd")[0]
+        except (np.linalg.LinAlgError, ValueError):
+            return None
+        aF = z[:m]
+        flipped, over = aF * sF < 0, np.abs(aF) > C
+        if not (np.any(flipped) or np.any(over)):
+            out = np.zeros_like(alpha)
+            out[U] = aU
+            out[F] = aF
+            return out, float(z[m])
+        # one active-set step: sign changes leave F for 0, box violations leave F for +-C
+        U = np.concatenate([U, F[over & ~flipped]])
+        sU = np.concatenate([sU, sF[over & ~flipped]])
+        keep = ~(flipped | over)
+        F, sF, z_b = F[keep], sF[keep], float(z[m])
+    return None
 
 
 def _svr_scales(X, yv, eps_eff):
