@@ -338,13 +338,18 @@ def _cached_evaluate(delta, per_test):
 
 
 def _rank(ud, train):
-    """Rank of the training matrix and whether it is only the bound ``min(n_train, d)``."""
-    from .linalg import row_space_basis
+    """Rank of the training matrix and whether it is only the bound ``min(n_train, d)``.
 
+    The numerical rank from the singular values alone (``numpy.linalg.matrix_rank``: ``sigma_i > max(n, d) eps
+    sigma_1``, the convention of :func:`rpcheck.linalg.row_space_basis`), without the d x rho basis that
+    ``row_space_basis`` also computes: on a wide matrix (rcv1's 47,236 columns) the values alone cost a few times
+    less."""
     n = int(train.size)
     if ud.sparse and n * ud.d > DENSE_ROWSPACE_MAX:
         return min(n, ud.d), True
-    return max(1, int(row_space_basis(ud.X[train]).shape[1])), False
+    X = ud.X[train]
+    X = X.toarray() if hasattr(X, "toarray") else np.asarray(X, dtype=np.float64)
+    return max(1, int(np.linalg.matrix_rank(X))), False
 
 
 def advise(

@@ -1,6 +1,6 @@
 r"""Exact linear algebra used by the checkers: row-space bases and subspace-embedding distortion.
 
-Paul et al. (2014), Sec. 1.6 (spec paul2014.md): with ``V`` (d x rho) an orthonormal basis of the row space
+Paul et al. (2014), proof of Theorem 3.5 (Sec. 3): with ``V`` (d x rho) an orthonormal basis of the row space
 of ``X`` and ``R`` (d x r) a projection, the distortion matrix is
 
 .. math:: E = V^T V - V^T R R^T V = I_\rho - (V^T R)(V^T R)^T ,
@@ -106,7 +106,7 @@ def row_space_basis(X, *, rtol=None):
 
     Notes
     -----
-    ``X = U Sigma V^T`` (spec paul2014.md Sec. 1.1): ``V`` spans the row space, the subspace every
+    ``X = U Sigma V^T`` (Paul et al. 2014, Sec. 1.1): ``V`` spans the row space, the subspace every
     projection guarantee of Paul et al. (2014) is about.
 
     Examples
@@ -150,8 +150,7 @@ def embedding_distortion(V, R=None, *, VtR=None):
     -------
     float
         :math:`\|E\|_2 = \max_i |1 - \sigma_i(V^T R)^2|`, with :math:`\sigma_i = 0` for ``i > r``; the
-        computation uses only the rho x r matrix :math:`V^T R`, never a d x d matrix (spec paul2014.md
-        Sec. 1.6).
+        computation uses only the rho x r matrix :math:`V^T R`, never a d x d matrix.
 
     Notes
     -----

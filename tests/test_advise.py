@@ -154,3 +154,24 @@ def test_bad_arguments_exit_2_one_line(capsys, argv, name):
 def test_missing_file_exit_2_one_line(capsys, tmp_path):
     code, _, err = run(capsys, "advise", str(tmp_path / "missing.svmlight"))
     assert code == EXIT_USAGE and len(err.strip().splitlines()) == 1 and "`FILE`" in err
+
+
+def test_rank_is_the_row_space_dimension():
+    """advise's rank (singular values only) equals the dimension of rpcheck.linalg.row_space_basis (the oracle) on a
+    rank-deficient wide matrix, dense and CSR."""
+    import types
+
+    import scipy.sparse as sp
+
+    from rpcheck.advise import _rank
+    from rpcheck.linalg import row_space_basis
+
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((30, 7)) @ rng.standard_normal((7, 400))
+    X[:, rng.random(400) < 0.5] = 0.0
+    train = np.arange(25)
+    oracle = row_space_basis(X[train]).shape[1]
+    assert oracle == 7
+    for data, sparse in ((X, False), (sp.csr_matrix(X), True)):
+        ud = types.SimpleNamespace(X=data, sparse=sparse, d=400)
+        assert _rank(ud, train) == (oracle, False)

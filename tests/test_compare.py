@@ -138,8 +138,8 @@ def test_assess_claims_on_paper_table2():
         )
     claims = cmp.assess_claims(pd.DataFrame(rows))
     get = lambda k, s: claims[(claims["claim"] == k) & claims["sentence"].str.startswith(s)]["supported"].item()  # noqa: E731
-    assert get(20, "top-r obtains") is False  # 94.23 < 94.30 (spec claim 20)
-    assert get(22, "PCA is better") is False  # supervised 96.25 > PCA 96.23 (spec claim 22)
+    assert get(20, "top-r obtains") is False  # 94.23 < 94.30 (Lei & Lan 2020, Table 2)
+    assert get(22, "PCA is better") is False  # supervised 96.25 > PCA 96.23 (Lei & Lan 2020, Table 2)
     assert get(22, "All features") is True
     assert get(21, "ISRHT-supervised") is True
 

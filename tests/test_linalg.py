@@ -59,7 +59,7 @@ def test_embedding_distortion_matches_dense_oracle(kind, r):
     assert e == pytest.approx(_oracle(V, Rd), abs=1e-12 * max(1, np.linalg.norm(V.T @ Rd, 2) ** 2))
     assert embedding_distortion(V, VtR=S.apply(V.T)) == pytest.approx(e, abs=1e-12 * max(1, e))
     if r < V.shape[1]:
-        assert e >= 1.0  # rank(V^T R R^T V) <= r < rho: deterministic (spec 1.6)
+        assert e >= 1.0  # rank(V^T R R^T V) <= r < rho: deterministic (rank argument)
 
 
 def test_embedding_distortion_rank_deficient_is_at_least_one():

@@ -25,6 +25,10 @@ FORBIDDEN = (
     (r"\bspec[/\\](?:paul2014|shi2012|zhang2013|lei2020)\.md", "a paper's external specification file"),
     (r"(?<![\w.-])[/\\]work[/\\]", "an absolute machine path"),
     (r"\bspec(?:ification)?\s+(?:[a-z]+\d{4}\s+)?(?:\u00a7|sec\b|sec\.|section\b)", "a section of an external spec"),
+    (
+        r"(?-i:\bspec)\s+(?:[A-Z]\.?\d|\d|claim\b|item\b|paul2014|shi2012|zhang2013|lei2020)",
+        "an item of an external spec",
+    ),
     ("\u00a7", "a section sign (cite a paper section as 'Sec. N'; the sign was only used for the external spec)"),
 )
 
@@ -77,10 +81,14 @@ def test_no_file_refers_outside_the_repository():
         "Section 1.5 of ``spec/" + "paul2014.md``",
         "written to /" + "work/wt/x",
         "data radius (spec \u00a7" + "1.5)",
-        "(spec shi2012 \u00a7" + "1 D2)",
+        "(spec" + " shi2012 \u00a71 D2)",
         "spec" + " sec. 6",
         "Spec" + " Section 3",
         "\u00a7" + "6 item 12",
+        "identity (spec" + " C5)",
+        "(spec" + " A.3, from Section 5.2)",
+        "(spec" + " claim 20)",
+        "Sec. 1.6 (spec" + " paul2014.md)",
     ],
 )
 def test_the_scan_catches_a_planted_reference(text):

@@ -94,7 +94,7 @@ class SVCResult(_DualSupport):
     primal_objective : float
         ``||w||^2 / 2 + C ||xi||_1`` at ``(w, b, xi)`` (``||w||^2/2`` for hard margin).
     w_norm_sq, alpha_sum : float
-        ``||w||^2`` and ``sum(alpha)``; they are equal iff the optimal slack is zero (spec C5).
+        ``||w||^2`` and ``sum(alpha)``; they are equal iff the optimal slack is zero (the KKT conditions of eq. (3)).
     slack : ndarray of shape (n,)
         ``xi_i = max(0, 1 - y_i (w^T x_i + b))``.
     margin : float
@@ -250,7 +250,7 @@ class SVRResult(_Frozen):
     slack : ndarray of shape (n,)
     in_tube : bool
         Every point is inside or on the tube (``max xi <= slack_tol``) and no ``|alpha_i|`` is at ``C``
-        with positive slack; then ``y^T alpha - eps ||alpha||_1 = ||w||^2`` (spec C9 regime detector).
+        with positive slack; then ``y^T alpha - eps ||alpha||_1 = ||w||^2`` (the regime detector of the regression margin, Paul et al. 2014, Theorem 3.7).
     form : str
     epsilon : float
         The epsilon argument.

@@ -25,7 +25,7 @@ this is the paper's ``(1/2)(1 - y x^T w)^2`` (ridge, Section 4.1, eqs. 14-15); r
 (Theorem 6 is checked on regression targets, spec C-A9). Everything is closed form.
 
 ``"hinge"``: ``l(u) = max(0, 1 - y u)``. Step 3 of Algorithm 1 (dual from the primal gradient) is
-ill-defined at the kink, so the projected **dual** (7) is solved directly (spec A.3):
+ill-defined at the kink, so the projected **dual** (7) is solved directly (Zhang et al. 2013, Sec. 3 and Sec. 5.2):
 
 .. math::
 
@@ -698,7 +698,7 @@ class IterativeDRPResult:
 def iterative_drp(X, y, lam, R, n_iter, *, loss="square", solver="CLARABEL", polish=True, mu=1.0):
     r"""Algorithm 2 of Zhang et al. 2013 (iterative dual random projection), one ``R`` throughout.
 
-    Reconstruction (spec A.3, from Section 5.2): ``wtilde_0 = 0``; for ``t = 1..T``, with
+    Reconstruction (from Zhang et al. 2013, Sec. 5.2): ``wtilde_0 = 0``; for ``t = 1..T``, with
     ``c_i = y_i x_i^T wtilde_{t-1}``, solve the step problem (13)
 
     .. math::
@@ -774,7 +774,7 @@ def certified_recovery_bound(eps, target_norm, gap, lam):
     r"""Per-draw bound on ``||wtilde - w*||`` certified by the dual gaps (deterministic Theorem 2).
 
     From first-order optimality of the two duals up to their Frank-Wolfe gaps ``eta = eta_full + eta_proj``
-    (the derivation of inequality (21) with the gaps carried along; spec A.4):
+    (the derivation of inequality (21) with the gaps carried along; Zhang et al. 2013, proof of Theorem 2):
 
     .. math::
 

@@ -67,7 +67,7 @@ DCD_OPTIONS = {"tol": 1e-9, "max_iter": 100_000}
 # Relative threshold that separates alpha_i = 0 / alpha_i = C from free support vectors when the
 # interior-point solution (accurate to ~1e-8 relative) is classified for polishing and for b.
 _SET_TOL = 1e-6
-# The separable-regime certificate of spec C5 / paper sec. 5: max alpha < C (1 - 1e-6) and xi = 0.
+# The separable-regime certificate (KKT conditions of eq. (3)): max alpha < C (1 - 1e-6) and xi = 0.
 _ZERO_SLACK_ALPHA = 1e-6
 # Polishing forms the |F| x |F| Gram of the free set; above this size it is skipped (reported).
 _MAX_POLISH_FREE = 4000
@@ -560,7 +560,7 @@ def solve_svc(X, y, C, *, bias=True, solver=DEFAULT_SOLVER, polish=True, solver_
     :math:`\sum_i (1 - y_i(w^T x_i + b))_+` for the returned w (the midpoint of the minimising interval),
     which is the primal-optimal bias for that w (LIBSVM's midpoint rule restricted to optimal values).
 
-    The identity :math:`\sum\alpha = \|w\|^2 + C\|\xi\|_1` (spec C5) and strong duality
+    The identity :math:`\sum\alpha = \|w\|^2 + C\|\xi\|_1` (the KKT conditions of Paul et al. 2014, eq. (3)) and strong duality
     :math:`Z = \|w\|^2/2 + C\|\xi\|_1` hold up to ``n * kkt.complementarity_abs + |b| * kkt.dual_abs``
     (see :mod:`rpcheck.svm.kkt`).
 

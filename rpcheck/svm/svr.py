@@ -206,7 +206,7 @@ def solve_svr(X, y, C, epsilon, *, form="correct", solver=DEFAULT_SOLVER, polish
 
     Notes
     -----
-    Regime detector (spec C9): strong duality gives
+    Regime detector (the regression margin of Paul et al. 2014, Theorem 3.7): strong duality gives
     :math:`y^T\alpha - \epsilon\|\alpha\|_1 = \|w\|^2 + C\|\xi\|_1`, so
     ``y^T alpha - eps ||alpha||_1 = ||w||^2`` exactly when every point is inside or on the tube (``in_tube``).
     """

@@ -184,7 +184,7 @@ def test_algorithm1_hinge_identities():
 
 
 def test_algorithm2_hinge_step_is_dual_of_eq13():
-    """Strong duality between the reconstructed step primal (13) and its dual (spec A.3)."""
+    """Strong duality between the reconstructed step primal (13) and its dual (Zhang et al. 2013, Sec. 5.2)."""
     X, y, R, _ = _instance(seed=2)
     lam = 0.5
     it = iterative_drp(X, y, lam, R, 3, loss="hinge")

@@ -1,4 +1,4 @@
-"""solve_svc / SVCProblem: closed forms, identities (spec paul2014 C5), cross-checks, certificates.
+"""solve_svc / SVCProblem: closed forms, identities (Paul et al. 2014, eq. (3)), cross-checks, certificates.
 
 Every tolerance below is derived from a KKT certificate or from float rounding (see _svm_data.py);
 no test is statistical, so the false-alarm probability of each is 0 for a correct implementation.
@@ -119,7 +119,7 @@ def test_certificate_and_identities(n, d, C, kind, seed):
     np.testing.assert_allclose(res.w, X.T @ (y * res.alpha), rtol=0, atol=atol_w)
     assert res.w_norm_sq == pytest.approx(res.w @ res.w, rel=4 * EPS)
     assert res.objective == pytest.approx(res.alpha.sum() - res.w_norm_sq / 2, rel=1e-12, abs=1e-300)
-    # Paul eq. 3 norm identity (spec C5) and strong duality, tolerance derived in identity_bound
+    # Paul eq. 3 norm identity and strong duality, tolerance derived in identity_bound
     C_xi = 0.0 if np.isinf(C) else C * res.slack.sum()
     tol = identity_bound(res)
     assert abs(res.alpha_sum - (res.w_norm_sq + C_xi)) <= tol

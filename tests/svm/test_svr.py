@@ -53,7 +53,7 @@ def test_certificate_and_identity(n, d, C, eps, seed):
     assert np.all(np.abs(res.alpha) <= C) and abs(res.alpha.sum()) <= 1e-6 * np.abs(res.alpha).max()
     lhs = y @ res.alpha - eps * np.abs(res.alpha).sum()
     assert abs(lhs - (res.w_norm_sq + C * res.slack.sum())) <= _identity_tol(res)
-    if res.in_tube:  # spec C9 regime detector
+    if res.in_tube:  # the regime detector of Theorem 3.7
         assert abs(lhs - res.w_norm_sq) <= _identity_tol(res) + C * res.slack.sum()
 
 
