@@ -2,7 +2,7 @@
 
 Not a test (not collected). Run from the repository root::
 
-    OMP_NUM_THREADS=1 python tests/bench/full_survey.py [--budget 30] [--theorem ID ...] [--out survey.csv]
+    OMP_NUM_THREADS=1 python benchmarks/full_survey.py [--budget 30] [--theorem ID ...] [--out survey.csv]
 
 For each theorem (after one untimed warm-up trial of its ``quick`` profile), the cells of its ``full`` profile
 are visited in a seeded random order and ONE trial of each is run and timed in this process, in CPU seconds
@@ -26,7 +26,7 @@ import time
 import traceback
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))  # this checkout's rpcheck
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's rpcheck
 
 
 def main():

@@ -10,7 +10,7 @@ BLAS: run with ``OMP_NUM_THREADS=1``), min of ``--rounds``. Every result of the 
 
 Not a test (not collected). From the repository root::
 
-    OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python tests/bench/warm_guard_bench.py [--sets ...] [--rounds 2]
+    OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python benchmarks/warm_guard_bench.py [--sets ...] [--rounds 2]
 
 Prints one markdown row per (set, method) (BENCHMARKS.md, "Session 16: failed warm starts").
 """
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))  # this checkout's rpcheck
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's rpcheck
 
 import rpcheck.svm.svc as svc  # noqa: E402
 from rpcheck.compare import DEFAULT_C_GRID, _Projector, _scale  # noqa: E402

@@ -1,7 +1,8 @@
-"""Benchmarks (pytest-benchmark): everything under tests/bench is marked ``bench`` and excluded from the
-default run (pyproject addopts ``-m 'not bench ...'``). Run with
+"""Benchmarks (pytest-benchmark): everything under benchmarks/ is marked ``bench``. The directory is outside
+the default run's ``testpaths`` (pyproject.toml) and its addopts deselect ``bench``, so a plain
+``python -m pytest`` never times anything. Run with
 
-    python -m pytest tests/bench -m bench --benchmark-only
+    python -m pytest benchmarks -m bench --benchmark-only --benchmark-json=benchmarks/results/raw/NAME.json
 
 After the run a "ratios" table is printed: for each benchmark group, every entry's time relative to the
 group's ``role="ours"`` entry, and the throughput (GB/s) of entries that declare ``bytes_moved``.

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python tests/bench/full_ledger_table.py [--ledger docs/full-run/ledger.jsonl]
+    python benchmarks/full_ledger_table.py [--ledger docs/full-run/ledger.jsonl]
 
 Prints one Markdown row per completed theorem (the code it ran on, wall and CPU seconds of its process tree, with
 every segment of a theorem resumed across sessions and without the seconds it was held by SIGSTOP,
@@ -24,7 +24,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 ORDER = ("HOLDS", "VIOLATED", "INCONCLUSIVE", "VACUOUS")
 
 

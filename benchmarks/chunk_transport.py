@@ -1,6 +1,6 @@
 """CPU per trial of a processes run (parent + workers) against the trial function's own CPU.
 
-    python tests/bench/chunk_transport.py THEOREM_ID [N1 N2]
+    python benchmarks/chunk_transport.py THEOREM_ID [N1 N2]
 
 Runs the first ``ci`` cell of the theorem with ``--jobs 2`` twice, with N1 and N2 trials, each in a fresh
 interpreter, and takes the difference of the CPU seconds of the whole process tree (the pool is shut down
