@@ -6,7 +6,7 @@ Runs the first ``ci`` cell of the theorem with ``--jobs 2`` twice, with N1 and N
 interpreter, and takes the difference of the CPU seconds of the whole process tree (the pool is shut down
 before ``getrusage``, so the workers are counted): per-trial cost without the one-time start-up (imports,
 spawning the workers). The trial function's CPU per trial is measured in this process on the same trials.
-Not a pass/fail test: the numbers go to BENCHMARKS.md.
+Not a pass/fail test: record the numbers in a ledger row of benchmarks/results/.
 """
 
 import json

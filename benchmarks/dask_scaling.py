@@ -21,7 +21,7 @@ same theorems on the same workers (imports, numba caches, first-call costs). Rep
 - ``identical``: the verdict table equals the serial one in every column except the timing column
   ``seconds`` (bit-identical counts, intervals, statistics quantiles and p-values).
 
-The numbers go into PROFILES.md ("Dask scaling"), with the machine load at the time of measurement.
+Record the numbers in a ledger row of benchmarks/results/ with the machine load at the time of measurement.
 """
 
 import argparse

@@ -1,12 +1,12 @@
 """Run the ``full`` profile one theorem at a time and keep a ledger of every completed theorem in the repository.
 
-Why one theorem at a time: the ``full`` profile costs about 29 CPU hours (PROFILES.md), more than ten times a
-working session on the 2-core machine, and the machine's scratch space is not kept between sessions (only the
-git repository is). One ``rpcheck verify --profile full`` over all theorems would lose its checkpoints at
-every reset. Run theorem by theorem, each completed theorem is a finished ``rpcheck check ID --profile full``
+Why one theorem at a time: the ``full`` profile costs about 48 CPU hours (PROFILES.md), and a machine whose
+scratch space is not kept between working periods (only the git repository is) would lose the checkpoints of
+one ``rpcheck verify --profile full`` over all theorems at every reset. Run theorem by theorem, each completed
+theorem is a finished ``rpcheck check ID --profile full``
 whose verdicts, trial count and costs are written to the ledger (``docs/full-run/ledger.jsonl``, one JSON
 line per theorem) and whose verdict table goes to ``docs/full-run/cells/<id>.csv``; both are committed.
-A theorem interrupted by the end of a session is resumed from its checkpoints (``--resume``) when they are
+A theorem interrupted by a stop (``--stop-at``, a reset) is resumed from its checkpoints (``--resume``) when they are
 still there and were written by the same ``rpcheck/`` code (else the old directory is moved to ``<out>/stale/``
 and the theorem starts again, unless ``--resume-across-commits``); the ledger records the wall and CPU seconds
 of the completing process (plus, in ``prior_segments``, those of the interrupted ones: a segment the driver
@@ -17,7 +17,7 @@ Usage::
     OMP_NUM_THREADS=1 nice -n 19 python benchmarks/full_by_theorem.py --out /scratch/full \
         --stop-at 2026-11-28T09:00 ID [ID ...]
 
-``--stop-at`` ends a session's share cleanly: the theorem in flight gets SIGTERM, its results directory is packed
+``--stop-at`` ends a stretch of work cleanly: the theorem in flight gets SIGTERM, its results directory is packed
 into ``docs/full-run/partial/<id>.tar.gz`` (when at most ``--pack-limit-mb``; commit it), and the next invocation
 unpacks it and resumes. Checked on lei2020.supervised: stopped after 20 s, packed, unpacked in a fresh scratch
 directory and resumed, its verdict table equal to the uninterrupted run's in every column.
@@ -159,7 +159,7 @@ def run_one(theorem, out, jobs, log, stop_at=None, resume_across_commits=False):
     """Run ``rpcheck check THEOREM --profile full`` to completion; return the ledger row (or None on error)."""
     res_dir = out / theorem
     packed = LEDGER_DIR / "partial" / f"{theorem}.tar.gz"
-    if not res_dir.exists() and packed.exists():  # checkpoints committed by an earlier session (--pack)
+    if not res_dir.exists() and packed.exists():  # checkpoints committed by an earlier --pack
         with tarfile.open(packed) as tar:
             tar.extractall(out, filter="data")
     stale = None if resume_across_commits else stale_checkpoints(res_dir)
@@ -273,8 +273,7 @@ def write_trace(theorem, out, dest=None):
 
     The replay reads a results directory's per-trial ``seconds`` (``trials/*.parquet``: each cell's first
     2,000 trials) and each cell's recorded trial count and summed seconds (``cells.parquet``). The results
-    directories live in scratch space, which a machine reset wipes (between sessions 21 and 22 it took those
-    of the first 81 theorems). This writes the same layout, those columns only, to
+    directories live in scratch space, which a machine reset wipes. This writes the same layout, those columns only, to
     ``<dest>/<theorem>/`` (default ``<ledger-dir>/traces``), so ``full_scaling_estimate.py --runs
     docs/full-run/traces`` replays from the repository. The values are copied unchanged (float64)."""
     import pandas as pd

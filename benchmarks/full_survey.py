@@ -16,7 +16,7 @@ as measured (its time is what a worker would lose).
 Per-trial times vary between draws (solver iterations, data-dependent work), so the estimate is indicative
 within a factor of about 2; it also leaves out the decide phase and the report, which are small next to the
 trials at ``full``. The wall time on ``k`` cores is at least the CPU total / k and at least the longest single
-trial's time x the number of trials in one chunk; PROFILES.md ("The full profile") works both out.
+trial's time x the number of trials in one chunk; PROFILES.md gives the measured cost.
 """
 
 import argparse

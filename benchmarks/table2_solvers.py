@@ -2,7 +2,7 @@
 (``solver="libsvm"``) against the certified ``solve_svc`` (``solver="certified"``), alternated, min of 2 rounds.
 
 Not a test (not collected). Run from the repository root: ``OMP_NUM_THREADS=1 python benchmarks/table2_solvers.py``.
-Prints one markdown row per data set (BENCHMARKS.md, "Solvers in the Table 2 protocol").
+Prints one markdown row per data set (BENCHMARKS.md, "The Table 2 protocol").
 """
 
 import sys

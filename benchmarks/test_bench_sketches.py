@@ -1,4 +1,4 @@
-"""Sketch benchmarks, measured side by side in one run (numbers go to BENCHMARKS.md, "## Sketches").
+"""Sketch benchmarks, measured side by side in one run (numbers: benchmarks/results/).
 
 1. FWHT of a 2048 x 4096 float64 array vs ``X @ scipy.linalg.hadamard(4096)`` (target >= 20x), with the
    throughput against a memcpy of the same array, both into a reused array (``np.copyto``) and into a

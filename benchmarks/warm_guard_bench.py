@@ -4,7 +4,7 @@ One CV fold's training part (80% of Table 3's training rows of a stand-in, ``rpc
 scaled to [-1, 1], projected by each method, then the 11 C values 2^-5..2^5 in order with each solve
 warm-started from the previous one (``rpcheck.compare._train_predict``'s path). Each path runs twice, with the
 guard (``rpcheck.svm.svc._WARM_MAX_GROWTH`` / ``_WARM_FREE_FLOOR`` as committed) and without it (the floor set
-to infinity: the code before session 16), alternating which goes first, ``time.process_time`` (single-threaded
+to infinity), alternating which goes first, ``time.process_time`` (single-threaded
 BLAS: run with ``OMP_NUM_THREADS=1``), min of ``--rounds``. Every result of the two paths must be bit-identical
 (alpha, b, status): the script exits 1 otherwise.
 
@@ -12,7 +12,7 @@ Not a test (not collected). From the repository root::
 
     OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python benchmarks/warm_guard_bench.py [--sets ...] [--rounds 2]
 
-Prints one markdown row per (set, method) (BENCHMARKS.md, "Session 16: failed warm starts").
+Prints one markdown row per (set, method).
 """
 
 import argparse

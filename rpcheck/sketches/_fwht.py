@@ -8,8 +8,8 @@ same transform in the Sylvester (natural) ordering of :func:`scipy.linalg.hadama
 Threads: the compiled kernels run single-threaded unless ``RPCHECK_PARALLEL=1`` (read at every call), which
 lets large inputs (>= 2^16 entries) use the ``prange`` drivers. Serial is the default because rpcheck's
 engine already runs one trial per core in worker processes, where kernel threads only oversubscribe the
-cores; on the shared 2-core development machine the parallel drivers were measured no faster than the
-serial ones (see BENCHMARKS.md). Both drivers give bitwise identical results.
+cores; on a shared 2-core machine the parallel drivers are no faster than the serial ones. Both drivers give
+bitwise identical results.
 """
 
 import contextlib
