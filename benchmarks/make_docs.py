@@ -177,15 +177,16 @@ def render_profiles(rows, machines, full):
 
     glance = sections.pop("Profiles at a glance")
     out += ["## Profiles at a glance", ""]
-    table = [[f"`{r['profile']}`", r["what"], r["numbers"]["rows"], r["numbers"]["wall"], r["numbers"]["cpu"],
-              str(r["numbers"]["unexpected"]), f"{r['date']}, `{r['id']}`"] for r in glance]
+    table = [[f"`{r['profile']}`", r["what"], str(r["numbers"]["theorems"]), r["numbers"]["rows"],
+              r["numbers"]["wall"], r["numbers"]["cpu"], str(r["numbers"]["unexpected"]), f"{r['date']}, `{r['id']}`"]
+             for r in glance]
     table.append(["`full`", "one `rpcheck check ID --profile full` per theorem, seed 0, 2 workers, nice 19",
-                  f"{int(tot['rows']):,}", f"{_hours(tot['wall'])} h (shared machine)",
+                  str(len(full)), f"{int(tot['rows']):,}", f"{_hours(tot['wall'])} h (shared machine)",
                   f"{_hours(tot['cpu'])} CPU h", str(int(tot["unexpected"])),
                   f"{dates[0]} to {dates[-1]}, `docs/full-run/ledger.jsonl`"])
-    out += _table(["profile", "run", "rows", "wall", "CPU", "unexpected", "measured, ledger row"], table) + [""]
-    out += [f"Every built-in theorem ({len(full)}, `python -m rpcheck.cli list`) runs at `quick`, `ci`, `standard` "
-            "and `full`; the `paper` costs are estimates (section `paper`).", ""]
+    out += _table(["profile", "run", "theorems", "rows", "wall", "CPU", "unexpected", "measured, ledger row"],
+                  table) + [""]
+    out += ["The `paper` profile's costs are estimates (section `paper`).", ""]
     for r in glance:
         for note in r.get("notes", []):
             out += [note, ""]
