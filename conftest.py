@@ -1,4 +1,4 @@
-"""Doctests of the package in the default test run (issue #14).
+"""Doctests of the package in the default test run.
 
 ``testpaths`` (pyproject.toml) includes ``rpcheck``; this hook collects the examples (``>>>``) in the
 docstrings of every module under ``rpcheck/`` as doctests, and nothing else there. It is not

@@ -1,4 +1,4 @@
-"""docs/papers/ (issue #14): the Markdown pages generated from the theorem registry are checked in and must be
+"""docs/papers/: the Markdown pages generated from the theorem registry are checked in and must be
 byte-identical to a fresh rendering, so a changed theorem (statement, variant, expected verdict, finding,
 profile cell) cannot leave its page stale. Regenerate with ``rpcheck docs --out docs/papers``."""
 

@@ -198,7 +198,7 @@ def test_every_labelled_function_and_y_kind_once(name, ykind):
 
 
 def test_reported_holes_are_named_errors():
-    """The inputs that used to escape as IndexError or a solver's generic failure."""
+    """Inputs that would otherwise escape as IndexError or a solver's generic failure."""
     with pytest.raises(RpcheckError, match="`y`"):
         svm.solve_svc(np.eye(2), None, 1.0)
     with pytest.raises(RpcheckError, match="`X`"):

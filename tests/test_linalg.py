@@ -119,8 +119,8 @@ _SCALES = [1e-6, 1e6, 1e-150, 1e150, 1e-300, 1e300]
 @given(_data(), st.sampled_from(_SCALES))
 @settings(max_examples=60, derandomize=True, deadline=None, database=None)
 def test_rank_and_row_space_invariant_under_rescaling(data, c):
-    """Before: no test fed badly scaled data to the helpers (the fix needed: none for the SVD path, whose
-    rank threshold is relative to sigma_1; embedding_distortion with huge R now forms V^T R safely)."""
+    """Badly scaled data: the SVD path's rank threshold is relative to sigma_1, and embedding_distortion forms
+    V^T R safely for huge R, so rank and row space do not change under rescaling."""
     X, rho, _ = data
     V = row_space_basis(X)
     Vc = row_space_basis(X * c)

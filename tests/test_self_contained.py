@@ -1,4 +1,4 @@
-"""The repository is self-contained (issue #14): no file refers to anything outside it.
+"""The repository is self-contained: no file refers to anything outside it.
 
 Code and docs cite the PAPER (theorem, equation, table, section as "Sec. N", page), never a document that is
 not in the repository (a specification or catalogue kept elsewhere, its section signs or item numbers) and

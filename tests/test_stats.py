@@ -150,7 +150,7 @@ def test_central_pvalue_is_dual_to_two_sided_cp_interval():
 def test_exact_verdict():
     # rules v2: HOLDS needs the equivalence test. 50/100 at p = 0.5: the one-sided 99% CP bounds are
     # about [0.38, 0.62], not inside [0.4, 0.6] = [p/1.25, 1.25 p] intersected with the 1-p region:
-    # INCONCLUSIVE (it used to be HOLDS, "not rejected").
+    # INCONCLUSIVE, not HOLDS: "not rejected" is not support.
     d = decide_exact(Counts(50, 100), 0.5, alpha_violated=0.01, alpha_holds=0.01)
     assert d.verdict is Verdict.INCONCLUSIVE and d.pvalue == 1.0 and d.pvalue_holds > 0.01
     d = decide_exact(Counts(80, 100), 0.5, alpha_violated=0.01, alpha_holds=0.01)

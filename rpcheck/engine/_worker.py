@@ -84,9 +84,9 @@ def one_blas_thread():
 
     A multi-threaded BLAS splits some reductions (``x @ x``, ``A.T @ u``, norms) between threads, so its
     result depends on the thread count in the last bits; at the ``full`` profile's sizes that changed
-    paul2014.lemma3.2's and thm3.6's statistics in the 15th digit between 1 and 2 OpenBLAS threads (2026-11-27,
-    PROFILES.md "Dask scaling"), and the serial backend (the caller's threads) disagreed with the process and
-    Dask workers (one thread each). With the pin every backend computes every trial with the same arithmetic.
+    paul2014.lemma3.2's and thm3.6's statistics in the 15th digit between 1 and 2 OpenBLAS threads, so the serial
+    backend (the caller's threads) would disagree with the process and Dask workers (one thread each). With the
+    pin every backend computes every trial with the same arithmetic.
     Libraries first loaded inside the block (lazy imports in a trial) are loaded under the environment
     variables set here, so they start with one thread too; afterwards they are given the thread count they
     would have had (the caller's variable, else the number of cores), so the caller's process is left as it

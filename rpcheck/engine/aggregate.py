@@ -12,10 +12,10 @@ The exceptions are the ``decide`` hooks of report-mode variants, which receive e
 those are read back from the chunk files one cell at a time during tabulation (:mod:`rpcheck.engine.decide`;
 report-mode theorems have few trials: at most 50,000 per cell in the registered profiles, shi2012.thm5
 "full"). ``RunResult.trials`` holds the sampled trials; :func:`rpcheck.engine.load_trials` loads every trial
-of a results directory. Measured with ``tests/bench/memory_trials.py`` (``engine_test.cheap``, serial, no
+of a results directory. Measured with ``benchmarks/memory_trials.py`` (``engine_test.cheap``, serial, no
 ``out``): parent RSS peak +11 to +14 MB over the warm baseline at 30,000, 100,000 and 300,000 trials
-(BENCHMARKS.md, "The parent's memory is flat in the number of trials"), against +252 MB at 300,000 when every
-record was kept.
+(BENCHMARKS.md, "Parent memory against the number of trials"); keeping every record would cost about
++250 MB at 300,000.
 
 The bound, in one place: the parent holds at most ``cells x TRIAL_SAMPLE`` records of the run's cells, plus,
 for one cell at a time, every record of a cell whose report-mode variant has a ``decide`` hook (measured: about

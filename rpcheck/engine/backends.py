@@ -303,7 +303,7 @@ def _discard_pool(jobs):
 
 #: dask.distributed's nannies start workers with ``MALLOC_TRIM_THRESHOLD_=65536`` (config key below). Setting
 #: it disables glibc's dynamic mmap threshold, so every array over 128 KiB is a fresh mmap with its page
-#: faults. Measured on tests/bench/dask_scaling.py's four theorems at ci (1 worker, 2 cores): summed trial
+#: faults. Measured on benchmarks/dask_scaling.py's four theorems at ci (1 worker, 2 cores): summed trial
 #: time 28.6 s with it against 22.9 s without, and 21.3 s serial. The LocalCluster rpcheck starts unsets it
 #: (``None`` unsets a variable in this config, per distributed's nanny); README says how to start the
 #: workers of an existing cluster the same way.
@@ -401,8 +401,9 @@ def open_backend(backend="processes", *, jobs=None, scheduler=None):
                 f"`scheduler` ({scheduler!r}) must be None, a scheduler address or a distributed.Client."
             )
         # task slots: every worker's threads. Not ``scheduler_info()["workers"]``: distributed 2025.5 to 2026.6
-        # list at most 5 workers there by default (dask/distributed#9045, #9308), which sized the chunks for 5
-        # workers on any larger cluster; ``Client.nthreads()`` lists all of them in every supported version
+        # list at most 5 workers there by default (dask/distributed#9045, dask/distributed#9308), which would
+        # size the chunks for 5 workers on any larger cluster; ``Client.nthreads()`` lists all of them in every
+        # supported version
         n_workers = sum(int(n) for n in client.nthreads().values()) or (jobs or 1)
         yield PoolBackend(client.get_executor(pure=False), "dask", n_workers)
     finally:

@@ -36,7 +36,7 @@ the IPM counts as solving. The categories (first match on the function's file an
     time with no categorised caller (the profiler's own frame, interpreter start-up of the call).
 
 *Fixed overhead* is ``canonicalisation + engine``: time that does not go into the mathematics of a trial.
-Issue #12 asks that it stay below 20% of a theorem's time; the table flags every theorem above it.
+The target is below 20% of a theorem's time; the table flags every theorem above it.
 
 Unprofiled measure. cProfile's shares overstate the engine (below), so the unprofiled run also gives
 ``outside_share``: 1 - (the summed wall time of the trial functions, as the engine times each call) / (the

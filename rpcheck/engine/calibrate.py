@@ -1,6 +1,6 @@
 r"""Fresh-seed confirmation: run a profile under K root seeds and count, per row, the unexpected verdicts.
 
-``rpcheck calibrate`` (issue #11) is the built-in form of "rerun with fresh seeds and see whether the
+``rpcheck calibrate`` is the built-in form of "rerun with fresh seeds and see whether the
 verdicts move". One :func:`rpcheck.engine.run` per root seed ``k`` writes its results directory
 ``DIR/seed-<k>/``; the cells tables are then tabulated per row (theorem, variant, cell): in how many of the
 K runs the verdict differed from the expected one (the cells table's ``as_expected`` column, which already

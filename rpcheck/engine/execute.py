@@ -43,14 +43,12 @@ MAX_FAST_CHUNK = 16384
 
 
 #: Least measured work per chunk, in seconds, once a cell's trial time is known, per backend. The parent's
-#: per-chunk cost (ingest, columns, zip, fsync) was 6.3 ms of CPU in a ci run (shi2012.thm8.final_step,
-#: 40,000 trials a cell, results on disk: 171 chunks -> 70 at 1 s, parent CPU 2.86 -> 2.22 s) and about 38 ms
-#: in the `full` run of the same theorem on a loaded 2-core machine (9,669 chunks of about 265 trials: 364 s of
-#: parent CPU by `top` against 817 s in the two workers; py-spy put half of the parent's busy samples in the
-#: checkpoint's fsync; session 16). Chunks of at least 1 s cut that cost about four-fold. A Dask chunk also
-#: costs the client and scheduler about 8 ms of CPU (measured on a 2-core LocalCluster, where they share the
-#: cores with the workers: 382 chunks of the ci run of tests/bench/dask_scaling.py's four theorems added 3 s of
-#: parent CPU), so Dask chunks are at least 1 s too.
+#: per-chunk cost (ingest, columns, zip, fsync) is about 6.3 ms of CPU on a quiet machine (shi2012.thm8.final_step
+#: at ci, 40,000 trials a cell, results on disk) and about 38 ms on a loaded 2-core machine (the same theorem at
+#: `full`, where half of the parent's busy time is the checkpoint's fsync). Chunks of at least 1 s cut that
+#: cost about four-fold against chunks of a quarter second. A Dask chunk also costs the client and scheduler
+#: about 8 ms of CPU (on a 2-core LocalCluster, where they share the cores with the workers:
+#: benchmarks/dask_scaling.py), so Dask chunks are at least 1 s too.
 #: Chunking never changes a result (every trial's stream depends on its index only); it sets the checkpoint
 #: and progress granularity.
 MIN_CHUNK_SECONDS = {"serial": 1.0, "processes": 1.0, "dask": 1.0}
@@ -59,9 +57,9 @@ MIN_CHUNK_SECONDS = {"serial": 1.0, "processes": 1.0, "dask": 1.0}
 #: seconds of work keep it busy a share P x PARENT_CHUNK_SECONDS / w of the time; past 1 the parent, not the
 #: workers, sets the pace. A chunk therefore holds at least P x PARENT_CHUNK_SECONDS / PARENT_BUSY_MAX seconds
 #: of work (:func:`_min_chunk_seconds`): the backend's 1 s up to 10 workers, 5.9 s at 64. Replayed on the
-#: `full` run's measured trial times (tests/bench/full_scaling_estimate.py, PROFILES.md), 1 s chunks on 64
-#: workers made 58,768 chunks, 0.75 h of the parent's serial work against 0.36 h for the workers; with this
-#: rule the workers' span is unchanged.
+#: `full` run's measured trial times (benchmarks/full_scaling_estimate.py, PROFILES.md), 1 s chunks on 64
+#: workers would make 58,768 chunks, 0.75 h of the parent's serial work against 0.36 h for the workers; with
+#: this rule the parent's share is 0.4-1.2% and the workers' span is the same.
 PARENT_CHUNK_SECONDS = 0.046
 PARENT_BUSY_MAX = 0.5
 

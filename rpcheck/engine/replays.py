@@ -13,11 +13,11 @@ from .theorem import Verdict
 #: at least this many seconds in the run goes to the backend's workers, all such replays at once; the others
 #: run in the main process, where they cost less than a round trip. In the main process, the replays of
 #: lei2020.sparse_scale at `full` (one per cell, its dense-rotation control being VIOLATED by design; the
-#: cells' trials average 85, 381 and 1,272 s) held the run for 2,135 s after its 4,056 s of trials
-#: (PROFILES.md, session 26); on two or more workers they take about as long as the longest of them. The
-#: threshold was 1 s until session 28: the quick profile's 135 replays, nearly all in the main process one
-#: after the other, were a visible part of `rpcheck verify`'s time (its decide-and-tabulate phase went from
-#: 4.9-5.4 s to 3.6-3.8 s with this threshold; BENCHMARKS.md). A round trip to a worker of the open pool
+#: cells' trials average 85, 381 and 1,272 s) would hold the run for about 2,100 s after its 4,056 s of
+#: trials; on two or more workers they take about as long as the longest of them. The quick profile has
+#: about 135 replays: with a 1 s threshold they would run in the main process one after the other, a visible
+#: part of `rpcheck verify`'s time (its decide-and-tabulate phase takes 3.6-3.8 s with this threshold against
+#: 4.9-5.4 s with 1 s). A round trip to a worker of the open pool
 #: measured 0.5 ms on the 2-core development machine (a worker that has not run the theorem imports its
 #: module once), so 10 ms is 20 round trips.
 REPLAY_IN_WORKERS_SECONDS = 0.01

@@ -8,8 +8,8 @@ same transform in the Sylvester (natural) ordering of :func:`scipy.linalg.hadama
 Threads: the compiled kernels run single-threaded unless ``RPCHECK_PARALLEL=1`` (read at every call), which
 lets large inputs (>= 2^16 entries) use the ``prange`` drivers. Serial is the default because rpcheck's
 engine already runs one trial per core in worker processes, where kernel threads only oversubscribe the
-cores; on the shared 2-core development machine the parallel drivers were measured no faster than the
-serial ones (see BENCHMARKS.md). Both drivers give bitwise identical results.
+cores; on a shared 2-core machine the parallel drivers are no faster than the serial ones. Both drivers give
+bitwise identical results.
 """
 
 import contextlib
@@ -366,9 +366,10 @@ def _once_across_processes(calls):
     """Run every ``(name, thunk)`` of ``calls`` once in this process, so that processes warming up at the same
     time split the JIT between them instead of each compiling everything.
 
-    The workers of one run start together with an empty numba cache after an install, and each used to
-    compile all the kernels it warmed (the quick profile's first run: the same 4.5 CPU s of specialisations
-    in both workers of 2). Here each call holds an exclusive lock (``fcntl.flock`` on a file named after the
+    The workers of one run start together with an empty numba cache after an install; without coordination
+    each would compile all the kernels it warms (the quick profile's first run: the same 4.5 CPU s of
+    specialisations in both workers of 2).
+    Here each call holds an exclusive lock (``fcntl.flock`` on a file named after the
     call, this kernels module's path and the numba cache location) while it runs. A process finding a call's
     lock taken goes on with the next call and comes back to it at the end, blocking, once the other process
     has compiled it and written it to numba's on-disk cache, from which the call then loads it. Every call

@@ -308,7 +308,7 @@ def sparse_embed_csr(indptr, indices, data, packed, mag, r, out_indptr, out_indi
     dense accumulator of length r and a marker array; row i's distinct output columns are appended to
     ``out_indices``/``out_data`` (room for ``a * nnz`` entries) in order of first occurrence (not sorted:
     sorting dominated the run time), and ``out_indptr`` (n + 1) is filled. Serial on purpose: writing rows
-    in order needs no compaction pass, and on the 2-core target machine a parallel variant was measured no
+    in order needs no compaction pass, and on the 2-core target machine a parallel variant is no
     faster (the loop is bound by random memory reads).
     """
     n = indptr.shape[0] - 1

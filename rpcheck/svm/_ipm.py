@@ -142,9 +142,9 @@ def _breakdown_status(best_merit):
     The Woodbury solve loses accuracy as the barrier terms of the bounded variables grow (``Dinv`` spans
     ~30 orders of magnitude near the optimum), and one more step can make ``e^T M^{-1} e`` negative. Measured
     on 4,800 x 256 leverage-selected features of the gisette stand-in (``lei2020.comparison``, C = 1): merit
-    1.3e-9 at iteration 20, then 0.79 and ``e^T M^{-1} e < 0`` at 21. Raising there discarded a point the
-    polish certifies, and solver "AUTO" fell back to Clarabel (about 15 s instead of 0.4 s). The caller
-    trusts the returned point no more than before: it is polished and certified by the KKT conditions.
+    1.3e-9 at iteration 20, then 0.79 and ``e^T M^{-1} e < 0`` at 21. Raising there would discard a point the
+    polish certifies and send solver "AUTO" to Clarabel (about 15 s instead of 0.4 s). The caller trusts the
+    returned point no further than any other: it is polished and certified by the KKT conditions.
     """
     if not np.isfinite(best_merit):
         return "numerical_error"

@@ -79,8 +79,8 @@ _GOOD_ENOUGH = 1e-12
 # keeps its free set nearly unchanged (the certified result has at most about d + 1 free points on generic
 # data); a wrong one adds hundreds of margin violators at once and then cycles through max_rounds of
 # O(|F| d^2) solves without certifying. Below the floor a round is at most a 513-square least-squares solve, so
-# small problems are never cut (measured along Table 2 C paths: BENCHMARKS.md, "Session 16: failed warm
-# starts"). Performance only: the returned point is certified either way.
+# small problems are never cut (measured along Table 2 C paths: benchmarks/warm_guard_bench.py loses no
+# accepted warm start). Performance only: the returned point is certified either way.
 _WARM_MAX_GROWTH = 4
 _WARM_FREE_FLOOR = 512
 # A point whose relative KKT residual is above this is not a certified optimum: SolverError.
@@ -504,7 +504,7 @@ def solve_svc(X, y, C, *, bias=True, solver=DEFAULT_SOLVER, polish=True, solver_
         Include the unregularised bias (the constraint ``y^T alpha = 0``).
     solver : {"AUTO", "CLARABEL", "OSQP", "SCS", "IPM", "DCD"}, default="AUTO"
         "IPM": rpcheck's dense interior-point method (Woodbury, ``O(n k^2)`` per iteration,
-        ``k = min(n, d)``), 3-30x faster than Clarabel through cvxpy (BENCHMARKS.md, "## Solvers") and
+        ``k = min(n, d)``), 3-30x faster than Clarabel through cvxpy (BENCHMARKS.md, "SVM solvers") and
         certified the same way. "AUTO" runs the IPM and falls back to Clarabel only when the IPM's point
         fails the certificate (``result.solver`` says which one was certified). CLARABEL, OSQP and SCS
         (through cvxpy) are independent cross-checks. "DCD" (never chosen by "AUTO"): dual coordinate
@@ -1036,10 +1036,9 @@ class SVCProblem:
     nothing to canonicalise (``problem`` is None) and ``solve`` calls the IPM directly ("AUTO" falls
     back to a fresh Clarabel solve when the IPM's point is not certified).
 
-    Measured (BENCHMARKS.md, "## Solvers"): at n=200, r=50 the reuse removes cvxpy's ~10 ms of
-    canonicalisation per solve but the Clarabel solve itself (~10 ms) remains, so the per-solve gain
-    is about 1.4-1.6x, short of the 3x the issue targeted; ``solver="IPM"`` (no cvxpy at all) is
-    faster than both.
+    At n=200, r=50 the reuse removes cvxpy's ~10 ms of canonicalisation per solve but the Clarabel
+    solve itself (~10 ms) remains, so the per-solve gain is about 1.4-1.6x; ``solver="IPM"`` (no cvxpy
+    at all) is faster than both.
 
     References
     ----------

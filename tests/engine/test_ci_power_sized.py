@@ -34,7 +34,7 @@ def test_standard_and_full_reach_every_declared_verdict(profile):
     expectations of every full cell are evaluated), and for the deterministic rows too (>= 90 evaluated draws;
     the trial count bounds them from above): in one whole-profile command (``rpcheck verify --profile P``, one
     Holm family of every theorem's rows), which is the strictest level any run of the profile meets.
-    ``tests/bench/attainability.py`` prints the same table; session 18 brought both profiles to 0 rows."""
+    ``benchmarks/attainability.py`` prints the same table."""
     bad = unattainable_expectations(_theorems(), profile)
     assert not bad, f"{len(bad)} rows at level {bad[0]['level']:.3g}:\n" + _lines(bad)
 

@@ -1,4 +1,4 @@
-"""tests/bench/replay_checkpoints.py: the evidence it gives for reusing checkpoints across commits must
+"""benchmarks/replay_checkpoints.py: the evidence it gives for reusing checkpoints across commits must
 detect a changed trial, and must report a match when nothing changed."""
 
 import json

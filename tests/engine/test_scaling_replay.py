@@ -1,4 +1,4 @@
-"""tests/bench/full_scaling_estimate.py: its replay of the engine's scheduling must keep the bounds any schedule
+"""benchmarks/full_scaling_estimate.py: its replay of the engine's scheduling must keep the bounds any schedule
 of the same chunks obeys, chunk a cell as the engine does, and read a run directory's trial times (the
 2,000-trial sample extended to the cell's recorded total) as the engine wrote them."""
 

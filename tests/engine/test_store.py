@@ -139,7 +139,7 @@ def test_resume_after_sigkill_equals_uninterrupted(tmp_path, backend):
 
     seen = []
     with warnings.catch_warnings():
-        # Other sessions commit to this shared working tree, so HEAD may move between the kill and the
+        # Other processes may commit to a shared working tree, so HEAD may move between the kill and the
         # resume, which makes resume warn (test_resume_warns_...); bit-identity is asserted below instead.
         warnings.filterwarnings("ignore", "resuming checkpoints written by", RpcheckWarning)
         res = run("engine_test.bernoulli", backend="serial", out=out, resume=True,
@@ -174,7 +174,7 @@ def test_resume_warns_when_checkpoints_come_from_other_code(tmp_path):
         run("engine_test.det", backend="serial", trials=4, out=out, resume=True)
 
 
-# ----------------------------------------------------------------- results directory safety (issue 16 item 3)
+# ------------------------------------------------------------------------------- results directory safety
 
 
 def test_foreign_non_empty_directory_is_refused_and_untouched(tmp_path):

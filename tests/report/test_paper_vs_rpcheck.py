@@ -1,4 +1,4 @@
-"""The Paper vs rpcheck table has rows for every reproduction that compares with a paper (issue 13).
+"""The Paper vs rpcheck table has rows for every reproduction that compares with a paper.
 
 Cheap theorems run through the engine (serial, a few trials); the three whose trials fit a classifier with
 cross-validation (lei2020.rsweep, lei2020.stability, paul2014.repro.bundled) have their ``decide`` hook

@@ -99,7 +99,7 @@ def _assert_inert(text):
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Regressions (each failed on the report of commit c151c2b)
+# Regressions (each failed on an earlier report renderer)
 
 
 def test_verdict_from_data_is_escaped_in_findings_table(tmp_path):

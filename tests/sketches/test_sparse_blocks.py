@@ -1,4 +1,4 @@
-"""Blocked (row-streamed) SRHT/ISRHT and the se-isrht composite against dense oracles (issue #13).
+"""Blocked (row-streamed) SRHT/ISRHT and the se-isrht composite against dense oracles.
 
 Every fast path is compared with the explicit matrix of the same sketch applied to the dense data, within
 the forward-error bound of ``_sketch_cases.matmul_error_bound`` (each output entry is a sum of the same d

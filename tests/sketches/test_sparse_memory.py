@@ -1,4 +1,4 @@
-"""Peak memory of SRHT/ISRHT/se-isrht on wide sparse input stays within the documented memory model (#13).
+"""Peak memory of SRHT/ISRHT/se-isrht on wide sparse input stays within the documented memory model.
 
 Each case runs in a fresh child process (``CHILD`` below) that warms the code path on a tiny input of the
 same width, generates a CSR matrix with ``k`` stored entries per row (one uniform column in each of ``k``

@@ -209,9 +209,9 @@ def _wide_separable():
 
 
 def test_polish_above_800_active_pairs(monkeypatch):
-    """A separable 5-class problem at C = 1000 whose polish system has more than 800 active pairs (the old
-    MAX_POLISH): the polish certifies it (25 epochs); the old path (SDM alone, certified after 130 epochs)
-    reaches the same optimum within the two certified distance bounds."""
+    """A separable 5-class problem at C = 1000 whose polish system has more than 800 active pairs: the
+    polish certifies it (25 epochs); SDM alone (certified after 130 epochs) reaches the same optimum within
+    the two certified distance bounds."""
     from rpcheck.svm import multiclass as mc
 
     X, y = _wide_separable()

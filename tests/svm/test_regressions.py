@@ -1,5 +1,5 @@
-"""Regression tests for the defects of the issue "Reliability" (each failed on the code before the fix:
-the exception type or the silent non-finite output is named in the test's docstring)."""
+"""Regression tests for solver defects: each test fails on code with the defect, whose exception type or silent
+non-finite output its docstring names."""
 
 import warnings
 
@@ -123,11 +123,11 @@ def _leverage_like_gisette(n, seed, k):
 
 @pytest.mark.parametrize(("seed", "k", "C"), [(0, 64, 8.0), (0, 64, 32.0), (2, 64, 0.5), (3, 128, 16.0)])
 def test_ipm_breakdown_keeps_best_iterate(monkeypatch, seed, k, C):
-    """Was SolverError "IPM: non-finite iterates or a singular Newton system" (and, under AUTO, a Clarabel
-    solve 30-40x slower): one step after merit ~1e-9 the Woodbury solve gave e^T M^-1 e < 0, and the near-optimal
-    best iterate was thrown away. It is now returned, polished and certified; the result agrees with Clarabel's
-    within both certificates (``assert_svc_agree``). The breakdown path must actually be taken (else the
-    instance no longer tests it)."""
+    """One step after merit ~1e-9 the Woodbury solve gives e^T M^-1 e < 0 (a breakdown). The defect: raising
+    SolverError "IPM: non-finite iterates or a singular Newton system" and discarding the near-optimal best
+    iterate (under AUTO, a Clarabel solve 30-40x slower). The best iterate is returned, polished and
+    certified; the result agrees with Clarabel's within both certificates (``assert_svc_agree``). The
+    breakdown path must actually be taken (else the instance does not test it)."""
     from rpcheck.svm import _ipm
 
     merits = []

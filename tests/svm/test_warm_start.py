@@ -149,10 +149,9 @@ def test_warm_start_validation():
 @pytest.mark.heavy
 @pytest.mark.parametrize("C", [0.25, 1.0, 8.0])
 def test_ipm_certified_on_projected_rcv1_standin(C):
-    """The case that exposed the IPM's old stagnation rule: 13,494 x 256 SE+SRHT projections of the rcv1-binary
-    stand-in (lei2020.sparse_scale's training part). The scaled dual's objective crosses 0 while the merit is
-    far from optimal; the old rule stopped there (merit ~0.9), the certificate failed and AUTO fell back to
-    Clarabel. The IPM alone must now certify."""
+    """13,494 x 256 SE+SRHT projections of the rcv1-binary stand-in (lei2020.sparse_scale's training part).
+    The scaled dual's objective crosses 0 while the merit is far from optimal; a stagnation rule that stops
+    there (merit ~0.9) fails the certificate and sends AUTO to Clarabel. The IPM alone must certify."""
     from sklearn.model_selection import train_test_split
 
     from rpcheck.checkers.lei2020 import sparse_scale as ss

@@ -2,7 +2,7 @@
 
 Not a test (not collected: the file name does not start with ``test_``). Run from the repository root::
 
-    python tests/bench/memory_trials.py [--trials 300000] [--out]
+    python benchmarks/memory_trials.py [--trials 300000] [--out]
 
 Method (Linux /proc): import everything and run a small warm-up (2,000 trials) so that libraries, caches and
 the allocator's first arenas are in place; collect garbage and read VmRSS (the warm baseline); reset the
@@ -18,7 +18,6 @@ Each configuration should run in a fresh process (this script is one).
 
 import argparse
 import gc
-import os
 import shutil
 import sys
 import tempfile
@@ -26,8 +25,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "engine"))  # _engine_claims
-sys.path.insert(0, str(HERE.parent.parent))  # this checkout's rpcheck, not an installed one
+sys.path.insert(0, str(HERE.parent / "tests" / "engine"))  # _engine_claims
+sys.path.insert(0, str(HERE.parent))  # this checkout's rpcheck, not an installed one
 
 
 def _status(key):

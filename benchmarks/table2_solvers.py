@@ -1,8 +1,8 @@
 """Table 2 protocol, one repetition (r = 16, 5-fold CV over the 11 C values, 10 methods): scikit-learn's SVC
 (``solver="libsvm"``) against the certified ``solve_svc`` (``solver="certified"``), alternated, min of 2 rounds.
 
-Not a test (not collected). Run from the repository root: ``OMP_NUM_THREADS=1 python tests/bench/table2_solvers.py``.
-Prints one markdown row per data set (BENCHMARKS.md, "Solvers in the Table 2 protocol").
+Not a test (not collected). Run from the repository root: ``OMP_NUM_THREADS=1 python benchmarks/table2_solvers.py``.
+Prints one markdown row per data set (BENCHMARKS.md, "The Table 2 protocol").
 """
 
 import sys
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))  # this checkout's rpcheck
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's rpcheck
 
 from rpcheck import compare as cmp  # noqa: E402
 from rpcheck.checkers.lei2020 import _empirical as E  # noqa: E402

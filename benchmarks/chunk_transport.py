@@ -1,12 +1,12 @@
 """CPU per trial of a processes run (parent + workers) against the trial function's own CPU.
 
-    python tests/bench/chunk_transport.py THEOREM_ID [N1 N2]
+    python benchmarks/chunk_transport.py THEOREM_ID [N1 N2]
 
 Runs the first ``ci`` cell of the theorem with ``--jobs 2`` twice, with N1 and N2 trials, each in a fresh
 interpreter, and takes the difference of the CPU seconds of the whole process tree (the pool is shut down
 before ``getrusage``, so the workers are counted): per-trial cost without the one-time start-up (imports,
 spawning the workers). The trial function's CPU per trial is measured in this process on the same trials.
-Not a pass/fail test: the numbers go to BENCHMARKS.md.
+Not a pass/fail test: record the numbers in a ledger row of benchmarks/results/.
 """
 
 import json

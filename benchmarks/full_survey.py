@@ -2,7 +2,7 @@
 
 Not a test (not collected). Run from the repository root::
 
-    OMP_NUM_THREADS=1 python tests/bench/full_survey.py [--budget 30] [--theorem ID ...] [--out survey.csv]
+    OMP_NUM_THREADS=1 python benchmarks/full_survey.py [--budget 30] [--theorem ID ...] [--out survey.csv]
 
 For each theorem (after one untimed warm-up trial of its ``quick`` profile), the cells of its ``full`` profile
 are visited in a seeded random order and ONE trial of each is run and timed in this process, in CPU seconds
@@ -16,7 +16,7 @@ as measured (its time is what a worker would lose).
 Per-trial times vary between draws (solver iterations, data-dependent work), so the estimate is indicative
 within a factor of about 2; it also leaves out the decide phase and the report, which are small next to the
 trials at ``full``. The wall time on ``k`` cores is at least the CPU total / k and at least the longest single
-trial's time x the number of trials in one chunk; PROFILES.md ("The full profile") works both out.
+trial's time x the number of trials in one chunk; PROFILES.md gives the measured cost.
 """
 
 import argparse
@@ -26,7 +26,7 @@ import time
 import traceback
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))  # this checkout's rpcheck
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's rpcheck
 
 
 def main():

@@ -1,9 +1,9 @@
-"""Sketch benchmarks, measured side by side in one run (numbers go to BENCHMARKS.md, "## Sketches").
+"""Sketch benchmarks, measured side by side in one run (numbers: benchmarks/results/).
 
 1. FWHT of a 2048 x 4096 float64 array vs ``X @ scipy.linalg.hadamard(4096)`` (target >= 20x), with the
    throughput against a memcpy of the same array, both into a reused array (``np.copyto``) and into a
-   fresh one (``X.copy()``, which pays the page faults of a new 64 MiB output as ``fwht(X)`` does). "ours" is the default single-threaded
-   kernel; the ``RPCHECK_PARALLEL=1`` entries use the 2-thread ``prange`` drivers.
+   fresh one (``X.copy()``, which pays the page faults of a new 64 MiB output as ``fwht(X)`` does). "ours" is
+   the default single-threaded kernel; the ``RPCHECK_PARALLEL=1`` entries use the 2-thread ``prange`` drivers.
 2. SRHT apply, dense 2000 x 16384 -> r = 512, vs ``GaussianRandomProjection(512).fit_transform`` (target:
    faster). Ours is timed both as apply only and as build + apply (the sklearn call includes drawing R).
 3. CountSketch of a random CSR 20000 x 47236 at 0.16% density -> r = 2048 vs

@@ -1,6 +1,6 @@
 """Per-theorem table of one or more calibration directories, for PROFILES.md.
 
-Not a test (not collected). ``python tests/bench/calibration_table.py DIR [DIR ...] [--theorem ID ...]
+Not a test (not collected). ``python benchmarks/calibration_table.py DIR [DIR ...] [--theorem ID ...]
 [--exclude ID ...]`` reads every complete ``seed-*`` directory and prints a Markdown table with one row per
 theorem: statistical/other rows per seed, row-seed verdict counts and the unexpected ones (``as_expected`` as
 the run recorded it), then a summary line.
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent.parent))
+sys.path.insert(0, str(HERE.parent))
 
 
 def main():

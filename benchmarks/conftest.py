@@ -1,7 +1,12 @@
-"""Benchmarks (pytest-benchmark): everything under tests/bench is marked ``bench`` and excluded from the
-default run (pyproject addopts ``-m 'not bench ...'``). Run with
+"""Benchmarks (pytest-benchmark): everything under benchmarks/ is marked ``bench``. The directory is outside
+the default run's ``testpaths`` (pyproject.toml) and its addopts deselect ``bench``, so a plain
+``python -m pytest`` never times anything. Run with
 
-    python -m pytest tests/bench -m bench --benchmark-only
+    python -m pytest benchmarks -m bench --benchmark-only
+
+Every run's JSON (machine, commit, every round) is kept: unless the command line says where
+(``--benchmark-json``, ``--benchmark-save``, ``--benchmark-autosave`` or ``--benchmark-storage``), the run is
+autosaved into ``benchmarks/results/pytest-benchmark/`` (:func:`pytest_configure`).
 
 After the run a "ratios" table is printed: for each benchmark group, every entry's time relative to the
 group's ``role="ours"`` entry, and the throughput (GB/s) of entries that declare ``bytes_moved``.
@@ -12,6 +17,26 @@ import pathlib
 import pytest
 
 _HERE = pathlib.Path(__file__).parent
+#: Where runs are autosaved when the command line names no destination.
+STORAGE = _HERE / "results" / "pytest-benchmark"
+_DEFAULT_STORAGE = "file://./.benchmarks"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config):
+    """Autosave into :data:`STORAGE` unless the command line chose a destination (before pytest-benchmark's
+    own ``pytest_configure`` reads the options)."""
+    opt = config.option
+    if not hasattr(opt, "benchmark_autosave"):  # pytest-benchmark not installed
+        return
+    if opt.benchmark_json or opt.benchmark_save or opt.benchmark_autosave:
+        return
+    if str(opt.benchmark_storage) != _DEFAULT_STORAGE:
+        return
+    from pytest_benchmark.utils import get_tag  # the name --benchmark-autosave gives: commit, date, dirty flag
+
+    opt.benchmark_autosave = get_tag()
+    opt.benchmark_storage = f"file://{STORAGE}"
 
 
 def pytest_collection_modifyitems(config, items):

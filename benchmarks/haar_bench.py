@@ -2,7 +2,7 @@
 
 Not a test (not collected). Run from the repository root::
 
-    OMP_NUM_THREADS=1 python tests/bench/haar_bench.py
+    OMP_NUM_THREADS=1 python benchmarks/haar_bench.py
 
 CPU seconds (``time.process_time``), the minimum of 3 runs after one warm-up, single-threaded BLAS (as the
 engine's workers run). ``thin_q`` (Cholesky QR2 on tall inputs) against ``numpy.linalg.qr`` and
@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import scipy.linalg as sla
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))  # this checkout's rpcheck
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's rpcheck
 
 from rpcheck.linalg import thin_q  # noqa: E402
 from rpcheck.sketches import make_sketch  # noqa: E402
@@ -43,9 +43,9 @@ def main():
     print("|---|---|---|---|---|---|")
     for n, k in [(65_536, 100), (65_536, 40), (8_192, 100), (16_384, 20), (1_024, 10)]:
         G = np.random.default_rng(0).standard_normal((n, k))
-        tn, Qn = best(lambda: signfix(*np.linalg.qr(G)))
-        ts, _ = best(lambda: signfix(*sla.qr(G, mode="economic", check_finite=False)))
-        tq, Q = best(lambda: thin_q(G))
+        tn, Qn = best(lambda G=G: signfix(*np.linalg.qr(G)))
+        ts, _ = best(lambda G=G: signfix(*sla.qr(G, mode="economic", check_finite=False)))
+        tq, Q = best(lambda G=G: thin_q(G))
         print(f"| {n} x {k} | {tn:.4f} | {ts:.4f} | {tq:.4f} | {tn / tq:.1f}x | {np.abs(Q - Qn).max():.1e} |")
     d, r = 16_384, 3_877
     print("\n| dense sketch build, d x r | textbook expression [s] | rpcheck [s] | bit-identical |")
@@ -59,7 +59,7 @@ def main():
             def ref():
                 return np.random.default_rng(1).standard_normal((d, r)) / np.sqrt(r)
         t0, R0 = best(ref)
-        t1, R1 = best(lambda: make_sketch(kind, d, r, rng=np.random.default_rng(1)).R_)
+        t1, R1 = best(lambda kind=kind: make_sketch(kind, d, r, rng=np.random.default_rng(1)).R_)
         print(f"| {kind}, {d} x {r} | {t0:.3f} | {t1:.3f} | {np.array_equal(R0, R1)} |")
 
 

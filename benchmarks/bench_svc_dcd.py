@@ -1,6 +1,6 @@
 """Benchmark of ``solve_svc(..., solver="DCD")`` (not a pytest test: no timing in pass/fail tests).
 
-Run: ``nice -n 5 env OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 PYTHONPATH=$PWD python tests/bench/bench_svc_dcd.py``
+Run: ``nice -n 5 env OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 PYTHONPATH=$PWD python benchmarks/bench_svc_dcd.py``
 (``--quick`` for small shapes). Every configuration runs in its own subprocess, so its peak RSS
 (``ru_maxrss``, data included) is its own; CPU seconds by ``time.process_time`` around the solve only.
 

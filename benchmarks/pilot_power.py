@@ -2,7 +2,7 @@
 
 Not a test (not collected). Run from the repository root::
 
-    python tests/bench/pilot_power.py paul2014.c2 --profile full --draws 1000 --seed 20261127 [--level 5e-6]
+    python benchmarks/pilot_power.py paul2014.c2 --profile full --draws 1000 --seed 20261127 [--level 5e-6]
         [--exclude-cells-of standard]
 
 For every cell of the profile and every variant of mode "bound" or "exact" with an expected verdict there, and
@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent.parent))
+sys.path.insert(0, str(HERE.parent))
 
 
 def sign_test_thresholds(n, alpha):

@@ -2,10 +2,10 @@
 
 Usage::
 
-    python tests/bench/full_ledger_table.py [--ledger docs/full-run/ledger.jsonl]
+    python benchmarks/full_ledger_table.py [--ledger docs/full-run/ledger.jsonl]
 
 Prints one Markdown row per completed theorem (the code it ran on, wall and CPU seconds of its process tree, with
-every segment of a theorem resumed across sessions and without the seconds it was held by SIGSTOP,
+every segment of a theorem resumed after a stop and without the seconds it was held by SIGSTOP,
 ``paused_seconds``,
 peak RSS of its largest process, trials, verdict rows by verdict for claims, self-checks and controls,
 unexpected verdicts, solver errors), the totals, and the theorems not yet in the ledger (from the registry's
@@ -24,7 +24,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 ORDER = ("HOLDS", "VIOLATED", "INCONCLUSIVE", "VACUOUS")
 
 

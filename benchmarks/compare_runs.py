@@ -5,7 +5,7 @@ Used to show that a restructuring changed no behaviour: run the same profile and
 ``rpcheck calibrate`` seed directories) and compare the ``cells`` tables row by row, keyed by
 (theorem, variant, cell)::
 
-    python tests/bench/compare_runs.py A B [--theorem ID ...]
+    python benchmarks/compare_runs.py A B [--theorem ID ...]
 
 A row *differs* when its verdict, or any of its counts (trials, evaluated, failures, vacuous trials,
 solver errors, undetermined) differs. Rows present on one side only are listed. Statistic quantiles

@@ -2,7 +2,7 @@
 
 Not a test (not collected: the file name does not start with ``test_``). Run from the repository root::
 
-    python tests/bench/dask_scaling.py [--theorem ID ...] [--profile ci] [--workers 1,2,4,8] [--seed 0] [--trials N]
+    python benchmarks/dask_scaling.py [--theorem ID ...] [--profile ci] [--workers 1,2,4,8] [--seed 0] [--trials N]
 
 For each worker count ``k`` the selected theorems run once with ``backend="dask"`` on a fresh LocalCluster of
 ``k`` single-threaded worker processes (BLAS threads limited to 1 per worker by dask's nanny; glibc's
@@ -21,7 +21,7 @@ same theorems on the same workers (imports, numba caches, first-call costs). Rep
 - ``identical``: the verdict table equals the serial one in every column except the timing column
   ``seconds`` (bit-identical counts, intervals, statistics quantiles and p-values).
 
-The numbers go into PROFILES.md ("Dask scaling"), with the machine load at the time of measurement.
+Record the numbers in a ledger row of benchmarks/results/ with the machine load at the time of measurement.
 """
 
 import argparse
@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent.parent))  # this checkout's rpcheck, not an installed one
+sys.path.insert(0, str(HERE.parent))  # this checkout's rpcheck, not an installed one
 
 DEFAULT_THEOREMS = ("paul2014.c2", "shi2012.thm5", "zhang2013.thm1", "lei2020.rotation")
 

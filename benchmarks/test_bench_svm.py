@@ -1,4 +1,4 @@
-"""Solver benchmarks (numbers go to BENCHMARKS.md, "## Solvers").
+"""Solver benchmarks (their numbers go to a ledger row of benchmarks/results/, then BENCHMARKS.md).
 
 1. ``solve_svc`` (default Clarabel, and ``solver="IPM"``) at n=2000, d=200 (separable data with
    C=100, zero-slack regime; overlapping data with C=1) against sklearn ``SVC(kernel="linear")`` at

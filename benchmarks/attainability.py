@@ -2,14 +2,14 @@
 
 Not a test (not collected); pure bookkeeping, no trial is run. From the repository root::
 
-    python tests/bench/attainability.py [--profiles standard full] [--per-theorem]
+    python benchmarks/attainability.py [--profiles standard full] [--per-theorem]
 
 For every built-in theorem holding the profile, every "bound", "exact" or "deterministic" row with a declared
 HOLDS or VIOLATED in a cell is asked ``rpcheck.stats.unattainable`` (through
 ``rpcheck.engine.unattainable_expectations``) at the smallest Holm level the row can meet: ``0.01 / M`` with M
 the statistical rows of the whole profile run as one command (``rpcheck verify --profile P``: ``family_size``
 of every theorem), or, with ``--per-theorem``, of the theorem alone (``rpcheck check THEOREM``, as
-tests/bench/full_by_theorem.py runs ``full``). Such a row is reconciled by the engine to "INCONCLUSIVE also as
+benchmarks/full_by_theorem.py runs ``full``). Such a row is reconciled by the engine to "INCONCLUSIVE also as
 expected" (``decide._attainability``): honest, but it says nothing at that profile. Deterministic rows use the
 trial count as an upper bound on their evaluated draws (vacuous draws only lower it).
 tests/engine/test_ci_power_sized.py enforces the ``ci`` case in the default run.
@@ -23,7 +23,7 @@ from collections import defaultdict
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent.parent))
+sys.path.insert(0, str(HERE.parent))
 
 PAPERS = {"paul2014", "shi2012", "zhang2013", "lei2020", "alpcan2016"}
 ALPHA = 0.01

@@ -2,7 +2,7 @@
 
 Not a test (not collected). Run from the repository root::
 
-    python tests/bench/prob_containment_pilot.py [--profiles ci standard full] [--seed 20261127]
+    python benchmarks/prob_containment_pilot.py [--profiles ci standard full] [--seed 20261127]
 
 The rows' failure event is contained in the lemma event {e > eps} (the ratio and ball bounds hold whenever
 e <= eps: det_stated / stated_det; for thm1.1's prob_svr only when the original SVR has zero slack). So
@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent.parent))
+sys.path.insert(0, str(HERE.parent))
 
 N_DRAWS = {"ci": 3000, "standard": 3000, "full": 2000}
 LEVEL = {"ci": 1.4e-5, "standard": 5e-6, "full": 5e-6}

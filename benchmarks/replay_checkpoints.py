@@ -16,7 +16,7 @@ code changed the trials: those checkpoints must not be reused (move the theorem'
 
 Usage::
 
-    PYTHONPATH=. python tests/bench/replay_checkpoints.py RESULTS_DIR [--theorem ID ...] [--budget 3]
+    PYTHONPATH=. python benchmarks/replay_checkpoints.py RESULTS_DIR [--theorem ID ...] [--budget 3]
         [--cells 2] [--max-trial-seconds 60] [--skip ID ...] [--json OUT]
 
 Differences confined to diagnostics and variants named as running times (``time.*``, ``t_rp``, "faster",

@@ -2,7 +2,7 @@
 
 Not a test (not collected). Run from the repository root after ``rpcheck calibrate``::
 
-    python tests/bench/power_audit.py reports/calibrate-quick [--min-power 0.99]
+    python benchmarks/power_audit.py reports/calibrate-quick [--min-power 0.99]
 
 For every (theorem, variant, cell) row with a statistical verdict (modes "bound" and "exact"), the failures
 of all seeds are pooled (K seeds x n trials). The pooled count gives the exact two-sided 99% Clopper-Pearson
@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent.parent))
+sys.path.insert(0, str(HERE.parent))
 
 
 def _needed(mode, expected, n, lo, hi, promised, level, target):

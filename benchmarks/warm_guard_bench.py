@@ -4,15 +4,15 @@ One CV fold's training part (80% of Table 3's training rows of a stand-in, ``rpc
 scaled to [-1, 1], projected by each method, then the 11 C values 2^-5..2^5 in order with each solve
 warm-started from the previous one (``rpcheck.compare._train_predict``'s path). Each path runs twice, with the
 guard (``rpcheck.svm.svc._WARM_MAX_GROWTH`` / ``_WARM_FREE_FLOOR`` as committed) and without it (the floor set
-to infinity: the code before session 16), alternating which goes first, ``time.process_time`` (single-threaded
+to infinity), alternating which goes first, ``time.process_time`` (single-threaded
 BLAS: run with ``OMP_NUM_THREADS=1``), min of ``--rounds``. Every result of the two paths must be bit-identical
 (alpha, b, status): the script exits 1 otherwise.
 
 Not a test (not collected). From the repository root::
 
-    OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python tests/bench/warm_guard_bench.py [--sets ...] [--rounds 2]
+    OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python benchmarks/warm_guard_bench.py [--sets ...] [--rounds 2]
 
-Prints one markdown row per (set, method) (BENCHMARKS.md, "Session 16: failed warm starts").
+Prints one markdown row per (set, method).
 """
 
 import argparse
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))  # this checkout's rpcheck
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's rpcheck
 
 import rpcheck.svm.svc as svc  # noqa: E402
 from rpcheck.compare import DEFAULT_C_GRID, _Projector, _scale  # noqa: E402

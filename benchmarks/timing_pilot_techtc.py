@@ -3,7 +3,7 @@
 Not a test (not collected). Run from the repository root, on the machine and under the load the verdicts are
 meant for (the pilot in the checker's docstring ran beside a nice'd 2-worker full run, i.e. both cores busy)::
 
-    OMP_NUM_THREADS=1 python tests/bench/timing_pilot_techtc.py [--profile ci] [--pairs 2000] [--seed 20261127]
+    OMP_NUM_THREADS=1 python benchmarks/timing_pilot_techtc.py [--profile ci] [--pairs 2000] [--seed 20261127]
 
 Each pilot pair replays the timed part of one trial exactly (``repro_techtc._warm_up`` once, then per pair a
 fresh ``techtc_like`` stand-in at the profile's cell and ``repro_techtc._project`` at every r of the cell: three
@@ -23,7 +23,10 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent.parent))
+sys.path.insert(0, str(HERE.parent))
+
+
+QUANTILE_NAMES, QUANTILES = ["min", "q01", "median"], [0, 0.01, 0.5]
 
 
 def main(argv=None):
@@ -38,11 +41,11 @@ def main(argv=None):
     from scipy.stats import beta, binom
 
     import rpcheck.checkers  # noqa: F401  (registers the theorems)
+    from benchmarks.pilot_power import sign_test_thresholds
     from rpcheck.checkers.paul2014 import repro_techtc as rt
     from rpcheck.checkers.paul2014._common import target_dims
     from rpcheck.engine import registry
     from rpcheck.standins import techtc_like
-    from tests.bench.pilot_power import sign_test_thresholds
 
     th = registry.get("paul2014.repro.techtc")
     prof = th.profiles[args.profile]
@@ -78,8 +81,8 @@ def main(argv=None):
         "seed": args.seed, "seconds": round(time.time() - t0, 1),
         "claim_supporting": int(claim), "p_lo_99": p_lo, "k_hold": k_hold, "power_holds": power_hold,
         "control_supporting": int(control), "q_hi_99": q_hi, "k_viol": k_viol, "power_violated": power_viol,
-        "rg_over_cw_quantiles": dict(zip(["min", "q01", "median"], np.quantile(rg_cw, [0, 0.01, 0.5]).round(2).tolist())),
-        "x16_over_cw_quantiles": dict(zip(["min", "q01", "median"], np.quantile(x16_cw, [0, 0.01, 0.5]).round(2).tolist())),
+        "rg_over_cw_quantiles": dict(zip(QUANTILE_NAMES, np.quantile(rg_cw, QUANTILES).round(2).tolist())),
+        "x16_over_cw_quantiles": dict(zip(QUANTILE_NAMES, np.quantile(x16_cw, QUANTILES).round(2).tolist())),
         "pairs_per_cell": n_per_cell,
     }
     print(json.dumps(out, indent=1))

@@ -1,12 +1,12 @@
 """Run the ``full`` profile one theorem at a time and keep a ledger of every completed theorem in the repository.
 
-Why one theorem at a time: the ``full`` profile costs about 29 CPU hours (PROFILES.md), more than ten times a
-working session on the 2-core machine, and the machine's scratch space is not kept between sessions (only the
-git repository is). One ``rpcheck verify --profile full`` over all theorems would lose its checkpoints at
-every reset. Run theorem by theorem, each completed theorem is a finished ``rpcheck check ID --profile full``
+Why one theorem at a time: the ``full`` profile costs about 48 CPU hours (PROFILES.md), and a machine whose
+scratch space is not kept between working periods (only the git repository is) would lose the checkpoints of
+one ``rpcheck verify --profile full`` over all theorems at every reset. Run theorem by theorem, each completed
+theorem is a finished ``rpcheck check ID --profile full``
 whose verdicts, trial count and costs are written to the ledger (``docs/full-run/ledger.jsonl``, one JSON
 line per theorem) and whose verdict table goes to ``docs/full-run/cells/<id>.csv``; both are committed.
-A theorem interrupted by the end of a session is resumed from its checkpoints (``--resume``) when they are
+A theorem interrupted by a stop (``--stop-at``, a reset) is resumed from its checkpoints (``--resume``) when they are
 still there and were written by the same ``rpcheck/`` code (else the old directory is moved to ``<out>/stale/``
 and the theorem starts again, unless ``--resume-across-commits``); the ledger records the wall and CPU seconds
 of the completing process (plus, in ``prior_segments``, those of the interrupted ones: a segment the driver
@@ -14,16 +14,16 @@ stopped at ``--stop-at`` adds its workers' CPU read from /proc before the SIGTER
 
 Usage::
 
-    OMP_NUM_THREADS=1 nice -n 19 python tests/bench/full_by_theorem.py --out /scratch/full \
+    OMP_NUM_THREADS=1 nice -n 19 python benchmarks/full_by_theorem.py --out /scratch/full \
         --stop-at 2026-11-28T09:00 ID [ID ...]
 
-``--stop-at`` ends a session's share cleanly: the theorem in flight gets SIGTERM, its results directory is packed
+``--stop-at`` ends a stretch of work cleanly: the theorem in flight gets SIGTERM, its results directory is packed
 into ``docs/full-run/partial/<id>.tar.gz`` (when at most ``--pack-limit-mb``; commit it), and the next invocation
 unpacks it and resumes. Checked on lei2020.supervised: stopped after 20 s, packed, unpacked in a fresh scratch
 directory and resumed, its verdict table equal to the uninterrupted run's in every column.
 
 Each completed theorem also leaves its trial-time trace in ``docs/full-run/traces/<id>/`` (:func:`write_trace`;
-commit it): what ``tests/bench/full_scaling_estimate.py`` replays, kept in the repository because the results
+commit it): what ``benchmarks/full_scaling_estimate.py`` replays, kept in the repository because the results
 directories in scratch space do not survive a machine reset.
 
 Theorems already in the ledger for the same code (``tree``: the git tree hash of ``rpcheck/``) are skipped;
@@ -39,15 +39,15 @@ import csv
 import datetime as _dt
 import json
 import os
-import subprocess
 import signal
+import subprocess
 import sys
 import tarfile
 import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]  # the code that runs: a pinned worktree, so edits elsewhere do not leak in
+REPO = Path(__file__).resolve().parents[1]  # the code that runs: a pinned worktree, so edits elsewhere do not leak in
 LEDGER_DIR = REPO / "docs" / "full-run"  # replaced by --ledger-dir
 CELL_COLUMNS = (
     "variant", "cell", "params", "mode", "role", "trials", "failures", "failure_rate", "ci_low", "ci_high",
@@ -125,7 +125,7 @@ def _run_until(cmd, env, stop_at):
     with tempfile.TemporaryFile("w+") as fo, tempfile.TemporaryFile("w+") as fe:
         proc = subprocess.Popen(cmd, stdout=fo, stderr=fe, text=True, cwd=REPO, env=env)
         while proc.poll() is None:
-            if stop_at is not None and _dt.datetime.now(_dt.timezone.utc) >= stop_at:
+            if stop_at is not None and _dt.datetime.now(_dt.UTC) >= stop_at:
                 kids = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
                 workers_cpu = sum(_cpu_seconds(w) for pid in kids for w in _descendants(int(pid)))
                 for pid in kids:  # the rpcheck process under GNU time; its workers exit when it is gone
@@ -159,7 +159,7 @@ def run_one(theorem, out, jobs, log, stop_at=None, resume_across_commits=False):
     """Run ``rpcheck check THEOREM --profile full`` to completion; return the ledger row (or None on error)."""
     res_dir = out / theorem
     packed = LEDGER_DIR / "partial" / f"{theorem}.tar.gz"
-    if not res_dir.exists() and packed.exists():  # checkpoints committed by an earlier session (--pack)
+    if not res_dir.exists() and packed.exists():  # checkpoints committed by an earlier --pack
         with tarfile.open(packed) as tar:
             tar.extractall(out, filter="data")
     stale = None if resume_across_commits else stale_checkpoints(res_dir)
@@ -178,13 +178,13 @@ def run_one(theorem, out, jobs, log, stop_at=None, resume_across_commits=False):
     # process's RUSAGE_CHILDREN, whose ru_maxrss is the maximum over every child it ever had.
     timing = out / f".{theorem}.time"
     cmd = ["/usr/bin/time", "-f", "%e %U %S %M", "-o", str(timing), *cmd]
-    started = _dt.datetime.now(_dt.timezone.utc)
+    started = _dt.datetime.now(_dt.UTC)
     t0 = time.perf_counter()
     env = dict(os.environ, PYTHONPATH=str(REPO))  # the pinned code, also in the worker processes
     returncode, stdout, stderr, workers_cpu = _run_until(cmd, env, stop_at)
     proc = subprocess.CompletedProcess(cmd, returncode, stdout, stderr)
     wall = time.perf_counter() - t0
-    ended = _dt.datetime.now(_dt.timezone.utc)
+    ended = _dt.datetime.now(_dt.UTC)
     fields = timing.read_text().split()[-4:]
     user, system, maxrss_kb = float(fields[1]), float(fields[2]), float(fields[3])
     cpu = user + system
@@ -269,12 +269,11 @@ def pack(theorem, out):
 
 
 def write_trace(theorem, out, dest=None):
-    """Keep in the repository what ``tests/bench/full_scaling_estimate.py`` replays of a completed theorem.
+    """Keep in the repository what ``benchmarks/full_scaling_estimate.py`` replays of a completed theorem.
 
     The replay reads a results directory's per-trial ``seconds`` (``trials/*.parquet``: each cell's first
     2,000 trials) and each cell's recorded trial count and summed seconds (``cells.parquet``). The results
-    directories live in scratch space, which a machine reset wipes (between sessions 21 and 22 it took those
-    of the first 81 theorems). This writes the same layout, those columns only, to
+    directories live in scratch space, which a machine reset wipes. This writes the same layout, those columns only, to
     ``<dest>/<theorem>/`` (default ``<ledger-dir>/traces``), so ``full_scaling_estimate.py --runs
     docs/full-run/traces`` replays from the repository. The values are copied unchanged (float64)."""
     import pandas as pd
@@ -331,7 +330,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     stop_at = None
     if args.stop_at:
-        stop_at = _dt.datetime.fromisoformat(args.stop_at).replace(tzinfo=_dt.timezone.utc)
+        stop_at = _dt.datetime.fromisoformat(args.stop_at).replace(tzinfo=_dt.UTC)
     LEDGER_DIR = args.ledger_dir
     ledger_path = LEDGER_DIR / "ledger.jsonl"
     if args.pack:
@@ -352,11 +351,11 @@ def main(argv=None):
             if not args.rerun and theorem in rows and rows[theorem]["tree"] == tree:
                 log.write(f"skip {theorem}: in the ledger for this code\n")
                 continue
-            if stop_at is not None and _dt.datetime.now(_dt.timezone.utc) >= stop_at:
+            if stop_at is not None and _dt.datetime.now(_dt.UTC) >= stop_at:
                 log.write(f"stop-at reached before {theorem}\n")
                 break
             row = run_one(theorem, args.out, args.jobs, log, stop_at, args.resume_across_commits)
-            if row is None and stop_at is not None and _dt.datetime.now(_dt.timezone.utc) >= stop_at:
+            if row is None and stop_at is not None and _dt.datetime.now(_dt.UTC) >= stop_at:
                 size = sum(f.stat().st_size for f in (args.out / theorem).rglob("*") if f.is_file())
                 if size <= args.pack_limit_mb * 1e6:
                     pack(theorem, args.out)

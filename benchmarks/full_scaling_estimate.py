@@ -2,13 +2,13 @@
 
 Usage::
 
-    python tests/bench/full_scaling_estimate.py --runs SCRATCH [--workers 2 16 64]
+    python benchmarks/full_scaling_estimate.py --runs SCRATCH [--workers 2 16 64]
 
 ``--runs`` holds one ``rpcheck check ID --profile full --out DIR`` directory per theorem (the layout
-``tests/bench/full_by_theorem.py`` writes); each has ``trials/*.parquet`` with every trial's measured
+``benchmarks/full_by_theorem.py`` writes); each has ``trials/*.parquet`` with every trial's measured
 ``seconds``. ``--runs docs/full-run/traces`` reads the committed traces instead (the same layout, those columns
-only; ``full_by_theorem.py`` writes one per completed theorem, and ``--trace`` for a completed directory). The per-theorem CPU, pauses and serial decide phase come from the committed ledger
-(``docs/full-run/ledger.jsonl``).
+only; ``full_by_theorem.py`` writes one per completed theorem, and ``--trace`` for a completed directory).
+The per-theorem CPU, pauses and serial decide phase come from the committed ledger (``docs/full-run/ledger.jsonl``).
 
 The model replays the engine's own scheduling (:func:`rpcheck.engine.execute.execute_cells`) on the measured trial
 times, for ``rpcheck verify --profile full`` with every theorem's cells in one pool:
@@ -56,7 +56,7 @@ import pandas as pd
 from rpcheck.engine.execute import _chunk_size, _min_chunk_seconds, _probe_size
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parents[1]
+REPO = HERE.parent
 sys.path.insert(0, str(HERE))  # the driver's ledger reader, also when this file is loaded by path (the tests)
 from full_by_theorem import read_ledger  # noqa: E402
 
