@@ -4,6 +4,7 @@
 - ``rotation``, ``energy``, ``flattening``, ``jl``: claims 1, 11, 12, 13 (Gram preservation, rotated energy
   moments, flattening, the JL lemma)
 - ``jl_shape``: the shape of the JL lemma's r = O(log n / eps^2) (the implied constant along n and eps)
+- ``jl_sketches``: claim 13 for the Achlioptas, count sketch and SRHT matrices, each at its published bound's r
 - ``unbiased``, ``prop1``, ``replacement``, ``dkm``, ``nps_trace``: claims 2-5, 14, 15 (unbiasedness, Prop. 1
   squared/unsquared, replacement, DKM, nps trace)
 - ``prop2``, ``topr``, ``supervised``, ``toy``: claims 6-8, 16 (Prop. 2, top-r not optimal, supervised score
@@ -30,6 +31,7 @@ from . import (  # noqa: F401  (imported for registration)
     flattening,
     jl,
     jl_shape,
+    jl_sketches,
     nps_trace,
     prop1,
     prop2,
