@@ -13,6 +13,8 @@
   perturbation; shared solver certificates in ``_svm_bounds``)
 - ``comparison``, ``rsweep``, ``stability``, ``table2``: claims 17-25 (comparison on real data and on the
   paper's own Table 2; mode "report"; shared data sets and sign tests in ``_empirical``)
+- ``table2_prose``: the Sec. 4 sentences verbatim against Table 2 (Welch from the printed mean +- std), with
+  negative controls on perturbed columns
 - ``fig2``: Fig. 2, the proposed methods above the four data-independent ones at every r (sign tests)
 - ``toy_accuracy``: claim 16, SRHT accuracy on the toy data; exact chance law given the useless pick
 - ``dlss``: Table 2's DLSS row (deterministic leverage score sampling, rank k swept) beside PCA and the RPs
@@ -44,6 +46,7 @@ from . import (  # noqa: F401  (imported for registration)
     stability,
     supervised,
     table2,
+    table2_prose,
     timing,
     topr,
     toy,
