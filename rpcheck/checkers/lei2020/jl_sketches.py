@@ -68,8 +68,8 @@ Variants and the derivation of each expected verdict
 
 Data and cells: n = 10 points of the "spiky" family (sparse spikes, the family on which a sparse sketch's
 collisions matter) in d = 4096 (d' = 4096: SRHT's r = 1,578 of 4,096 columns at eps = 1/2), eps = 1/2, delta =
-0.1; r = 131 (Achlioptas), 16,000 (count sketch), 1,578 (SRHT). standard/full add the other data families and eps
-= 0.4.
+0.1; r = 131 (Achlioptas), 16,000 (count sketch), 1,578 (SRHT). standard adds the other data families and eps =
+0.4, full also n = 20 (count sketch r = 92,774; SRHT 2,605 at eps = 0.4). Cost: about 0.1 s per trial.
 """
 
 from __future__ import annotations
