@@ -18,7 +18,7 @@ def test_all_lei_theorems_registered():
         "lei2020.supervised", "lei2020.toy", "lei2020.selection_dual", "lei2020.dual_perturbation",
         "lei2020.comparison", "lei2020.rsweep", "lei2020.fig2", "lei2020.stability", "lei2020.table2", "lei2020.jl",
         "lei2020.sparse_scale", "lei2020.dlss", "lei2020.toy_accuracy", "lei2020.timing",
-        "lei2020.sparse_baselines", "lei2020.jl.shape",
+        "lei2020.sparse_baselines", "lei2020.jl.shape", "lei2020.jl_sketches", "lei2020.table2_prose",
     }  # fmt: skip
 
 

@@ -4,6 +4,7 @@
 - ``rotation``, ``energy``, ``flattening``, ``jl``: claims 1, 11, 12, 13 (Gram preservation, rotated energy
   moments, flattening, the JL lemma)
 - ``jl_shape``: the shape of the JL lemma's r = O(log n / eps^2) (the implied constant along n and eps)
+- ``jl_sketches``: claim 13 for the Achlioptas, count sketch and SRHT matrices, each at its published bound's r
 - ``unbiased``, ``prop1``, ``replacement``, ``dkm``, ``nps_trace``: claims 2-5, 14, 15 (unbiasedness, Prop. 1
   squared/unsquared, replacement, DKM, nps trace)
 - ``prop2``, ``topr``, ``supervised``, ``toy``: claims 6-8, 16 (Prop. 2, top-r not optimal, supervised score
@@ -12,6 +13,8 @@
   perturbation; shared solver certificates in ``_svm_bounds``)
 - ``comparison``, ``rsweep``, ``stability``, ``table2``: claims 17-25 (comparison on real data and on the
   paper's own Table 2; mode "report"; shared data sets and sign tests in ``_empirical``)
+- ``table2_prose``: the Sec. 4 sentences verbatim against Table 2 (Welch from the printed mean +- std), with
+  negative controls on perturbed columns
 - ``fig2``: Fig. 2, the proposed methods above the four data-independent ones at every r (sign tests)
 - ``toy_accuracy``: claim 16, SRHT accuracy on the toy data; exact chance law given the useless pick
 - ``dlss``: Table 2's DLSS row (deterministic leverage score sampling, rank k swept) beside PCA and the RPs
@@ -30,6 +33,7 @@ from . import (  # noqa: F401  (imported for registration)
     flattening,
     jl,
     jl_shape,
+    jl_sketches,
     nps_trace,
     prop1,
     prop2,
@@ -42,6 +46,7 @@ from . import (  # noqa: F401  (imported for registration)
     stability,
     supervised,
     table2,
+    table2_prose,
     timing,
     topr,
     toy,

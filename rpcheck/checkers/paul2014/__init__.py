@@ -24,6 +24,7 @@ from . import (  # noqa: F401  (imported for registration)
     repro_synthetic,
     repro_techtc,
     shape,
+    shape_eq8,
     sparsity,
     tables,
     unscaled,

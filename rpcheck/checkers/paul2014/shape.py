@@ -99,10 +99,10 @@ The full profile's second base point
     every row VIOLATED. CPU seconds per cell at 400 draws: 4-28, and 175 for the eq. (9) d cell (the d x r sign
     matrix at d = 8192, r ~ 600): about 12 CPU minutes for the ten cells at 1000 draws.
 
-Not covered here: eq. (8) (Clarkson-Woodruff; its cells of Lemma 3.3 run at the derived sufficient r of
-:func:`rpcheck.bounds.paul2014.sparse_embedding_markov_r`, not at an O(.) constant; with the unit constants
-of its block sizes v and a, which themselves grow like 1/eps, its r* cannot be compared with eq. (8) alone);
-random signs on a Haar row space along rho and eps, SRHT on the coherent row space; the unstated constants of
+Not covered here: eq. (8) (its shape for the CountSketch on the coherent row space is paul2014.shape_eq8; the CW
+matrix with a > 1 sub-blocks is not covered: with the unit constants of its block sizes v and a, which themselves
+grow like 1/eps, its r* cannot be compared with eq. (8) alone); random signs on a Haar row space along rho and
+eps, SRHT on the coherent row space; the unstated constants of
 the other papers: Lei & Lan 2020's JL lemma is tested by lei2020.jl.shape; not here: their ISRHT target
 dimensions, Zhang et al. 2013's needed m (measured by zhang2013.m_needed, whose theorem test fits its slope in
 r), Shi et al. 2012's thresholds on n.
