@@ -38,7 +38,7 @@ Decision rules and the error each one guarantees
     (``1 - p`` in ``[(1 - p0)/1.25, 1.25 (1 - p0)]``), HOLDS when both one-sided CP bounds at
     ``1 - alpha_h`` (the lower from ``k_v``, the upper from ``k_h``) lie inside ``E``; the p-value is
     ``max(P_{E_low}(X >= k), P_{E_high}(X <= k))``. If the true ``p`` is outside ``E``,
-    P(HOLDS) <= alpha_h. Non-rejection of the two-sided test is no longer a HOLDS: with few trials it is
+    P(HOLDS) <= alpha_h. Non-rejection of the two-sided test is not a HOLDS: with few trials it is
     the absence of evidence, not evidence of agreement. Claim of a HOLDS: "failure rate in [0.041, 0.062]
     within [0.8p, 1.25p] at 99%".
 

@@ -256,8 +256,10 @@ def decide_exact(counts, p, *, alpha_violated, alpha_holds):
     >>> decide_exact(Counts(50, 100), 0.5, alpha_violated=0.01, alpha_holds=0.01).verdict   # too few draws
     <Verdict.INCONCLUSIVE: 'INCONCLUSIVE'>
     >>> d = decide_exact(Counts(2500, 5000), 0.5, alpha_violated=0.01, alpha_holds=0.01)
-    >>> d.verdict, d.claim
-    (<Verdict.HOLDS: 'HOLDS'>, 'failure rate in [0.483, 0.517] within [0.8p, 1.25p] (p = 0.5, and likewise for 1-p) at 99%')
+    >>> d.verdict
+    <Verdict.HOLDS: 'HOLDS'>
+    >>> d.claim
+    'failure rate in [0.483, 0.517] within [0.8p, 1.25p] (p = 0.5, and likewise for 1-p) at 99%'
     >>> decide_exact(Counts(80, 100), 0.5, alpha_violated=0.01, alpha_holds=0.01).verdict
     <Verdict.VIOLATED: 'VIOLATED'>
     """
