@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_choice, check_int
+from .._validation import check_choice, check_int, check_matrix
 from ..errors import RpcheckError
 
 #: Names accepted by :func:`load_bundled`.
@@ -175,10 +175,7 @@ def make_dataset(X, y, *, name, task, description, positive=None, row_lines=None
     float64 / CSR), ``y`` (n labels or targets, or a list of label tuples for a multi-label file), ``task`` in
     :data:`TASKS`, ``positive`` the label mapped to +1 for a binary task (optional), ``row_lines`` the source
     line of each row (for error messages). Bad input raises :class:`~rpcheck.errors.RpcheckError`."""
-    from .._validation import check_matrix
-
     check_choice("task", task, TASKS)
-
     X = check_matrix("X", X)
     if sp.issparse(X):
         X = sp.csr_matrix(X, dtype=np.float64)
