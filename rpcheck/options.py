@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import ast
 
+from .engine.plan import MAX_TRIALS
 from .engine.theorem import PROFILES
 
 __all__ = [
@@ -54,15 +55,9 @@ def duration_seconds(text):
     return value
 
 #: Root seeds are in [0, 2**63): NumPy's SeedSequence accepts any integer >= 0, but the seed is stored in
-#: the int64 ``seed`` column of the cells table (a larger seed used to fail when the table was written,
+#: the int64 ``seed`` column of the cells table (a larger seed would fail only when the table is written,
 #: after the whole run).
 MAX_SEED = 2**63 - 1
-#: Trials per cell are at most 10**6, the runner's own limit (rpcheck.engine.runner.MAX_TRIALS, where the
-#: memory model is stated: the parent keeps a bounded sample of records per cell, and holds every record only of
-#: a cell whose report-mode variant has a ``decide`` hook, one cell at a time, about 1 KiB each). At 10**6
-#: trials an exact 99% interval already resolves failure rates of 1e-5, far below every failure probability
-#: the papers state.
-MAX_TRIALS = 10**6
 #: Worker processes are at most 1024 (each is a Python interpreter with numpy/scipy loaded, ~100 MB).
 MAX_JOBS = 1024
 
@@ -83,10 +78,7 @@ def _int_in(low, high, what):
 positive_int = _int_in(1, None, "a positive integer")
 nonnegative_int = _int_in(0, None, "an integer >= 0")
 seed_int = _int_in(0, MAX_SEED, "an integer in [0, 2**63 - 1] (the seed is stored as int64)")
-trials_int = _int_in(
-    1, MAX_TRIALS, f"an integer in [1, {MAX_TRIALS:,}] (the runner's limit: a report cell's decide hook holds every "
-    "record of its cell, ~1 KiB each)"
-)
+trials_int = _int_in(1, MAX_TRIALS, f"an integer in [1, {MAX_TRIALS:,}] (the engine's limit of trials per cell)")
 jobs_int = _int_in(1, MAX_JOBS, f"an integer in [1, {MAX_JOBS}]")
 
 

@@ -52,10 +52,10 @@ def test_a_failed_report_write_names_the_output_path(results, tmp_path, monkeypa
     assert f"`-o/--output` ({str(out)!r})" in err and "tmp-hidden" not in err and "No space left" in err
 
 
-def test_the_trials_limit_is_the_runners_and_states_the_memory_model(capsys):
-    assert options.MAX_TRIALS == runner.MAX_TRIALS
+def test_the_trials_limit_is_the_engines_one_constant(capsys):
+    assert options.MAX_TRIALS is runner.MAX_TRIALS  # one constant, rpcheck.engine.plan.MAX_TRIALS
     with pytest.raises(SystemExit):
         main(["check", "paul2014.lemma3.4", "--trials", str(options.MAX_TRIALS + 1)])
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "--trials" in err
+    assert err.count("\n") == 1 and "--trials" in err and f"[1, {options.MAX_TRIALS:,}]" in err
     assert "1.6 KB" not in err and "every trial's record is kept in memory" not in err

@@ -185,7 +185,7 @@ def test_kernels_warmed_for_the_data_dtype_only(monkeypatch):
 
     calls = []
     monkeypatch.setattr(sk, "warmup_kernels", lambda **kw: calls.append((kw["dtypes"], kw["sparse"])) or 0)
-    monkeypatch.setattr(cmp, "_WARM", set())
+    monkeypatch.setattr(cmp.protocol, "_WARM", set())  # the warm-up state of run_repetition
     ds = load_bundled("breast_cancer")
     csr = Dataset(sp.csr_matrix(ds.X), ds.y, "bc-csr", "classification")
     for data in (ds, ds, Dataset(ds.X.astype(np.float32), ds.y, "bc32", "classification"), csr, csr, ds):
@@ -201,7 +201,7 @@ def test_integer_features_warm_float64(monkeypatch):
 
     calls = []
     monkeypatch.setattr(sk, "warmup_kernels", lambda **kw: calls.append(kw["dtypes"]) or 0)
-    monkeypatch.setattr(cmp, "_WARM", set())
+    monkeypatch.setattr(cmp.protocol, "_WARM", set())  # the warm-up state of run_repetition
     ds = load_bundled("breast_cancer")
     Xi = np.arange(ds.X.size).reshape(ds.X.shape) % 7
     rows = cmp.run_repetition(Dataset(Xi, ds.y, "int", "classification"), r=4, methods=("gaussian",), cv_folds=2,

@@ -402,7 +402,7 @@ def test_the_manifest_keeps_records_written_meanwhile(server, tmp_path, monkeypa
     """A fetch re-reads the manifest before writing it: a record another fetch wrote meanwhile survives."""
     one = _set(name="one", files=(SourceFile("small.svm", None, "all", "svmlight"),))
     two = _set(name="two", files=(SourceFile("small.csv", None, "all", "csv"),))
-    real = reg._download
+    real = reg.fetching._download  # fetch looks _download up in its own module
 
     def download_then_other_fetch(url, staging, f):
         path = real(url, staging, f)
@@ -410,6 +410,6 @@ def test_the_manifest_keeps_records_written_meanwhile(server, tmp_path, monkeypa
             reg.fetch("two", cache=tmp_path, base_url=server.url, registry=[two])
         return path
 
-    monkeypatch.setattr(reg, "_download", download_then_other_fetch)
+    monkeypatch.setattr(reg.fetching, "_download", download_then_other_fetch)
     reg.fetch("one", cache=tmp_path, base_url=server.url, registry=[one])
     assert sorted(_manifest(tmp_path)) == ["one/small.svm", "two/small.csv"]

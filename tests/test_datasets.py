@@ -525,7 +525,7 @@ def _random_svmlight(path, *, rng, n=60, d=40, base=1, crlf=False, comments=Fals
 @pytest.mark.parametrize("base, crlf, comments", [(1, False, False), (0, False, True), (1, True, True)])
 def test_sklearn_reader_equals_the_parser(tmp_path, monkeypatch, base, crlf, comments):
     """The scikit-learn path gives exactly the line-by-line parser's matrix, labels and notes (the oracle)."""
-    import rpcheck.datasets as dm
+    import rpcheck.datasets.readers as dm  # the module that calls the svmlight readers
 
     rng = np.random.default_rng(5 + base)
     p = tmp_path / "r.svm"
@@ -549,7 +549,7 @@ def test_sklearn_reader_equals_the_parser(tmp_path, monkeypatch, base, crlf, com
 
 
 def test_sklearn_reader_is_used_for_clean_files(tmp_path, monkeypatch):
-    import rpcheck.datasets as dm
+    import rpcheck.datasets.readers as dm  # the module that calls the svmlight readers
 
     p = tmp_path / "c.svm"
     _random_svmlight(p, rng=np.random.default_rng(1))
@@ -600,7 +600,7 @@ def test_signed_index_after_any_whitespace_is_refused(tmp_path):
 
 
 def test_errors_without_a_line_do_not_parse_the_file_again(tmp_path, monkeypatch):
-    import rpcheck.datasets as dm
+    import rpcheck.datasets.readers as dm  # the module that calls the svmlight readers
 
     p = tmp_path / "three.svm"
     p.write_text("1 1:1\n2 2:1\n3 1:2\n")

@@ -254,8 +254,8 @@ def test_bernoulli_positions_law(batches, monkeypatch):
     from scipy import stats as st
 
     if batches == "many":
-        monkeypatch.setattr(g, "_GAP_SD", -2.0)
-        monkeypatch.setattr(g, "_GAP_SLACK", 0)
+        monkeypatch.setattr(g.matrices, "_GAP_SD", -2.0)  # the module of bernoulli_positions
+        monkeypatch.setattr(g.matrices, "_GAP_SLACK", 0)
     size, p, n_draws = 12, 0.3, 40_000
     rng = np.random.default_rng(20261127)
     M = np.zeros((n_draws, size))

@@ -44,10 +44,13 @@ STOPPING = ("none", "looks", "anytime", "until-decided")
 #: How far an until-decided run may raise a cell's trials: this many times the profile's count (and at most
 #: MAX_TRIALS); a time budget ends it sooner.
 UNTIL_DECIDED_GROWTH = 64
-#: Largest number of trials per cell and of workers accepted by run()/run_cell() (a typo such as
-#: ``trials=10**12`` is refused instead of running for years). MAX_TRIALS is also ``--trials``' limit
-#: (rpcheck.options.MAX_TRIALS); it bounds the memory of the cells that hold every record
-#: (:mod:`rpcheck.engine.aggregate`, "Memory"): about 1 GiB at 10**6 trials of about 1 KiB each.
+#: Largest number of trials per cell accepted by run()/run_cell() and by ``--trials`` (rpcheck.options uses this
+#: constant), and largest number of workers. The parent's memory is flat in the number of trials
+#: (:mod:`rpcheck.engine.aggregate`, "Memory"); what the trials limit bounds is the run time (a typo such as
+#: ``trials=10**12`` is refused instead of running for years) and the records of the one cell at a time whose
+#: report-mode variant has a ``decide`` hook, and of a run_cell() call, which are held together (about 1 KiB a
+#: trial: about 1 GiB at 10**6). At 10**6 trials an exact 99% interval already resolves failure rates of 1e-5,
+#: far below every failure probability the papers state.
 MAX_TRIALS = 10**6
 MAX_JOBS = 4096
 #: Trials per cell whose records the parent keeps (the first ones, by index): the quantile columns

@@ -57,8 +57,6 @@ _OPTIONS = {
 #: Options the IPM accepts (``rpcheck.svm._ipm.box_qp_ipm``).
 IPM_OPTIONS = ("tol", "max_iter")
 
-_OK = ("optimal", "optimal_inaccurate")
-
 
 def solver_options(solver, extra=None):
     """Default options for ``solver`` updated with the user's ``extra`` dict (validated: a dict, and for
@@ -234,11 +232,6 @@ def factor_rows(X):
         R = np.linalg.qr(X.T, mode="r")  # (n, n) upper triangular; X X^T = R^T R
         return np.ascontiguousarray(R.T)
     return X
-
-
-def check_status(status, solver, *, what):
-    if status not in _OK:
-        raise SolverError(f"{solver} returned status {status!r} for {what}.", status=status, solver=solver)
 
 
 def stage_budget(stages, k, max_iter, done):

@@ -24,7 +24,7 @@ RP = os.path.join(os.sep, "src", "rpcheck")
         (os.path.join(RP, "checkers", "paul2014", "margin.py"), "trial", "trial"),
         (os.path.join(RP, "linalg.py"), "embedding_distortion", "trial"),
         (os.path.join(RP, "engine", "store.py"), "save_chunk", "engine"),
-        (os.path.join(RP, "stats.py"), "decide", "engine"),
+        (os.path.join(RP, "stats", "rules.py"), "decide", "engine"),
         (os.path.join(SITE, "cvxpy", "problems", "problem.py"), "get_problem_data", "canonicalisation"),
         (os.path.join(SITE, "cvxpy", "reductions", "solvers", "conic_solvers", "clarabel_conif.py"),
          "solve_via_data", "solve"),
