@@ -87,9 +87,16 @@ def _settled(cell, settings):
     at the e-Bonferroni levels says ``stops``, a deterministic row is settled by a counterexample or by its
     HOLDS (``DETERMINISTIC_MIN_DRAWS`` clean draws), and a measurement (a row without a verdict rule) never
     holds its cell back. "report" rows with a verdict rule see every trial: their cells run to the end."""
+    return open_rows(cell, settings, first=True) == 0
+
+
+def open_rows(cell, settings, *, first=False):
+    """The number of the cell's rows that are not settled at this look (:func:`_settled`'s rule, row by row);
+    with ``first``, stop counting at the first one (0 or 1). A budgeted run schedules by it."""
     if cell.vacuous_reason:
-        return True
+        return 0
     levels = settings.seq_levels
+    n_open = 0
     for spec in cell.specs:
         if spec.vacuous_reason:
             continue
@@ -97,15 +104,17 @@ def _settled(cell, settings):
         if v.mode == "report":
             if settings.anytime and v.role == "measurement":
                 continue
-            return False
-        decide = _stats.decide_sequential if settings.anytime else _stats.decide
-        d = decide(v.mode, _counts(cell, spec.index), spec.delta, alpha_violated=levels["v"],
-                   alpha_holds=levels["h"], exhaustive=v.exhaustive)
-        if settings.anytime and v.mode == "deterministic" and d.verdict is Verdict.HOLDS:
-            continue
-        if not d.stops:
-            return False
-    return True
+            n_open += 1
+        else:
+            decide = _stats.decide_sequential if settings.anytime else _stats.decide
+            d = decide(v.mode, _counts(cell, spec.index), spec.delta, alpha_violated=levels["v"],
+                       alpha_holds=levels["h"], exhaustive=v.exhaustive)
+            if (settings.anytime and v.mode == "deterministic" and d.verdict is Verdict.HOLDS) or d.stops:
+                continue
+            n_open += 1
+        if first:
+            return n_open
+    return n_open
 
 
 def _quantiles(x, qs):

@@ -23,6 +23,14 @@ from the measured trial time: :func:`_probe_size`, :func:`_chunk_size`), folds e
 the cell's aggregate (:mod:`rpcheck.engine.aggregate`) and checkpoints it. A cell advances look by look; in
 a sequential run it stops at the first look where every variant is settled (:func:`rpcheck.engine.decide.
 _settled`). With ``resume`` the checkpointed chunks are ingested first and only the missing ranges run.
+
+Under a time budget the chunks do not go to the backend in plan order: they wait in a queue, at most
+``BUDGET_IN_FLIGHT`` per worker run at once, and the next one is taken from the cell with the most expected
+decisions per CPU second, :func:`_priority`: the cell's rows not yet settled (:func:`rpcheck.engine.decide.
+open_rows`) over the CPU seconds its current look still needs (measured seconds per trial times the trials
+missing up to the look). A cell not timed yet goes first (its probe measures it). Which trials run never changes
+a result (each trial's stream depends on its index only); the order decides which rows a spent budget leaves
+undecided.
 """
 
 from __future__ import annotations
@@ -32,7 +40,7 @@ import time
 from contextlib import contextmanager
 
 from ._worker import _run_chunk
-from .decide import _settled
+from .decide import _settled, open_rows
 from .plan import RunSettings
 
 #: Upper limit on trials per chunk (checkpoint and progress granularity) from the load-balancing rule ...
@@ -62,6 +70,10 @@ MIN_CHUNK_SECONDS = {"serial": 1.0, "processes": 1.0, "dask": 1.0}
 #: this rule the parent's share is 0.4-1.2% and the workers' span is the same.
 PARENT_CHUNK_SECONDS = 0.046
 PARENT_BUSY_MAX = 0.5
+#: Chunks per worker submitted at once under a time budget (the rest wait in the priority queue): two keep
+#: every worker busy while the parent ingests, and leave the choice of the next chunk as late as possible. The
+#: serial backend runs one chunk at a time in the parent, so it has one in flight.
+BUDGET_IN_FLIGHT = 2
 
 
 def _min_chunk_seconds(backend, jobs):
@@ -99,6 +111,17 @@ def _chunk_size(n_missing, jobs, seconds_per_trial=None, min_seconds=MIN_CHUNK_S
     elif seconds_per_trial is not None:
         size = MAX_FAST_CHUNK
     return max(1, min(n_missing, size))
+
+
+def _priority(cell, settings):
+    """Expected decisions per CPU second of the cell's next chunk (module docstring, "Scheduling"): infinite for a
+    cell not timed yet; else its open rows (1 in a run without stopping, whose rows all wait for the last trial)
+    over the measured CPU seconds to its current look."""
+    if not cell.timed:
+        return math.inf
+    rows = open_rows(cell, settings) if settings.sequential else 1
+    missing = sum(b - a for a, b in cell.agg.missing(cell.target))
+    return rows / (max(missing, 1) * max(cell.busy / cell.timed, 1e-9))
 
 
 def _missing_ranges(cell, stop):
@@ -167,6 +190,7 @@ def execute_cells(cells, settings: RunSettings, store=None, be=None) -> int:
         workers = be.jobs
         min_chunk = _min_chunk_seconds(be.name, be.jobs)
         handles = {}
+        queue = []  # budgeted runs: (cell, start, end, theorem ref, module) not submitted yet
 
         def schedule(cell):
             # advance through looks until some trials are missing or the cell is finished
@@ -183,9 +207,11 @@ def execute_cells(cells, settings: RunSettings, store=None, be=None) -> int:
                     module = cell.theorem.trial.__module__
 
                     def submit(s, e, ref=ref, module=module):
-                        h = be.submit(_run_chunk, ref, module, cell.canonical, s, e, seed)
-                        handles[h] = (cell, s, e)
                         cell.pending += 1
+                        if deadline is None:
+                            handles[be.submit(_run_chunk, ref, module, cell.canonical, s, e, seed)] = (cell, s, e)
+                        else:
+                            queue.append((cell, s, e, ref, module))
 
                     if not cell.timed:  # measure the cell's trial time on a small first chunk
                         a = ranges[0][0]
@@ -207,8 +233,17 @@ def execute_cells(cells, settings: RunSettings, store=None, be=None) -> int:
                     return
                 cell.look += 1
 
+        def pump():
+            # budgeted runs: keep BUDGET_IN_FLIGHT chunks per worker running, the best expected decisions per
+            # CPU second first (ties: plan order)
+            while queue and len(handles) < (1 if be.name == "serial" else BUDGET_IN_FLIGHT * workers):
+                best = max(range(len(queue)), key=lambda i: (_priority(queue[i][0], settings), -i))
+                cell, s, e, ref, module = queue.pop(best)
+                handles[be.submit(_run_chunk, ref, module, cell.canonical, s, e, seed)] = (cell, s, e)
+
         for c in cells:
             schedule(c)
+        pump()
         try:
             while handles:
                 for h in be.wait_any(handles):
@@ -230,11 +265,15 @@ def execute_cells(cells, settings: RunSettings, store=None, be=None) -> int:
                             if other.cancel():
                                 handles[other][0].pending -= 1
                                 del handles[other]
+                        for queued in queue:
+                            queued[0].pending -= 1
+                        queue.clear()
                         for c in cells:
                             if c.pending == 0 and not c.finished:
                                 schedule(c)
                     if cell.pending == 0:
                         schedule(cell)
+                    pump()
         except BaseException:
             for h in handles:
                 h.cancel()

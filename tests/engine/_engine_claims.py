@@ -264,7 +264,20 @@ BLAS_DOT = Theorem(
     trial=blas_dot_trial,
 )
 
-ALL = (BERNOULLI, CHI2, DET, BUGGY, REPORT, CALIB, CHEAP, BLAS_DOT)
+# ---- two cells of one easy claim, one slow, one fast (the budget's scheduling order) ---------------------
+BUDGET_ORDER = Theorem(
+    id="engine_test.budget_order",
+    paper="test",
+    title="one easy claim in a slow cell (first in plan order) and a fast cell",
+    citation=CIT,
+    statement="P(U < p) <= delta",
+    kind="probabilistic",
+    variants=BERNOULLI.variants,
+    profiles=_profiles(grid(p=0.002, delta=0.05, sleep=[0.02, 0.0]), 1000),
+    trial=bernoulli_trial,
+)
+
+ALL = (BERNOULLI, CHI2, DET, BUGGY, REPORT, CALIB, CHEAP, BLAS_DOT, BUDGET_ORDER)
 
 
 def register_all():

@@ -42,7 +42,9 @@ def test_anytime_decisions_use_the_stated_levels(anytime):
     cells = anytime.cells
     m = int((cells["mode"] == "bound").sum())
     for _, row in cells.iterrows():
-        counts = Counts(int(row["failures"]), int(row["evaluated"]), int(row["undetermined"]), int(row["solver_errors"]))
+        counts = Counts(
+            int(row["failures"]), int(row["evaluated"]), int(row["undetermined"]), int(row["solver_errors"])
+        )
         seq = decide_sequential("bound", counts, row["promised"], alpha_violated=ANYTIME_SHARE * 0.01 / m,
                                 alpha_holds=ANYTIME_SHARE * 0.01 / m)
         if row["stopped_early"]:
@@ -83,6 +85,23 @@ def test_until_decided_doubles_an_undecided_cell():
     assert c.loc[0.03, "verdict"] in ("HOLDS", "INCONCLUSIVE")
     # no Holm part: every statistical decision is an e-value decision at alpha / m
     assert all("e-value" in t for t in res.cells["claim"])
+
+
+@pytest.mark.parametrize("by_priority", [True, False])
+def test_a_budget_goes_first_to_the_cells_that_decide_per_cpu_second(by_priority, monkeypatch):
+    """Two cells of one easy claim (p = delta/25, HOLDS from about 200 clean draws at the one-row level): the slow
+    one (20 ms a trial) comes first in plan order, the fast one second. Under a 1.5 s budget the queue gives the
+    fast cell's chunks first (its open row over its tiny CPU time), so it is decided, while the slow one is cut;
+    FIFO order (the negative control, every chunk at equal priority) spends the budget on the slow cell's first
+    look (100 trials, 2 s) and decides nothing."""
+    from rpcheck.engine import execute
+
+    if not by_priority:
+        monkeypatch.setattr(execute, "_priority", lambda cell, settings: 0.0)
+    res = run("engine_test.budget_order", backend="serial", seed=4, stopping="anytime", budget=1.5)
+    c = res.cells.set_index("p_sleep")
+    assert c.loc[0.02, "verdict"] == "INCONCLUSIVE" and c.loc[0.02, "trials"] < 1000
+    assert c.loc[0.0, "verdict"] == ("HOLDS" if by_priority else "INCONCLUSIVE")
 
 
 def test_a_spent_budget_cuts_cells_and_says_what_they_need():
