@@ -25,8 +25,8 @@ import textwrap
 from contextlib import contextmanager
 from pathlib import Path
 
-from . import __version__
-from .engine.catalog import (
+from .. import __version__
+from ..engine.catalog import (
     builtin_index,
     builtin_info,
     jsonable,
@@ -36,9 +36,9 @@ from .engine.catalog import (
     unknown_id,
     write_shipped_index,
 )
-from .engine.theorem import ALL_PROFILES, PROFILES
-from .errors import RpcheckError
-from .options import (
+from ..engine.theorem import ALL_PROFILES, PROFILES
+from ..errors import RpcheckError
+from ..options import (
     MAX_SEED,
     add_run_options,
     jobs_int,
@@ -264,7 +264,7 @@ def _bucket(row):
 
 
 def _count_text(counts):
-    from .engine.loading import count_text
+    from ..engine.loading import count_text
 
     return count_text(counts)
 
@@ -313,7 +313,7 @@ def _error_rate_statement(prov):
     else:
         fam_txt = "size not recorded" if fam is None else f"{fam} rows"
     if prov.get("stopping") == "anytime":
-        from .engine.plan import ANYTIME_SHARE
+        from ..engine.plan import ANYTIME_SHARE
 
         rule = (
             f"anytime-valid: a cell stops once its rows are decided; e-values at {ANYTIME_SHARE * alpha:g} "
@@ -416,7 +416,7 @@ def _cell_records(cells):
 
 def _decision_json(result):
     """The run's decision rate (rpcheck.report.decision), with non-finite numbers made JSON-safe."""
-    from .report.decision import decision_rate
+    from ..report.decision import decision_rate
 
     return jsonable(decision_rate(result.cells, result.provenance))
 
@@ -615,20 +615,20 @@ def _show_info(ref):
     info = builtin_info(ref)
     if info is not None:
         return info
-    from .engine import plugins
+    from ..engine import plugins
 
     try:
         return theorem_info(plugins.resolve(ref, builtins=False), source="plugin")
     except RpcheckError:
-        from .engine import registry
+        from ..engine import registry
 
         raise unknown_id(ref, set(builtin_index()) | set(registry.registered_ids())) from None
 
 
 def _show_markdown(ref):
     """``show --markdown``: every paper (no id), one paper's page (a paper key) or one theorem's section."""
-    from .engine import registry
-    from .report import markdown
+    from ..engine import registry
+    from ..report import markdown
 
     if ref is None:
         pages = markdown.render_pages()
@@ -696,7 +696,7 @@ def _cmd_show(args):
 
 def _cmd_docs(args):
     """Write (or with --check compare) docs/papers: exit 1 when --check finds stale pages."""
-    from .report import markdown
+    from ..report import markdown
 
     pages = markdown.render_pages()
     if args.check:
@@ -717,7 +717,7 @@ def _cmd_docs(args):
 
 
 def _run(args, theorems):
-    from . import engine
+    from .. import engine
 
     out = args.out
     if out is None and args.command == "verify":
@@ -754,7 +754,7 @@ def parse_data_assignment(text):
     the user's own data."""
     import re
 
-    from .data_registry import REGISTRY
+    from ..data_registry import REGISTRY
 
     name, eq, path = text.partition("=")
     looks_named = bool(re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", name.strip())) and not Path(text).exists()
@@ -787,7 +787,7 @@ def _run_overrides(args):
     overrides = dict(args.overrides)
     named = [(n, p) for n, p in getattr(args, "data", None) or () if n]
     if named:
-        from .data_registry import data_setting
+        from ..data_registry import data_setting
 
         overrides["data_source"] = data_setting(dict(named))
     return overrides or None
@@ -799,7 +799,7 @@ def _worker_policy():
     a run exactly like SIGINT (exit 143 instead of 130), and a capped ``--jobs`` is said in one line."""
     import logging
 
-    from .engine.backends import stop_on_signals
+    from ..engine.backends import stop_on_signals
 
     log = logging.getLogger("rpcheck.workers")
     handler = logging.StreamHandler(sys.stderr)
@@ -827,8 +827,8 @@ def render_summary(result, *, details=False, quiet=False, out=None, report_path=
     if len(cells):
         for _, row in cells[~cells["as_expected"].astype(bool)].iterrows():
             lines += _unexpected_block(row)
-    from .engine.loading import summary_counts, summary_line
-    from .report.decision import decision_lines, decision_rate
+    from ..engine.loading import summary_counts, summary_line
+    from ..report.decision import decision_lines, decision_rate
 
     counts = summary_counts(cells)
     lines += decision_lines(decision_rate(cells, result.provenance))
@@ -844,7 +844,7 @@ def render_summary(result, *, details=False, quiet=False, out=None, report_path=
 def _finish(args, result, out):
     report_path = None
     if args.command == "verify" and not getattr(args, "no_report", False) and out is not None:
-        from .report import write_report
+        from ..report import write_report
 
         report_path = write_report(result, Path(out) / "report.html")
     console = None if args.json else _console()
@@ -873,7 +873,7 @@ def _cmd_check(args):
 def _check_on_data(args, theorem, data_file):
     """``rpcheck check ID --data FILE``: the engine builds the theorem's cells for the file
     (:func:`rpcheck.engine.userdata.run_on_data`); the summary's first line names the file."""
-    from .engine import userdata
+    from ..engine import userdata
 
     if theorem.data_cells is None:  # before loading anything: one line naming the theorems that accept data
         userdata.data_theorem(theorem, {}, args.profile)
@@ -891,7 +891,7 @@ def _check_on_data(args, theorem, data_file):
 
 
 def _cmd_verify(args):
-    from .engine import plugins, registry
+    from ..engine import plugins, registry
 
     plugins.load_entry_points()
     registry.load_builtins()
@@ -899,7 +899,7 @@ def _cmd_verify(args):
     _user_data_file(args)  # a data FILE is for `check`: one line here
     theorems = None
     if args.profile not in PROFILES:
-        from .engine.data import select_for_profile
+        from ..engine.data import select_for_profile
 
         selected, skipped = select_for_profile(registry.all_theorems(), args.profile, explicit=False)
         theorems = [th.id for th in selected]
@@ -914,8 +914,8 @@ def _cmd_verify(args):
 def _cmd_constant(args):
     import pandas as pd
 
-    from .engine.constant import find_constant
-    from .engine.store import read_csv_exact
+    from ..engine.constant import find_constant
+    from ..engine.store import read_csv_exact
 
     theorem = resolve_theorem(args.id)
     if not theorem.constant_search:
@@ -994,8 +994,8 @@ def _cmd_constant(args):
 
 def _load_results_checked(path):
     """``load_results`` with every way a results directory can be unreadable turned into one RpcheckError."""
-    from .engine import load_results
-    from .results import CELL_COLUMNS, TRIAL_COLUMNS
+    from ..engine import load_results
+    from ..results import CELL_COLUMNS, TRIAL_COLUMNS
 
     p = Path(path)
     if not p.exists():
@@ -1004,13 +1004,13 @@ def _load_results_checked(path):
         raise RpcheckError(f"`RESULTS` ({str(path)!r}) is not a results directory written by check/verify.")
     if not (p / "provenance.json").is_file():
         raise RpcheckError(f"`RESULTS` ({str(path)!r}) has no provenance.json: not a complete results directory.")
-    from .engine.store import read_table
+    from ..engine.store import read_table
 
     def unreadable(exc):
         msg = f"{type(exc).__name__}: {exc}".splitlines()[0]
         return RpcheckError(f"`RESULTS` ({str(path)!r}) holds unreadable result files ({msg}).")
 
-    from .engine.loading import trial_table_files
+    from ..engine.loading import trial_table_files
 
     files = trial_table_files(p)  # one trials table per theorem, or (older results) one for the run
     tables = [(p, "cells", CELL_COLUMNS)] + [(d, stem, TRIAL_COLUMNS) for d, stem in (files or [(p, "trials")])]
@@ -1046,8 +1046,8 @@ def _load_results_checked(path):
 
 
 def _cmd_report(args):
-    from .engine.store import read_csv_exact
-    from .report import write_report
+    from ..engine.store import read_csv_exact
+    from ..report import write_report
 
     result = _load_results_checked(args.results)
     output = args.output if args.output is not None else str(Path(args.results) / "report.html")
@@ -1079,7 +1079,7 @@ def _check_counterexample(path):
 
     Returns the Theorem.
     """
-    from .engine import load_counterexample, plugins
+    from ..engine import load_counterexample, plugins
 
     p = Path(path)
     if not p.exists():
@@ -1140,7 +1140,7 @@ def _check_counterexample(path):
 
 
 def _cmd_replay(args):
-    from .engine import replay
+    from ..engine import replay
 
     _check_counterexample(args.counterexample)  # registers the theorem: replay() then imports nothing
     rep = replay(args.counterexample).to_dict()
@@ -1166,7 +1166,7 @@ def _cmd_data(args):
     if args.names:
         raise RpcheckError(f"`data FILE` takes one file; got extra arguments {args.names} (the actions are "
                            "`data fetch NAME...` and `data list`; write ./fetch for a file named fetch).")  # fmt: skip
-    from .datasets import describe, load_file
+    from ..datasets import describe, load_file
 
     p = Path(args.file)
     if not p.is_file():
@@ -1188,7 +1188,7 @@ def _cmd_data(args):
 
 
 def _cmd_data_registry(args):
-    from . import data_registry as reg
+    from .. import data_registry as reg
 
     if args.file == "list":
         if args.names:
@@ -1235,7 +1235,7 @@ _COMMANDS = {
 
 def _add_calibrate_parser(sub):
     """``rpcheck calibrate``: the profile under K fresh root seeds (rpcheck.engine.calibrate)."""
-    from .options import BACKENDS
+    from ..options import BACKENDS
 
     p = sub.add_parser(
         "calibrate",
@@ -1259,8 +1259,8 @@ def _add_calibrate_parser(sub):
 
 def _cmd_calibrate(args):
     """Exit 1 if any row of any seed is unexpected (like verify), else 0."""
-    from .engine import plugins, registry
-    from .engine.calibrate import calibrate, parse_seeds
+    from ..engine import plugins, registry
+    from ..engine.calibrate import calibrate, parse_seeds
 
     seeds = parse_seeds(args.seeds)
     _check_scheduler(args)
@@ -1329,7 +1329,7 @@ def _add_advise_parser(sub):
 
 
 def _cmd_advise(args):
-    from . import advise as adv
+    from .. import advise as adv
 
     if args.out is not None:
         _check_out_dir(args.out)
@@ -1373,8 +1373,8 @@ def _add_bench_parser(sub):
 
 def _cmd_bench(args):
     """Exit 0; the table flags theorems whose fixed overhead exceeds 20% (rpcheck.engine.bench)."""
-    from .engine import plugins, registry
-    from .engine.bench import CATEGORIES, FIXED_LIMIT, bench
+    from ..engine import plugins, registry
+    from ..engine.bench import CATEGORIES, FIXED_LIMIT, bench
 
     if args.out is not None:
         _check_out_file(args.out, "--out")
@@ -1410,7 +1410,7 @@ def _cmd_bench(args):
     if args.out is not None:
         import pandas as pd
 
-        from .engine.store import atomic_write_text
+        from ..engine.store import atomic_write_text
 
         frame = pd.DataFrame([{k: v for k, v in r.as_dict().items() if k != "shares"}
                               | {f"share_{c}": r.shares[c] for c in CATEGORIES} for r in rows])  # fmt: skip
@@ -1496,7 +1496,7 @@ def console_main():
     """The ``rpcheck`` command (and ``python -m rpcheck.cli``): :func:`main` in a process that is rpcheck's
     own, so the engine may freeze its import-time heap (:mod:`rpcheck._heap`); ``main`` called from Python
     (tests, notebooks) leaves the caller's process alone."""
-    from . import _heap
+    from .. import _heap
 
     _heap.FREEZE_IMPORT_HEAP = True
     return main()
