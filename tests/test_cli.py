@@ -556,13 +556,14 @@ def test_unexpected_rows_are_printed_in_full_with_their_claim():
 
 
 def test_parameters_keep_their_types_in_tables_and_json(capsys):
-    from rpcheck.cli import _cell_records, _console, _print_cells
+    from rpcheck.cli._output import console, print_cells
+    from rpcheck.report.model import cell_records
 
     result = _fake_result(1)
-    _print_cells(_console(), result.cells)
+    print_cells(console(), result.cells)
     out = capsys.readouterr().out
     assert "128" in out and "128.0" not in out
-    rec = _cell_records(result.cells)[0]
+    rec = cell_records(result.cells)[0]
     assert rec["p_d"] == 128 and isinstance(rec["p_d"], int) and rec["params"] == {"d": 128, "eps": 0.5}
     assert json.loads(json.dumps(rec))["p_d"] == 128
 

@@ -1,6 +1,6 @@
 r"""Fresh-seed confirmation: run a profile under K root seeds and count, per row, the unexpected verdicts.
 
-``rpcheck calibrate`` (issue #11) is the built-in form of "rerun with fresh seeds and see whether the
+``rpcheck calibrate`` is the built-in form of "rerun with fresh seeds and see whether the
 verdicts move". One :func:`rpcheck.engine.run` per root seed ``k`` writes its results directory
 ``DIR/seed-<k>/``; the cells tables are then tabulated per row (theorem, variant, cell): in how many of the
 K runs the verdict differed from the expected one (the cells table's ``as_expected`` column, which already
@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import RpcheckError
+from ..stats import Verdict
 from .store import MARKER, atomic_write_text, read_json
 from .theorem import PROFILES
 
@@ -57,11 +58,11 @@ MAX_SEEDS = 10_000
 #: Confidence level of the exact interval on the fraction of runs with any unexpected row.
 CI_LEVEL = 0.99
 _MAX_SEED = 2**63 - 1
-_VERDICTS = ("HOLDS", "VIOLATED", "INCONCLUSIVE", "VACUOUS")
+_VERDICTS = tuple(v.value for v in Verdict)
 #: Columns of ``calibration.csv`` / :attr:`CalibrationResult.table`.
 CALIBRATION_COLUMNS = (
     "theorem", "variant", "cell", "params", "mode", "role", "expected", "seeds", "unexpected",
-    "unexpected_rate", "HOLDS", "VIOLATED", "INCONCLUSIVE", "VACUOUS", "unexpected_seeds",
+    "unexpected_rate", *_VERDICTS, "unexpected_seeds",
 )  # fmt: skip
 _SEEDS_ALLOWED = (
     f"a range A-B or a comma-separated list of integers (ranges allowed: 1-5,9) in [0, 2**63 - 1], "

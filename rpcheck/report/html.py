@@ -31,11 +31,11 @@ from . import plots
 from ._text import esc as _e
 from ._text import fmt_num as _fmt
 from ._text import fmt_value, safe_href
+from .model import ROLES, VERDICTS
+from .model import role as _role
 
 __all__ = ["render_report", "write_report", "render_theorem_section"]
 
-VERDICTS = ("HOLDS", "VIOLATED", "INCONCLUSIVE", "VACUOUS")
-ROLES = ("claim", "self-check", "control", "measurement")
 #: Letters of the verdict strip (readable without colour).
 LETTERS = {"HOLDS": "H", "VIOLATED": "V", "INCONCLUSIVE": "I", "VACUOUS": "∅", "MEASURED": "M"}
 #: Parameter names preferred as the x axis of a sweep plot, in order (ties of equal coverage).
@@ -131,11 +131,6 @@ def _num(x):
 def _int(x):
     v = _num(x)
     return int(v) if math.isfinite(v) else None
-
-
-def _role(row):
-    r = _str(row.get("role")).strip()
-    return r if r in ROLES else "claim"
 
 
 def _shown_verdict(row):
