@@ -9,6 +9,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from ..engine import registry
 from ._text import esc as _e
 from ._text import fmt_num as _fmt
 from ._text import fmt_value
@@ -150,8 +151,6 @@ def _letter(v, *, unexpected=False, title=""):
 
 def _theorem_meta(theorem_id):
     try:
-        from ..engine import registry
-
         return registry.get(theorem_id)
     except Exception:  # a user theorem not in the registry (or a crafted id): the tables still render
         return None

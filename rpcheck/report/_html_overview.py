@@ -21,6 +21,7 @@ from ._html_base import (
 )
 from ._text import esc as _e
 from ._text import fmt_num as _fmt
+from .decision import MAX_LISTED
 from .model import ROLES, VERDICTS
 from .model import role as _role
 
@@ -72,8 +73,6 @@ def _decision_rows(entries, anchors):
 def _decision_card(decision, anchors):
     """The first card of the overview: the run's decision rate (rpcheck.report.decision) and the rows it left
     undecided or without evidence, each with what would decide it."""
-    from .decision import MAX_LISTED
-
     def count(d, word):
         extra = f", {len(d['no_evidence'])} vacuous (no evidence)" if d["no_evidence"] else ""
         return (f"decided <b>{d['decided']}</b> of {d['total']} {word} with an expected verdict (HOLDS or VIOLATED); "

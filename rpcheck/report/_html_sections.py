@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+from ..engine.theorem import FINDING_KINDS
 from . import plots
 from ._html_base import (
     AS_ABOVE_CHARS,
@@ -140,8 +141,6 @@ def _findings(recs, theorem_ids, anchors):
     """The findings table: one group per kind, paper errors first (``FINDING_KINDS`` order), each finding
     with the printed text it disputes, its location in the paper, the summary and the evidence variant's
     verdicts in this run."""
-    from ..engine.theorem import FINDING_KINDS
-
     rows, status_count = {kind: [] for kind in FINDING_KINDS}, Counter()
     for tid in theorem_ids:
         meta = _theorem_meta(tid)

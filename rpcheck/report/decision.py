@@ -22,6 +22,9 @@ from __future__ import annotations
 import json
 import math
 
+from .. import stats
+from ..engine.plan import ANYTIME_SHARE
+
 __all__ = ["decision_rate", "decision_lines", "MAX_LISTED"]
 
 #: The terminal summary lists at most this many undecided rows, then "... and N more".
@@ -78,8 +81,6 @@ def _levels(prov):
         m = _int(fam)
     m = max(1, m)
     if prov.get("stopping") == "anytime":
-        from ..engine.plan import ANYTIME_SHARE
-
         alpha *= ANYTIME_SHARE
     return alpha, m
 
@@ -91,8 +92,6 @@ def _more_draws(row, alpha, m):
     mode = _text(row.get("mode"))
     if alpha is None or mode not in _ESTIMATED_MODES:
         return None, None
-    from .. import stats
-
     promised = _float(row.get("promised"))
     if mode != "deterministic" and (promised is None or not 0 <= promised <= 1):
         return None, None

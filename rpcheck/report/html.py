@@ -26,6 +26,8 @@ from __future__ import annotations
 import datetime as _dt
 from pathlib import Path
 
+from ..engine.store import atomic_write_text
+from ..errors import RpcheckError
 from ._html_base import _CSS, _Anchors, _str, _theorem_meta
 from ._html_overview import _error_statement, _overview, _provenance
 from ._html_plots import _Trials
@@ -37,6 +39,7 @@ from ._html_sections import (
     _theorem_section,
 )
 from ._text import esc as _e
+from .decision import decision_rate
 
 __all__ = ["render_report", "write_report", "render_theorem_section"]
 
@@ -105,8 +108,6 @@ def _render(result, *, title="rpcheck verification report", constants=None, comp
     for tid in theorem_ids:
         papers.setdefault(by_theorem[tid][0]["paper"] or "(no paper)", []).append(tid)
     findings_html, finding_counts = _findings(recs, theorem_ids, anchors)
-    from .decision import decision_rate
-
     decision = decision_rate(getattr(result, "cells", None), prov)
     overview = _overview(recs, theorem_ids, anchors, finding_counts, prov, decision)
     paper_vs = _paper_vs_rpcheck(recs, anchors)
@@ -172,8 +173,6 @@ def render_theorem_section(result, theorem_id, *, full_page=True):
     recs, trials, prov = _prepare(result)
     tc = [r for r in recs if r["theorem"] == str(theorem_id)]
     if not tc:
-        from ..errors import RpcheckError
-
         known = ", ".join(repr(t) for t in dict.fromkeys(r["theorem"] for r in recs))
         raise RpcheckError(f"`theorem_id` ({str(theorem_id)!r}) has no rows in this result; it has: {known}.")
     anchors = _Anchors()
@@ -191,8 +190,6 @@ def write_report(result, path, *, title="rpcheck verification report", constants
     The per-trial distributions of statistic / bound (a plot row per cell, collapsed and secondary) go to a
     companion page ``<stem>-distributions.html`` beside it, linked from each theorem's section, so that the
     report stays small (about 15% of its size at the quick profile); without distributions, no companion."""
-    from ..engine.store import atomic_write_text
-
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     companion = path.with_name(f"{path.stem}-distributions.html")
