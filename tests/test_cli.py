@@ -600,8 +600,8 @@ def test_list_and_show_import_no_heavy_module_once_the_catalog_is_cached(tmp_pat
 
 def test_list_on_a_cold_cache_imports_no_solver_or_dataframe_library(tmp_path):
     """``list`` with no cached catalog imports the checkers (their THEOREM declarations) but neither cvxpy,
-    scikit-learn, pandas, pyarrow, matplotlib nor hypothesis: those are imported where they are used (issue
-    #12, lazy imports). Deterministic (a sys.modules check in a fresh process), not a timing test."""
+    scikit-learn, pandas, pyarrow, matplotlib nor hypothesis: those are imported where they are used (lazy
+    imports). Deterministic (a sys.modules check in a fresh process), not a timing test."""
     import os
     import subprocess
     import sys
