@@ -1,4 +1,5 @@
-"""The presentation model of a run: what every renderer reads (terminal, HTML, Markdown, ``--json``).
+"""The presentation model of a run: what every renderer of a run reads (the terminal summary of the CLI and
+of the pytest plugin, the HTML report, the ``--json`` document).
 
 - the vocabulary: :data:`VERDICTS` (the verdict labels in the order every count is printed),
   :data:`ROLES`, :data:`MEASURED` (what a row of role "measurement" shows instead of a verdict);
@@ -10,17 +11,18 @@
   :data:`JSON_SCHEMA_VERSION`).
 
 A cells table is the ``cells`` DataFrame of :class:`rpcheck.engine.RunResult`; a row is one of its rows (a
-pandas Series) or a record dict. This module imports neither pandas nor a renderer.
+pandas Series) or a record dict. The vocabulary and the row rules are defined in :mod:`rpcheck.report._rows`
+(below :mod:`rpcheck.report.decision`, which reads them too) and are public here. This module imports neither
+pandas nor a renderer.
 """
 
 from __future__ import annotations
 
-import json
 import math
 
 from ..engine.catalog import jsonable
 from ..engine.plan import ANYTIME_SHARE
-from ..stats import ROLES, Verdict
+from ._rows import MEASURED, ROLES, VERDICTS, as_number, as_text, bucket, is_missing, label, role, row_params
 from .decision import decision_rate
 
 __all__ = [
@@ -47,71 +49,6 @@ __all__ = [
 
 #: Version of the ``--json`` document of ``check``/``verify`` (docs/json-schema.md).
 JSON_SCHEMA_VERSION = 1
-#: The verdict labels, in the order of every count the summaries print.
-VERDICTS = tuple(v.value for v in Verdict)
-#: What a row of role "measurement" shows instead of a verdict.
-MEASURED = "measured"
-
-
-def is_missing(x):
-    """True for None, NaN (any float type) and pandas' NA/NaT (recognised without importing pandas)."""
-    if x is None or type(x).__name__ in ("NAType", "NaTType"):
-        return True
-    try:
-        return bool(x != x)
-    except (TypeError, ValueError):  # arrays and other objects without a scalar comparison
-        return False
-
-
-def as_text(x):
-    """``""`` for a missing value, else ``str(x)``."""
-    return "" if is_missing(x) else str(x)
-
-
-def as_number(x):
-    """A float, or None for a missing or non-numeric value."""
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return None
-    return None if v != v else v
-
-
-def role(row):
-    """The row's role: its ``role`` column when it is one of :data:`ROLES`, else "claim" (also for a table
-    without a ``role`` column)."""
-    r = as_text(row.get("role")).strip()
-    return r if r in ROLES else "claim"
-
-
-def label(row):
-    """What a row shows: :data:`MEASURED` for role "measurement", else its verdict."""
-    return MEASURED if role(row) == "measurement" else str(row["verdict"])
-
-
-def bucket(row):
-    """Where a row is counted: "self-checks", "controls", "measured", or (a claim) its mode."""
-    r = role(row)
-    if r == "self-check":
-        return "self-checks"
-    if r == "control":
-        return "controls"
-    if r == "measurement":
-        return MEASURED
-    return str(row["mode"])
-
-
-def row_params(row):
-    """The row's parameters with their own types, decoded from the canonical ``params`` JSON."""
-    p = row.get("params")
-    if isinstance(p, dict):
-        return p
-    try:
-        return json.loads(p)
-    except (TypeError, ValueError):
-        return {c[2:]: row[c] for c in row.index if str(c).startswith("p_")}
-
-
 def _ordered(d):
     order = {v: i for i, v in enumerate(VERDICTS)}
     return dict(sorted(d.items(), key=lambda kv: order.get(kv[0], 9)))
