@@ -224,7 +224,8 @@ class RunResult:
         c = self.cells
         role = pd.Series("claim", index=c.index)  # a role outside ROLES (or none) is "claim", as in the report
         if "role" in c.columns:
-            role = c["role"].astype(str).str.strip().where(c["role"].astype(str).str.strip().isin(ROLES), "claim")
+            stripped = c["role"].astype(str).str.strip()
+            role = stripped.where(stripped.isin(ROLES), "claim")
         rows = []
         for tid, idx in c.groupby("theorem", sort=True).groups.items():
             sub, r = c.loc[idx], role.loc[idx]
