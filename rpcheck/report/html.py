@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime as _dt
 from pathlib import Path
 
-from ..engine.store import atomic_write_text
+from ..engine import store
 from ..errors import RpcheckError
 from ._html_base import _CSS, _Anchors, _str, _theorem_meta
 from ._html_overview import _error_statement, _overview, _provenance
@@ -195,6 +195,6 @@ def write_report(result, path, *, title="rpcheck verification report", constants
     companion = path.with_name(f"{path.stem}-distributions.html")
     text, extra = _render(result, title=title, constants=constants, companion=companion.name)
     if extra is not None:
-        atomic_write_text(companion, extra)
-    atomic_write_text(path, text)
+        store.atomic_write_text(companion, extra)
+    store.atomic_write_text(path, text)
     return path
