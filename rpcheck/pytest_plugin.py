@@ -215,7 +215,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     cells = result.cells
     tr = terminalreporter
     tr.section("rpcheck verdicts")
-    from .engine.loading import summary_counts, summary_line
+    from .report.model import summary_counts, summary_line
 
     tr.write_line(summary_line(summary_counts(cells)))
     path = config.getoption("rpcheck_report")

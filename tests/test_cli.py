@@ -556,13 +556,14 @@ def test_unexpected_rows_are_printed_in_full_with_their_claim():
 
 
 def test_parameters_keep_their_types_in_tables_and_json(capsys):
-    from rpcheck.cli import _cell_records, _console, _print_cells
+    from rpcheck.cli._output import console, print_cells
+    from rpcheck.report.model import cell_records
 
     result = _fake_result(1)
-    _print_cells(_console(), result.cells)
+    print_cells(console(), result.cells)
     out = capsys.readouterr().out
     assert "128" in out and "128.0" not in out
-    rec = _cell_records(result.cells)[0]
+    rec = cell_records(result.cells)[0]
     assert rec["p_d"] == 128 and isinstance(rec["p_d"], int) and rec["params"] == {"d": 128, "eps": 0.5}
     assert json.loads(json.dumps(rec))["p_d"] == 128
 
@@ -618,3 +619,27 @@ def test_list_on_a_cold_cache_imports_no_solver_or_dataframe_library(tmp_path):
     for _ in range(2):  # cold, then from the light index written by the first call
         proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0 and proc.stdout.strip() == "[]", proc.stdout + proc.stderr
+
+
+def test_an_interrupted_verify_names_its_default_results_directory(capsys, monkeypatch, tmp_path):
+    """``verify`` without ``--out`` writes ``reports/<UTC timestamp>``: an interruption while it runs names that
+    directory in the ``--resume`` hint (carried by the exception, not by the parsed arguments); ``check``
+    without ``--out`` checkpoints nowhere and gives no hint."""
+    from pathlib import Path
+
+    from rpcheck.cli import EXIT_INTERRUPTED, _run
+
+    def interrupted(args, theorems, out):
+        assert out is None or (tmp_path / out).is_dir()
+        raise KeyboardInterrupt
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(_run, "run_engine", interrupted)
+    code = main(["verify", "--quiet", "--no-report"])
+    err = capsys.readouterr().err
+    [made] = list((tmp_path / "reports").iterdir())
+    assert code == EXIT_INTERRUPTED and err.count("\n") == 1, err
+    assert f"completed chunks are checkpointed in {Path('reports') / made.name}: rerun with `--resume --out" in err
+    code = main(["check", INT_R, "--quiet"])
+    err = capsys.readouterr().err
+    assert code == EXIT_INTERRUPTED and err == "rpcheck: interrupted\n", err

@@ -37,6 +37,7 @@ LAYERS = {
     # 5: the checkers of the papers, and advise (searches on the user's data with the engine)
     "checkers": 5, "advise": 5,
     # 6: interfaces
+    # (rpcheck/cli/ is a package: main.py and one module per command, all one unit)
     "results": 6, "report": 6, "cli": 6, "pytest_plugin": 6, "testing": 6, "options": 6, "__main__": 6,
 }  # fmt: skip
 
@@ -225,7 +226,7 @@ def test_the_scan_sees_module_level_and_function_local_imports():
 #: Upward imports planted into the real tree: (module, appended source, imported module).
 PLANTED_UPWARD = (
     # a solver (layer 2) importing the command line (layer 6), at module level
-    ("rpcheck.svm.svc", "\nfrom rpcheck.cli import main\n", "rpcheck.cli"),
+    ("rpcheck.svm.svc", "\nfrom rpcheck.cli import main\n", "rpcheck.cli.main"),
     # a sketch (layer 1) importing a paper's checker (layer 5) inside a function, relative import
     ("rpcheck.sketches.gaussian", "\ndef _planted():\n    from ..checkers.paul2014 import embedding\n",
      "rpcheck.checkers.paul2014.embedding"),
@@ -246,3 +247,17 @@ def test_the_tree_check_fails_on_upward_imports_planted_in_the_real_tree():
         key = (module, target, "upward")
         assert key in new, (key, new)
         assert new[key].startswith(module) and f"layer {_layer(target)} > {_layer(module)}" in new[key]
+
+
+def test_the_tree_check_fails_on_a_command_reaching_into_a_private_name():
+    """The command modules compose the engine and the presentation through public names only: a private
+    name of another unit imported by one of them (here the engine's plan, from ``rpcheck.cli.check``) is
+    reported, and the real command modules hold no such import."""
+    mods = scan_modules()
+    commands = [m for m in mods if m.startswith("rpcheck.cli.")]
+    assert {"rpcheck.cli.main", "rpcheck.cli.check", "rpcheck.cli.verify", "rpcheck.cli.list"} <= set(commands)
+    assert not [k for k in violations(mods) if k[0] in commands and k[2] == "private"]
+    src, pkg = mods["rpcheck.cli.check"]
+    mods["rpcheck.cli.check"] = (src + "\ndef _planted():\n    from ..engine.plan import _resolve_theorems\n", pkg)
+    new = new_violations(mods)
+    assert ("rpcheck.cli.check", "rpcheck.engine.plan._resolve_theorems", "private") in new, new

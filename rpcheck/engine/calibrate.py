@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import RpcheckError
+from ..stats import Verdict
 from .store import MARKER, atomic_write_text, read_json
 from .theorem import PROFILES
 
@@ -57,11 +58,11 @@ MAX_SEEDS = 10_000
 #: Confidence level of the exact interval on the fraction of runs with any unexpected row.
 CI_LEVEL = 0.99
 _MAX_SEED = 2**63 - 1
-_VERDICTS = ("HOLDS", "VIOLATED", "INCONCLUSIVE", "VACUOUS")
+_VERDICTS = tuple(v.value for v in Verdict)
 #: Columns of ``calibration.csv`` / :attr:`CalibrationResult.table`.
 CALIBRATION_COLUMNS = (
     "theorem", "variant", "cell", "params", "mode", "role", "expected", "seeds", "unexpected",
-    "unexpected_rate", "HOLDS", "VIOLATED", "INCONCLUSIVE", "VACUOUS", "unexpected_seeds",
+    "unexpected_rate", *_VERDICTS, "unexpected_seeds",
 )  # fmt: skip
 _SEEDS_ALLOWED = (
     f"a range A-B or a comma-separated list of integers (ranges allowed: 1-5,9) in [0, 2**63 - 1], "

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import RpcheckError
-from ..stats import BinomialCount, ConfidenceInterval
+from ..stats import ROLES, BinomialCount, ConfidenceInterval, Verdict
 from .store import read_json, read_table
 
 __all__ = [
@@ -33,8 +33,6 @@ __all__ = [
     "TRIAL_COLUMNS",
     "load_results",
     "load_trials",
-    "summary_counts",
-    "summary_line",
 ]
 
 #: Columns of ``RunResult.cells`` in order (ARCHITECTURE.md; the ``p_<name>`` parameter columns follow
@@ -219,18 +217,21 @@ class RunResult:
         measured rows, unexpected rows (a pandas DataFrame; what ``_repr_html_`` shows in a notebook)."""
         import pandas as pd
 
-        cols = ["theorem", "HOLDS", "VIOLATED", "INCONCLUSIVE", "VACUOUS", "measured", "self-checks",
-                "controls", "unexpected"]  # fmt: skip
+        verdicts = [v.value for v in Verdict]
+        cols = ["theorem", *verdicts, "measured", "self-checks", "controls", "unexpected"]
         if self.cells.empty:
             return pd.DataFrame(columns=cols)
         c = self.cells
-        role = c["role"].astype(str) if "role" in c.columns else pd.Series("claim", index=c.index)
+        role = pd.Series("claim", index=c.index)  # a role outside ROLES (or none) is "claim", as in the report
+        if "role" in c.columns:
+            stripped = c["role"].astype(str).str.strip()
+            role = stripped.where(stripped.isin(ROLES), "claim")
         rows = []
         for tid, idx in c.groupby("theorem", sort=True).groups.items():
             sub, r = c.loc[idx], role.loc[idx]
             claim = sub[r == "claim"]
             row = {"theorem": tid}
-            for v in ("HOLDS", "VIOLATED", "INCONCLUSIVE", "VACUOUS"):
+            for v in verdicts:
                 row[v] = int((claim["verdict"] == v).sum())
             row["measured"] = int((r == "measurement").sum())
             row["self-checks"] = int((r == "self-check").sum())
@@ -452,70 +453,3 @@ def load_trials(path):
                     found[r.i] = r
         frames.append(_records_frame(tid, int(cell), names, [found[i] for i in sorted(found)]))
     return _concat_trial_frames(frames)
-
-
-# ------------------------------------------------------------------------------------------ summaries
-
-#: verdict order of every count the summaries print
-VERDICT_ORDER = ("HOLDS", "VIOLATED", "INCONCLUSIVE", "VACUOUS")
-
-
-def _ordered(d):
-    order = {v: i for i, v in enumerate(VERDICT_ORDER)}
-    return dict(sorted(d.items(), key=lambda kv: order.get(kv[0], 9)))
-
-
-def _text(v):
-    return "" if v is None or (isinstance(v, float) and v != v) else str(v)
-
-
-def summary_counts(cells):
-    """Counts of a cells table, the one summary every interface prints (CLI, pytest plugin, JSON).
-
-    Rows are counted by role: ``claims`` (role "claim", or no role column) by verdict and, in
-    ``claims_by_mode``, by mode then verdict; ``self_checks`` and ``controls`` by verdict; ``measured``
-    (role "measurement": no verdict); ``unexpected`` (verdict differs from the expected one).
-    """
-    claims, by_mode, self_checks, controls, measured = {}, {}, {}, {}, 0
-    roles = cells["role"].tolist() if "role" in cells.columns else [""] * len(cells)
-    modes = cells["mode"].tolist() if "mode" in cells.columns else [""] * len(cells)
-    for role, mode, verdict in zip(roles, modes, cells["verdict"].astype(str).tolist() if len(cells) else []):
-        role = _text(role) or "claim"
-        if role == "measurement":
-            measured += 1
-            continue
-        d = self_checks if role == "self-check" else controls if role == "control" else claims
-        d[verdict] = d.get(verdict, 0) + 1
-        if d is claims:
-            m = by_mode.setdefault(_text(mode) or "?", {})
-            m[verdict] = m.get(verdict, 0) + 1
-    return {
-        "theorems": int(cells["theorem"].nunique()) if len(cells) else 0,
-        "rows": int(len(cells)),
-        "claims": _ordered(claims),
-        "claims_by_mode": {k: _ordered(v) for k, v in sorted(by_mode.items())},
-        "self_checks": _ordered(self_checks),
-        "controls": _ordered(controls),
-        "measured": measured,
-        "unexpected": int((~cells["as_expected"].astype(bool)).sum()) if len(cells) else 0,
-    }
-
-
-def count_text(counts):
-    """``'3 HOLDS, 1 VIOLATED'`` from ``{verdict: count}``, in :data:`VERDICT_ORDER`."""
-    return ", ".join(f"{n} {k}" for k, n in _ordered(counts).items())
-
-
-def summary_line(counts):
-    """One line from :func:`summary_counts`: claims per mode, self-checks, controls, measured, unexpected."""
-    modes = counts.get("claims_by_mode") or {}
-    claims = "; ".join(f"{m}: {count_text(c)}" for m, c in modes.items()) or count_text(counts["claims"]) or "none"
-    parts = [f"claims ({claims})"]
-    if counts["self_checks"]:
-        parts.append(f"self-checks: {count_text(counts['self_checks'])}")
-    if counts["controls"]:
-        parts.append(f"controls: {count_text(counts['controls'])}")
-    if counts["measured"]:
-        parts.append(f"measured: {counts['measured']}")
-    return f"{counts['theorems']} theorems, {counts['rows']} rows; " + "; ".join(parts) + (
-        f"; unexpected: {counts['unexpected']}")

@@ -11,6 +11,7 @@ variant names, parameter values, verdicts, reasons, ``decide_info``, provenance)
 from __future__ import annotations
 
 import html
+import json
 import math
 import re
 from urllib.parse import quote
@@ -99,7 +100,5 @@ def fmt_value(v):
     """A parameter value as its type reads: ints as ints, floats compact, strings as given, lists and
     dicts as compact JSON."""
     if isinstance(v, list | tuple | dict):
-        import json
-
         return json.dumps(v, separators=(",", ":"), default=str)
     return fmt_num(v)

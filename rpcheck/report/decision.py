@@ -22,12 +22,17 @@ from __future__ import annotations
 import json
 import math
 
+from .. import stats
+from ..engine.plan import ANYTIME_SHARE
+from ..stats import Verdict
+from ._rows import role as row_role
+
 __all__ = ["decision_rate", "decision_lines", "MAX_LISTED"]
 
 #: The terminal summary lists at most this many undecided rows, then "... and N more".
 MAX_LISTED = 20
 
-_DECIDED = ("HOLDS", "VIOLATED")
+_DECIDED = (Verdict.HOLDS.value, Verdict.VIOLATED.value)
 _ESTIMATED_MODES = ("bound", "exact", "deterministic")
 
 
@@ -78,8 +83,6 @@ def _levels(prov):
         m = _int(fam)
     m = max(1, m)
     if prov.get("stopping") == "anytime":
-        from ..engine.plan import ANYTIME_SHARE
-
         alpha *= ANYTIME_SHARE
     return alpha, m
 
@@ -91,8 +94,6 @@ def _more_draws(row, alpha, m):
     mode = _text(row.get("mode"))
     if alpha is None or mode not in _ESTIMATED_MODES:
         return None, None
-    from .. import stats
-
     promised = _float(row.get("promised"))
     if mode != "deterministic" and (promised is None or not 0 <= promised <= 1):
         return None, None
@@ -159,7 +160,7 @@ def decision_rate(cells, provenance=None):
         exp = _text(row.get(declared))
         if exp not in _DECIDED:
             continue
-        role = _text(row.get("role")) or "claim"
+        role = row_role(row)
         if role == "claim":
             bucket = claims
         elif role == "self-check":
@@ -170,7 +171,7 @@ def decision_rate(cells, provenance=None):
         verdict = _text(row.get("verdict"))
         if verdict in _DECIDED:
             bucket["decided"] += 1
-        elif verdict == "VACUOUS":
+        elif verdict == Verdict.VACUOUS:
             bucket["no_evidence"].append(_entry(row, None, None))
         else:
             bucket["undecided"].append(_entry(row, alpha, m))

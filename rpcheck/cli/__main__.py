@@ -1,0 +1,7 @@
+"""``python -m rpcheck.cli``: the ``rpcheck`` command."""
+
+import sys
+
+from .main import console_main
+
+sys.exit(console_main())
