@@ -18,8 +18,6 @@ MAX_LINES = 700
 ALLOWLIST = {
     "cli.py",
     "report/html.py",
-    "svm/svc.py",
-    "svm/drp.py",
     "bounds/shi2012.py",
 }
 
