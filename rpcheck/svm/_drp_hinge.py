@@ -185,7 +185,7 @@ _CLARABEL_STATUS = {
 
 def _clarabel_box_qp(M, lin, Mb0, lam, opts):
     r"""The hinge dual as Clarabel's conic QP, posed directly (the problem cvxpy would build, without its
-    per-call canonicalisation, which cost ~40% of a zhang2013.thm4/thm5 trial): variables ``x = (beta, t)``,
+    per-call canonicalisation, which costs ~40% of a zhang2013.thm4/thm5 trial): variables ``x = (beta, t)``,
 
     .. math::
 

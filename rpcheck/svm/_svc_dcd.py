@@ -38,8 +38,8 @@ _DCD_INNER = 50
 _DCD_TIGHTEN = 100.0
 # rho = _DCD_RHO * mean_i ||x_i||^2: a smaller rho conditions the inner problems better (the appended feature
 # sqrt(rho) is weaker), a larger one needs fewer multiplier steps. On three n = 120..200, d = 10..40
-# non-separable instances rho factor 0.3 needed 1.1k-30k epochs (7-10 steps), 1 needed 1.6k-54k and 3 up to
-# > 100k (before shrinking and the checkpoints); 0.25 is taken next to the best measured.
+# non-separable instances rho factor 0.3 needs 1.1k-30k epochs (7-10 steps), 1 needs 1.6k-54k and 3 up to
+# > 100k (without shrinking and the checkpoints); 0.25 is taken next to the best measured.
 _DCD_RHO = 0.25
 # Epoch counts at which the certificate (with the polish) is also tried before the tolerance is reached; such
 # a point is returned only when its relative KKT residual is <= _WARM_ACCEPT (1e-9), i.e. in practice when the

@@ -16,7 +16,7 @@ KKT residuals are no worse. Every returned quantity is recomputed from the retur
 Along a C path on the same data (the C grid of one cross-validation fold), ``warm_start`` hands the previous
 result's free and bounded sets to the same float64 active-set method at the new C; its point is returned only
 when it passes the certificate at 1e-9 relative (else the cold solve runs unchanged). On 13,494 x 256
-projections of the rcv1-binary stand-in (lei2020.sparse_scale) the warm point was accepted at all ten C values
+projections of the rcv1-binary stand-in (lei2020.sparse_scale) the warm point is accepted at all ten C values
 after the first of the paper's grid 2^-5..2^5 (0.04-0.10 s against 0.8-1.4 s cold; w equal to 3e-15 relative).
 
 ``solver="DCD"`` solves the same dual without densifying a sparse X: dual coordinate descent (Hsieh et al. 2008)
@@ -335,7 +335,7 @@ def _solve_ipm(X, y, C, bias, polish, options, t0, rmax=None):
 
     sc = _data_scale(X, C, rmax)
     # the factorisation, the IPM and the certificate are small dense products: one BLAS thread
-    # (rpcheck._threads; a 1000 x 100 QR took 0.1 s with 2 threads on a loaded 2-core machine, 6.5 ms with 1)
+    # (rpcheck._threads; a 1000 x 100 QR takes 0.1 s with 2 threads on a loaded 2-core machine, 6.5 ms with 1)
     with single_thread_blas():
         A = np.ascontiguousarray(_dense_factor(X) * (sc * y)[:, None])
         alpha, status, iters = _ipm(A, -np.ones(A.shape[0]), C / sc**2, e=y if bias else None, r=0.0,
