@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import ast
 
-from .engine.plan import MAX_TRIALS
+from .engine.plan import MAX_JOBS, MAX_TRIALS
 from .engine.theorem import PROFILES
 
 __all__ = [
@@ -58,8 +58,6 @@ def duration_seconds(text):
 #: the int64 ``seed`` column of the cells table (a larger seed would fail only when the table is written,
 #: after the whole run).
 MAX_SEED = 2**63 - 1
-#: Worker processes are at most 1024 (each is a Python interpreter with numpy/scipy loaded, ~100 MB).
-MAX_JOBS = 1024
 
 
 def _int_in(low, high, what):
@@ -79,7 +77,7 @@ positive_int = _int_in(1, None, "a positive integer")
 nonnegative_int = _int_in(0, None, "an integer >= 0")
 seed_int = _int_in(0, MAX_SEED, "an integer in [0, 2**63 - 1] (the seed is stored as int64)")
 trials_int = _int_in(1, MAX_TRIALS, f"an integer in [1, {MAX_TRIALS:,}] (the engine's limit of trials per cell)")
-jobs_int = _int_in(1, MAX_JOBS, f"an integer in [1, {MAX_JOBS}]")
+jobs_int = _int_in(1, MAX_JOBS, f"an integer in [1, {MAX_JOBS}] (the engine's limit of worker processes)")
 
 
 def probability(text):

@@ -1,5 +1,6 @@
 """Error messages name what the user typed: ``report -o`` names the ``-o`` path, never the hidden temporary
-file of the atomic write; the ``--trials`` limit states the memory model of rpcheck.engine.runner."""
+file of the atomic write; the ``--trials`` limit states the memory model of rpcheck.engine.runner; ``--jobs`` and
+run()'s ``jobs`` share the engine's one limit and state its range."""
 
 import errno
 import tempfile
@@ -9,6 +10,7 @@ import pytest
 from rpcheck import options
 from rpcheck.cli import main
 from rpcheck.engine import runner
+from rpcheck.errors import RpcheckError
 
 
 @pytest.fixture(scope="module")
@@ -59,3 +61,15 @@ def test_the_trials_limit_is_the_engines_one_constant(capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--trials" in err and f"[1, {options.MAX_TRIALS:,}]" in err
     assert "1.6 KB" not in err and "every trial's record is kept in memory" not in err
+
+
+def test_the_jobs_limit_is_the_engines_one_constant(capsys):
+    assert options.MAX_JOBS is runner.MAX_JOBS  # one constant, rpcheck.engine.plan.MAX_JOBS
+    assert options.jobs_int(str(options.MAX_JOBS)) == options.MAX_JOBS
+    with pytest.raises(SystemExit):
+        main(["check", "paul2014.lemma3.4", "--jobs", str(options.MAX_JOBS + 1)])
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--jobs" in err and f"[1, {options.MAX_JOBS}]" in err, err
+    with pytest.raises(RpcheckError, match=rf"`jobs` \({options.MAX_JOBS + 1}\) must be an integer in the range "
+                       rf"\[1, {options.MAX_JOBS}\]"):
+        runner.run("paul2014.lemma3.4", profile="quick", backend="serial", jobs=options.MAX_JOBS + 1)

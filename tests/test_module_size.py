@@ -16,8 +16,6 @@ MAX_LINES = 700
 
 #: Modules above MAX_LINES, relative to rpcheck/, that are still to be split.
 ALLOWLIST = {
-    "svm/svc.py",
-    "svm/drp.py",
     "bounds/shi2012.py",
 }
 

@@ -45,13 +45,17 @@ STOPPING = ("none", "looks", "anytime", "until-decided")
 #: MAX_TRIALS); a time budget ends it sooner.
 UNTIL_DECIDED_GROWTH = 64
 #: Largest number of trials per cell accepted by run()/run_cell() and by ``--trials`` (rpcheck.options uses this
-#: constant), and largest number of workers. The parent's memory is flat in the number of trials
+#: constant). The parent's memory is flat in the number of trials
 #: (:mod:`rpcheck.engine.aggregate`, "Memory"); what the trials limit bounds is the run time (a typo such as
 #: ``trials=10**12`` is refused instead of running for years) and the records of the one cell at a time whose
 #: report-mode variant has a ``decide`` hook, and of a run_cell() call, which are held together (about 1 KiB a
 #: trial: about 1 GiB at 10**6). At 10**6 trials an exact 99% interval already resolves failure rates of 1e-5,
 #: far below every failure probability the papers state.
 MAX_TRIALS = 10**6
+#: Largest ``jobs`` accepted by run()/run_cell() and by ``--jobs`` (rpcheck.options uses this constant). A run never
+#: starts more workers than it can use: the process pool and a LocalCluster get min(jobs, usable cores, trials to
+#: run) (:func:`rpcheck.engine.backends.useful_jobs`), so the limit costs nothing on any machine; it refuses a
+#: mistyped count (``--jobs 100000``) with an error naming the allowed range instead of capping it silently.
 MAX_JOBS = 4096
 #: Trials per cell whose records the parent keeps (the first ones, by index): the quantile columns
 #: (stat_q05/q50/q95, bound_q50), the plots and ``RunResult.trials`` use them. Every other trial is

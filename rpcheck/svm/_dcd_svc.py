@@ -1,6 +1,6 @@
 r"""Compiled (numba) dual coordinate descent epochs for the L1-loss SVM dual with an augmented equality.
 
-The inner problem of the method of multipliers in :func:`rpcheck.svm.svc._solve_dcd`:
+The inner problem of the method of multipliers in :func:`rpcheck.svm._svc_dcd._solve_dcd`:
 
 .. math::
 

@@ -104,16 +104,17 @@ def test_warm_growth_guard_gives_up_early_and_changes_nothing(monkeypatch):
     stops attempts early: on a C path whose wrong guesses add hundreds of margin violators (n = 1200, d = 8), a
     guarded attempt makes at most as many free-set solves as the unguarded one, gives up on at least one path
     step, and returns None or exactly the unguarded attempt's point; the path's results stay certified."""
+    import rpcheck.svm._svc_polish as svc_polish
     import rpcheck.svm.svc as svc
 
     calls = []
-    solve_free = svc._solve_free
+    solve_free = svc_polish._solve_free
 
     def counting(X, y, F, *a, **k):
         calls.append(F.size)
         return solve_free(X, y, F, *a, **k)
 
-    monkeypatch.setattr(svc, "_solve_free", counting)
+    monkeypatch.setattr(svc_polish, "_solve_free", counting)  # where _polish looks it up
     X, y = soft_data(1200, 8, seed=0)
     prev, fired = None, 0
     for C in DEFAULT_C_GRID:
