@@ -21,4 +21,5 @@ from . import (  # noqa: F401  (imported for registration)
     thm8,
     thm8_final_step,
     thm9,
+    thm9_memory,
 )
