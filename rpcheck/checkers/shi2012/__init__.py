@@ -22,4 +22,5 @@ from . import (  # noqa: F401  (imported for registration)
     thm8_final_step,
     thm9,
     thm9_memory,
+    unnormalised_margin,
 )
