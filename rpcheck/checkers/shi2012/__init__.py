@@ -3,6 +3,7 @@ on import; list them here."""
 
 from . import (  # noqa: F401  (imported for registration)
     bookkeeping,
+    error_allowed,
     fig1,
     fig1_margins,
     fig2,
