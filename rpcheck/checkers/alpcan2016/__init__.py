@@ -2,4 +2,4 @@
 
 Modules register on import."""
 
-from . import adversarial_game, margin, quadratic_game, xar  # noqa: F401  (imported for registration)
+from . import adversarial_game, baselines, margin, quadratic_game, xar  # noqa: F401  (imported for registration)

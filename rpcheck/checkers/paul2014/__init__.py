@@ -23,6 +23,7 @@ from . import (  # noqa: F401  (imported for registration)
     repro_rcv1_multiclass,
     repro_synthetic,
     repro_techtc,
+    sec14_comparison,
     shape,
     shape_eq8,
     sparsity,

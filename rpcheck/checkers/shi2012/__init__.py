@@ -3,6 +3,7 @@ on import; list them here."""
 
 from . import (  # noqa: F401  (imported for registration)
     bookkeeping,
+    error_allowed,
     fig1,
     fig1_margins,
     fig2,
@@ -21,4 +22,6 @@ from . import (  # noqa: F401  (imported for registration)
     thm8,
     thm8_final_step,
     thm9,
+    thm9_memory,
+    unnormalised_margin,
 )

@@ -20,4 +20,5 @@ from . import (  # noqa: F401  (imported for registration)
     thm4,
     thm5,
     thm6,
+    thm6_informative,
 )
