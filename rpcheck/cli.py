@@ -34,7 +34,6 @@ from .engine.catalog import (
     resolve_theorem,
     theorem_info,
     unknown_id,
-    write_shipped_index,
 )
 from .engine.theorem import ALL_PROFILES, PROFILES
 from .errors import RpcheckError
@@ -632,8 +631,8 @@ def _show_markdown(ref):
 
     if ref is None:
         pages = markdown.render_pages()
-        return "\n".join(pages[name] for name in ["index.md", *(f"{p}.md" for p in registry.PAPER_PACKAGES)])
-    if ref in registry.PAPER_PACKAGES:
+        return "\n".join(pages[name] for name in ["index.md", *(f"{p}.md" for p in registry.builtin_papers())])
+    if ref in registry.builtin_papers():
         return markdown.paper_markdown(ref, markdown.builtin_theorems())
     t = resolve_theorem(ref)
     return markdown.theorem_markdown(t, level=1, ref=ref if ":" in ref else t.id)
@@ -712,7 +711,6 @@ def _cmd_docs(args):
     _check_out_dir(args.out, "--out")
     written = markdown.write_pages(args.out, pages)
     print(f"wrote {len(written)} pages to {args.out}: {', '.join(p.name for p in written)}")
-    print(f"wrote the index of the built-in theorems to {write_shipped_index()}")
     return EXIT_OK
 
 

@@ -192,7 +192,7 @@ def _save_npz(path, **arrays):
 
 def _meta(**changes):
     meta = {
-        "format": 1, "theorem": CHEAP, "module": "rpcheck.checkers.shi2012.fig1_margins",
+        "format": 1, "theorem": CHEAP, "module": "rpcheck.papers.shi2012.fig1_margins",
         "variant": "original_d2_margin",
         "cell": 0, "params": json.dumps({"a": 2.0}), "seed": 0, "spawn_key": [1, 2, 3], "trial": 0,
         "outcomes": {}, "diagnostics": {},

@@ -102,7 +102,7 @@ def test_prose_is_escaped_and_code_is_kept():
 
 
 def test_the_shipped_index_of_the_builtin_theorems_is_current():
-    """rpcheck/checkers/index.json lets the first `rpcheck list` after an install answer without importing the
+    """rpcheck/papers/index.json lets the first `rpcheck list` after an install answer without importing the
     checkers; it is used only while its key matches the checkers' sources, and must list what they register."""
     import json
 
@@ -110,6 +110,6 @@ def test_the_shipped_index_of_the_builtin_theorems_is_current():
 
     shipped = json.loads(catalog.SHIPPED_INDEX.read_text(encoding="utf-8"))
     assert shipped["key"] == catalog.checkers_key() and shipped["theorems"] == catalog.compute_index(), (
-        f"rpcheck/checkers/index.json is stale; {HOW} and rpcheck/checkers/index.json."
+        f"rpcheck/papers/index.json is stale; {HOW} and rpcheck/papers/index.json."
     )
     assert catalog.shipped_index() == shipped["theorems"]

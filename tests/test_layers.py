@@ -6,8 +6,8 @@ An AST scan of every module under ``rpcheck/`` (module-level AND function-local 
 - a *circular* import: a cycle in the graph of imports between rpcheck modules (a package's own
   ``__init__`` importing its submodules is not a cycle with them: Python runs the parent package first);
 - a *private* import across units: a module importing a ``_private`` module or name of another unit
-  (a unit is a top-level module or package of rpcheck; each paper package under ``rpcheck.checkers`` is
-  its own unit, so one paper's checkers do not reach into another paper's private helpers).
+  (a unit is a top-level module or package of rpcheck; each paper package under ``rpcheck.papers`` is
+  its own unit, so one paper's theorem modules do not reach into another paper's private helpers).
 
 Existing violations in code whose owner has not fixed them yet are listed in :data:`ALLOWLIST`, each with
 its owner; nothing else may be added without a reason.
@@ -32,10 +32,10 @@ LAYERS = {
     # 3: statistics and verdict rules
     "stats": 3, "sequential": 3,
     # 4: engine and the libraries the checkers use
-    "engine": 4, "bounds": 4, "strategies": 4, "generators": 4, "datasets": 4, "data_registry": 4, "standins": 4,
+    "engine": 4, "strategies": 4, "generators": 4, "datasets": 4, "data_registry": 4, "standins": 4,
     "compare": 4,
-    # 5: the checkers of the papers, and advise (searches on the user's data with the engine)
-    "checkers": 5, "advise": 5,
+    # 5: the papers (theorem modules, helpers and bounds), and advise (searches on the user's data with the engine)
+    "papers": 5, "advise": 5,
     # 6: interfaces
     "results": 6, "report": 6, "cli": 6, "pytest_plugin": 6, "testing": 6, "options": 6, "__main__": 6,
 }  # fmt: skip
@@ -50,7 +50,7 @@ def _unit(module):
     parts = module.split(".")
     if len(parts) == 1:
         return "rpcheck"
-    if parts[1] == "checkers" and len(parts) > 2:
+    if parts[1] == "papers" and len(parts) > 2:
         return ".".join(parts[:3])
     return parts[1]
 
@@ -183,11 +183,11 @@ def _planted(extra):
         "rpcheck.engine": ("from .runner import run\n", True),
         "rpcheck.engine.runner": ("from ..stats import decide\nfrom . import _worker\n", False),
         "rpcheck.engine._worker": ("import numpy\n", False),
-        "rpcheck.checkers": ("", True),
-        "rpcheck.checkers.a": ("", True),
-        "rpcheck.checkers.a._common": ("", False),
-        "rpcheck.checkers.b": ("", True),
-        "rpcheck.checkers.b.thm": ("from ...engine import run\n", False),
+        "rpcheck.papers": ("", True),
+        "rpcheck.papers.a": ("", True),
+        "rpcheck.papers.a._common": ("", False),
+        "rpcheck.papers.b": ("", True),
+        "rpcheck.papers.b.thm": ("from ...engine import run\n", False),
         "rpcheck.cli": ("import rpcheck.engine\n", False),
     }
     base.update(extra)
@@ -203,8 +203,8 @@ def test_the_checker_accepts_a_clean_tree():
     [
         ("rpcheck.stats", "from .engine.runner import run\n", "upward"),  # module-level, upward
         ("rpcheck.stats", "def f():\n    from rpcheck.cli import main\n", "upward"),  # function-local
-        ("rpcheck.engine._worker", "def f():\n    import rpcheck.checkers.b.thm\n", "upward"),
-        ("rpcheck.checkers.b.thm", "from ..a._common import X\n", "private"),  # another paper's private module
+        ("rpcheck.engine._worker", "def f():\n    import rpcheck.papers.b.thm\n", "upward"),
+        ("rpcheck.papers.b.thm", "from ..a._common import X\n", "private"),  # another paper's private module
         ("rpcheck.cli", "from rpcheck.engine._worker import _run_chunk\n", "private"),
         ("rpcheck.engine._worker", "def f():\n    from . import runner\n", "cycle"),  # runner -> _worker -> runner
     ],
@@ -227,8 +227,8 @@ PLANTED_UPWARD = (
     # a solver (layer 2) importing the command line (layer 6), at module level
     ("rpcheck.svm.svc", "\nfrom rpcheck.cli import main\n", "rpcheck.cli"),
     # a sketch (layer 1) importing a paper's checker (layer 5) inside a function, relative import
-    ("rpcheck.sketches.gaussian", "\ndef _planted():\n    from ..checkers.paul2014 import embedding\n",
-     "rpcheck.checkers.paul2014.embedding"),
+    ("rpcheck.sketches.gaussian", "\ndef _planted():\n    from ..papers.paul2014 import embedding\n",
+     "rpcheck.papers.paul2014.embedding"),
     # the statistics (layer 3) importing the engine (layer 4)
     ("rpcheck.stats", "\nimport rpcheck.engine.runner\n", "rpcheck.engine.runner"),
 )  # fmt: skip

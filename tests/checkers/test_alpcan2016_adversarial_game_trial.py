@@ -6,8 +6,8 @@ import types
 import numpy as np
 import pytest
 
-from rpcheck.checkers.alpcan2016 import adversarial_game as ag
-from rpcheck.checkers.alpcan2016 import xar
+from rpcheck.papers.alpcan2016 import adversarial_game as ag
+from rpcheck.papers.alpcan2016 import xar
 from rpcheck.engine import Verdict, run
 from rpcheck.errors import RpcheckError, SolverError
 

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from rpcheck.checkers.alpcan2016 import quadratic_game as qg
+from rpcheck.papers.alpcan2016 import quadratic_game as qg
 from rpcheck.engine import Verdict, run
 from rpcheck.errors import RpcheckError
 from rpcheck.generators import haar_orthonormal

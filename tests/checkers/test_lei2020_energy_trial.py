@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from rpcheck.checkers.lei2020 import energy
+from rpcheck.papers.lei2020 import energy
 
 
 @pytest.mark.parametrize("data", ["scaled", "lowrank", "spiky", "gaussian"])

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from rpcheck.checkers.lei2020 import jl_shape
+from rpcheck.papers.lei2020 import jl_shape
 from rpcheck.engine import Outcome, TrialRecord, Verdict
 
 

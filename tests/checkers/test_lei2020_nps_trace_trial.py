@@ -4,7 +4,7 @@
 import numpy as np
 import pytest
 
-from rpcheck.checkers.lei2020 import nps_trace
+from rpcheck.papers.lei2020 import nps_trace
 
 
 @pytest.mark.parametrize("data", ["scaled", "lowrank", "spiky", "gaussian"])

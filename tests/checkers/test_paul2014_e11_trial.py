@@ -4,7 +4,7 @@ derived identity of LIBLINEAR's problem is checked independently of the checker'
 import numpy as np
 import pytest
 
-from rpcheck.checkers.paul2014 import e11
+from rpcheck.papers.paul2014 import e11
 from rpcheck.svm import solve_l2svc
 
 
@@ -85,7 +85,7 @@ def test_sparse_stand_in_equals_the_densified_path(data):
     labels (errors, disagreements) exactly, and the identity checks decide the same."""
     import scipy.sparse as sp
 
-    from rpcheck.checkers.paul2014._common import stratified_split
+    from rpcheck.papers.paul2014._common import stratified_split
 
     cell = {"data": data, "kind": "gaussian", "n": 180, "d": 1200, "r": 256, "C": 10.0 if data == "rcv1" else 500.0,
             "density": 0.02, "rho": 5}

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from rpcheck.checkers.paul2014 import pca
-from rpcheck.checkers.paul2014.tables import TABLE_II
+from rpcheck.papers.paul2014 import pca
+from rpcheck.papers.paul2014.tables import TABLE_II
 from rpcheck.engine import Outcome, TrialRecord
 from rpcheck.report.html import _pair_rows
 

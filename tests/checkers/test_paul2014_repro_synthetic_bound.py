@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from rpcheck.checkers.paul2014.repro_synthetic import largest_training_size, oracle_error_bound
+from rpcheck.papers.paul2014.repro_synthetic import largest_training_size, oracle_error_bound
 from rpcheck.errors import RpcheckError
 
 

@@ -4,7 +4,7 @@ every certified fit, pooled, with the exact 99% interval)."""
 import numpy as np
 import pytest
 
-from rpcheck.checkers.paul2014 import repro_synthetic
+from rpcheck.papers.paul2014 import repro_synthetic
 from rpcheck.engine import TrialRecord
 from rpcheck.report.html import _pair_rows
 

@@ -5,8 +5,8 @@ the decide rules (Table II rows reused from paul2014.tables, the eps_in agreemen
 import numpy as np
 import pytest
 
-from rpcheck.checkers.paul2014 import repro_techtc as T
-from rpcheck.checkers.paul2014.tables import TABLE_II
+from rpcheck.papers.paul2014 import repro_techtc as T
+from rpcheck.papers.paul2014.tables import TABLE_II
 from rpcheck.engine import Outcome, Verdict, registry
 from rpcheck.engine.theorem import TrialRecord
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.linalg import hadamard
 
-from rpcheck.checkers.paul2014 import shape
+from rpcheck.papers.paul2014 import shape
 from rpcheck.engine import Outcome, TrialRecord, Verdict
 from rpcheck.linalg import embedding_distortion
 

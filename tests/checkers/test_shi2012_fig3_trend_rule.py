@@ -1,13 +1,13 @@
 """shi2012.fig3_4.trend: the paired grid, the decision rule, its negative control and the power behind every
-expected verdict (rpcheck/checkers/shi2012/fig3_trend.py docstring)."""
+expected verdict (rpcheck/papers/shi2012/fig3_trend.py docstring)."""
 
 import math
 
 import numpy as np
 import pytest
 
-from rpcheck.checkers.shi2012 import fig3_4 as f34
-from rpcheck.checkers.shi2012 import fig3_trend as t
+from rpcheck.papers.shi2012 import fig3_4 as f34
+from rpcheck.papers.shi2012 import fig3_trend as t
 from rpcheck.engine import Verdict
 
 
