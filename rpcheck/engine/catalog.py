@@ -126,12 +126,18 @@ def cache_dir():
     return Path(base) / "rpcheck"
 
 
-def source_key():
-    """crc32 of (path, size, mtime) of every .py file of the package: changes whenever any source changes."""
+def package_root():
+    """The directory of the rpcheck package (its theorem modules included): what :func:`source_key` covers."""
+    return Path(__file__).resolve().parents[1]
+
+
+def source_key(root=None):
+    """crc32 of the version and (path, size, mtime) of every .py file under ``root`` (default:
+    :func:`package_root`): changes whenever any source changes."""
     import zlib
 
     parts = [__version__]
-    for rel, path in py_files(Path(__file__).resolve().parent):
+    for rel, path in py_files(Path(root) if root is not None else package_root()):
         st = os.stat(path)
         parts.append(f"{rel}:{st.st_size}:{st.st_mtime_ns}")
     return f"{zlib.crc32(chr(10).join(parts).encode()):08x}"

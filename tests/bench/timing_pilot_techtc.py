@@ -37,9 +37,9 @@ def main(argv=None):
     import numpy as np
     from scipy.stats import beta, binom
 
+    from rpcheck.engine import registry
     from rpcheck.papers.paul2014 import repro_techtc as rt
     from rpcheck.papers.paul2014._common import target_dims
-    from rpcheck.engine import registry
     from rpcheck.standins import techtc_like
     from tests.bench.pilot_power import sign_test_thresholds
 

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rpcheck.papers.alpcan2016 import xar
 from rpcheck.errors import RpcheckError
 from rpcheck.generators import haar_orthonormal
 from rpcheck.linalg import embedding_distortion
+from rpcheck.papers.alpcan2016 import xar
 from rpcheck.stats import Verdict
 
 

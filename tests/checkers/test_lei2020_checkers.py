@@ -87,8 +87,8 @@ def test_toy_srht_choice_is_fair_coin():
 
 
 def test_comparison_decide_on_synthetic_records():
-    from rpcheck.papers.lei2020 import comparison as e
     from rpcheck.engine import TrialRecord
+    from rpcheck.papers.lei2020 import comparison as e
 
     rng = np.random.default_rng(0)
     methods = ["all", "pca", "gaussian", "achlioptas", "countsketch", "srht", "srht-nps", "srht-topr",
@@ -269,8 +269,8 @@ def test_flattening_expected_holds_by_derivation():
     rotation tied to the formula c_j = ||X diag(h_j) s||^2 / d'."""
     from scipy.linalg import hadamard
 
-    from rpcheck.papers.lei2020.bounds import flattening_bound, flattening_failure_upper
     from rpcheck.papers.lei2020 import _common as c
+    from rpcheck.papers.lei2020.bounds import flattening_bound, flattening_failure_upper
     from rpcheck.sketches import make_sketch
     from rpcheck.sketches._fwht import next_pow2
     from rpcheck.stats import holds_power

@@ -14,9 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rpcheck.papers.lei2020.bounds as B
+from rpcheck.errors import RpcheckError
 from rpcheck.papers.lei2020 import _common as c
 from rpcheck.papers.lei2020.prop1 import _unsq
-from rpcheck.errors import RpcheckError
 from rpcheck.sketches import make_sketch, supervised_scores
 
 

@@ -1,4 +1,4 @@
-"""One theorem per checker module (docs/adding-a-theorem.md): a module under ``rpcheck.checkers`` registers at
+"""One theorem per checker module (docs/adding-a-theorem.md): a module under ``rpcheck.papers`` registers at
 most one theorem per trial function. Several theorems may share one trial only when it is literally the same
 function object (variants of one trial, e.g. the Lemma 3.1-3.4 rows of ``paul2014.embedding``); two
 theorems with different ``trial`` functions belong in two modules."""

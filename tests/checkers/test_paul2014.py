@@ -10,6 +10,10 @@ import numpy as np
 import pytest
 import scipy.linalg as sla
 
+from rpcheck.engine import Outcome, Verdict, registry
+from rpcheck.engine.theorem import TrialRecord
+from rpcheck.errors import RpcheckError
+from rpcheck.linalg import thin_q
 from rpcheck.papers.paul2014 import bounds as B
 from rpcheck.papers.paul2014 import (
     embedding,
@@ -20,10 +24,6 @@ from rpcheck.papers.paul2014 import (
     sparsity,
 )
 from rpcheck.papers.paul2014._common import Interval, svc_bounds, svr_bounds
-from rpcheck.engine import Outcome, Verdict, registry
-from rpcheck.engine.theorem import TrialRecord
-from rpcheck.errors import RpcheckError
-from rpcheck.linalg import thin_q
 
 PAUL_IDS = [
     "paul2014.lemma3.1", "paul2014.lemma3.2", "paul2014.lemma3.3", "paul2014.lemma3.4", "paul2014.c1a",

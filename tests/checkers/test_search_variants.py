@@ -66,8 +66,8 @@ def test_margin_search_reports_the_shrunk_counterexample():
     assert rec.diagnostics["upper_t_nonzero"] < d or rec.diagnostics["upper_angles_nonzero"] < d * (d - 1) / 2
     # the saved artifacts rebuild the shrunk instance and its certified violation
     X, y, C = rec.artifacts["X"], rec.artifacts["y"], float(rec.artifacts["C"])
-    from rpcheck.papers.paul2014._common import FP_REL, svc_bounds
     from rpcheck.linalg import row_space_basis
+    from rpcheck.papers.paul2014._common import FP_REL, svc_bounds
     from rpcheck.svm import solve_svc
 
     XR, e = m.projected_data(X, row_space_basis(X), m.rotation(rec.artifacts["a_upper"], X.shape[1]),

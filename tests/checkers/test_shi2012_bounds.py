@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from rpcheck.papers.shi2012 import bounds as b
 from rpcheck.errors import RpcheckError
+from rpcheck.papers.shi2012 import bounds as b
 
 Z_ALARM = 5.0  # two-sided false alarm 5.7e-7 per comparison
 

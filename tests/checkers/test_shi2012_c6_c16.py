@@ -9,15 +9,15 @@ import pytest
 from scipy import stats as sps
 
 import rpcheck.papers.shi2012  # noqa: F401  (registers the theorems)
-from rpcheck.papers.shi2012 import bounds as B
+from rpcheck.engine import registry
+from rpcheck.errors import RpcheckError
 from rpcheck.papers.shi2012 import _common as c
 from rpcheck.papers.shi2012 import _thm6, thm6, thm9
+from rpcheck.papers.shi2012 import bounds as B
 from rpcheck.papers.shi2012 import subgaussian as sg
 from rpcheck.papers.shi2012 import subgaussian_thm6 as sg6
 from rpcheck.papers.shi2012 import thm5_band_width as bw
 from rpcheck.papers.shi2012 import thm5_measured_band as mb
-from rpcheck.engine import registry
-from rpcheck.errors import RpcheckError
 from rpcheck.stats import Verdict, violated_power
 
 

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 import rpcheck.papers.shi2012  # noqa: F401  (registers the theorems)
-from rpcheck.papers.shi2012 import bounds as B
-from rpcheck.papers.shi2012 import _common as c
-from rpcheck.papers.shi2012 import fig1, thm8_final_step, thm9
 from rpcheck.engine import Outcome, TrialRecord, registry
 from rpcheck.engine.runner import canonical_json, trial_rng
+from rpcheck.papers.shi2012 import _common as c
+from rpcheck.papers.shi2012 import bounds as B
+from rpcheck.papers.shi2012 import fig1, thm8_final_step, thm9
 
 SHI_IDS = [t for t in registry.ids() if t.startswith("shi2012.")]
 
@@ -172,8 +172,8 @@ def test_lemma4_clt_sign_axis_uses_the_exact_lattice_law():
     # axis pair z = (2K - nB)/sqrt(nB), K ~ Bin(nB, 1/2): at nB = 50 the exact tail is 0.0649, not 0.05.
     import math
 
-    from rpcheck.papers.shi2012 import bounds as b
     from rpcheck.engine import get, trial_rng
+    from rpcheck.papers.shi2012 import bounds as b
 
     th = get("shi2012.lemma4")
     v = th.variant("mean_clt")

@@ -7,10 +7,10 @@ import math
 import numpy as np
 import pytest
 
+from rpcheck.engine import Verdict
 from rpcheck.papers.shi2012 import bounds as B
 from rpcheck.papers.shi2012 import fig2_trend as t
 from rpcheck.papers.shi2012 import fig3_trend as t3
-from rpcheck.engine import Verdict
 
 
 def test_constraint_and_registration():

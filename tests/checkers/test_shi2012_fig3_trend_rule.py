@@ -6,9 +6,9 @@ import math
 import numpy as np
 import pytest
 
+from rpcheck.engine import Verdict
 from rpcheck.papers.shi2012 import fig3_4 as f34
 from rpcheck.papers.shi2012 import fig3_trend as t
-from rpcheck.engine import Verdict
 
 
 def test_parse_grid_and_constraint():

@@ -11,16 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from rpcheck.papers.zhang2013 import bounds as B
+from rpcheck.engine import get
+from rpcheck.errors import RpcheckError
 from rpcheck.papers.zhang2013 import algorithms, cor7, thm1, thm2, thm3, thm3_chi2, thm4, thm5, thm6
+from rpcheck.papers.zhang2013 import bounds as B
 from rpcheck.papers.zhang2013._common import (
     distortion_from_A,
     make_instance,
     projected_data_norm,
     wishart_gram,
 )
-from rpcheck.engine import get
-from rpcheck.errors import RpcheckError
 from rpcheck.strategies import low_rank_matrices, sketch_seeds
 
 #: Level of the goodness-of-fit tests below (false-alarm probability per test, fixed seeds).

@@ -102,7 +102,7 @@ def test_tutorial_pytest_block_and_entry_point_in_the_fixture(site, pytester, mo
 
 def test_entry_point_theorem_runs_in_verify(site, monkeypatch, tmp_path_factory, capsys):
     """`rpcheck verify` loads the entry-point group before it runs: the plugin's theorem is among the
-    theorems verified. The built-in papers are left out of the registry here (PAPER_PACKAGES emptied) so the
+    theorems verified. The built-in papers are left out of the registry here (no built-in entry point) so the
     run is only the plugin's; everything else is the CLI's own verify path."""
     from rpcheck import cli
     from rpcheck.engine import plugins, registry
@@ -110,7 +110,7 @@ def test_entry_point_theorem_runs_in_verify(site, monkeypatch, tmp_path_factory,
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setattr(registry, "_REGISTRY", {})
     monkeypatch.setattr(registry, "_loaded", False)
-    monkeypatch.setattr(registry, "PAPER_PACKAGES", ())
+    monkeypatch.setattr(registry, "builtin_entry_points", lambda: [])
     monkeypatch.setattr(plugins, "_loaded", {})
     out = tmp_path_factory.mktemp("verify") / "run"
     code = cli.main(["verify", "--backend", "serial", "--out", str(out), "--json", "--no-report"])

@@ -64,7 +64,6 @@ from ...svm.certified import FP_REL, svc_bounds
 from ..paul2014.margin import margin_lower_event, margin_upper_event
 from . import xar
 
-
 __all__ = ["THEOREM", "trial"]
 
 THEOREM_ID = "alpcan2016.margin"

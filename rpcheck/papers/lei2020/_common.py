@@ -65,10 +65,6 @@ def dpad(d):
 DATA_KINDS = ("gaussian", "scaled", "lowrank", "spiky")
 
 
-def p_int(low=1, doc=""):
-    return Param("int", low=low, doc=doc)
-
-
 def p_prob(doc):
     """A probability strictly inside (0, 1) (delta, eps)."""
     return Param("float", low=0.0, high=1.0, closed="neither", doc=doc)

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import bounds as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...sketches import make_sketch
 from . import _common as c
+from . import bounds as B
 
 __all__ = ["THEOREM", "trial"]
 
@@ -81,7 +81,8 @@ THEOREM = register(
             "w.p. 1-delta",
         citation=c.citation("Sec. 3.1 (no probability given; bound IMPORTED from Drineas-Kannan-Mahoney "
             "2006 Thm 1)"),
-        statement="(IMPORTED, rpcheck.papers.lei2020.bounds.dkm_frobenius_bound) nps: beta = 1; uniform with replacement: "
+        statement="(IMPORTED, rpcheck.papers.lei2020.bounds.dkm_frobenius_bound) nps: beta = 1; uniform with "
+                  "replacement: "
                   "beta = ||X||_F^2/(d "
             "max_j c_j).",
         kind="probabilistic",
@@ -92,7 +93,9 @@ THEOREM = register(
                 mode="bound",
                 expected=H,
                 promised_failure=lambda p: p["delta"],
-                assumed=("DKM 2006 Theorem 1 constants as recalled in rpcheck.papers.lei2020.bounds.dkm_frobenius_bound",),
+                assumed=(
+                    "DKM 2006 Theorem 1 constants as recalled in rpcheck.papers.lei2020.bounds.dkm_frobenius_bound",
+                ),
             ),
             Variant(
                 "uniform_with",
@@ -100,7 +103,9 @@ THEOREM = register(
                 mode="bound",
                 expected=H,
                 promised_failure=lambda p: p["delta"],
-                assumed=("DKM 2006 Theorem 1 constants as recalled in rpcheck.papers.lei2020.bounds.dkm_frobenius_bound",),
+                assumed=(
+                    "DKM 2006 Theorem 1 constants as recalled in rpcheck.papers.lei2020.bounds.dkm_frobenius_bound",
+                ),
             ),
             Variant(
                 "control_eckart_young",

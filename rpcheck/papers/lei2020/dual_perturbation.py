@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import bounds as B
 from ...engine import Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...sketches import make_sketch
 from ...stats import deterministic_trials
 from ...svm import solve_svc
 from . import _common as c
+from . import bounds as B
 from ._svm_bounds import H, certified_event, combine_events, event_outcome, solve_cert, svm_data
 
 __all__ = ["THEOREM", "trial", "METHODS"]

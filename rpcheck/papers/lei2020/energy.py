@@ -13,10 +13,10 @@ import itertools
 
 import numpy as np
 
-from . import bounds as B
 from ...engine import Constraint, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...stats import deterministic_trials
 from . import _common as c
+from . import bounds as B
 
 __all__ = ["THEOREM", "trial"]
 
@@ -71,7 +71,8 @@ THEOREM = register(
         title="E_D c_j = ||X||_F^2/d and Var_D c_j = (2/d^2) sum_{k!=l}(X^T X)_kl^2, exactly (all 2^d "
             "sign vectors)",
         citation=c.citation("Sec. 3.1 ('the Hadamard transform tends to equalize column norms')"),
-        statement="(DERIVED, rpcheck.papers.lei2020.bounds.rotated_energy_moments) E_D[c_j] = ||X||_F^2/d, Var_D[c_j] = "
+        statement="(DERIVED, rpcheck.papers.lei2020.bounds.rotated_energy_moments) E_D[c_j] = ||X||_F^2/d, "
+                  "Var_D[c_j] = "
                   "(2/d^2) sum_{k != l}(X^T "
         "X)_{kl}^2; "
         "hence E_D[p_j^nps] = 1/d.",

@@ -9,10 +9,10 @@ The negative control tightens the bound to just below the perfectly flat value `
 
 from __future__ import annotations
 
-from . import bounds as B
 from ...engine import Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...sketches import make_sketch
 from . import _common as c
+from . import bounds as B
 
 __all__ = ["THEOREM", "trial"]
 
@@ -53,7 +53,8 @@ THEOREM = register(
             "delta over D",
         citation=c.citation("Sec. 3.1 ('tends to equalize column norms'; no bound given, DERIVED "
                             "rpcheck.papers.lei2020.bounds.flattening_bound)"),
-        statement="(DERIVED, Hoeffding + union bound, rpcheck.papers.lei2020.bounds.flattening_bound) P_D(max_j c_j > 2 "
+        statement="(DERIVED, Hoeffding + union bound, rpcheck.papers.lei2020.bounds.flattening_bound) "
+                  "P_D(max_j c_j > 2 "
                   "ln(2nd/delta) "
         "||X||_F^2 / d) "
         "<= delta.",

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import bounds as B
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid
 from ...engine.registry import register
 from ...sketches import make_sketch
 from . import _common as c
+from . import bounds as B
 
 __all__ = ["THEOREM", "trial"]
 

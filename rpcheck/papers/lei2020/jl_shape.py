@@ -54,11 +54,11 @@ import time
 import numpy as np
 
 from ..._threads import single_threaded
-from .bounds import jl_min_dim
 from ...engine import Constraint, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict
 from ...engine.registry import register
 from ...engine.shape import bracket_search, certified_bracket, growth_verdict, max_evaluations
 from . import _common as c
+from .bounds import jl_min_dim
 
 __all__ = ["THEOREM", "trial", "decide", "pair_distortions", "formula", "endpoints", "ALPHA", "LEVEL", "SPAN"]
 

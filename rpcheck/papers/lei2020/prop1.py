@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 import scipy.optimize
 
-from . import bounds as B
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...stats import deterministic_trials
 from . import _common as c
+from . import bounds as B
 
 __all__ = ["THEOREM", "trial"]
 

@@ -18,12 +18,12 @@ import math
 
 import numpy as np
 
-from . import bounds as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...engine.search import trial_seed
 from ...sketches import make_sketch
 from ...stats import deterministic_trials
 from . import _common as c
+from . import bounds as B
 
 __all__ = ["THEOREM", "trial"]
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import bounds as B
 from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...stats import deterministic_trials
 from . import _common as c
+from . import bounds as B
 
 __all__ = ["THEOREM", "trial"]
 

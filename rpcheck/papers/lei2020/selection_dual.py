@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import bounds as B
 from ...engine import Constraint, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...errors import NotSeparableError
 from ...sketches import make_sketch
 from ...stats import deterministic_trials
 from ...svm import solve_svc
 from . import _common as c
+from . import bounds as B
 from ._svm_bounds import H, certified_event, combine_events, event_outcome, solve_cert, svm_data
 
 __all__ = ["THEOREM", "trial"]
@@ -110,7 +110,8 @@ THEOREM = register(
         title="Top-r/supervised (no rescale): 0 <= OPT~ - OPT <= (nC^2/2) lambda_max(K - K~); margin shrinks",
         citation=c.citation("Sec. 2-3 (dual eqs. (3), (4); heuristic H1), bounds DERIVED "
                             "rpcheck.papers.lei2020.bounds.selection_dual_gap_bound", "eqs. (3), (4)"),
-        statement="(DERIVED, rpcheck.papers.lei2020.bounds.selection_dual_gap_bound) For a 0/1 column selection K~ <= K, so "
+        statement="(DERIVED, rpcheck.papers.lei2020.bounds.selection_dual_gap_bound) For a 0/1 column selection "
+                  "K~ <= K, so "
                   "OPT(4) >= OPT(3), "
         "OPT(4) - OPT(3) <= (n C^2/2) lambda_max(K - K~) <= (n C^2/2) sum_unselected c_j, and the hard "
         "margin "

@@ -18,10 +18,10 @@ import math
 
 import numpy as np
 
-from . import bounds as B
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid
 from ...engine.registry import register
 from . import _common as c
+from . import bounds as B
 
 __all__ = ["THEOREM", "trial"]
 

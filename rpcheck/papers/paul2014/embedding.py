@@ -38,6 +38,11 @@ import math
 import numpy as np
 import scipy.linalg as sla
 
+from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...generators import orthonormal_basis
+from ...linalg import thin_q
+from ...sketches import fwht, make_sketch
+from ._common import CI_CONSTANTS, P, cite, cw_consistent, distortion, rho_le
 from .bounds import (
     c1a_row_norm_bound,
     c1a_row_norm_bound_as_printed,
@@ -47,11 +52,6 @@ from .bounds import (
     target_dim,
     target_shape,
 )
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
-from ...generators import orthonormal_basis
-from ...linalg import thin_q
-from ...sketches import fwht, make_sketch
-from ._common import CI_CONSTANTS, P, cite, cw_consistent, distortion, rho_le
 
 __all__ = [
     "embedding_trial",
@@ -584,8 +584,8 @@ THEOREMS["paul2014.c1a"] = register(
             # claim row 0/1,000 in 36 cells, pooled 0/36,000, p_hi = 1.3e-4 (99% Clopper-Pearson);
             # rpcheck.stats.holds_power('bound', 1800, 1.3e-4, 0.01, 5e-6) = 0.998 (delta = 0.05 rows: 1.0).
             "standard": Profile(_c1a_cells([5, 10, 40], [1024, 8192], [0.05, 0.01]), trials=1800),
-            # Power (full), by derivation: rpcheck.papers.paul2014.bounds.hdv_row_norm_tail_upper bounds P(fail) of every
-            # HOLDS row for EVERY orthonormal V (Rademacher-to-Gaussian comparison, Chernoff, union over rows;
+            # Power (full), by derivation: rpcheck.papers.paul2014.bounds.hdv_row_norm_tail_upper bounds P(fail) of
+            # every HOLDS row for EVERY orthonormal V (Rademacher-to-Gaussian comparison, Chernoff, union over rows;
             # tested against all 2^16 sign vectors in tests/checkers/test_paul2014.py): <= 1.5e-10 over all cells
             # of all profiles (the worst: rho = 5, d = 1024, the as-printed threshold), <= 1.2e-15 at the
             # general threshold with delta = 0.001; the coherent and spiky cells never fail (m = rho/d). A bound

@@ -45,7 +45,6 @@ import math
 
 import numpy as np
 
-from .bounds import sparse_embedding_markov_r
 from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...engine.userdata import DATA_PARAM, DENSE_ROWSPACE_MAX, trial_data
 from ...generators import orthonormal_basis
@@ -64,6 +63,7 @@ from ._common import (
     rho_le,
     violation_artifacts,
 )
+from .bounds import sparse_embedding_markov_r
 from .embedding import embedding_cell, file_cells, sketch_kwargs
 
 __all__ = ["THEOREM", "trial", "ball_instance", "evaluate_ball"]

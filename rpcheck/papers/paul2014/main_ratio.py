@@ -60,13 +60,6 @@ import math
 
 import numpy as np
 
-from .bounds import (
-    margin_lower_stated,
-    ratio_bound_proof,
-    ratio_bound_stated,
-    sparse_embedding_markov_r,
-    thm11_failure_printed,
-)
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...engine.userdata import DATA_PARAM, trial_data
 from ...errors import NotSeparableError
@@ -88,6 +81,13 @@ from ._common import (
     violation_artifacts,
 )
 from ._data import classification_instance, regression_instance
+from .bounds import (
+    margin_lower_stated,
+    ratio_bound_proof,
+    ratio_bound_stated,
+    sparse_embedding_markov_r,
+    thm11_failure_printed,
+)
 from .embedding import embedding_cell, file_cells, sketch_kwargs
 from .regression import EPS_SVR
 from .regression import REGIMES as SVR_C

@@ -52,13 +52,6 @@ import math
 
 import numpy as np
 
-from .bounds import (
-    margin_lower_proof,
-    margin_lower_stated,
-    margin_upper,
-    objective_lower_derived,
-    objective_upper_derived,
-)
 from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...engine.userdata import DATA_PARAM, trial_data
 from ...errors import NotSeparableError
@@ -66,6 +59,13 @@ from ...sketches import make_sketch
 from ...stats import deterministic_trials
 from ._common import FP_REL, Interval, P, certified_ge, cite, distortion, rho_le, svc_bounds, violation_artifacts
 from ._data import classification_instance
+from .bounds import (
+    margin_lower_proof,
+    margin_lower_stated,
+    margin_upper,
+    objective_lower_derived,
+    objective_upper_derived,
+)
 
 __all__ = ["THEOREM", "trial", "evaluate_margin"]
 
@@ -265,13 +265,6 @@ def not_separable_outcomes(e):
         "objective_control": Outcome(True, nan, nan, vacuous=True),
         "paux_control": Outcome(True, nan, nan, vacuous=True),
     }
-
-
-def _vacuous_all(reason_diag):
-    return TrialRecord(
-        outcomes={v: Outcome(True, math.nan, math.nan, vacuous=True) for v in VARIANTS_ORDER + CONTROLS},
-        diagnostics=reason_diag,
-    )
 
 
 def trial(params, rng):

@@ -47,7 +47,6 @@ import math
 
 import numpy as np
 
-from .bounds import margin_lower_proof, margin_lower_stated
 from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...sketches import make_sketch
 from ...stats import deterministic_trials
@@ -64,6 +63,7 @@ from ._common import (
     violation_artifacts,
 )
 from ._data import regression_instance
+from .bounds import margin_lower_proof, margin_lower_stated
 from .embedding import sketch_kwargs
 
 __all__ = ["THEOREM", "trial"]

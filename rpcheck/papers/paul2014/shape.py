@@ -116,11 +116,11 @@ import time
 import numpy as np
 
 from ..._threads import single_threaded
-from .bounds import eq7_srht, eq9_sign, eq10_gaussian
 from ...engine import Constraint, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...engine.shape import bracket_search, certified_bracket, growth_verdict, max_evaluations
 from ...sketches import fwht, next_pow2
 from ._common import CI_CONSTANTS, cite
+from .bounds import eq7_srht, eq9_sign, eq10_gaussian
 
 __all__ = [
     "THEOREM",

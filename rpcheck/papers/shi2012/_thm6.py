@@ -8,10 +8,10 @@ import functools
 
 import numpy as np
 
-from . import bounds as B
 from ...generators import separable_dataset
 from ...svm import normalized_margin
 from . import _common as c
+from . import bounds as B
 
 __all__ = ["STATEMENT", "PARAMS", "data", "opt_margin", "witness", "promised", "cell"]
 

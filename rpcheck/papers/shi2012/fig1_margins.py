@@ -17,10 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..._threads import single_threaded
-from . import bounds as B
 from ...engine import Outcome, Profile, Theorem, TrialRecord, Variant, grid, register
 from ...svm import normalized_margin
 from . import _common as c
+from . import bounds as B
 
 __all__ = ["THEOREM", "trial", "decide"]
 

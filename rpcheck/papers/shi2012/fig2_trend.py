@@ -148,10 +148,10 @@ import math
 
 import numpy as np
 
-from . import bounds as B
 from ...engine import Constraint, Outcome, Param, Profile, Theorem, TrialRecord, Variant, register
 from ...stats import holm
 from . import _common as c
+from . import bounds as B
 from .fig3_trend import parse_grid
 
 __all__ = ["THEOREM", "trial", "decide", "pairs_decision", "step_power", "powers", "exact_checks", "SERIES"]

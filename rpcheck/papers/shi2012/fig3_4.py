@@ -128,13 +128,13 @@ import math
 import numpy as np
 
 from ..._threads import single_thread_blas
-from . import bounds as B
 from ...data_registry import DataSource, load_source, resolve
 from ...engine import Outcome, Profile, Theorem, TrialRecord, Variant, register
 from ...engine.data import DATA_SOURCE, DATA_SOURCE_OK
 from ...stats import holds_power, violated_power
 from ...svm import solve_crammer_singer, solve_joint_multiclass
 from . import _common as c
+from . import bounds as B
 
 __all__ = ["THEOREM", "trial", "decide", "paired_gain", "gain_agrees"]
 

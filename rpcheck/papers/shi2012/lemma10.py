@@ -13,9 +13,9 @@ import math
 import numpy as np
 
 from ..._threads import single_threaded
-from . import bounds as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
 from . import _common as c
+from . import bounds as B
 
 __all__ = ["LEMMA10"]
 

@@ -3,7 +3,8 @@ Theorem 5 with Rademacher (``kind="sign"``) and Achlioptas sparse (``kind="spars
 for dense and axis-aligned inputs (these laws are not rotation invariant).
 
 Exact oracle for axis-aligned ``w = 2 e_1``: ``||Rw||^2/||w||^2`` is exactly 1 for Rademacher entries and
-``3 Binomial(n, 1/3)/n`` for Achlioptas entries (:func:`rpcheck.papers.shi2012.bounds.lemma10_exact_failure_achlioptas_axis`).
+``3 Binomial(n, 1/3)/n`` for Achlioptas entries
+(:func:`rpcheck.papers.shi2012.bounds.lemma10_exact_failure_achlioptas_axis`).
 The proof-structure implication (three norm events => band) is pure linear algebra, so it must hold for every
 matrix.
 
@@ -22,9 +23,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..._threads import single_threaded
-from . import bounds as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
 from . import _common as c
+from . import bounds as B
 
 __all__ = ["THEOREM", "trial"]
 

@@ -64,10 +64,10 @@ import numpy as np
 
 from ..._threads import single_threaded
 from ..._validation import check_choice, check_interval
-from . import bounds as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
 from ...errors import RpcheckError
 from . import _common as c
+from . import bounds as B
 
 __all__ = ["THEOREM", "trial", "thm6_eps_prime", "thm6_true_rate_bound"]
 

@@ -46,9 +46,9 @@ import math
 
 import numpy as np
 
-from . import bounds as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, grid, register
 from . import _common as c
+from . import bounds as B
 
 __all__ = ["THEOREM", "trial", "C_GRID", "FLAT_TOL"]
 

@@ -54,10 +54,10 @@ import math
 import numpy as np
 
 from ..._validation import check_choice
-from . import bounds as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
 from ...stats import holds_power, violated_power
 from . import _common as c
+from . import bounds as B
 
 __all__ = ["THEOREM", "trial", "power_table", "DELTA"]
 

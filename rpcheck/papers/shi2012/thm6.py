@@ -23,9 +23,9 @@ gamma = 0.9, n = 800, m = 100; 0.418 at the ci cell (0.9, 0.3, 300), 0.455 at (0
 from __future__ import annotations
 
 from ..._threads import single_threaded
-from . import bounds as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
 from . import _common as c
+from . import bounds as B
 from ._thm6 import PARAMS, STATEMENT, cell, data, promised, witness
 
 __all__ = ["THEOREM", "trial", "EPS_CONTROL"]

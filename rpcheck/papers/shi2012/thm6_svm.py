@@ -14,10 +14,10 @@ Data (fixed per cell): as shi2012.thm6 (module ``thm6``): ``m`` points in ``R^d`
 from __future__ import annotations
 
 from ..._threads import single_threaded
-from . import bounds as B
 from ...engine import Outcome, Profile, Theorem, TrialRecord, Variant, register
 from ...svm import normalized_margin
 from . import _common as c
+from . import bounds as B
 from ._thm6 import PARAMS, STATEMENT, cell, opt_margin, promised, witness
 
 __all__ = ["THEOREM", "trial"]

@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..._threads import single_threaded
-from . import bounds as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, grid, register
 from . import _common as c
+from . import bounds as B
 
 __all__ = ["THEOREM", "trial"]
 

@@ -31,11 +31,11 @@ import functools
 import numpy as np
 
 from ..._threads import single_threaded
-from . import bounds as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
 from ...generators import multiclass_dataset, multiclass_margins
 from ...sketches import make_sketch
 from . import _common as c
+from . import bounds as B
 
 __all__ = ["THM9"]
 

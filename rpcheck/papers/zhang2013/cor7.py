@@ -35,7 +35,6 @@ import math
 import numpy as np
 
 from ..._rng import as_generator
-from .bounds import C_COR7, cor7_failure_lower, cor7_failure_upper, cor7_min_dim
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ._common import (  # noqa: F401  (re-exported)
     ASSUMED_C,
@@ -50,6 +49,7 @@ from ._common import (  # noqa: F401  (re-exported)
     stated_variant,
     wishart_gram,
 )
+from .bounds import C_COR7, cor7_failure_lower, cor7_failure_upper, cor7_min_dim
 
 __all__ = ["THEOREM", "trial", "empirical_constant", "implied_constant"]
 

@@ -79,15 +79,14 @@ import math
 
 import numpy as np
 
-from .bounds import cor7_failure_upper, thm2_bound
 from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ._common import (
     FP_REL,
+    FULL_TRIALS,
     RANK_CONSTRAINT,
     SMOOTH_LOSSES,
     cell_key,
     cite,
-    FULL_TRIALS,
     derived_stated,
     fewest_trials,
     m_for,
@@ -98,6 +97,7 @@ from ._common import (
     vacuous_outcome,
 )
 from ._recovery import CONTROL_VARIANTS, certify_le, diagnostics, draw, planted_controls
+from .bounds import cor7_failure_upper, thm2_bound
 from .thm3 import D_ABOVE_R, naive_quantities
 
 __all__ = ["THEOREM", "trial", "naive_expected", "naive_miss_bound"]

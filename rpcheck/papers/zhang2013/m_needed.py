@@ -70,7 +70,6 @@ import math
 import numpy as np
 from scipy import stats as _sps
 
-from .bounds import C_COR7, cor7_failure_upper, cor7_min_dim
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...stats import clopper_pearson
 from ...svm.drp import ridge_solution
@@ -88,6 +87,7 @@ from ._common import (
     single_threaded,
 )
 from ._recovery import certify_le, ratio_interval
+from .bounds import C_COR7, cor7_failure_upper, cor7_min_dim
 
 __all__ = ["THEOREM", "trial", "decide", "m_grid", "prescribed_m", "drp_square_factor", "PLANTED_RHO"]
 

@@ -24,15 +24,14 @@ import math
 
 import numpy as np
 
-from .bounds import thm1_bound, thm2_bound
 from ...engine import Finding, Outcome, Theorem, TrialRecord, Variant, Verdict, register
 from ._common import (
-    recovery_data_cells,
     FP_REL,
     RANK_CONSTRAINT,
     cite,
     derived_stated,
     per_draw_variant,
+    recovery_data_cells,
     recovery_parameters,
     recovery_profiles,
     single_threaded,
@@ -40,6 +39,7 @@ from ._common import (
     vacuous_outcome,
 )
 from ._recovery import CONTROL_VARIANTS, certify_le, diagnostics, draw, planted_controls, ratio_interval
+from .bounds import thm1_bound, thm2_bound
 
 __all__ = ["THEOREM", "trial", "stated_bound"]
 

@@ -43,15 +43,14 @@ Extension of the grid beyond ``eps = 1/2`` and to larger ranks (``EXTENSION``)
 
 from __future__ import annotations
 
-from .bounds import thm2_bound
 from ...engine import Finding, Param, Profile, Theorem, TrialRecord, register
 from ._common import (
-    recovery_data_cells,
     FP_REL,
     RANK_CONSTRAINT,
     cite,
     derived_stated,
     per_draw_variant,
+    recovery_data_cells,
     recovery_parameters,
     recovery_profiles,
     single_threaded,
@@ -59,6 +58,7 @@ from ._common import (
     vacuous_outcome,
 )
 from ._recovery import CONTROL_VARIANTS, SAMPLERS, certify_le, diagnostics, draw, planted_controls
+from .bounds import thm2_bound
 
 __all__ = ["THEOREM", "trial", "expected_stated", "EXTENSION"]
 

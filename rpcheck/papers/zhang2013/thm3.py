@@ -28,7 +28,6 @@ import math
 
 import numpy as np
 
-from .bounds import thm3_bracket, thm3_chi2_failure, thm3_failure, thm3_lower
 from ...engine import Constraint, Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...stats import deterministic_trials
 from ._common import (
@@ -44,6 +43,7 @@ from ._common import (
     vacuous_outcome,
 )
 from ._recovery import certify_le, diagnostics, draw, ratio_interval
+from .bounds import thm3_bracket, thm3_chi2_failure, thm3_failure, thm3_lower
 
 __all__ = ["THEOREM", "trial", "naive_quantities", "D_ABOVE_R"]
 
@@ -73,11 +73,6 @@ def chi2_threshold(d, r, eps, *, corrected=True):
     (``corrected``) or ``sqrt(d - r)/2``."""
     thr = math.sqrt(d - r) / 2.0
     return thr / math.sqrt(1.0 - eps) if corrected else thr
-
-
-def chi2_event(n_perp, norm_z, m, d, r, eps, *, corrected=True):
-    """``||B z|| >= sqrt(d - r) ||z|| / (2 sqrt(1 - eps))`` (``corrected``) or ``>= sqrt(d - r) ||z|| / 2``."""
-    return math.sqrt(m) * n_perp >= chi2_threshold(d, r, eps, corrected=corrected) * norm_z
 
 
 @single_threaded

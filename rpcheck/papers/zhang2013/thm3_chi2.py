@@ -35,10 +35,10 @@ Square loss (closed form, exact): the law does not depend on the loss.
 
 from __future__ import annotations
 
-from .bounds import thm3_chi2_failure
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ._common import RANK_CONSTRAINT, cite, recovery_parameters, single_threaded
 from ._recovery import draw
+from .bounds import thm3_chi2_failure
 from .thm3 import D_ABOVE_R, naive_quantities
 
 __all__ = ["THEOREM", "trial"]

@@ -25,7 +25,6 @@ import math
 
 import numpy as np
 
-from .bounds import thm4_bound, thm4_bound_tight
 from ...engine import Finding, Theorem, TrialRecord, Variant, Verdict, register
 from ._common import (
     ASSUMED_C,
@@ -41,6 +40,7 @@ from ._common import (
     vacuous_outcome,
 )
 from ._recovery import certify_le, control_variants, diagnostics, draw, planted_controls, ratio_interval
+from .bounds import thm4_bound, thm4_bound_tight
 
 __all__ = ["THEOREM", "trial"]
 

@@ -46,13 +46,13 @@ import math
 
 import numpy as np
 
-from .bounds import C_THM6, effective_rank, thm6_bound, thm6_eps
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...engine.search import trial_seed
 from ...generators import haar_orthonormal
 from ...svm.drp import drp, iterative_drp, ridge_solution
 from ._common import ASSUMED_PROB, FP_REL, cite, single_threaded, sketch_matrix, vacuous_outcome
 from ._recovery import CONTROL_VARIANTS, planted_controls
+from .bounds import C_THM6, effective_rank, thm6_bound, thm6_eps
 
 __all__ = ["THEOREM", "trial", "spectrum", "cell_quantities"]
 
