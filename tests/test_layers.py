@@ -246,3 +246,71 @@ def test_the_tree_check_fails_on_upward_imports_planted_in_the_real_tree():
         key = (module, target, "upward")
         assert key in new, (key, new)
         assert new[key].startswith(module) and f"layer {_layer(target)} > {_layer(module)}" in new[key]
+
+
+# --------------------------------------------------------------------------------------------- no paper below papers
+
+#: The units that know nothing of any paper: the engine, the statistics, the sketches and the solvers.
+PAPER_FREE = ("engine", "stats", "sketches", "svm")
+
+
+def _paper_keys():
+    """The built-in papers: the names of rpcheck's own ``rpcheck.theorems`` entry points in pyproject.toml."""
+    import tomllib
+
+    meta = tomllib.loads((ROOT.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    return tuple(sorted(meta["project"]["entry-points"]["rpcheck.theorems"]))
+
+
+def paper_mentions(modules, papers):
+    """``[(module, line, what)]``: imports of ``rpcheck.papers`` (or of a module named like a paper) and string
+    literals naming a paper, in the modules of :data:`PAPER_FREE`. Docstrings are prose and not scanned."""
+    found = []
+    for mod, (src, _) in modules.items():
+        parts = mod.split(".")
+        if len(parts) < 2 or not parts[1].startswith(PAPER_FREE):
+            continue
+        tree = ast.parse(src)
+        docs = {
+            id(n.body[0].value)
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and n.body
+            and isinstance(n.body[0], ast.Expr)
+            and isinstance(n.body[0].value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
+                if any(p in n.split(".") for n in names for p in (*papers, "papers")):
+                    found.append((mod, node.lineno, f"imports {', '.join(n for n in names if n)}"))
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+                hit = [p for p in papers if p in node.value]
+                if hit:
+                    found.append((mod, node.lineno, f"string naming {', '.join(hit)}"))
+    return found
+
+
+def test_the_engine_statistics_sketches_and_solvers_never_name_a_paper():
+    papers = _paper_keys()
+    assert len(papers) == 5, papers
+    found = paper_mentions(scan_modules(), papers)
+    assert not found, "a paper named below rpcheck.papers (the engine never names a paper):\n" + "\n".join(
+        f"{m} line {line}: {what}" for m, line, what in found
+    )
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from ..papers import shi2012\n",
+        "def f():\n    import rpcheck.papers.paul2014.margin\n",
+        "PACKAGES = ('lei2020', 'zhang2013')\n",
+        "def f(x):\n    return f'rpcheck.papers.{x}' if x else 'alpcan2016.xar'\n",
+    ],
+)
+def test_the_paper_scan_finds_a_planted_paper_name(source):
+    mods = scan_modules()
+    src, pkg = mods["rpcheck.engine.registry"]
+    mods["rpcheck.engine.registry"] = (src + "\n" + source, pkg)
+    assert any(m == "rpcheck.engine.registry" for m, _, _ in paper_mentions(mods, _paper_keys()))

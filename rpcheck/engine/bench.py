@@ -263,7 +263,7 @@ def bench_theorem(theorem, *, profile="ci", trials=None, seed=0):
 def bench(theorems, *, profile="ci", trials=None, seed=0, on_row=None):
     """:func:`bench_theorem` for each theorem; ``on_row(row)`` is called as each finishes."""
     if not theorems:
-        raise RpcheckError("`theorems` must name at least one theorem (e.g. ['paul2014.thm3.5']).")
+        raise RpcheckError("`theorems` must name at least one theorem (ids as `rpcheck list` prints them).")
     rows = []
     for t in theorems:
         row = bench_theorem(t, profile=profile, trials=trials, seed=seed)
