@@ -146,7 +146,7 @@ def test_r_grids_resolve_against_the_data_set():
     assert e.paper_r_grid(30) == (1, 2, 4, 8, 16)  # breast_cancer: 32/64 < 1 is dropped
     assert e.resolve_r_values("paper", "digits") == (1, 2, 4, 8, 16, 32)
     st, rs = registry.get("lei2020.stability"), registry.get("lei2020.rsweep")
-    # r = 64 > d' = 32 on breast_cancer (the cell that crashed `standard`) is now an invalid cell
+    # r = 64 > d' = 32 on breast_cancer is an invalid cell
     assert "not satisfied" in st.cell_problem({"dataset": "breast_cancer", "r_values": "2,64", "c_grid": "ci"})
     assert "not satisfied" in st.cell_problem({"dataset": "breast_cancer", "r_values": "3,8", "c_grid": "ci"})
     assert st.cell_problem({"dataset": "breast_cancer", "r_values": "paper", "c_grid": "paper"}) is None
@@ -346,9 +346,8 @@ def test_rotation_alg1_prediction_instance():
 @pytest.mark.parametrize("data", ["spiky", "gaussian"])
 def test_prop2_control_fails_when_every_rotated_column_has_the_same_energy(data):
     """On "spiky" data (rows c_i e_j) the rotation gives every column energy ||X||_F^2 / d', so every r-subset
-    minimises eq. (7)'s RHS and the planted "a random subset minimises it" is true there. The control must
-    still fail, on the tightened bound (a) alone (the full profile's spiky cells held it in 200 of 200 draws
-    before). Both data kinds, several draws: the control fails on each."""
+    minimises eq. (7)'s RHS and the planted "a random subset minimises it" is true there. The control must still fail,
+    on the tightened bound (a) alone. Both data kinds, several draws: the control fails on each."""
     th = registry.get("lei2020.prop2")
     cell = {"n": 60, "d": 128, "r": 16, "data": data}
     for seed in range(5):

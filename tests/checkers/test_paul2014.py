@@ -338,7 +338,7 @@ def test_haar_hdv_row_norms_fall_back_when_ill_conditioned():
 def test_c1a_incoherent_trial_is_the_formed_basis_draw(d, rho):
     """c1a_trial's incoherent rows make the same generator calls as orthonormal_basis(d, rho, "incoherent")
     followed by the sign draw (the draws are bit-identical, the generator ends in the same state), and its value
-    is the formed basis's max row norm to rounding; the declared "flat" coherence runs too (it raised before)."""
+    is the formed basis's max row norm to rounding; the declared "flat" coherence runs too."""
     from rpcheck.generators import orthonormal_basis
 
     for seed in range(3):

@@ -80,8 +80,8 @@ def test_table_iv_rows_for_the_rcv1_standin(r, numeric):
 
 @pytest.mark.parametrize("data", ["rcv1", "techtc"])
 def test_sparse_stand_in_equals_the_densified_path(data):
-    """The stand-ins stay CSR through the trial (the products then cost their nonzeros); the old path
-    densified them first. Same matrix, same certified optima: every measurement agrees to rounding, the
+    """The stand-ins stay CSR through the trial (the products then cost their nonzeros); the oracle densifies them
+    first. Same matrix, same certified optima: every measurement agrees to rounding, the
     labels (errors, disagreements) exactly, and the identity checks decide the same."""
     import scipy.sparse as sp
 

@@ -203,7 +203,7 @@ def test_public_helpers_validate_their_arguments():
 
 
 def _measured_band_thresholds_as_before(c_wide, c_narrow, n, Bs, k):
-    """The threshold search of ``measured_band_failure_bound`` as it was before session 28: the wide band's
+    """The threshold search of ``measured_band_failure_bound`` in its direct form: the wide band's
     widths recomputed at every ``r``, one ``np.interp`` call per candidate (the oracle of the hoisted form)."""
     rw, Fw = B._cosine_quantile_table(c_wide, n)
     rn, Fn = B._cosine_quantile_table(c_narrow, n)

@@ -94,7 +94,7 @@ def test_decide_fills_the_paper_vs_rows():
 
 
 def _step_power_as_before(p10, p01, trials, level):
-    """``step_power`` as it was before session 28: scalar calls, one D at a time (the oracle of the array
+    """``step_power`` in scalar form: scalar calls, one D at a time (the oracle of the array
     form, which must give the same bits)."""
     from scipy.stats import binom
 

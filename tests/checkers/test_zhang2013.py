@@ -240,9 +240,9 @@ def test_per_draw_theorems_1_2_4_on_exact_rank_data(X, seed, m_factor, log_lam, 
 
 @pytest.mark.parametrize("eps", [0.05, 0.25, 0.5])
 def test_thm1_stated_bound_is_the_printed_one_for_exact_duals(eps):
-    # Regression: the certificate excess was measured against eps^(3/2)/sqrt(1-eps) ||w*|| instead of the
-    # exact-dual value eps/sqrt(1-eps) ||w*|| of cert_RT, so "stated" tested a bound 29% (eps=1/2) to 41%
-    # (eps=1/4) looser than the printed sqrt(2) eps/sqrt(1-eps). With gap 0 the excess is exactly 0.
+    # The certificate excess is measured against the exact-dual value eps/sqrt(1-eps) ||w*|| of cert_RT (measured
+    # against eps^(3/2)/sqrt(1-eps) ||w*||, "stated" would test a bound 29% (eps=1/2) to 41% (eps=1/4) looser than the
+    # printed sqrt(2) eps/sqrt(1-eps)). With gap 0 the excess is exactly 0.
     from rpcheck.papers.zhang2013._recovery import Draw
 
     for w_norm in (1e-3, 1.0, 7.5):

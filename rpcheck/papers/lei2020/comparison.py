@@ -28,7 +28,7 @@ exact L1-loss SVM with bias (KKT-certified ``solve_svc``). A stand-in cell also 
 k**, stated in each DLSS row (``dlss_rank``) and in the assumed list -- after the other methods, so their seeds
 and results are those of a cell without DLSS; Table 2's one DLSS number stands beside each rank. DLSS enters no
 sentence of this theorem (the sentences compare the same methods in every cell; DLSS's sentences are
-``lei2020.dlss``'s); bundled and user-file cells run without DLSS, as before. Why an option of this theorem
+``lei2020.dlss``'s); bundled and user-file cells run without DLSS. Why an option of this theorem
 and not a new one: the protocol, the sentences and the summary stay single-sourced, and the stand-in cells are
 just more cells.
 
@@ -42,29 +42,29 @@ accuracy level and no ordering of Table 2 is implied by it; every sentence row s
 None (a stand-in gives no basis for expecting the paper's orderings), decided by the same sign test. With no
 expected HOLDS there is no control to plant (none is added, as for the bundled cells).
 
-Profiles of the stand-in cells (after the existing cells; a cell's seeds depend on its parameters only, so
-the existing cells' results are unchanged): ``ci`` mushrooms 300, usps-b 300, gisette 150 rows at Table 3's width,
+Profiles of the stand-in cells (after the bundled cells; a cell's seeds depend on its parameters only, so
+the other cells' results do not depend on them): ``ci`` mushrooms 300, usps-b 300, gisette 150 rows at Table 3's width,
 3-fold CV over the 4-value ci C grid, 3 repetitions; ``standard`` mushrooms and usps-b with 1,000 rows, 5-fold CV
 over the paper's C grid {2^-5, ..., 2^5}, 15 repetitions (gisette is left out: 103 CPU s a repetition at
 1,000 rows, 26 CPU min for 15); ``full`` all three at Table 3's shape, 5-fold CV over the paper's grid, 15
 repetitions (the paper's 15 runs).
 
-Measured CPU s per repetition (``time.process_time`` in one process after the kernels' warm-up; session 12,
-shared 2-core machine at load 4-5 with a ``full`` run beside, so indicative only): ci cells mushrooms 300
+CPU s per repetition (``time.process_time`` in one process after the kernels' warm-up, on a shared 2-core
+machine, so indicative only): ci cells mushrooms 300
 rows 0.6, usps-b 300 rows 0.6, gisette 150 rows 1.2 (the three ci cells with 3 repetitions and their decide:
 about 9-10 CPU s); standard settings, 1,000 rows: mushrooms 6.8, usps-b 3.5, gisette 103; full settings at
 Table 3's shape: mushrooms 16.5, usps-b 24.9; gisette, measured per method (each method's CV and final fit):
 SRHT 38, PCA 93, Gaussian 77, Achlioptas 56, CountSketch 53, ISRHT-nps 28, ISRHT-top-r 74, ISRHT-supervised 79
-(the printed "largest b" rule not measured: the 40-minute measurement run ended first), so about 550-600 for
-the nine projections, and "all" not run to the end: the certified dual on the 4,800 x 5,000 fold data
-(Woodbury IPM, O(n k^2) per iteration with k = min(n, d) = 4,800) took 0.7 CPU s for one cold solve at 800
+(the printed "largest b" rule not measured), so about 550-600 for the nine projections; for "all" the
+certified dual on the 4,800 x 5,000 fold data
+(Woodbury IPM, O(n k^2) per iteration with k = min(n, d) = 4,800) takes 0.7 CPU s for one cold solve at 800
 rows and 3.2 at 1,600 (a factor 4.5 for twice the rows), so about 30-90 CPU s a cold solve
 at 4,800 rows and at most 56 cold solves a repetition (warm starts along each fold's C grid save an
 unmeasured share). Estimated ``full`` cost of the three cells (15 repetitions): mushrooms 4 CPU min, usps-b 6
 CPU min, gisette 15 x (about 550 s + up to 28-84 min for "all"), i.e. about 2 to 23 CPU h, dominated by
-gisette's full-data baseline (not run; an estimate from the measurements above).
+gisette's full-data baseline (an estimate from the measurements above).
 
-DLSS in the stand-in cells (session 13, same way of measuring, load 5-7): the three ranks together add per
+DLSS in the stand-in cells (measured the same way): the three ranks together add per
 repetition at ci mushrooms 0.14, usps-b 0.13, gisette 0.82 CPU s (the cells' other methods 1.23, 0.57, 1.24 in the
 same process), so about 3.3 CPU s on the ci run (3 repetitions); at full (Table 3's shape, 5-fold CV over the
 paper's 11 C values) mushrooms 1.4, usps-b 4.9, gisette 242 CPU s (k = 64, 128, 256: about 85-106 s each, like one
@@ -87,8 +87,8 @@ __all__ = ["THEOREM", "trial", "decide", "sentence_outcomes"]
 def methods_of(dataset):
     """The methods of a cell: :data:`rpcheck.compare.METHODS` (all, PCA, the seven random projections and the
     printed "largest b" rule); a stand-in cell also the three DLSS ranks (:data:`rpcheck.compare.DLSS_METHODS`)
-    AFTER them, so every earlier method draws the same seed as before (``run_repetition`` draws one per method in
-    order)."""
+    AFTER them, so every other method draws the same seed as in a cell without DLSS (``run_repetition`` draws one per
+    method in order)."""
     return cmp.METHODS + cmp.DLSS_METHODS if E.parse_standin(dataset) is not None else cmp.METHODS
 
 
@@ -252,8 +252,7 @@ def _cells(profile):
         "standard": grid(dataset=["breast_cancer", "digits"], r=[8, 16], folds=5, c_grid="paper"),
         "full": grid(dataset=["breast_cancer", "digits"], r=[4, 8, 16], folds=5, c_grid="paper"),
     }[profile]
-    # the stand-ins of Table 2's dense sets after the existing cells (the cells' seeds depend on their parameters
-    # only, so the earlier cells' results are unchanged)
+    # the stand-ins of Table 2's dense sets after the bundled cells (the cells' seeds depend on their parameters only)
     base += {
         "quick": (),
         "ci": standin_cells(CI_ROWS, folds=3, c_grid="ci"),

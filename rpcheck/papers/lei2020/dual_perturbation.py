@@ -60,10 +60,10 @@ def trial(params, rng):
         Z = _fit(kind, d, r, rng, X, y, **kw)
         if keeps_all and label in KEEP_ALL_AT_FULL_RANK:
             # r = d': the construction keeps every column of the orthogonal rotation of the padded data, so
-            # K~ = K in exact arithmetic (max |K - Z Z^T| was 3e-14 of max |K| = 57 on one draw) and the claim is
+            # K~ = K in exact arithmetic (max |K - Z Z^T| is 3e-14 of max |K| = 57 on one draw) and the claim is
             # the identity 0 <= 0 (so is the control's event). The solves cannot certify it (a gap of exactly 0
-            # sits inside their certificates: at the full profile's d = 32, r = 32 cells every draw was
-            # undetermined, 2026-11-27), so the identity is used instead; the other four constructions are
+            # sits inside their certificates: at d = 32, r = 32 every draw is undetermined), so the identity is used
+            # instead; the other four constructions are
             # tested as everywhere.
             st.append(True)
             st_ctrl.append(True)
@@ -126,8 +126,8 @@ THEOREM = register(
             # 0.03).
             "ci": Profile(cells=grid(n=40, d=32, r=8, C=[0.1, 1.0]), trials=deterministic_trials(0.03)),
             # Power (standard): a deterministic HOLDS needs >= 90 evaluated draws
-            # (rpcheck.stats.DETERMINISTIC_MIN_DRAWS: 0 failures in 90 draws put P(failure) <= 0.05 at 99%); at the
-            # old 30 trials HOLDS was unattainable in every cell (the rows were reconciled to INCONCLUSIVE); 100
+            # (rpcheck.stats.DETERMINISTIC_MIN_DRAWS: 0 failures in 90 draws put P(failure) <= 0.05 at 99%); below 90
+            # draws HOLDS is unattainable; 100
             # leaves room for vacuous draws.
             "standard": Profile(cells=grid(n=60, d=[32, 100], r=[8, 16], C=[0.1, 1.0, 10.0]), trials=100),
             "full": Profile(cells=grid(n=100, d=[32, 100, 256], r=[8, 16, 32], C=[0.01, 0.1, 1.0, 10.0]), trials=100),

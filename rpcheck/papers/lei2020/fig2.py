@@ -62,7 +62,7 @@ d' = 32, r up to 32 as in ``lei2020.rsweep``; the paper's grid stops at d'/2):
   difference within the solver certificate. VIOLATED at r = d' needs at most 3 strict wins in 20 repetitions
   for the SRHT rows (P(X <= 3 | 20, 1/2) = 1.3e-3 <= 0.01/5) and at most 2 for the four-baseline rows
   (2.0e-4 <= 0.01/24); if a strict win has probability q per repetition, P(VIOLATED) >= P(Bin(20, q) <= 2)
-  (0.993 at q = 0.02; with the former 15 repetitions, P(Bin(15, q) <= 1) = 0.965). q is
+  (0.993 at q = 0.02; with 15 repetitions, P(Bin(15, q) <= 1) = 0.965). q is
   not bounded by a derivation (it is a rounding event); a pilot confirms it is rare: 30 repetitions at r = 32
   (breast_cancer, 5-fold CV on the paper's C grid, ``rng`` seeds 1000-1029) had 0 non-tied repetitions for
   top-r and for supervised against SRHT (the 99% upper bound on q from 0/30 is only 0.14, so the pilot

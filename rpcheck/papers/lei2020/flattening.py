@@ -77,17 +77,17 @@ THEOREM = register(
             ),
         ),
         profiles={
-            # Power (quick): pilot = `rpcheck calibrate --profile quick --seeds 1-20` at 88c0877
+            # Power (quick): pilot = `rpcheck calibrate --profile quick --seeds 1-20`
             # (tests/bench/power_audit.py); expected-HOLDS bound rows pooled 0/2000, p_hi = 0.0026; at the 99%
             # Clopper-Pearson upper end p_hi of the pooled rate, rpcheck.stats.holds_power('bound', n, p_hi, delta,
             # 1e-4) (level 0.01/100, below every Holm level of the quick family) is >= 0.99 for n = 140 (>= 0.99); at
-            # the old 100 trials it was 0.77. Fresh-seed confirmation (seeds 21-40): PROFILES.md, "Calibration".
+            # 100 trials it is 0.77. Fresh-seed confirmation (seeds 21-40): PROFILES.md, "Calibration".
             "quick": Profile(cells=grid(n=50, d=64, delta=0.1, data="spiky"), trials=140),
             # Power (ci) at the suite-wide level: the default test run is one family of M = 636 statistical rows,
             # whose first Holm step is 0.01/M = 1.6e-5; audited at 1.4e-5 = 0.01/700 for headroom. Pilot = `rpcheck
-            # calibrate --profile ci --seeds 41-52` (41-44 at de7c855, 45-52 at 60113e9; tests/bench/power_audit.py
+            # calibrate --profile ci --seeds 41-52` (tests/bench/power_audit.py
             # --level 1.4e-5). Worst expected-HOLDS row pooled 0/1200, p_hi = 0.0044;
-            # rpcheck.stats.holds_power('bound', n, p_hi, 0.1, 1.4e-5) is 0 (HOLDS unattainable) at the old 100 trials
+            # rpcheck.stats.holds_power('bound', n, p_hi, 0.1, 1.4e-5) is 0 (HOLDS unattainable) at 100 trials
             # and 0.991 at n = 180. Fresh-seed confirmation: PROFILES.md, "Calibration".
             "ci": Profile(cells=grid(n=50, d=[64, 100], delta=0.1, data=["spiky", "gaussian"]), trials=180),
             # Power (standard, full) by derivation: rpcheck.papers.lei2020.bounds.flattening_failure_upper bounds the

@@ -139,7 +139,7 @@ THEOREM = register(
             Variant("nps_le_uniform_with", "E_sq(nps) <= E_sq(uniform with replacement)", expected=H),
             # Expected VIOLATED (deterministic: one draw whose search finds a p beating nps decides). On the
             # printed instance it is exact (the note's numbers); on the random cells it rests on a fresh-seed pilot
-            # (`tests/bench/pilot_power.py lei2020.prop1 --profile P --draws 500 --seed 20261128`, session 16):
+            # (`tests/bench/pilot_power.py lei2020.prop1 --profile P --draws 500 --seed 20261128`):
             # the search succeeds in 499/500 (scaled, n = 3, d = 4), 438/500 (lowrank, n = 4, d = 8) and 486/500
             # (gaussian, n = 5, d = 8) draws, 99% Clopper-Pearson lower ends 0.985 / 0.833 / 0.947, so P(no
             # success) <= 0.015^3 = 3.4e-6 for the scaled cell at quick's 3 draws, and < 1e-15 for the lowrank and
@@ -176,8 +176,8 @@ THEOREM = register(
             # 0.03).
             "ci": Profile(cells=_P1_CELLS, trials=deterministic_trials(0.03)),
             # Power (standard): a deterministic HOLDS needs >= 90 evaluated draws
-            # (rpcheck.stats.DETERMINISTIC_MIN_DRAWS: 0 failures in 90 draws put P(failure) <= 0.05 at 99%); at the
-            # old 50 trials HOLDS was unattainable in every cell (the rows were reconciled to INCONCLUSIVE); 100
+            # (rpcheck.stats.DETERMINISTIC_MIN_DRAWS: 0 failures in 90 draws put P(failure) <= 0.05 at 99%); below 90
+            # draws HOLDS is unattainable; 100
             # leaves room for vacuous draws.
             "standard": Profile(cells=_P1_CELLS + (dict(instance="random", n=4, d=8, r=2, data="lowrank"),), trials=100),
             "full": Profile(

@@ -117,8 +117,8 @@ NONVACUOUS_SHRINKS = 8
 def _nonvacuous_search(X, r, Kf, seed):
     """``prop2.nonvacuous`` by the engine's one counterexample search (:func:`hypothesis_search`) over the
     signs ``D`` of the rotation ``X_r = pad(X) D H / sqrt(d')``: slack ``||K||_F - RHS(top-r)`` with
-    ``RHS(top-r)`` the unselected energy of the ``r`` columns of largest energy (negative = vacuous, the
-    comparison of earlier versions, which used the library sketch's signs). Hypothesis's first instance is
+    ``RHS(top-r)`` the unselected energy of the ``r`` columns of largest energy (negative = vacuous). Hypothesis's first
+    instance is
     ``D = -I`` (its simplest), then random signs; a vacuous instance shrinks towards fewer ``+1`` signs."""
     from hypothesis import strategies as st
 
@@ -208,8 +208,8 @@ THEOREM = register(
                 trials=deterministic_trials(0.03),
             ),
             # Power (standard): a deterministic HOLDS needs >= 90 evaluated draws
-            # (rpcheck.stats.DETERMINISTIC_MIN_DRAWS: 0 failures in 90 draws put P(failure) <= 0.05 at 99%); at the
-            # old 50 trials HOLDS was unattainable in every cell (the rows were reconciled to INCONCLUSIVE); 100
+            # (rpcheck.stats.DETERMINISTIC_MIN_DRAWS: 0 failures in 90 draws put P(failure) <= 0.05 at 99%); below 90
+            # draws HOLDS is unattainable; 100
             # leaves room for vacuous draws.
             "standard": Profile(
                 cells=grid(n=6, d=[8, 16], r=[2, 4], data=["lowrank", "scaled"])

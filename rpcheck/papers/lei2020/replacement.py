@@ -63,7 +63,7 @@ def _repl_expected_nps(params):
     # kappa, where v = d sum c_j^2 / (sum c_j)^2 - 1 (spread of the rotated column energies c_j, iid chi2_n for
     # Gaussian X: v ~ 2/n) and kappa = ||K||_F^2 / ||X||_F^4 (~ 1/n + 1/d). At n = 200, d = 128: r = 16 needs
     # v < 0.13 (v ~ 0.01), r = 64 needs v < 0.98. Pilot (`tests/bench/pilot_power.py lei2020.replacement
-    # --profile P --draws 2000 --seed 20261128`, session 16, every profile): 2000/2000 draws violate in every such
+    # --profile P --draws 2000 --seed 20261128`, every profile): 2000/2000 draws violate in every such
     # cell (99% Clopper-Pearson lower end 0.997), so P(no violating draw) <= 0.003^3 at quick's 3 trials.
     return V if params["data"] == "gaussian" and params["n"] >= params["d"] else None
 
@@ -122,8 +122,8 @@ THEOREM = register(
                 trials=deterministic_trials(0.03),
             ),
             # Power (standard): a deterministic HOLDS needs >= 90 evaluated draws
-            # (rpcheck.stats.DETERMINISTIC_MIN_DRAWS: 0 failures in 90 draws put P(failure) <= 0.05 at 99%); at the
-            # old 50 trials HOLDS was unattainable in every cell (the rows were reconciled to INCONCLUSIVE); 100
+            # (rpcheck.stats.DETERMINISTIC_MIN_DRAWS: 0 failures in 90 draws put P(failure) <= 0.05 at 99%); below 90
+            # draws HOLDS is unattainable; 100
             # leaves room for vacuous draws.
             "standard": Profile(
                 cells=grid(n=6, d=16, r=3, data=["gaussian", "lowrank"])

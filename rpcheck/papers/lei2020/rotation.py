@@ -212,8 +212,8 @@ THEOREM = register(
                 trials=deterministic_trials(0.03),
             ),
             # Power (standard): a deterministic HOLDS needs >= 90 evaluated draws
-            # (rpcheck.stats.DETERMINISTIC_MIN_DRAWS: 0 failures in 90 draws put P(failure) <= 0.05 at 99%); at the
-            # old 50 trials HOLDS was unattainable in every cell (the rows were reconciled to INCONCLUSIVE); 100
+            # (rpcheck.stats.DETERMINISTIC_MIN_DRAWS: 0 failures in 90 draws put P(failure) <= 0.05 at 99%); below 90
+            # draws HOLDS is unattainable; 100
             # leaves room for vacuous draws.
             "standard": Profile(
                 cells=grid(n=50, d=[30, 64, 100, 1000], r=[8, 16], data=["gaussian", "spiky", "scaled"]),

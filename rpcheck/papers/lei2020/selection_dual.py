@@ -88,9 +88,8 @@ def trial(params, rng):
 #: r < d': a strict selection. At r = d' the top-r and supervised selections keep every column of the orthogonal
 #: rotation of the padded data, so Z Z^T = X X^T (K~ = K in exact arithmetic) and nothing is unselected: the
 #: claims are the identities OPT(K~) = OPT(K) and 0 <= 0, the solves' certificates cannot separate a gap of
-#: exactly 0 (every comparison undetermined) and the negative control, a change, cannot fail. Found at the
-#: ``full`` profile (2026-11-27), whose d = 32, r = 32 cells gave 16 unexpected INCONCLUSIVE rows; those cells
-#: now use r = 24 (8 of the 32 rotated columns unselected, as the standard profile's d = 32, r = 16 leaves 16).
+#: exactly 0 (every comparison undetermined) and the negative control, a change, cannot fail. The ``full`` profile's d =
+#: 32 cells use r = 24 (8 of the 32 rotated columns unselected, as the standard profile's d = 32, r = 16 leaves 16).
 R_LT_DPAD = Constraint("r < d' (a strict selection: at r = d' every rotated column is kept and K~ = K)",
                        lambda p: p["r"] < c.dpad(p["d"]))
 
@@ -143,8 +142,8 @@ THEOREM = register(
                 trials=deterministic_trials(0.03),
             ),
             # Power (standard): a deterministic HOLDS needs >= 90 evaluated draws
-            # (rpcheck.stats.DETERMINISTIC_MIN_DRAWS: 0 failures in 90 draws put P(failure) <= 0.05 at 99%); at the
-            # old 30 trials HOLDS was unattainable in every cell (the rows were reconciled to INCONCLUSIVE); 100
+            # (rpcheck.stats.DETERMINISTIC_MIN_DRAWS: 0 failures in 90 draws put P(failure) <= 0.05 at 99%); below 90
+            # draws HOLDS is unattainable; 100
             # leaves room for vacuous draws.
             "standard": Profile(
                 cells=grid(n=60, d=[32, 64], r=[4, 16], C=[0.1, 1.0, 10.0])

@@ -51,7 +51,7 @@ grid inside the training part with every selection refit on each fold's training
 PCA on news20-binary: Table 2 prints "-" (out of memory). Here PCA keeps no d x (k + p) array except the d x k
 components (``rpcheck.linalg.centred_randomized_svd``; :func:`pca_bytes`: 4.2 GB modelled at news20's Table 3 shape
 with r = 256, within :data:`PCA_MAX_BYTES` = 6 GiB), so it runs at full: one fit + transform on the 13,331 x
-1,355,191 training part took 67 CPU s with 4.2 GB max RSS (session 13, shared machine, indicative), a DLSS fit at
+1,355,191 training part takes 67 CPU s with 4.2 GB max RSS (shared machine, indicative), a DLSS fit at
 k = 256 38 CPU s and 1.4 GB. A text row beside Table 2's "-" says so. A cell whose modelled working set exceeds
 PCA_MAX_BYTES runs DLSS only (``acc_pca`` vacuous) and the text row says why; no profile has such a cell.
 
@@ -73,15 +73,13 @@ sentence (strict >); no derivation gives the sign of the difference on our model
 rest on what one seed showed. In a cell that does not run PCA (none of the profiles' cells) the rows are vacuous
 (not counted).
 
-Measured costs before "all" was added (its DCD solves take 0.13 s a repetition at ci, about a second per fold's C
-path at Table 3's shapes; session 13, single-threaded ``time.process_time`` in one process, shared 2-core machine at load
-4-6 beside a ``full`` run, so indicative only; max RSS of the whole process): ci repetitions rcv1-binary 1.5-2.1 and
-real-sim 0.9-1.0 CPU s, so ci is about 5.5 CPU s of trials plus imports (the engine's worker runs 2 BLAS threads
-with ``--jobs 1``, which on a loaded machine spin: 43 s wall there). standard, one repetition (rcv1-binary, 20,242
-rows): 37.7 CPU s, 0.72 GB. full, one repetition each: rcv1-binary 63.7 CPU s, 0.72 GB (15: about 16 CPU min);
-real-sim 575 CPU s, 3.8 GB (15: about 2.4 CPU h); news20-binary 703 CPU s, 4.4 GB (15: about 2.9 CPU h; 7.1 GB
-before run_repetition freed each fold's projector). Stand-in accuracies were 99.7-100% for PCA and every DLSS rank
-in all these runs.
+Costs (single-threaded ``time.process_time`` in one process on a shared 2-core machine, so indicative; max RSS of
+the whole process; the "all" row's DCD solves add 0.13 s a repetition at ci and about a second per fold's C path at
+Table 3's shapes): ci repetitions rcv1-binary 1.5-2.1 and real-sim 0.9-1.0 CPU s, so ci is about 5.5 CPU s of
+trials plus imports. standard, one repetition (rcv1-binary, 20,242 rows): 38 CPU s, 0.72 GB. full, one repetition
+each: rcv1-binary 64 CPU s, 0.72 GB (15: about 16 CPU min); real-sim 575 CPU s, 3.8 GB (15: about 2.4 CPU h);
+news20-binary 703 CPU s, 4.4 GB (15: about 2.9 CPU h; ``run_repetition`` frees each fold's projector). Stand-in
+accuracies are 99.7-100% for PCA and every DLSS rank at these sizes.
 """
 
 from __future__ import annotations

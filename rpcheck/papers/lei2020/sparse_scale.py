@@ -92,65 +92,32 @@ numbers, only the orderings between methods can be compared.
 clock, the same process): Gaussian / SE, Achlioptas / SE, Gaussian / SE+SRHT, Achlioptas / SE+SRHT and
 max(SE+nps, SE+top-r) / SE+SRHT, for the two timing sentences above. Timings never decide a verdict.
 
-Measured, rcv1-binary (commit of this module, seed 0, shared 2-core machine at load 3-5). ``ci`` (3,000 rows, r = 64,
-C = 1, 2 trials): 1.7 s; memory peak 9.6 MB <= budget 63.5 MB (dense rotation 1.6 GB); stand-in accuracies
-96.9-98.8%. ``standard`` with ``--trials 1`` (20,242 rows, r = 256, 3-fold CV over 4 C values): 18 min wall,
-863 s CPU, 1.8 GB max RSS (the SVM solves); memory peak 134 MB <= budget 649 MB (dense rotation 10.6 GB);
-accuracies 99.85-100% for all seven projections (the paper's real rcv1-binary: 78.90-87.81%): at r = 256
-the stand-in is almost separable, so it cannot reproduce the accuracy differences of Table 2 (a ceiling
-effect of the stand-in, not a finding about the paper); time ratios Gaussian / SE 8.2, Achlioptas / SE 30.8,
-Gaussian / SE+SRHT 5.3, Achlioptas / SE+SRHT 19.8 (the first timing sentence), ISRHT / SE+SRHT 1.23 (the
-second). Those 863 s were mostly Clarabel: the IPM's old stagnation rule stopped it far from the optimum on
-these 9,000-13,500 x 256 duals at C >= 0.25, the certificate refused the point and ``solve_svc`` fell back.
-With the IPM fixed and each fold's C grid warm-started (``solve_svc(..., warm_start=...)``, the certified
-optimum either way) the same ``standard --trials 1`` run took 81 CPU s (73 user + 8 sys) and 0.76 GB max RSS
-(session 9, load 7-10), with accuracies 99.85-100%, C = 0.25 chosen for every method and the same memory
-figures. ``full --trials 1`` (5-fold CV over the 11 C values): 128 CPU s (124 user + 4 sys; the trial itself
-178 s wall at 35% of a core), 0.70 GB max RSS, C = 2^-5 (2^-4 for SE) chosen, accuracies 99.85-100%; about
-50 s of each process is fixed cost (imports, stand-in, kernels), so the 15 trials of ``full`` take about
-50 + 15 x 80 s, some 20 CPU min (estimate from these two runs).
+Stand-in accuracies and what they can show: at r = 256 the rcv1-binary and real-sim stand-ins are almost
+separable (99.85-100% for all seven projections against the paper's 78.90-87.81% and 72.80-80.04%), so they
+cannot reproduce the accuracy differences of Table 2 (a ceiling effect of the stand-in, not a finding about the
+paper); the news20-binary stand-in is not separable at r = 256, and there top-r and supervised lead as in
+Table 2 (one repetition: an observation, not a test).
 
-Measured, real-sim and news20-binary (session 11, seed 0; the machine at load 10-15, so wall times are
-indicative only; CPU seconds from ``time.process_time`` in the process, RSS from ``/usr/bin/time -v``).
-``ci``: real-sim (3,000 x 20,958, r = 64) stand-in 0.03 CPU s, trials 0.85 and 0.28 CPU s; news20-binary
-(3,000 x 1,355,191, r = 32) stand-in 1.2 CPU s, trials 3.6 and 3.0 CPU s, 1.06 GB max RSS: together about
-9 CPU s added to ``ci``. At r = 64 the news20 trials took 5.3-5.5 CPU s (1.8 GB max RSS), because the
-Gaussian and Achlioptas builds are O(d r) draws at d = 1.36 M; hence r = 32 in that ci cell (the derivations
-above hold for every r <= 256). ci accuracies (2 trials, C = 1): real-sim stand-in 98.5-99.95%, news20 stand-in
-66-76% (the paper's real news20-binary at r = 256: 69.29-78.33%). At the paper's news20 shape (train part
-13,331 x 1,355,191, r = 256), one projection of train + test: Gaussian 9.1 CPU s and 3.2 GB max RSS (its
-dense d x r float64 matrix is 2.78 GB; ``X @ R`` with sparse ``X`` never densifies ``X``), Achlioptas
-(s = 1/3: 116 M stored entries of a sparse (d, r) matrix) 25.3 CPU s and 5.9 GB max RSS -- both fit the
-machine's 24 GB, so no method is dropped; the trial's peak is the Achlioptas build, so
-news20 cells must not run two to a machine with less than ~12 GB free.
-Where the new sets run: ``ci`` (rows reduced, Table 3's width) and ``full`` (Table 3's shapes, 15 trials as the
-paper's 15 runs). ``standard`` keeps the rcv1-binary cell only: the two paper-shape trials measured below (258
-and 366 CPU s, 3 trials each, about 31 CPU min) would push ``rpcheck verify --profile standard`` past its
-60-minute budget on 2 cores (52 min before them). The ``standard``-settings trials below (3-fold CV over 4 C
-values) were measured while those cells were briefly in ``standard`` (session 11).
-``standard``-settings trial at real-sim's shape (72,309 x 20,958, r = 256, 3-fold CV over 4 C values): 258 CPU s
-for the process (211 user + 47 sys; the trial 779 s wall at load 10-15), 1.01 GB max RSS; memory peak
-266 MB <= budget 862 MB (dense rotation 18.96 GB: memory_model HOLDS, the control VIOLATED, as derived);
-C = 0.25 chosen for every method; accuracies 99.99-100% for all seven (the paper's real real-sim:
-72.80-80.04%), the same ceiling effect as rcv1's stand-in; time ratios Gaussian / SE 25.9, Achlioptas / SE
-57.1, Gaussian / SE+SRHT 1.95, Achlioptas / SE+SRHT 4.30, ISRHT / SE+SRHT 1.13.
-``standard``-settings trial at news20-binary's shape (19,996 x 1,355,191, r = 256, 3-fold CV over 4 C values): 366
-CPU s (323 user + 44 sys; 46 min wall at 13% of a core), 6.29 GB max RSS (the Achlioptas build); memory
-peak 254 MB <= budget 1,019 MB (dense rotation 335 GB: HOLDS and VIOLATED as derived); chosen C 0.25-16;
-accuracies Gaussian 90.2, Achlioptas 90.6, SE 87.3, SE+SRHT 87.0, SE+nps 87.0, SE+top-r 93.5,
-SE+supervised 95.7% (the paper's real news20-binary: 70.10, 69.29, 70.08, 70.58, 70.36, 73.46, 78.33%):
-not separable at r = 256, and top-r and supervised lead as in Table 2 (one repetition: an observation, not a
-test); time ratios Gaussian / SE 57.7, Achlioptas / SE 145, Gaussian / SE+SRHT 38.5, Achlioptas / SE+SRHT
-96.8, ISRHT / SE+SRHT 1.25. ``full`` (5-fold CV over 11 C values, 15 trials) was not measured for news20 in
-session 11; estimate: 6 instead of 4 projections per method (Gaussian and Achlioptas about 35 CPU s a pair)
-and the rcv1 ratio full / standard of the SVM part (128 / 81), about 550 CPU s a trial, 2.3 CPU h for
-15 trials.
-``full --trials 1`` at real-sim's shape (5-fold CV over the 11 C values): 345 CPU s (284 user + 62 sys; the
-trial 1,598 s wall at load 8-12), 0.96 GB max RSS; the same memory figures; C = 2^-5 chosen for every method,
-accuracies 99.99-100%; time ratios Gaussian / SE 25.7, Achlioptas / SE 76.9, Gaussian / SE+SRHT 2.17, Achlioptas
-/ SE+SRHT 6.49, ISRHT / SE+SRHT 1.07. So 15 trials take about 1.4 CPU h (full / standard = 345 / 258 = 1.34
-here; with that ratio instead of rcv1's 1.6 the news20 estimate above becomes about 470 CPU s a trial, 2.0 CPU
-h).
+Costs (seed 0, one trial each, CPU s of the process on a shared 2-core machine: indicative). rcv1-binary:
+``ci`` (3,000 rows, r = 64, C = 1, 2 trials) about 2 s; ``standard --trials 1`` (20,242 rows, r = 256, 3-fold
+CV over 4 C values, each fold's C grid warm-started) 81 CPU s, 0.76 GB max RSS; ``full --trials 1`` (5-fold CV
+over the 11 C values) 128 CPU s, 0.70 GB max RSS, of which about 50 s is the fixed cost of a process (imports,
+stand-in, kernels), so the 15 trials of ``full`` take about 20 CPU min. real-sim: ``ci`` (3,000 x 20,958,
+r = 64) about 1 CPU s; at the paper's shape (72,309 x 20,958, r = 256) 258 CPU s with the ``standard``
+settings and 345 CPU s with ``full``'s (1.0 GB max RSS), about 1.4 CPU h for 15 trials. news20-binary: ``ci``
+(3,000 x 1,355,191) 3-4 CPU s a trial at r = 32, 1.1 GB max RSS; r = 64 costs 5.5 CPU s and 1.8 GB because
+the Gaussian and Achlioptas builds are O(d r) draws at d = 1.36 M, hence r = 32 in that ci cell (the
+derivations above hold for every r <= 256). At the paper's shape (19,996 x 1,355,191, r = 256) one trial with
+the ``standard`` settings takes 366 CPU s and 6.3 GB max RSS (the Achlioptas build: 116 M stored entries of a
+sparse (d, r) matrix; the Gaussian one is a dense 2.78 GB matrix, and ``X @ R`` with sparse ``X`` never
+densifies ``X``), so news20 cells must not run two to a machine with less than ~12 GB free; ``full`` is
+estimated at about 470-550 CPU s a trial (6 instead of 4 projections per method and the full / standard ratio
+of the SVM part), 2.0-2.3 CPU h for 15 trials.
+
+Where the sets run: ``ci`` (rows reduced, Table 3's width) and ``full`` (Table 3's shapes, 15 trials as the
+paper's 15 runs). ``standard`` keeps the rcv1-binary cell only: the two paper-shape trials of real-sim and
+news20-binary (258 and 366 CPU s, 3 trials each, about 31 CPU min) would push ``rpcheck verify --profile
+standard`` past its 60-minute budget on 2 cores.
 """
 
 from __future__ import annotations

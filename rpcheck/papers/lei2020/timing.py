@@ -44,7 +44,7 @@ shared with other jobs, 3 trials): Gaussian/SRHT 4.6-5.3, Achlioptas/SRHT 9.0-10
 Achlioptas/SE 19.5-20.6; n = 500: 4.1-4.2, 7.9-8.2, 7.7-8.2, 14.4-16.1. A trial against the claim needs the
 minimum of 3 interleaved runs of the faster method to be slowed more than 4x while the slower one is not.
 Power, by fresh-seed pilots of whole trials (``tests/bench/pilot_power.py lei2020.timing --sign-test-alpha
-0.01``, session 17, both cores busy: the pilots ran beside the 2-worker full run): every gisette row supported
+0.01``, both cores busy: the pilots ran beside the 2-worker full run): every gisette row supported
 the claim in every pilot trial (600 of 600 at n = 200, seed 20261127; 200 of 200 at n = 1500, seeds 20261127
 and 20261128; 200 of 200 at n = 6000, seeds 20261127-20261130, 50 each). At the 99% Clopper-Pearson lower end
 of the support rate, P(HOLDS) >= P(X >= 10 | 11, 0.9924) = 0.9960 at quick/ci and P(X >= 13 | 15, 0.9772) =

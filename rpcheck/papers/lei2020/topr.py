@@ -89,8 +89,8 @@ def _topr_errors(Xr, r):
 def _topr_random_trial(params, rng):
     """Random instances by the engine's one counterexample search (:func:`hypothesis_search`): a low-rank
     ``X`` and rotation signs from the trial's draw, and hypothesis's column scalings ``10**s_j``,
-    ``s_j in [-1, 1]`` (earlier versions drew ``s`` uniformly, one instance per trial; here hypothesis's
-    simplest instance ``s = 0`` then random ones), slack ``best + tol - err(top-r)``: negative = top-r is not
+    ``s_j in [-1, 1]`` (hypothesis's simplest instance ``s = 0``, then random ones), slack ``best + tol - err(top-r)``:
+    negative = top-r is not
     error-optimal. A counterexample shrinks towards ``s = 0`` (fewer rescaled columns)."""
     from hypothesis import strategies as st
 

@@ -72,7 +72,8 @@ def trial(params, rng):
 # derivation (no pilot needed). Data: n = 2 n_per_class points, classes balanced exactly, means +-(3, 3),
 # Sigma = [[1, .75], [.75, 1]]. For d = 2 the rotated coordinates are, up to sign and order, u = (x1 + x2)/sqrt 2
 # (class means +-6/sqrt 2 = +-4.243, variance 1.75) and v = (x1 - x2)/sqrt 2 (class means 0, variance 0.25),
-# whatever D (up to a factor common to both, which changes no comparison below). Each event below fails only on a Gaussian/chi-square tail event; the bounds are for the smallest
+# whatever D (up to a factor common to both, which changes no comparison below). Each event below fails only on a
+# Gaussian/chi-square tail event; the bounds are for the smallest
 # cell (n_per_class = 50, n = 100) and shrink with n.
 # - ``disc`` (the coordinate of largest |class-mean difference|) is u unless |m_v| >= 4.243 or |m_u| <= 4.243
 #   (m ~ N(8.485, 7/n) for u, N(0, 1/n) for v): P <= 10^-57.4.

@@ -47,7 +47,8 @@ AUTHORS = "Saurabh Paul, Christos Boutsidis, Malik Magdon-Ismail, Petros Drineas
 TITLE = "Random Projections for Linear Support Vector Machines"
 VENUE = "ACM TKDD 8(4):22, 2014; arXiv:1211.6085v5"
 
-#: arXiv PDF numbering -> TKDD (LaTeX copy) numbering (the arXiv v5 PDF and the TKDD version number lemmas and theorems differently).
+#: arXiv PDF numbering -> TKDD (LaTeX copy) numbering (the arXiv v5 PDF and the TKDD version number lemmas and theorems
+#: differently).
 TKDD = {
     "Lemma 3.1": "Lemma 3.1",
     "Lemma 3.2": "Lemma 3.3",
@@ -73,9 +74,9 @@ TKDD = {
 #: the same for incoherent and coherent row spaces (the coherent cells are expected VIOLATED for
 #: CountSketch and Li-sparse at these constants: paul2014.c2). The engine's constant search reports the
 #: smallest working constant per construction.
-#: CW/CountSketch: the constant 0.05 was a judgement (raised from 0.035 after an INCONCLUSIVE ci cell;
-#: the engine's find_constant measured an implied constant of 0.023), so NO expected verdict rests on it any
-#: more: the Lemma 3.3 cells and the CW/CountSketch "theory" cells of Thms 3.6 and 1.1 use the derived
+#: CW/CountSketch: the constant 0.05 is a judgement (the engine's find_constant measures an implied constant of 0.023),
+#: so NO expected verdict rests on it: the Lemma 3.3 cells and the CW/CountSketch "theory" cells of Thms 3.6 and 1.1 use
+#: the derived
 #: sufficient r = ceil((rho^2 + rho)/(eps^2 delta)) of
 #: :func:`rpcheck.papers.paul2014.bounds.sparse_embedding_markov_r` (second moment + Markov, valid for every V);
 #: the entries below only serve callers that ask for ``c f`` explicitly.

@@ -217,7 +217,7 @@ def _expect_lemma(params):
     #   too loose for the smaller cells (0.12-1.0), which rest on the pilots above.
     # - Lemmas 3.1 (srht) and 3.2 (sign), and 3.4 as a check of the derivation: fresh-seed pilot of the four
     #   full-only cells each (`tests/bench/pilot_power.py ID --profile full --draws 500 --seed 20261128
-    #   --exclude-cells-of standard`, session 16): 0/500 failures in every cell but srht coherent (40, r = 2299):
+    #   --exclude-cells-of standard`): 0/500 failures in every cell but srht coherent (40, r = 2299):
     #   1/500; 99% Clopper-Pearson upper ends 1.05e-2 / 1.48e-2 against delta = 0.1 / 0.05: power 1.0000 in every
     #   cell at 3000 trials and level 5e-6. The controls (r = rho - 1) failed 500/500.
     return Verdict.HOLDS
@@ -253,12 +253,12 @@ _FLAT_SPECS = [(10, 4096, 0.5, 0.1)]
 _CI_TRIALS = {("srht",): 300, ("sign",): 220, ("cw", "countsketch"): 470, ("gaussian",): 180}
 
 #: standard trials per lemma. Power (standard) at level 5e-6 (at or below the first Holm step of `rpcheck verify
-#: --profile standard`'s family): tests/bench/pilot_power.py ID --profile standard --draws 2000 (seed 20261127,
-#: session 15) over every standard cell. Every expected verdict of Lemmas 3.1, 3.3 and 3.4 has power >= 0.99 at
+#: --profile standard`'s family): tests/bench/pilot_power.py ID --profile standard --draws 2000 (seed 20261127) over
+#: every standard cell. Every expected verdict of Lemmas 3.1, 3.3 and 3.4 has power >= 0.99 at
 #: 1000 trials. Lemma 3.2's sign cell rho = 5, d = 1024, eps = 1/2, delta = 0.1 (r = 134) fails in 71 of 2000
 #: draws (99% Clopper-Pearson upper end 0.0476), where rpcheck.stats.holds_power('bound', n, 0.0476, 0.1, 5e-6)
 #: is 0.969 at n = 1000 and 0.9976 at n = 1300: 1300 trials for Lemma 3.2. Fresh-seed confirmation (seed 31, not
-#: the pilot's): PROFILES.md, "The `full` profile, theorem by theorem", session 15.
+#: the pilot's): PROFILES.md, "The `full` profile, theorem by theorem".
 _STD_TRIALS = {("srht",): 1000, ("sign",): 1300, ("cw", "countsketch"): 1000, ("gaussian",): 1000}
 
 
@@ -284,12 +284,12 @@ def _profiles(kinds, coherences_ci=("incoherent", "coherent")):
     return {
         # quick, Lemma 3.3: rho = 5 (derived r = 1200, ~5 ms per trial) and one flat CountSketch cell
         # ((d - 1)/r = 3.4 under an all-+1 sign fault)
-        # Power (quick): pilot = `rpcheck calibrate --profile quick --seeds 1-20` at 88c0877
+        # Power (quick): pilot = `rpcheck calibrate --profile quick --seeds 1-20`
         # (tests/bench/power_audit.py); pooled failures 1/2000 (3.1), 3/2000 (3.2), 0/2000 (3.3, 3.4 cells); p_hi <=
         # 0.0055 (3.2); at the 99% Clopper-Pearson upper end p_hi of the pooled rate,
         # rpcheck.stats.holds_power('bound', n, p_hi, delta, 1e-4) (level 0.01/100, below every Holm level of the
-        # quick family) is >= 0.99 for n = 180 (3.2: 0.997 at p_hi = 0.0055; 3.1: 0.999; 3.3, 3.4: 0.9999); at the old
-        # 100 trials it was 0.58-0.77. Fresh-seed confirmation (seeds 21-40): PROFILES.md, "Calibration".
+        # quick family) is >= 0.99 for n = 180 (3.2: 0.997 at p_hi = 0.0055; 3.1: 0.999; 3.3, 3.4: 0.9999); at 100
+        # trials it is 0.58-0.77. Fresh-seed confirmation (seeds 21-40): PROFILES.md, "Calibration".
         "quick": Profile(
             _lemma_cells(kinds, [(5, 512, 0.5, 0.1)]) + _lemma_cells(["countsketch"], [(5, 4096, 0.5, 0.1)], ("flat",))
             if sparse
@@ -299,12 +299,12 @@ def _profiles(kinds, coherences_ci=("incoherent", "coherent")):
         ),
         # Power (ci) at the suite-wide level: the default test run is one family of M = 636 statistical rows, whose
         # first Holm step is 0.01/M = 1.6e-5; audited at 1.4e-5 = 0.01/700 for headroom. Pilot = `rpcheck calibrate
-        # --profile ci --seeds 41-52` (41-44 at de7c855, 45-52 at 60113e9; tests/bench/power_audit.py --level
+        # --profile ci --seeds 41-52` (tests/bench/power_audit.py --level
         # 1.4e-5): worst row of each lemma pooled 15/1800 (3.1, SRHT coherent eps 0.5, p_hi = 0.0156), 4/1800 (3.2,
         # p_hi = 0.0070), 18/1200 (3.3, CountSketch, p_hi = 0.0266), 1/1800 (3.4, p_hi = 0.0041). The smallest n
         # with rpcheck.stats.holds_power('bound', n, p_hi, 0.1, 1.4e-5) >= 0.99 is 300 (3.1), 220 (3.2), 470 (3.3),
-        # 180 (3.4); at the old 150 / 100 trials the power was 0.32, 0.72, 0 (HOLDS unattainable: 0.9^100 >
-        # 1.4e-5) and 0.87, and seed 51 gave 3.1 an INCONCLUSIVE. Fresh-seed confirmation: PROFILES.md, "Calibration".
+        # 180 (3.4); at 150 / 100 trials the power is 0.32, 0.72, 0 (HOLDS unattainable: 0.9^100 >
+        # 1.4e-5) and 0.87. Fresh-seed confirmation: PROFILES.md, "Calibration".
         "ci": Profile(_lemma_cells(kinds, _CI_SPECS, coherences_ci) + flat + pad, trials=_CI_TRIALS[tuple(kinds)]),
         "standard": Profile(_lemma_cells(kinds, _STD_SPECS, ("incoherent", "coherent")), trials=_STD_TRIALS[kinds]),
         "full": Profile(_lemma_cells(kinds, _FULL_SPECS, ("incoherent", "coherent")), trials=3000),
@@ -565,17 +565,17 @@ THEOREMS["paul2014.c1a"] = register(
             ),
         ),
         profiles={
-            # Power (quick): pilot = `rpcheck calibrate --profile quick --seeds 1-20` at 88c0877
+            # Power (quick): pilot = `rpcheck calibrate --profile quick --seeds 1-20`
             # (tests/bench/power_audit.py); pooled 0/4000 per row, p_hi = 0.0013; at the 99% Clopper-Pearson upper end
             # p_hi of the pooled rate, rpcheck.stats.holds_power('bound', n, p_hi, delta, 1e-4) (level 0.01/100, below
-            # every Holm level of the quick family) is >= 0.99 for n = 280 (>= 0.99); at the old 200 trials it was
+            # every Holm level of the quick family) is >= 0.99 for n = 280 (>= 0.99); at 200 trials it is
             # 0.77. Fresh-seed confirmation (seeds 21-40): PROFILES.md, "Calibration".
             "quick": Profile(_c1a_cells([10], [1024], [0.05]), trials=280),
             # Power (ci) at the suite-wide level: the default test run is one family of M = 636 statistical rows,
             # whose first Holm step is 0.01/M = 1.6e-5; audited at 1.4e-5 = 0.01/700 for headroom. Pilot = `rpcheck
-            # calibrate --profile ci --seeds 41-52` (41-44 at de7c855, 45-52 at 60113e9; tests/bench/power_audit.py
+            # calibrate --profile ci --seeds 41-52` (tests/bench/power_audit.py
             # --level 1.4e-5). Worst expected-HOLDS row pooled 0/2400, p_hi = 0.0022;
-            # rpcheck.stats.holds_power('bound', n, p_hi, 0.05, 1.4e-5) is 0 (HOLDS unattainable) at the old 200
+            # rpcheck.stats.holds_power('bound', n, p_hi, 0.05, 1.4e-5) is 0 (HOLDS unattainable) at 200
             # trials and 0.991 at n = 360. Fresh-seed confirmation: PROFILES.md, "Calibration".
             "ci": Profile(_c1a_cells([10], [1024], [0.05]), trials=360),
             # Power (standard), suite level: `rpcheck verify --profile standard` is one family of M = 1,742 statistical
@@ -630,7 +630,7 @@ def _expect_c2(params):
     #   collision probability 1 - prod_{i < rho} (1 - i/r): 0.107 (rho 10, r 400), 0.139 (rho 20, r 1280), 0.213 at
     #   ci (rho 20, r 800); rpcheck.stats.violated_power('bound', 1000, 0.107, 0.05, 5e-6) = 0.9937, 1.0 elsewhere.
     # - Li-sparse on coherent V, and every expected HOLDS: tests/bench/pilot_power.py paul2014.c2 --profile full
-    #   --draws 1000 (seed 20261127, session 15): Li-sparse coherent 590-724 failures of 1000 (99% CP lower end
+    #   --draws 1000 (seed 20261127): Li-sparse coherent 590-724 failures of 1000 (99% CP lower end
     #   >= 0.549; VIOLATED power 1.0 at 1000 trials); the HOLDS cells 0-1 of 1000 (upper end <= 7.4e-3; HOLDS
     #   power >= 0.99999 at 1000 trials).
     if params["coherence"] == "coherent" and params["kind"] in ("countsketch", "sparse"):
@@ -677,19 +677,19 @@ THEOREMS["paul2014.c2"] = register(
             _CONTROL_VARIANT,
         ),
         profiles={
-            # Power (quick): pilot = `rpcheck calibrate --profile quick --seeds 1-20` at 88c0877
+            # Power (quick): pilot = `rpcheck calibrate --profile quick --seeds 1-20`
             # (tests/bench/power_audit.py); expected-HOLDS rows pooled 0/4000 (p_hi = 0.0013) and 1/4000 (countsketch
             # incoherent, p_hi = 0.0019); at the 99% Clopper-Pearson upper end p_hi of the pooled rate,
             # rpcheck.stats.holds_power('bound', n, p_hi, delta, 1e-4) (level 0.01/100, below every Holm level of the
-            # quick family) is >= 0.99 for n = 320 (>= 0.99 for both); at the old 200 trials it was 0.69-0.77.
+            # quick family) is >= 0.99 for n = 320 (>= 0.99 for both); at 200 trials it is 0.69-0.77.
             # Fresh-seed confirmation (seeds 21-40): PROFILES.md, "Calibration".
             "quick": Profile(_c2_cells(["gaussian", "countsketch", "sparse"], 800, 20, 512, 0.5, 0.05), trials=320),
             # Power (ci) at the suite-wide level: the default test run is one family of M = 636 statistical rows,
             # whose first Holm step is 0.01/M = 1.6e-5; audited at 1.4e-5 = 0.01/700 for headroom. Pilot = `rpcheck
-            # calibrate --profile ci --seeds 41-52` (41-44 at de7c855, 45-52 at 60113e9; tests/bench/power_audit.py
+            # calibrate --profile ci --seeds 41-52` (tests/bench/power_audit.py
             # --level 1.4e-5). Worst expected-HOLDS row (SRHT incoherent; SRHT coherent is reported, see _expect_c2)
-            # pooled 0/3600, p_hi = 0.0015; rpcheck.stats.holds_power('bound', n, p_hi, 0.05, 1.4e-5) is 0.927 at the
-            # old 300 trials and 0.998 at n = 360. Fresh-seed confirmation: PROFILES.md, "Calibration".
+            # pooled 0/3600, p_hi = 0.0015; rpcheck.stats.holds_power('bound', n, p_hi, 0.05, 1.4e-5) is 0.927 at 300
+            # trials and 0.998 at n = 360. Fresh-seed confirmation: PROFILES.md, "Calibration".
             "ci": Profile(_c2_cells(_C2_KINDS, 800, 20, 512, 0.5, 0.05), trials=360),
             "standard": Profile(
                 _c2_cells(_C2_KINDS, 400, 10, 1024, 0.5, 0.05) + _c2_cells(_C2_KINDS, 1280, 20, 4096, 0.5, 0.05),

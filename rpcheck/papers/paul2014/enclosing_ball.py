@@ -198,12 +198,12 @@ def trial(params, rng):
 
 def _expect_prob(params):
     # The event holds whenever e_B = e <= eps (stated_det), so its failure probability is at most P(e > eps) at
-    # the cell's r (rank(X) = rho + 1). Power by profile (tests/bench/prob_containment_pilot.py, seed 20261127,
-    # session 15; as in main_ratio._expect_prob):
+    # the cell's r (rank(X) = rho + 1). Power by profile (tests/bench/prob_containment_pilot.py, seed 20261127; as in
+    # main_ratio._expect_prob):
     # - ci (100 trials, delta 0.2): containment gives 0.66-0.74 (P(e > eps) ~ 3-4% at r = 164); the expectation
     #   rests on the actual-event pilot of PROFILES' ci comment.
     # - standard (delta 0.1): containment gives 0.82 (srht, 6/3000 with e > eps, p_hi = 5.2e-3) to 0.97
-    #   (countsketch) at the old 150 trials; raised to 300 trials (session 17), where it gives >= 0.9999 in every
+    #   (countsketch) at 150 trials, and at 300 trials it gives >= 0.9999 in every
     #   theory cell (holds_power('bound', 300, 5.2e-3, 0.1, 5e-6)).
     # - full (500 trials, delta 0.05): 0/2000 with e > eps in each of the four cells, p_hi = 2.65e-3, power 0.9996
     #   at level 5e-6.
@@ -278,20 +278,21 @@ _QUICK_CELLS = _cells(["srht"], 30, 512, 5, 0.5, 0.2, [24])
 _CI_CELLS = _cells(["srht", "gaussian"], 40, 512, 5, 0.5, 0.2, [16, 48])
 
 PROFILES = {
-    # Power (quick): pilot = `rpcheck calibrate --profile quick --seeds 1-20` at 88c0877 (tests/bench/power_audit.py);
+    # Power (quick): pilot = `rpcheck calibrate --profile quick --seeds 1-20` (tests/bench/power_audit.py);
     # theory cell pooled 0/800, p_hi = 0.0066; at 40 trials HOLDS (0 failures needed) was reachable only at a
     # favourable Holm level (power 0 at 1e-4); at the 99% Clopper-Pearson upper end p_hi of the pooled rate,
     # rpcheck.stats.holds_power('bound', n, p_hi, delta, 1e-4) (level 0.01/100, below every Holm level of the quick
-    # family) is >= 0.99 for n = 80 (>= 0.99); at the old 40 trials it was 0. Fresh-seed confirmation (seeds 21-40): PROFILES.md, "Calibration".
+    # family) is >= 0.99 for n = 80 (>= 0.99); at 40 trials it is 0. Fresh-seed confirmation (seeds 21-40): PROFILES.md,
+    # "Calibration".
     # quick: sized for the deterministic HOLDS rows (rpcheck.stats.deterministic_trials: >= 90 evaluated draws with
     # probability >= 0.99, each row holding on every draw); the worst row, derived_lower, was vacuous in 44 of 150 draws
     # of its cell (seed 0; 99% upper bound 0.39).
     "quick": Profile(_QUICK_CELLS + _scaled(_QUICK_CELLS, 1e3), trials=deterministic_trials(0.39)),
     # Power (ci) at the suite-wide level: the default test run is one family of M = 636 statistical rows, whose first
     # Holm step is 0.01/M = 1.6e-5; audited at 1.4e-5 = 0.01/700 for headroom. Pilot = `rpcheck calibrate --profile ci
-    # --seeds 41-52` (41-44 at de7c855, 45-52 at 60113e9; tests/bench/power_audit.py --level 1.4e-5). Worst expected-
+    # --seeds 41-52` (tests/bench/power_audit.py --level 1.4e-5). Worst expected-
     # HOLDS row pooled 0/480, p_hi = 0.011; rpcheck.stats.holds_power('bound', n, p_hi, 0.2, 1.4e-5) is 0 (HOLDS
-    # unattainable) at the old 40 trials and 0.995 at n = 100. Fresh-seed confirmation: PROFILES.md, "Calibration".
+    # unattainable) at 40 trials and 0.995 at n = 100. Fresh-seed confirmation: PROFILES.md, "Calibration".
     "ci": Profile(_CI_CELLS + _scaled(_CI_CELLS, 1e3) + _scaled(_CI_CELLS, 1e-3), trials=100),
     "standard": Profile(
         _cells(["srht", "gaussian", "sign", "countsketch"], 60, 1024, 8, 0.5, 0.1, [16, 64]), trials=300

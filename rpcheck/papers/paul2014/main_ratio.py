@@ -280,17 +280,17 @@ def _expect_prob(params):
     # The event holds whenever e <= eps (det_stated's argument; for prob_svr in the tube regime only when the
     # original SVR has zero slack, the module docstring's feasibility argument; the slack case is unproven), so its
     # failure probability is at most P(e > eps) at the cell's r, the lemma event. Power by profile
-    # (tests/bench/prob_containment_pilot.py, seed 20261127, session 15: P(e > eps) piloted with a Haar V of the
+    # (tests/bench/prob_containment_pilot.py, seed 20261127: P(e > eps) piloted with a Haar V of the
     # row space's dimension, 99% Clopper-Pearson upper end p_hi, rpcheck.stats.holds_power('bound', trials, p_hi,
     # delta, level) at or below the first Holm step of the profile's suite-wide family):
     # - ci (100 trials, delta 0.2): containment is too weak (P(e > eps) ~ 4% at r = 129-130, power 0.42-0.45);
     #   the expectation rests on the actual-event pilot of the ci PROFILE comment (pooled 0/420, power 0.991).
     # - standard (delta 0.1): containment gives 0.66 (gaussian, 12/3000 with e > eps, p_hi = 8.0e-3) to 0.97 (cw,
-    #   0/3000) at the old 150 trials; raised to 300 trials (session 17), where it gives >= 0.9998 in every theory
+    #   0/3000) at 150 trials, and at 300 trials it gives >= 0.9998 in every theory
     #   cell (holds_power('bound', 300, 8.0e-3, 0.1, 5e-6) = 0.9998; 250 would give 0.9956).
     # - full (500 trials, delta 0.05): 0/2000 draws with e > eps in each of the four cells (srht, gaussian, sign,
     #   cw), p_hi = 2.65e-3, power 0.9996 at level 5e-6 (prob_printed, at 2 delta, more).
-    # - prob_svr (session 18): its event is contained in {e_reg > eps} OR {the original SVR has slack}; pilot of
+    # - prob_svr: its event is contained in {e_reg > eps} OR {the original SVR has slack}; pilot of
     #   that union (prob_containment_pilot.py --svr, seed 20261128, the trial's own regression draw, solve and
     #   sketch): slack in 0 of 12,000 standard and 0 of 8,000 full draws; union 2, 6, 5, 0 of 3,000 at standard
     #   (srht, gaussian, sign, cw; p_hi <= 5.2e-3: power 1.0000 at 300 trials, level 5e-6) and 0 of 2,000 in each
@@ -310,7 +310,7 @@ def _expect_det_proof(params):
     # the singular values of V^T R lie in 1 +- (sqrt(rho/r) + t/sqrt(r)) w.p. >= 1 - 2 exp(-t^2/2)) needs
     # sqrt(rho/r) < 0.2247 (so that (1 + x)^2 < 3/2 and (1 - x)^2 > 1/2), i.e. r > 19.8 rho, and every
     # small_r cell has r <= 12 rho (ci: r = 48, rho = 5). Whether such a row is VACUOUS or not depends on the
-    # draws, so it is reported (None). (Replaces an earlier cut at r = 8 rho chosen from the runs.)
+    # draws, so it is reported (None).
     if params.get("design") == "small_r" or DATA_PARAM in params:  # user data: no argument for informative draws
         return None
     return Verdict.HOLDS
@@ -375,19 +375,20 @@ def _cells(kinds, n, d, rho, eps, delta, small_rs):
 
 
 PROFILES = {
-    # Power (quick): pilot = `rpcheck calibrate --profile quick --seeds 1-20` at 88c0877 (tests/bench/power_audit.py);
+    # Power (quick): pilot = `rpcheck calibrate --profile quick --seeds 1-20` (tests/bench/power_audit.py);
     # theory cell pooled 0/800, p_hi = 0.0066; at 40 trials HOLDS (0 failures needed) was reachable only at a
     # favourable Holm level (power 0 at 1e-4); at the 99% Clopper-Pearson upper end p_hi of the pooled rate,
     # rpcheck.stats.holds_power('bound', n, p_hi, delta, 1e-4) (level 0.01/100, below every Holm level of the quick
-    # family) is >= 0.99 for n = 80 (>= 0.99); at the old 40 trials it was 0. Fresh-seed confirmation (seeds 21-40): PROFILES.md, "Calibration".
+    # family) is >= 0.99 for n = 80 (>= 0.99); at 40 trials it is 0. Fresh-seed confirmation (seeds 21-40): PROFILES.md,
+    # "Calibration".
     # quick: sized for the deterministic HOLDS rows (rpcheck.stats.deterministic_trials: >= 90 evaluated draws with
     # probability >= 0.99, each row holding on every draw); no draw of 150 was vacuous (seed 0; 99% upper bound 0.03).
     "quick": Profile(_cells(["srht"], 30, 512, 5, 0.5, 0.2, []), trials=deterministic_trials(0.03)),
     # Power (ci) at the suite-wide level: the default test run is one family of M = 636 statistical rows, whose first
     # Holm step is 0.01/M = 1.6e-5; audited at 1.4e-5 = 0.01/700 for headroom. Pilot = `rpcheck calibrate --profile ci
-    # --seeds 41-52` (41-44 at de7c855, 45-52 at 60113e9; tests/bench/power_audit.py --level 1.4e-5). Worst expected-
+    # --seeds 41-52` (tests/bench/power_audit.py --level 1.4e-5). Worst expected-
     # HOLDS row pooled 0/420, p_hi = 0.013; rpcheck.stats.holds_power('bound', n, p_hi, 0.2, 1.4e-5) is 0 (HOLDS
-    # unattainable) at the old 35 trials and 0.991 at n = 100. Fresh-seed confirmation: PROFILES.md, "Calibration".
+    # unattainable) at 35 trials and 0.991 at n = 100. Fresh-seed confirmation: PROFILES.md, "Calibration".
     "ci": Profile(_cells(["srht", "gaussian"], 40, 512, 5, 0.5, 0.2, [48]), trials=100),
     # standard: 300 trials for the prob rows' power by containment (_expect_prob)
     "standard": Profile(_cells(["srht", "gaussian", "sign", "cw"], 60, 1024, 8, 0.5, 0.1, [32, 96]), trials=300),

@@ -376,8 +376,8 @@ PROFILES = {
         trials=deterministic_trials(0.5),
     ),
     # Power (standard): a deterministic HOLDS needs >= 90 evaluated draws (rpcheck.stats.DETERMINISTIC_MIN_DRAWS: 0
-    # failures in 90 draws put P(failure) <= 0.05 at 99%); at the old 50 trials HOLDS was unattainable in every
-    # cell (the rows were reconciled to INCONCLUSIVE); 100 leaves room for vacuous draws.
+    # failures in 90 draws put P(failure) <= 0.05 at 99%); below 90 draws HOLDS is unattainable; 100 leaves room for
+    # vacuous draws.
     "standard": Profile(
         _cells(60, 512, 8, [32, 64, 128, 256], ["gaussian", "srht", "sign", "countsketch"], ["hard", "soft"]),
         trials=100,

@@ -19,8 +19,8 @@ Per trial (a bounded search, the event is "no certified violation found"):
    search of the engine) over the projection: ``t`` in [-1, 1]^d with ``t_1 = +-1`` (``e = e_max``) and a
    rotation ``Q = expm(A - A^T)`` with the strictly upper entries of ``A`` in [-pi, pi] (hypothesis floats; the
    data ``X, y, C`` are the trial's draw). The objective is the certified slack of the variant's comparison
-   (below), reported to hypothesis as ``target(-slack)``, so hypothesis's target phase is the hill climber that
-   the private loop of earlier versions was; the first certified violation stops the search and is *shrunk*
+   (below), reported to hypothesis as ``target(-slack)``, so hypothesis's target phase is the hill climber; the first
+   certified violation stops the search and is *shrunk*
    (towards ``t = (+-1, 0, ..., 0)`` and ``Q = I``: the simplest distortion that still violates). The search
    seed is one draw from the trial's generator and no example database is used, so the trial is a pure function
    of its per-trial seed and ``rpcheck replay`` re-runs it exactly.
@@ -32,7 +32,7 @@ hill-climb loop it replaces (quick 18 -> 18, standard 62 -> 60, full 140 -> 135)
 
 Certified slacks (normalised by the point value, so each is about ``ratio/(1 -/+ e) - 1``; negative iff the
 comparison of the certified intervals of :mod:`._common` (duality gap and strong convexity, relative rounding
-``FP_REL``) is a violation, exactly the comparisons of earlier versions):
+``FP_REL``) is a violation):
 
 - lower: ``(W.hi (1 + FP_REL) - (1 - e) Wt.lo) / ((1 - e) Wt)`` with ``W, Wt`` the intervals of ``||w||^2``
   before / after projection (``gamma^2 = 1/||w||^2``);
@@ -97,8 +97,8 @@ def rotation(a, k):
 
 def projection_strategy(k):
     """Hypothesis strategy of ``(a, t)``: ``a`` the ``k(k-1)/2`` rotation angles in ``[-pi, pi]``, ``t`` the
-    relative eigenvalue shifts of ``S`` with ``t_1 = +-1`` (the full distortion budget, ``e = e_max``, as in
-    the random draws of earlier versions; no loss since ``Q`` permutes the eigenvectors) and ``t_2..t_k`` in
+    relative eigenvalue shifts of ``S`` with ``t_1 = +-1`` (the full distortion budget, ``e = e_max``; no loss since
+    ``Q`` permutes the eigenvectors) and ``t_2..t_k`` in
     ``[-1, 1]``. Shrinks towards ``Q = I``, ``t = (1, 0, ..., 0)``: one direction stretched by ``1 + e``."""
     from hypothesis import strategies as st
 
@@ -213,7 +213,7 @@ def _sum_alpha_expected(params):
     return Verdict.INCONCLUSIVE if params["e_max"] >= 0.5 else None
 
 
-# n_examples: 3 n_examples ~ n_random + 2 n_climb of the loop it replaced (6+2x6, 8+2x10, 12+2x25, 20+2x60)
+# the second argument of _cells: hypothesis examples per trial (its random and target phases together)
 PROFILES = {
     "quick": Profile(_cells([0.4], 6), trials=6),
     "ci": Profile(_cells([0.25, 0.45], 9), trials=15),
@@ -250,7 +250,7 @@ THEOREM = register(
                 "search for gamma~^2 > (1 + e) gamma^2, soft margin",
                 mode="search",
                 expected=None,
-                note="Violated in the soft-margin regime in 25/1478 random instances of earlier spot checks "
+                note="Violated in the soft-margin regime in 25/1478 random instances of spot checks "
                 "(and with certainty when every multiplier sits at C and S shrinks the direction of X^T y: "
                 "then gamma~^2/gamma^2 = 1/(1-e) > 1+e); a random search finding one at ci is likely but not "
                 "certain (C is drawn log-uniform), so the row is reported, not expected VIOLATED.",

@@ -140,8 +140,7 @@ def _expect_printed(params):
     # probability p = P(Bin(n - 1, 1/2) <= rho) (Cover's count), so P(no failing draw in T trials) = p**T.
     # Expected VIOLATED when p**5 <= 1e-3 (5 = the fewest trials of any profile), else reported (None).
     # ci: n = 40, rho = 5: p = 1.2e-6; n = 80: p = 4e-17. standard n = 40, rho = 20: p = 0.63 -> None.
-    # (Replaces a rule n >= 4 (rho + 1) chosen from runs with flipped labels, whose separability
-    # probability has no closed form; the all-equal labelling, probability 2^(1-n), is redrawn with one
+    # (The all-equal labelling, probability 2^(1-n), is redrawn with one
     # label changed, which does not change these bounds materially.)
     regime = params["regime"]
     if regime in ("hard", "separable_C"):
@@ -159,11 +158,11 @@ PROFILES = {
     # ci: 90 trials, the fewest draws for a deterministic HOLDS (rpcheck.stats; ~0.05 s per trial)
     "ci": Profile(grid(regime=_R, n=[40, 80], d=128, rho=5), trials=90),
     # Power (standard): a deterministic HOLDS needs >= 90 evaluated draws (rpcheck.stats.DETERMINISTIC_MIN_DRAWS: 0
-    # failures in 90 draws put P(failure) <= 0.05 at 99%); at the old 50 trials HOLDS was unattainable in every
-    # cell (the rows were reconciled to INCONCLUSIVE); 100 leaves room for vacuous draws.
+    # failures in 90 draws put P(failure) <= 0.05 at 99%); below 90 draws HOLDS is unattainable; 100 leaves room for
+    # vacuous draws.
     "standard": Profile(grid(regime=_R, n=[40, 100], d=256, rho=[5, 20]), trials=100),
-    # rank(X) = rho needs rho <= n: the (n = 40, rho = 50) pairs of the former full grid could not have the
-    # stated rank (X = Z V^T with Z of shape 40 x 50 has rank 40) and are left out of the grid.
+    # rank(X) = rho needs rho <= n: the (n = 40, rho = 50) pairs of the full grid cannot have the stated rank (X = Z V^T
+    # with Z of shape 40 x 50 has rank 40) and are left out of the grid.
     "full": Profile(
         tuple(c for c in grid(regime=_R, n=[40, 100, 300], d=1024, rho=[5, 20, 50]) if c["rho"] <= c["n"]),
         trials=200,

@@ -315,8 +315,8 @@ THEOREM = register(
             "ci": Profile(tuple({"n": 150, "d": 1000, "folds": 3, "r": 128, "C": C, "data_source": "auto"}
                                 for C in C_VALUES), trials=90),
             # standard: 90 pairs, the fewest at which the deterministic identity can say HOLDS (0 failures in 90
-            # draws put P(counterexample) <= 0.05 at 99%; rpcheck.stats.DETERMINISTIC_MIN_DRAWS); at the former
-            # 30 both claim rows were INCONCLUSIVE by construction. About 7 CPU s per pair on the 2-core machine.
+            # draws put P(counterexample) <= 0.05 at 99%; rpcheck.stats.DETERMINISTIC_MIN_DRAWS); at 30 both claim rows
+            # would be INCONCLUSIVE by construction. About 7 CPU s per pair on the 2-core machine.
             "standard": Profile(tuple({"n": 150, "d": 20_000, "folds": 10, "r": 512, "C": C, "data_source": "auto"}
                                       for C in C_VALUES),
                                 trials=90),

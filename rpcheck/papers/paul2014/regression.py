@@ -198,7 +198,7 @@ PROFILES = {
             r=[64, 128, 256],
         ),
         # Power (standard): a deterministic HOLDS needs >= 90 evaluated draws (rpcheck.stats.DETERMINISTIC_MIN_DRAWS);
-        # at the old 40 trials HOLDS was unattainable in every cell; 100 leaves room for vacuous draws.
+        # below 90 draws HOLDS is unattainable; 100 leaves room for vacuous draws.
         trials=100,
     ),  # fmt: skip
     "full": Profile(

@@ -329,7 +329,7 @@ THEOREM = register(
                            {"dataset": "yalefaces", "methods": "RS,RG", "data_source": "auto"}),
                           trials=deterministic_trials(0.03)),
             # standard: 100 as at full; HOLDS of thm37_general needs >= 90 evaluated (non-vacuous, e < 1) draws;
-            # at the former 20 it was INCONCLUSIVE by construction (0 vacuous draws in the 200 of the full ledger)
+            # at 20 it is INCONCLUSIVE by construction (0 vacuous draws in the 200 of the full ledger)
             "standard": Profile(_cells(_ALL), trials=100),
             "full": Profile(_cells(_ALL), trials=100),
             # paper: the real Yale_64x64.mat and nci60.csv, all methods; 100 draws = the paper's ten 10-fold CV

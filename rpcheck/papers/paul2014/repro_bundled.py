@@ -294,8 +294,8 @@ THEOREM = register(
                 trials=deterministic_trials(0.03),
             ),
             # standard/full: 100 trials. HOLDS of the deterministic rows ball_given_e and r_below_rho needs >= 90
-            # evaluated draws (rpcheck.stats.DETERMINISTIC_MIN_DRAWS); at the former 5 / 20 every such row was
-            # INCONCLUSIVE by construction (full ledger, 87118ae: 24 rows, 0 vacuous draws of 240).
+            # evaluated draws (rpcheck.stats.DETERMINISTIC_MIN_DRAWS); at 5 / 20 every such row is INCONCLUSIVE by
+            # construction (full ledger: 24 rows, 0 vacuous draws of 240).
             "standard": Profile(_bundled_cells(["gaussian", "srht", "sign", "countsketch"], {}), trials=100),
             "full": Profile(_bundled_cells(["gaussian", "srht", "sign", "countsketch"], {}), trials=100),
         },  # fmt: skip

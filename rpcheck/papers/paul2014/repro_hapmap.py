@@ -37,63 +37,33 @@ undetermined when its top-two score difference is at most sqrt(2) ||x|| times th
 r is stated in the protocol column (``undetermined_max``); the bound is dominated by the certificate's
 rounding allowance at these sizes (a relative gap of 2e-7 accepted at tol 1e-9 on a 667 x 2,048 training
 set: ||W - W*||_F <= 0.0043 against top-two score differences >= 0.79 and ||x|| ~ 106), so at r = 2048 some
-predictions can stay undetermined (with 2 in place of sqrt(2), 25% did there; with sqrt(2), none); eps_out counts
-the solver's labels. At the full profile's 1,500 x 2,048 training sets the allowance dominates more: relative
-gaps 2e-7 certified, ||W - W*||_F <= 0.0076, and 96-99.5% of the test predictions at r = 2048 (8-38% at
-r = 256-1024) were undetermined in one measured trial (seed 11): there eps_out is the solver's labels, not
-certified ones. Since ``w_error_bound`` comes from a rigorous per-row rounding bound instead of that allowance
-(rpcheck.svm.multiclass, "w_error_bound: the rounding bound E"), the same seed-11 RG fit at r = 2048 has
-||W - W*||_F <= 1.6e-3 (was 7.5e-3) and 0% of its test predictions undetermined (was 93.2%); the solver's
-labels, its acceptance test and eps_out are unchanged (ci, seed 0: every diagnostic identical). One full trial
-(``--profile full --trials 1 --seed 11``, 23 CPU s): 0% undetermined in all 16 fits (4 methods x r = 256-2048),
-no solver error.
+predictions can stay undetermined; eps_out counts the solver's labels. ``w_error_bound`` comes from a rigorous
+per-row rounding bound (rpcheck.svm.multiclass, "w_error_bound: the rounding bound E"), so at the full
+profile's 1,500 x 2,048 training sets the certified fits leave few test predictions undetermined (one full
+trial, seed 11: 0% in all 16 region fits, no solver error).
 
 Population-level classification (Fig. 2's second panel, "close to 20%")
 ----------------------------------------------------------------------
-Until session 11 this panel was not run: on a 250 x 2,048 stand-in with 50 populations at C = 1000 the certified
-solver did not reach a relative gap of 1e-4 within 5,000 epochs (6 s projected to r = 256, 70 s on the full
-data; development runs). Since the active-set polish is tried up to 4,000 active pairs
-(rpcheck.svm.multiclass, ``MAX_POLISH``; it was 800) the same fits are certified at the default relative gap
-1e-9 after 25-47 epochs (measured, session 11, seed 11, one trial each; CPU s by ``time.process_time`` on a
-loaded shared machine, indicative): ci size (250 x 4,096, 150 training rows, 50 classes) RG and CW at r = 256,
-512, 1,024, 2,048: 0.1-0.9 CPU s a fit, "SDM+polish", relative gaps 4.4e-9 to 6.5e-9, ||W - W*||_F <=
-2.4e-4 to 6.6e-4, no SolverError; standard size (1,000 x 16,384, 650 training rows) RG at r = 256: 6.5 CPU s,
-47 epochs, relative gap 4.9e-8 (accepted through the rounding allowance, as the region fits at full size),
-||W - W*||_F <= 7.3e-4; and (seed 12) CW, RS, FHT, RG at r = 256: 6.6-7.3 CPU s each, 47 epochs, relative gaps
-3.3e-8 to 5.3e-8, no SolverError.
+The 50-class Crammer-Singer fits at C = 1000 are certified by the sequential dual method followed by the
+active-set polish (rpcheck.svm.multiclass, whose polish solves systems of up to ``MAX_POLISH = 8,192``
+unknowns), at the default relative gap 1e-9 (accepted through the rounding allowance at the larger sizes, as
+the region fits at full size). The population fits run wherever the population training set has at most
+``POP_MAX_TRAIN = 1,500`` rows (the paper's 2,250 individuals; the largest size whose fits are certified in
+measurement: full, r = 256, 80 epochs) and the 50-class fit at ``pop_r`` lies in the solver's dense domain
+(below): every profile (quick, ci, standard, full), with an epoch cap ``POP_MAX_ITER = 2,000`` (certified fits
+take 25-80 epochs; a fit not certified by then is a counted SolverError, ``population_solver_errors`` in the
+decide info, never a number). Elsewhere (custom cells, e.g. 2,250 individuals with r >= 512) the row says "not
+run" with this reason.
 
-Paper size (session 12). Before, the standard size at r = 512 (RG, 650 training rows) and the full size at
-r = 256 (RG, 1,500 training rows) raised SolverError (``max_iter = 2,000``): the iterate had 4,360 resp. 4,987
-negative off-class multipliers, above the polish's old limit of 4,000 active pairs, so the polish was never
-tried and the sequential dual method stalled at a relative gap of 1.6e-2 resp. 1.4e-2 after 2,000 epochs
-(22.8 resp. 25.4 CPU s). The polish's limit now counts the system's unknowns, ``T + B <= MAX_POLISH = 8,192``
-(rpcheck.svm.multiclass; a 512 MiB matrix at the limit), and the same two fits (the same stand-in, split and
-sketch: seed 11, one fit each, CPU s by ``time.process_time`` on a loaded shared machine, indicative) are
-certified by the polish at the default relative gap 1e-9 (accepted through the rounding allowance, as the
-region fits at full size): standard r = 512, 4,278 active pairs, 25 epochs, 4.3 CPU s, relative gap 4.8e-8,
-||W - W*||_F <= 9.6e-4, eps_out 23.4%; full r = 256, 4,943 active pairs, 80 epochs, 11.7 CPU s, relative gap
-7.7e-8, ||W - W*||_F <= 1.3e-3, eps_out 33.2%; peak resident memory of the whole process 0.51 resp. 0.63 GB
-(0.44 resp. 0.25 GB before). Hence the population fits run wherever the population training set has at most
-``POP_MAX_TRAIN = 1,500`` rows (the largest certified size measured: the paper's 2,250 individuals) and the
-50-class fit at ``pop_r`` lies in the solver's dense domain (below): every profile (quick, ci, standard,
-full), with an epoch cap ``POP_MAX_ITER = 2,000`` (certified fits took 25-80 epochs; a fit not certified by
-then is a counted SolverError, ``population_solver_errors`` in the decide info, never a number). Elsewhere
-(custom cells, e.g. 2,250 individuals with r >= 512) the row says "not run" with this reason. One full trial
-(``--profile full --trials 1 --seed 11``, 104 CPU s for the whole run by ``/usr/bin/time``, user + system;
-peak resident memory 1.23 GB): all 16 region fits and all 4 population fits certified, no SolverError;
-population eps_out CW 30.8%, RS 30.4%, FHT 30.1%, RG 29.6% (spread 1.2 points; the paper's "close to 20%" is
-of the real data), 40-43% of the population test predictions undetermined, every population fit's in-sample
-error certified zero by rule (a) (P(W^) <= 0.127 < C).
-
-So each trial now also fits the population labels: the same individuals (``hapmap_like`` assigns them evenly
+Each trial fits the population labels as well: the same individuals (``hapmap_like`` assigns them evenly
 to the 50 populations, ``np.arange(n) * 50 // n``, the ids its ``label="population"`` returns), a
 population-stratified 2/3 split, and for each method a fresh sketch at ``pop_r`` = the cell's smallest r (the
 cheapest 50-class fits: quick and ci 512, standard and full 256), all drawn AFTER every region draw, so the
-region rows are those of the region-only trial bit for bit. A dense 50-class fit needs ``n_tr 50 (r + 1) <=
+region rows are those of a region-only trial bit for bit. A dense 50-class fit needs ``n_tr 50 (r + 1) <=
 MAX_CELLS = 2.5e7`` (the solver's domain): standard (650 training rows) allows r <= 768, full (1,500) r <= 332,
 so r = 1,024 and 2,048 are outside it at those sizes anyway. Undetermined test predictions are counted as for
-the regions (``population_undetermined_max`` in the decide info; 35-57% measured at ci, 44% at the standard RG
-fit above: the top-two score gaps of 50 classes are small), and eps_out counts the solver's labels.
+the regions (``population_undetermined_max`` in the decide info; the top-two score gaps of 50 classes are
+small, so a large share stays undetermined), and eps_out counts the solver's labels.
 
 ``fig2_population_error`` (measurement): eps_out (%) per method at ``pop_r``, the paper's 20 beside our mean
 and standard error (99% interval mean +- 2.576 se), and the spread over methods (the "nearly identical" rule
@@ -157,17 +127,10 @@ Paper vs rpcheck (decide info ``paper_vs``; the report's table), each rule state
 The timings are of this machine and solver (other jobs share its cores) and say nothing about LIBLINEAR's
 seconds in MATLAB; the rankings and ratios are what can be compared.
 
-Cost: ci 2 trials of 250 x 4,096 at r = 512, 1,024, 2,048 (about 3 s a trial serial, measured; the population
-fits and in-sample checks added in session 11 add about 1.7 CPU s a trial: ci seed 1, 8.4 -> 11.8 CPU s for the
-whole run, one measurement each on a loaded machine); standard 5
-trials of 1,000 x 16,384; full 10 trials of 2,250 x 16,384, about 20 CPU s a trial (18-20 CPU s, measured
-twice on seed 11): most of it the dense X R products that t_rp times and the stand-in's generation; the 16
-certified solves take 25-47 epochs and their polish (the standard profile's population fits add about 28 CPU s
-a trial: 4 fits of 6.6-7.3 CPU s, measured above; at full the 4 population fits at r = 256 bring one trial to
-about 100 CPU s: 104 CPU s measured once, seed 11, the population fits 24-68 s of wall time each on a loaded
-machine). Before the multiclass polish was allowed above 800
-active pairs, the r = 2048 solve measured (RG, seed 7: 921 active pairs) stalled at a relative gap near 0.3
-and raised SolverError after 20,000 epochs (217 CPU s).
+Cost: ci 2 trials of 250 x 4,096 at r = 512, 1,024, 2,048 (a few CPU s a trial, the population fits and
+in-sample checks included); standard 5 trials of 1,000 x 16,384; full 10 trials of 2,250 x 16,384, about 100
+CPU s a trial, most of it the four 50-class population fits at r = 256, the dense X R products that t_rp times
+and the stand-in's generation.
 """
 
 from __future__ import annotations

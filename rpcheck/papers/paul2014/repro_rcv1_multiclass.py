@@ -95,17 +95,11 @@ tasks"):
 - per method, "eps_out decreases with increase in number of projections": agrees when our mean eps_out
   strictly decreases along the cell's r;
 - per r, "The SVM training time is smaller than that of full dataset for CW method only": agrees when the
-  methods whose mean t_svm is below the full data's are exactly {CW}. No expectation is derived for this
-  solver: until the sparse path, solve_crammer_singer densified every input, so an epoch cost O(n K width)
-  whatever the sparsity (the paper's mechanism, LIBLINEAR's cost in nnz on sparse rows, was absent); what
-  remained was the width
-  (r < d favours every projection alike) against the number of epochs and polish steps, which differ between
-  X and X R. At ci (seed 0-1) the outcome moved with r: all four methods below full at r = 256, none at
-  r = 1,024. The row records this solver's behaviour, not RCV1's. Since the solver keeps sparse input CSR
-  (this module's sizes paragraph), the full data and CW's X R are solved in O(K nnz) an epoch, as LIBLINEAR
-  does, and RS, FHT, RG's dense X R in O(n K r): the paper's mechanism is now present, but the epoch counts
-  still differ between X and X R (at the paper's size CW needed 205 epochs at r = 2,048 against the full
-  data's 25), so no expectation is derived either. In a cell with CW alone the row is not decided (the
+  methods whose mean t_svm is below the full data's are exactly {CW}. No expectation is derived for this solver: it
+  keeps sparse input CSR (this module's sizes paragraph), so the full data and CW's X R are solved in O(K nnz) an epoch,
+  as LIBLINEAR does, and RS, FHT, RG's dense X R in O(n K r) (the paper's mechanism), but the epoch counts differ
+  between X and X R (at the paper's size CW needs 205 epochs at r = 2,048 against the full data's 25). The row records
+  this solver's behaviour, not RCV1's. In a cell with CW alone the row is not decided (the
   "only" needs the other methods);
 - per r, "The combined running time is smaller than that of full-dataset for CW method": agrees when CW's
   mean t_run is below the full data's mean t_svm;
@@ -123,30 +117,21 @@ the CW construction, whose poly term could carry r). The paper's CW implementati
 proportion to r; the stand-in rows show what rpcheck's CountSketch (``rpcheck.sketches``) gives.
 
 Cost (serial, CPU seconds by ``time.process_time`` / ``/usr/bin/time`` on a loaded shared 2-core machine;
-indicative): quick about 1 s; ci 4.3-4.6 s of process CPU for its 2 trials (seeds 1, 2; was 2.9-3.0 s on
-seeds 0, 1 before the sparse path, measured differently: trial time only); standard 50.5 s for one trial
+indicative): quick about 1 s; ci 4.3-4.6 s of process CPU for its 2 trials (seeds 1, 2); standard 50.5 s for one trial
 (seed 3, whole process: 23.1 user + 27.4 system, the system time page faults of the dense Gaussian and sign
 R at d = 47,236, r = 8,192, 3.1 GB each, built one at a time; every fit 0.3-1.6 s; 0 unexpected, no solver
 error, at most 0.7% undetermined), about 2.5 min for its 3 trials; full one trial of each cell 76.8 s
 (50.3 user + 26.5 system; the paper-size CW cell's solves 5.6 s full data + 11.2 + 6.4 + 5.3 s CW), so
 about 13 CPU min for its 10 + 10 trials. Peak RSS 5.2 GB (the sign sketch at 47,236 x 8,192: int8 draw plus
-float64 matrix); before, at 450 x 16,384, 1.95 GB.
+float64 matrix).
 
 Measured at full, seed 0, one trial per cell (eps_out in %, paper in brackets). Paper-size CW cell (15,564 x
 47,236, 53 classes): full 1.62 (11.83), CW at r = 2048 / 4096 / 8192 20.5 / 11.1 / 6.2
 (18.30 / 15.15 / 13.50 in Table III); CW's t_svm 11.2 / 6.4 / 5.3 s against the full data's 5.6 s (below only at
 r = 8192); no solver error; at most 2.7% of test predictions undetermined. 900 x 47,236 cell: full 3.0;
 r = 2048: CW 25.7, RS 29.3, FHT 27.7, RG 29.7; r = 8192: 9.0-11.0; no solver error; at most 1.3%
-undetermined. One trial: these are not means. (The undetermined fractions here were measured with the
-former w_error_bound from the acceptance allowance; the rigorous per-row bound now used only lowers them:
-at ci, seed 0, two entries went from 1% to 0 and nothing else moved.)
-
-Measured at the former standard size (450 x 16,384, 0.3%, 5 classes), seed 0, 3 trials (development, with
-the densifying solver; eps_out mean in %, paper in brackets): full 5.5 (11.83);
-r = 2048: CW 18.1 (18.30), RS 18.5 (17.57), FHT 17.4 (17.50), RG 16.3 (17.47); r = 8192: 7.3-8.4 (13.2-13.5);
-eps_out decreasing and the nnz rule agree for every method, CW's t_run below full at every r, "t_svm below
-full for CW only" disagrees (all four below), no solver error, at most 1.3% of test predictions undetermined.
-The closeness at r = 2048 is a coincidence of the stand-in's parameters, not a reproduction.
+undetermined. One trial: these are not means. (The undetermined fractions are upper ends: the rigorous
+per-row rounding bound behind ``w_error_bound`` only lowers them.)
 """
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ sparse product) is about 0.1-0.3 ms (measured): a time ratio of at least about 3
 pilot (min of 3 interleaved rounds, a shared and loaded 2-core machine): RG / CW 4.4-167, median 15, over 22
 ci pairs; 227-2,133 over 4 standard pairs (r = 128-512). A pair goes against the sentence only if all
 three interleaved CW runs are slower than RG's fastest. Power, by a fresh-seed pilot of the timed part of
-the trial (``tests/bench/timing_pilot_techtc.py``, seed 20261127, session 17, both cores busy: the pilot
+the trial (``tests/bench/timing_pilot_techtc.py``, seed 20261127, both cores busy: the pilot
 beside a 2-worker full run): ci/quick cell, 5,000 of 5,000 pairs support (RG / CW min 3.4, 1% quantile 4.3,
 median 6.7), so p >= 0.99908 (99% Clopper-Pearson) and P(HOLDS) >= P(X >= 10 | 11, 0.99908) = 0.99995;
 standard/full cell (the same cell), 100 of 100 (RG / CW min 22.6, median 70), p >= 0.955 and P(HOLDS) >=

@@ -139,8 +139,8 @@ PROFILES = {
     "ci": Profile(_cells(200, 2048, 0.005, [64, 256, 1024], 4), trials=deterministic_trials(0.03)),
     # standard/full: 90 trials, the fewest at which the deterministic ``stated`` row can say HOLDS (0 failures
     # in 90 draws put P(counterexample) <= 0.05 at 99%; rpcheck.stats.DETERMINISTIC_MIN_DRAWS; the event is
-    # evaluated on every draw, never vacuous). At the former 5, every stated row was INCONCLUSIVE by
-    # construction. full: about 6.5 CPU s per trial (the dense 47,236 x 8,192 sketches), 2.4 CPU h in all.
+    # evaluated on every draw, never vacuous). At 5, every stated row is INCONCLUSIVE by construction. full: about 6.5
+    # CPU s per trial (the dense 47,236 x 8,192 sketches), 2.4 CPU h in all.
     "standard": Profile(_cells(1000, 8192, 0.002, [128, 512, 2048], 4), trials=90),
     "full": Profile(_cells(5000, 47236, 0.0016, [2048, 4096, 8192], 8), trials=90),
 }

@@ -45,7 +45,7 @@ TOL = 1e-9
 #: <= 6e-6 at delta = 0.02, T = 600, below every Holm level of these runs (alpha = 0.01 over <= 200 tests).
 #: Cells with a smaller promised value are reported without an expected verdict (underpowered, not open).
 #: This rule presumes the claim true; the power behind each such HOLDS (docs/expected-verdict-audit.md, entries
-#: 7, 8, 15) is a fresh-seed pilot where no exact law is used (session 16: `tests/bench/pilot_power.py ID --profile
+#: 7, 8, 15) is a fresh-seed pilot where no exact law is used (`tests/bench/pilot_power.py ID --profile
 #: P --draws 5000 --seed 20261128`, P = ci, standard, full, for shi2012.thm6, thm6.svm, thm8 and thm9): 0 failures
 #: in 5000 draws in every cell with an expected HOLDS (thm8 and thm9 `as_printed` included, whose statistic the
 #: proofs do not cover), 99% Clopper-Pearson upper end 1.06e-3 against promised values >= 0.05: power 1.0000 at

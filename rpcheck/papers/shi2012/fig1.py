@@ -81,16 +81,15 @@ def decide(records, params):
 _A_CI = [0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 100.0]
 
 _PROFILES = {
-    # 1300 quick trials: the equivalence test at a = 1 (p0 = 0.5) has power 0.998 (0.975 at the former 1000);
-    # ci: at the exact p0 the Gaussian row at a = 3 (p0 = 0.795) has power 0.9952 with 4000 trials at the earlier
-    # audit level and the uniform row up to a = 2 0.9994; at the pooled upper end and the suite level (below)
-    # 4000 gave 0.973, hence 4600.
+    # 1300 quick trials: the equivalence test at a = 1 (p0 = 0.5) has power 0.998 (0.975 at 1000);
+    # ci: at the exact p0 the Gaussian row at a = 3 (p0 = 0.795) has power 0.9952 with 4000 trials at level 1e-4 and the
+    # uniform row up to a = 2 0.9994; at the pooled upper end and the suite level (below) 4000 give 0.973, hence 4600.
     "quick": Profile(cells=grid(a=[1.0, 5.0]), trials=1300),
     # Power (ci) at the suite-wide level: the default test run is one family of M = 636 statistical rows, whose first
     # Holm step is 0.01/M = 1.6e-5; audited at 1.4e-5 = 0.01/700 for headroom. Pilot = `rpcheck calibrate --profile ci
-    # --seeds 41-52` (41-44 at de7c855, 45-52 at 60113e9; tests/bench/power_audit.py --level 1.4e-5).
+    # --seeds 41-52` (tests/bench/power_audit.py --level 1.4e-5).
     # separability_gaussian (a = 3, an equivalence test) pooled 38144/48000, p_hi = 0.8;
-    # rpcheck.stats.holds_power('exact', n, p_hi, 0.7952, 1.4e-5) is 0.973 at the old 4000 trials and 0.990 at n =
+    # rpcheck.stats.holds_power('exact', n, p_hi, 0.7952, 1.4e-5) is 0.973 at 4000 trials and 0.990 at n =
     # 4600. Fresh-seed confirmation: PROFILES.md, "Calibration".
     "ci": Profile(cells=grid(a=_A_CI), trials=4600),
     "standard": Profile(cells=grid(a=_A_CI), trials=20000),

@@ -17,8 +17,8 @@ Singer, 2001) algorithm in liblinear".
 Neither figure's values are given in the text (only the plots), so there are no paper numbers to set
 beside ours; the n grid, eps, the hyperplane offsets and how gamma is computed are not given either. Fig. 3's
 sentence is a trend in n, which one cell of this theorem (one n) cannot decide: it is decided in one cell of
-``shi2012.fig3_4.trend`` (module ``fig3_trend``: a paired n grid, exact sign tests per step), which carries
-Fig. 3's Paper vs rpcheck rows (the per-n cells here carried them undecided before; they now report P only).
+``shi2012.fig3_4.trend`` (module ``fig3_trend``: a paired n grid, exact sign tests per step), which carries Fig. 3's
+Paper vs rpcheck rows (the per-n cells here report P only).
 Fig. 4's sentence is decided per cell here (below).
 
 Protocol (what this module reproduces, with the reconstructed choices named)

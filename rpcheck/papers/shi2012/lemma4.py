@@ -75,7 +75,7 @@ def _clt_expected(params):
 # scaled Rademacher, so z = S_N / sqrt(N) with S_N a sum of N Rademachers and P(|z| > 1/4) = 1 - P(|S_N| <=
 # sqrt(N)/4) = 1 - C(50, 25)/2^50 = 0.888 (N = 50), 1 - (C(200, 100) + 2 C(200, 99))/2^200 = 0.832 (N = 200).
 # Every full-only cell (84 of 96), all entry laws: fresh-seed pilot `tests/bench/pilot_power.py shi2012.lemma4
-# --profile full --draws 2000 --seed 20261128 --exclude-cells-of standard` (session 16): the control fails in
+# --profile full --draws 2000 --seed 20261128 --exclude-cells-of standard`: the control fails in
 # 1482-1796 of 2000 draws per cell (99% Clopper-Pearson lower ends >= 0.715; sign/axis c = 0.99: 0.898 and 0.828,
 # beside the exact 0.888 and 0.832), power of VIOLATED at 10,000 trials and level 5e-6: 1.0000 in every cell;
 # mean_chebyshev 0/2000 in every cell (p_hi 2.65e-3 against 0.05), power of HOLDS 1.0000.
@@ -111,10 +111,11 @@ _CELLS = grid(kind=["gaussian", "sign", "sparse"], geometry=["dense", "axis"], c
               d=16)
 
 _PROFILES = {
-    # Power (quick): pilot = `rpcheck calibrate --profile quick --seeds 1-20` at 88c0877 (tests/bench/power_audit.py);
+    # Power (quick): pilot = `rpcheck calibrate --profile quick --seeds 1-20` (tests/bench/power_audit.py);
     # mean_chebyshev rows pooled 0/4000, p_hi = 0.0013; at the 99% Clopper-Pearson upper end p_hi of the pooled rate,
     # rpcheck.stats.holds_power('bound', n, p_hi, delta, 1e-4) (level 0.01/100, below every Holm level of the quick
-    # family) is >= 0.99 for n = 280 (>= 0.99); at the old 200 trials it was 0.77. Fresh-seed confirmation (seeds 21-40): PROFILES.md, "Calibration".
+    # family) is >= 0.99 for n = 280 (>= 0.99); at 200 trials it is 0.77. Fresh-seed confirmation (seeds 21-40):
+    # PROFILES.md, "Calibration".
     "quick": Profile(cells=_CELLS[:2], trials=280),
     "ci": Profile(cells=_CELLS, trials=400),
     "standard": Profile(cells=_CELLS, trials=3000),

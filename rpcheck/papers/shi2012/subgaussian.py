@@ -82,9 +82,9 @@ _PROFILES = {
     "quick": Profile(cells=_QUICK, trials=600),
     # Power (ci) at the suite-wide level: the default test run is one family of M = 636 statistical rows, whose first
     # Holm step is 0.01/M = 1.6e-5; audited at 1.4e-5 = 0.01/700 for headroom. Pilot = `rpcheck calibrate --profile ci
-    # --seeds 41-52` (41-44 at de7c855, 45-52 at 60113e9; tests/bench/power_audit.py --level 1.4e-5). Worst expected-
+    # --seeds 41-52` (tests/bench/power_audit.py --level 1.4e-5). Worst expected-
     # HOLDS row pooled 0/7200, p_hi = 0.00074; rpcheck.stats.holds_power('bound', n, p_hi, 0.0271, 1.4e-5) is 0.990 at
-    # the old 600 trials and 0.998 at n = 670. Fresh-seed confirmation: PROFILES.md, "Calibration".
+    # 600 trials and 0.998 at n = 670. Fresh-seed confirmation: PROFILES.md, "Calibration".
     "ci": Profile(cells=_CI, trials=670),
     "standard": Profile(cells=_cells(("sign", "sparse"), ("dense", "axis"), _NE + [(3000, 0.05)])
                         + _cells(("sign", "sparse"), ("dense", "axis"), _NE, cc=-0.5), trials=3000),

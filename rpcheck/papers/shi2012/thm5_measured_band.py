@@ -141,9 +141,9 @@ _MEASURED_PROFILES = {
     "quick": Profile(cells=_M_CI[:2], trials=300, more_trials=_MIRROR_ASSERTED[:2]),
     # Power (ci) at the suite-wide level: the default test run is one family of M = 636 statistical rows, whose first
     # Holm step is 0.01/M = 1.6e-5; audited at 1.4e-5 = 0.01/700 for headroom. Pilot = `rpcheck calibrate --profile ci
-    # --seeds 41-52` (41-44 at de7c855, 45-52 at 60113e9; tests/bench/power_audit.py --level 1.4e-5). Worst expected-
-    # HOLDS row pooled 0/3600, p_hi = 0.0015; rpcheck.stats.holds_power('bound', n, p_hi, 0.05, 1.4e-5) is 0.927 at
-    # the old 300 trials and 0.998 at n = 360. Fresh-seed confirmation: PROFILES.md, "Calibration".
+    # --seeds 41-52` (tests/bench/power_audit.py --level 1.4e-5). Worst expected-
+    # HOLDS row pooled 0/3600, p_hi = 0.0015; rpcheck.stats.holds_power('bound', n, p_hi, 0.05, 1.4e-5) is 0.927 at 300
+    # trials and 0.998 at n = 360. Fresh-seed confirmation: PROFILES.md, "Calibration".
     "ci": Profile(cells=_M_CI, trials=360, more_trials=_MIRROR_ASSERTED),
     "standard": Profile(cells=_M_STANDARD, trials=1500),
     "full": Profile(cells=_M_STANDARD, trials=5000),

@@ -58,7 +58,7 @@ def _final_expected(p):
     # A power computation from pilots (no closed form is known for the joint event): with c1 = 0 and n = 3, the
     # fraction of ALL draws in which every event holds and the printed step fails is 0.44% (eps = 0.4), 0.86%
     # (0.5), 0.90% (0.6); at n = 20 it is 3e-5: reported only. Pilot of every asserted cell of every profile
-    # (seed 777, 20,000 draws each, session 15): 0.12-0.80% of all draws; with the 99.5% Clopper-Pearson lower
+    # (seed 777, 20,000 draws each): 0.12-0.80% of all draws; with the 99.5% Clopper-Pearson lower
     # end p_lo of each, P(no failing draw) = (1 - p_lo)^trials <= 4e-9 at quick (3,000 trials), <= 1.3e-6 at ci
     # (4,000; eps = 0.4, n = 3), <= 3.6e-6 at standard (20,000; eps = 0.3, n = 3) and <= 4e-55 at full.
     return c.V if p["n"] <= 5 and p["c1"] == 0.0 else None

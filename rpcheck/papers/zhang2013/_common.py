@@ -362,7 +362,7 @@ def derived_stated(profiles, *, promised=None, extra_failure=None):
     * support power >= 0.99: HOLDS;
     * otherwise None (reported): power below 0.99 (quick: 20 trials against delta = 1/2, power 0.20-0.26),
       including power 0 where HOLDS is unattainable at ``n`` trials (e.g. 90 trials against delta = 0.1 need
-      >= 103). No profile has such a cell now: every ``full`` cell (delta = 0.01) runs
+      >= 103). No profile has such a cell: every ``full`` cell (delta = 0.01) runs
       :data:`FULL_TRIALS` = 1,600 trials (power >= 0.9997), every ``ci``/``standard`` cell >= 190.
 
     Undetermined draws (a certified interval straddling the bound) are not in this derivation: with the

@@ -88,11 +88,11 @@ PROFILES = {
     # ci: 90 trials so that the deterministic self-checks can reach HOLDS (>= 90 draws; ~0.06 s per trial)
     "ci": Profile(grid(n=50, d=300, r=4, m=[20, 100], lam=[0.1, 10.0]), trials=90),
     # Power (standard): a deterministic HOLDS needs >= 90 evaluated draws (rpcheck.stats.DETERMINISTIC_MIN_DRAWS: 0
-    # failures in 90 draws put P(failure) <= 0.05 at 99%); at the old 20 trials HOLDS was unattainable in every
-    # cell (the rows were reconciled to INCONCLUSIVE); 100 leaves room for vacuous draws.
+    # failures in 90 draws put P(failure) <= 0.05 at 99%); below 90 draws HOLDS is unattainable; 100 leaves room for
+    # vacuous draws.
     "standard": Profile(grid(n=100, d=1000, r=[5, 10], m=[30, 200, 800], lam=[0.01, 1.0, 100.0]), trials=100),
-    # full: the same rule; at the former 50 trials all 108 self-check rows were INCONCLUSIVE by construction
-    # (session-16 ledger); 100 as at standard (no vacuous draw in its 900 trials).
+    # full: the same rule (at 50 trials all 108 self-check rows are INCONCLUSIVE by construction); 100 as at standard
+    # (no vacuous draw in its 900 trials).
     "full": Profile(grid(n=200, d=3000, r=[5, 20], m=[50, 400, 1600], lam=[0.01, 1.0, 100.0]), trials=100),
 }
 

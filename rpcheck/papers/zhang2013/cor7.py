@@ -171,8 +171,8 @@ def _expected_stated(params):
       test power >= 0.999 at that level (the c = 4 cells with small r: r = 2, p >= 0.36-0.42; r = 5,
       p >= 0.25-0.28 at 400 trials);
     * None (reported) elsewhere: neither bound decides (c = 4 with r >= 10, where the diagonal bound is
-      below 0.08, and every 1/4 < c < 4 cell). Until 2026-11-23 the c = 4 cells were expected VIOLATED from
-      measured failure rates (0.55-1.0); that is now derived where possible and reported otherwise.
+      below 0.08, and every 1/4 < c < 4 cell). A measured failure rate never sets an expected verdict here: it is
+      derived where possible and reported otherwise.
     """
     r, m, eps, delta = int(params["r"]), int(params["m"]), float(params["eps"]), float(params["delta"])
     n = _trials(params)

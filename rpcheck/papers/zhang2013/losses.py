@@ -35,7 +35,7 @@ derived by ``_common.derived_stated``: the per-draw form below implies the event
 r = 2, m = 100), 0.053 (ci, r = 3, m = 160), 0.0022 (standard, r = 5, m = 443), both against
 ``delta = 1/2`` at 90 trials; the exact support power at the row level 0.01/500 is > 0.9999 (quick, ci,
 standard): expected HOLDS. Full (delta = 0.01, r = 10, m = 1,338): P(fail) <= 2.3e-5, 1,600 trials
-(``_common.FULL_TRIALS``; at the former 500, HOLDS was unattainable), support power 1.000: expected HOLDS.
+(``_common.FULL_TRIALS``; at 500, HOLDS is unattainable), support power 1.000: expected HOLDS.
 
 ``per_draw`` (claim [D], deterministic): ``rel <= eps_R/(1 - eps_R)`` for every draw with
 ``eps_R = ||V^T R R^T V - I|| < 1`` (vacuous otherwise). Derivation: (19)-(21) hold for any ``R`` and any

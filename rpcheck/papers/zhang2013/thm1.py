@@ -10,7 +10,7 @@ Variants (statistic = ``||z - R^T w*|| / ||R^T w*||``, each reads ``statistic <=
     of the exact optima is certified to lie in an interval (``_recovery.Draw``: the duals' gaps by strong
     convexity, ``||A|| <= sqrt(1 + eps_R)``, rounding) and a draw whose interval straddles the bound is
     undetermined. Expected HOLDS at the prescribed ``m``, reported only at ``c = 4``.
-    (:func:`stated_bound` is the earlier excess form: the printed bound plus the certificate excess, equal
+    (:func:`stated_bound` is the excess form: the printed bound plus the certificate excess, equal
     to the printed bound for exact duals.)
     ``per_draw`` (deterministic, [D]): ``<= eps_R/(1-eps_R)`` (from (21): ``||R^T e||^2 <= eps_R ||w*|| ||e||``
     and ``||R^T w*||^2 >= (1 - eps_R) ||w*||^2``), certified the same way; vacuous when ``eps_R >= 1``.

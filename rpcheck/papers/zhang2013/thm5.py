@@ -168,11 +168,11 @@ def _per_draw_expected(p):
     be certified: undetermined, never a counterexample. Measured: 1 undetermined draw in 1,520 (ci seeds 65-72,
     190 trials; seed 65's row was INCONCLUSIVE), so at 190 draws P(no undetermined draw) is about 0.88 < 0.99.
 
-    The hinge loss at T = 8 and 10 (standard, full) was expected HOLDS until session 17 with no derivation: its
+    The hinge loss at T = 8 and 10 (standard, full) has no derivation of HOLDS: its
     iterates stop at the dual solver's certified-gap floor (e_T about 1e-8 ||w*|| at the full c = 1/4 cell),
     and the recursion's own floor is of the same order (B_t >= sqrt(eta / ((1 - eps_R) lam)) with eta the same
     certified gaps), so nothing keeps B_T out of the undetermined band (2 tol, e_T + tol). The data agree with
-    HOLDS (full, 63ebb56: 500 of 500 draws decided in each hinge cell, smallest margin B - e = 1.5e-8 ||w*||
+    HOLDS (full: 500 of 500 draws decided in each hinge cell, smallest margin B - e = 1.5e-8 ||w*||
     against tol = 1e-9 ||w*||; standard seed 0: HOLDS) but a deterministic HOLDS at 200 draws needs
     P(undetermined) <= 5e-5 a draw, which neither a derivation nor an affordable pilot (about 92,000 draws a cell)
     establishes; docs/expected-verdict-audit.md, entry 6. So the rule is the per-step rule's: T <= 4.

@@ -31,11 +31,10 @@ over the coefficients ``c`` of ``w*`` in ``span(v_1..v_k)`` (``y = U_k c sqrt(n)
 not 0; ``U`` and ``A`` are the trial's draw). The objective is the certified slack ``FP_REL - incr`` with
 ``incr = max_t (||w_t - w*|| - ||w_{t-1} - w*||)/||w*||``: negative iff the error certainly increases (beyond
 the ``FP_REL ||w*||`` rounding allowance); an instance whose first step has relative error >= 1 is outside the
-premise (skipped). Budget: ``ITER_EXAMPLES = 1`` instance per trial (the one Algorithm 2 run per trial of
-earlier versions, which used the main draw's ``c``) plus at most ``ITER_SHRINKS = 3`` runs to shrink a
+premise (skipped). Budget: ``ITER_EXAMPLES = 1`` instance per trial plus at most ``ITER_SHRINKS = 3`` runs to shrink a
 counterexample (towards ``c`` with fewer non-zero, smaller coefficients; e.g. ``w*`` along ``v_1`` alone).
-The search seed is one draw from the trial's generator after every other draw, so the other variants see
-exactly the draws of earlier versions and the trial stays a pure function of its per-trial seed
+The search seed is one draw from the trial's generator after every other draw, so the other variants' draws do not
+depend on the search and the trial stays a pure function of its per-trial seed
 (``rpcheck replay``). The Outcome and the diagnostics ``iterate_*`` are those of the shrunk counterexample
 when one is found, else of the instance searched.
 """
@@ -195,7 +194,7 @@ def _expected_bound(form):
     """VACUOUS where the cell's eps (from the m-condition) exceeds 1/2 (every draw is vacuous: derived
     from the cell alone). Elsewhere reported (None): rpcheck has no rigorous upper bound on Theorem 6's
     failure probability (no per-draw form of Theorem 6 is implemented), so no power computation supports
-    an expected HOLDS. (Until 2026-11-23: HOLDS, resting on measured runs.)"""
+    an expected HOLDS (measured runs alone never set one)."""
 
     def f(params):
         _, ep, ec = cell_quantities(params)
