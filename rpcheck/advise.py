@@ -68,12 +68,12 @@ import numpy as np
 
 from ._rng import as_generator
 from ._validation import check_choice, check_int, check_interval
-from .bounds.paul2014 import sparse_embedding_markov_r, target_dim
 from .engine import Outcome, Param, Profile, Theorem, TrialRecord, Variant
 from .engine.constant import find_constant
 from .engine.theorem import Citation
 from .engine.userdata import DATA_PARAM, DENSE_ROWSPACE_MAX, data_label, load_user_data, trial_data
 from .errors import RpcheckError, SolverError
+from .papers.paul2014.bounds import sparse_embedding_markov_r, target_dim
 from .sketches import make_sketch
 
 __all__ = ["THEOREM", "EVENTS", "DEFAULT_KINDS", "AdviceRow", "Advice", "advise", "advise_trial", "write_html"]
