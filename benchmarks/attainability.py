@@ -32,7 +32,6 @@ ALPHA = 0.01
 def rows_out_of_reach(profile, per_theorem=False):
     """``({(theorem, mode): [rows, trials, reason]}, M)`` of the declared expectations unattainable at
     ``profile`` (:func:`rpcheck.engine.unattainable_expectations`), with M the whole profile's family size."""
-    import rpcheck.checkers  # noqa: F401  (registers the theorems)
     from rpcheck.engine import family_size, registry, unattainable_expectations
 
     ths = sorted((th for th in registry.all_theorems() if th.paper in PAPERS and profile in th.profiles),

@@ -5,7 +5,7 @@ Run: ``nice -n 5 env OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 PYTHONPATH=$PWD py
 (``ru_maxrss``, data included) is its own; CPU seconds by ``time.process_time`` around the solve only.
 
 1. rcv1-binary stand-in (``rpcheck.standins.lei2020_like("rcv1-binary")``, the data of
-   rpcheck/checkers/lei2020/sparse_scale.py), 10,800 x 47,236 CSR (the training part of a 5-fold CV on 13,500
+   rpcheck/papers/lei2020/sparse_scale.py), 10,800 x 47,236 CSR (the training part of a 5-fold CV on 13,500
    rows), features scaled to [-1, 1] by max-abs as rpcheck.compare does; and the same with 10% of the labels
    flipped (non-separable). C in {2^-5, 1, 2^5}: DCD cold, DCD warm along the full grid 2^-5..2^5 (each C
    warm-started from the previous), sklearn LinearSVC(loss="hinge", dual=True) (LIBLINEAR -s 3: REGULARISED

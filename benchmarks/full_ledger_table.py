@@ -8,8 +8,8 @@ Prints one Markdown row per completed theorem (the code it ran on, wall and CPU 
 every segment of a theorem resumed after a stop and without the seconds it was held by SIGSTOP,
 ``paused_seconds``,
 peak RSS of its largest process, trials, verdict rows by verdict for claims, self-checks and controls,
-unexpected verdicts, solver errors), the totals, and the theorems not yet in the ledger (from the registry's
-index, ``rpcheck/checkers/index.json``).
+unexpected verdicts, solver errors), the totals, and the theorems not yet in the ledger (the registered built-in ids,
+``rpcheck.engine.catalog.builtin_index``).
 
 A segment stopped by a signal before the driver read its workers' CPU from /proc (``cpu_is_lower_bound``: the
 workers were left to init, so GNU time counted only the parent) makes the theorem's CPU a lower bound: the row
@@ -76,8 +76,9 @@ def main(argv=None):
                else f"**>= {tot['cpu']:,.0f} (<= {tot['cpu_hi']:,.0f})**")
     print(f"| **{len(rows)} theorems** | | **{tot['wall']:,.0f}** | {cpu_tot} | | **{tot['trials']:,}** | "
           f"| | | | **{tot['unexpected']}** | **{tot['solver_errors']}** |")
-    index = json.loads((REPO / "rpcheck" / "checkers" / "index.json").read_text())
-    missing = sorted(set(index["theorems"]) - {r["id"] for r in rows})
+    from rpcheck.engine.catalog import builtin_index
+
+    missing = sorted(set(builtin_index()) - {r["id"] for r in rows})
     cpu_h = (f"{tot['cpu'] / 3600:.2f} CPU h" if not tot["lost"]
              else f"{tot['cpu'] / 3600:.2f}-{tot['cpu_hi'] / 3600:.2f} CPU h (CPU of {tot['lost']} theorems' stopped "
                   "segments known only within bounds: see the CPU column)")

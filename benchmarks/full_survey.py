@@ -40,7 +40,6 @@ def main():
     import numpy as np
     import pandas as pd
 
-    import rpcheck.checkers  # noqa: F401  (registers the theorems)
     from rpcheck._threads import single_thread_blas
     from rpcheck.engine import registry
 

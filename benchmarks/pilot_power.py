@@ -64,7 +64,6 @@ def main(argv=None):
     import numpy as np
     import threadpoolctl
 
-    import rpcheck.checkers  # noqa: F401  (registers the theorems)
     from rpcheck.engine import Verdict, registry
     from rpcheck.stats import clopper_pearson, holds_power, violated_power
 

@@ -45,11 +45,10 @@ def main(argv=None):
     import numpy as np
     import threadpoolctl
 
-    import rpcheck.checkers  # noqa: F401  (registers the theorems)
-    from rpcheck.checkers.paul2014._common import distortion
-    from rpcheck.checkers.paul2014.embedding import sketch_kwargs
     from rpcheck.engine import registry
     from rpcheck.generators import haar_orthonormal
+    from rpcheck.papers.paul2014._common import distortion
+    from rpcheck.papers.paul2014.embedding import sketch_kwargs
     from rpcheck.sketches import make_sketch
     from rpcheck.stats import clopper_pearson, holds_power
 
@@ -83,12 +82,11 @@ def _svr_pilot(args):
     import numpy as np
     import threadpoolctl
 
-    import rpcheck.checkers  # noqa: F401  (registers the theorems)
-    from rpcheck.checkers.paul2014._common import distortion
-    from rpcheck.checkers.paul2014._data import regression_instance
-    from rpcheck.checkers.paul2014.embedding import sketch_kwargs
-    from rpcheck.checkers.paul2014.main_ratio import C_SVR, EPS_SVR
     from rpcheck.engine import registry
+    from rpcheck.papers.paul2014._common import distortion
+    from rpcheck.papers.paul2014._data import regression_instance
+    from rpcheck.papers.paul2014.embedding import sketch_kwargs
+    from rpcheck.papers.paul2014.main_ratio import C_SVR, EPS_SVR
     from rpcheck.sketches import make_sketch
     from rpcheck.stats import clopper_pearson, holds_power
     from rpcheck.svm import solve_svr

@@ -14,7 +14,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's rpcheck
 
 from rpcheck import compare as cmp  # noqa: E402
-from rpcheck.checkers.lei2020 import _empirical as E  # noqa: E402
+from rpcheck.papers.lei2020 import _empirical as E  # noqa: E402
 
 res = {}
 for ds_name in ("breast_cancer", "digits"):

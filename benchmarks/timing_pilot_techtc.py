@@ -40,11 +40,10 @@ def main(argv=None):
     import numpy as np
     from scipy.stats import beta, binom
 
-    import rpcheck.checkers  # noqa: F401  (registers the theorems)
     from benchmarks.pilot_power import sign_test_thresholds
-    from rpcheck.checkers.paul2014 import repro_techtc as rt
-    from rpcheck.checkers.paul2014._common import target_dims
     from rpcheck.engine import registry
+    from rpcheck.papers.paul2014 import repro_techtc as rt
+    from rpcheck.papers.paul2014._common import target_dims
     from rpcheck.standins import techtc_like
 
     th = registry.get("paul2014.repro.techtc")

@@ -6,7 +6,8 @@ Layers (each uses only the ones above it):
 - ``rpcheck.svm``: exact SVM / SVR / enclosing-ball solvers with KKT certificates;
 - ``rpcheck.stats``, ``rpcheck.engine``, ``rpcheck.strategies``: theorem specs, seeded trial runner,
   exact binomial statistics and verdicts;
-- ``rpcheck.checkers``: one module per theorem of each paper;
+- ``rpcheck.papers``: one package per paper (its theorem modules and bounds), registered through the
+  ``rpcheck.theorems`` entry points;
 - ``rpcheck.cli``, ``rpcheck.pytest_plugin``, ``rpcheck.report``: presentation only.
 """
 

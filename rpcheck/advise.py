@@ -11,7 +11,7 @@ over the draw of ``R``,
   ``acc~ >= acc - eps`` (one-sided: a projection that classifies better is no failure), on a held-out,
   stratified, seeded split (``test_fraction`` of each class),
 
-next to the ``r`` that Paul et al.'s formulas prescribe (eqs. (7)-(10), :mod:`rpcheck.bounds.paul2014`).
+next to the ``r`` that Paul et al.'s formulas prescribe (eqs. (7)-(10), :mod:`rpcheck.papers.paul2014.bounds`).
 
 The search
     Each (kind, event) is one :func:`rpcheck.engine.constant.find_constant` search (the engine's grid phase,
@@ -40,9 +40,9 @@ What "with probability >= 1 - delta" means (the statistical rule)
 The papers' r
     ``r_paper = ceil(c f(rho, eps, delta, d))`` with the formula of the kind (eq. (7) SRHT, eq. (8) CW /
     CountSketch, eq. (10) Gaussian; Li-sparse has no printed formula and gets eq. (10), as
-    :func:`rpcheck.bounds.paul2014.target_shape` says) and ``c = 1``: the paper prints ``O(f)``, so the constant
+    :func:`rpcheck.papers.paul2014.bounds.target_shape` says) and ``c = 1``: the paper prints ``O(f)``, so the constant
     is ours, labelled in the ``formula`` column. For CountSketch the derived sufficient
-    ``r = ceil((rho^2 + rho)/(eps^2 delta))`` (:func:`rpcheck.bounds.paul2014.sparse_embedding_markov_r`, no
+    ``r = ceil((rho^2 + rho)/(eps^2 delta))`` (:func:`rpcheck.papers.paul2014.bounds.sparse_embedding_markov_r`, no
     unknown constant) is given as well. ``rho`` is the rank of the training matrix (a thin SVD; for a sparse
     matrix above :data:`rpcheck.engine.userdata.DENSE_ROWSPACE_MAX` entries, ``min(n_train, d)``, an upper
     bound, marked ``rho_is_bound``). The formulas bound the embedding distortion ``e <= eps``, which gives the
@@ -68,12 +68,12 @@ import numpy as np
 
 from ._rng import as_generator
 from ._validation import check_choice, check_int, check_interval
-from .bounds.paul2014 import sparse_embedding_markov_r, target_dim
 from .engine import Outcome, Param, Profile, Theorem, TrialRecord, Variant
 from .engine.constant import find_constant
 from .engine.theorem import Citation
 from .engine.userdata import DATA_PARAM, DENSE_ROWSPACE_MAX, data_label, load_user_data, trial_data
 from .errors import RpcheckError, SolverError
+from .papers.paul2014.bounds import sparse_embedding_markov_r, target_dim
 from .sketches import make_sketch
 
 __all__ = ["THEOREM", "EVENTS", "DEFAULT_KINDS", "AdviceRow", "Advice", "advise", "advise_trial", "write_html"]

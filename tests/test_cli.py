@@ -192,7 +192,7 @@ def _save_npz(path, **arrays):
 
 def _meta(**changes):
     meta = {
-        "format": 1, "theorem": CHEAP, "module": "rpcheck.checkers.shi2012.fig1_margins",
+        "format": 1, "theorem": CHEAP, "module": "rpcheck.papers.shi2012.fig1_margins",
         "variant": "original_d2_margin",
         "cell": 0, "params": json.dumps({"a": 2.0}), "seed": 0, "spawn_key": [1, 2, 3], "trial": 0,
         "outcomes": {}, "diagnostics": {},
@@ -589,7 +589,7 @@ def test_list_and_show_import_no_heavy_module_once_the_catalog_is_cached(tmp_pat
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    assert main(['list']) == 0 and main(['show', 'paul2014.lemma3.1']) == 0\n"
         # numpy is the floor of `import rpcheck.engine` (argument validation, ~0.1 s); everything heavier is lazy
-        "heavy = ('pandas', 'scipy', 'cvxpy', 'numba', 'sklearn', 'matplotlib', 'rpcheck.checkers')\n"
+        "heavy = ('pandas', 'scipy', 'cvxpy', 'numba', 'sklearn', 'matplotlib', 'rpcheck.papers')\n"
         "print(sorted(m for m in heavy if m in sys.modules))\n"
     )
     first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)

@@ -24,7 +24,7 @@ def pages():
 
 
 def test_one_page_per_paper_and_an_index(pages):
-    assert sorted(pages) == sorted([*(f"{p}.md" for p in registry.PAPER_PACKAGES), "index.md"])
+    assert sorted(pages) == sorted([*(f"{p}.md" for p in registry.builtin_papers()), "index.md"])
     ids = [t.id for t in markdown.builtin_theorems()]
     assert ids == sorted(ids) and len(ids) > 50
     for t in markdown.builtin_theorems():
@@ -81,7 +81,7 @@ def test_show_markdown_of_a_paper_a_theorem_and_everything(pages, monkeypatch, c
     monkeypatch.setattr(markdown, "render_pages", lambda *a, **k: pages)
     assert main(["show", "--markdown"]) == EXIT_OK
     out = capsys.readouterr().out
-    assert out.startswith(pages["index.md"]) and all(pages[f"{p}.md"] in out for p in registry.PAPER_PACKAGES)
+    assert out.startswith(pages["index.md"]) and all(pages[f"{p}.md"] in out for p in registry.builtin_papers())
 
 
 def test_show_without_an_id_is_a_usage_error(capsys):
@@ -101,15 +101,65 @@ def test_prose_is_escaped_and_code_is_kept():
     assert markdown._cell("a|b\nc") == "a\\|b c"
 
 
-def test_the_shipped_index_of_the_builtin_theorems_is_current():
-    """rpcheck/checkers/index.json lets the first `rpcheck list` after an install answer without importing the
-    checkers; it is used only while its key matches the checkers' sources, and must list what they register."""
-    import json
+def test_the_catalog_lists_exactly_the_registered_builtin_ids(tmp_path, monkeypatch):
+    """The index `rpcheck list` prints (a cold cache here) holds exactly the theorems registered by the rpcheck
+    distribution's own entry points: one per paper package under rpcheck.papers, never a theorem registered by
+    anything else (here a synthetic one registered by this test)."""
+    import importlib.metadata
+
+    from rpcheck.engine import Citation, Profile, Theorem, TrialRecord, Variant, catalog
+
+    monkeypatch.setenv("RPCHECK_CACHE_DIR", str(tmp_path))
+    dist = importlib.metadata.distribution("rpcheck")
+    eps = sorted(ep.name for ep in dist.entry_points.select(group=registry.GROUP))
+    assert eps == registry.builtin_papers() and len(eps) == 5
+    assert all(ep.value == f"rpcheck.papers.{ep.name}" for ep in dist.entry_points.select(group=registry.GROUP))
+    stranger = Theorem(
+        id="docs_test.stranger", paper="docs_test", title="registered by a test", statement="-",
+        citation=Citation(authors="Test", year=2024, title="t", venue="tests", location="none"),
+        kind="deterministic", variants=(Variant("v", "-", mode="bound"),),
+        profiles={p: Profile(cells=({},), trials=1) for p in ("quick", "ci", "standard", "full")},
+        trial=lambda params, rng: TrialRecord(outcomes={}),
+    )  # fmt: skip
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    registry.register(stranger)
+    ids = set(catalog.builtin_index())
+    under_papers = {
+        t.id for t in registry.all_theorems() if t.trial.__module__.startswith(f"rpcheck.papers.{t.paper}.")
+    }
+    assert ids == {t.id for t in registry.builtin_theorems()} == under_papers == set(registry.ids()) - {stranger.id}
+    assert {t.paper for t in registry.builtin_theorems()} == set(eps)
+
+
+def test_a_changed_source_invalidates_the_catalog_cache(tmp_path, monkeypatch):
+    """The cache key covers every theorem module, changes with a file's mtime or size, and a new key is never
+    answered from the old key's cache file."""
+    import inspect
+    import os
+    import shutil
 
     from rpcheck.engine import catalog
 
-    shipped = json.loads(catalog.SHIPPED_INDEX.read_text(encoding="utf-8"))
-    assert shipped["key"] == catalog.checkers_key() and shipped["theorems"] == catalog.compute_index(), (
-        f"rpcheck/checkers/index.json is stale; {HOW} and rpcheck/checkers/index.json."
-    )
-    assert catalog.shipped_index() == shipped["theorems"]
+    covered = {os.path.realpath(path) for _, path in catalog.py_files(catalog.package_root())}
+    for t in markdown.builtin_theorems():
+        assert os.path.realpath(inspect.getsourcefile(inspect.unwrap(t.trial))) in covered, t.id
+    copy = tmp_path / "pkg"
+    shutil.copytree(ROOT / "rpcheck" / "papers" / "alpcan2016", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    key = catalog.source_key(copy)
+    assert catalog.source_key(copy) == key
+    st = os.stat(copy / "margin.py")
+    os.utime(copy / "margin.py", ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    touched = catalog.source_key(copy)
+    assert touched != key
+    with open(copy / "xar.py", "a", encoding="utf-8") as fh:
+        fh.write("\n")
+    assert catalog.source_key(copy) not in (key, touched)
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("RPCHECK_CACHE_DIR", str(cache))
+    stale = {"stale.id": {"id": "stale.id", "paper": "stale", "kind": "-", "title": "-", "source": "built-in"}}
+    catalog.write_cache(cache / "index-k1.json", stale)
+    assert catalog.builtin_index("k1") == stale  # the cache answers for its own key
+    monkeypatch.setattr(catalog, "source_key", lambda root=None: "k2")
+    assert set(catalog.builtin_index()) == {t.id for t in registry.builtin_theorems()}  # a new key recomputes
+    assert (cache / "index-k2.json").is_file()

@@ -6,8 +6,8 @@ An AST scan of every module under ``rpcheck/`` (module-level AND function-local 
 - a *circular* import: a cycle in the graph of imports between rpcheck modules (a package's own
   ``__init__`` importing its submodules is not a cycle with them: Python runs the parent package first);
 - a *private* import across units: a module importing a ``_private`` module or name of another unit
-  (a unit is a top-level module or package of rpcheck; each paper package under ``rpcheck.checkers`` is
-  its own unit, so one paper's checkers do not reach into another paper's private helpers).
+  (a unit is a top-level module or package of rpcheck; each paper package under ``rpcheck.papers`` is
+  its own unit, so one paper's theorem modules do not reach into another paper's private helpers).
 
 Existing violations in code whose owner has not fixed them yet are listed in :data:`ALLOWLIST`, each with
 its owner; nothing else may be added without a reason.
@@ -32,10 +32,10 @@ LAYERS = {
     # 3: statistics and verdict rules
     "stats": 3, "sequential": 3,
     # 4: engine and the libraries the checkers use
-    "engine": 4, "bounds": 4, "strategies": 4, "generators": 4, "datasets": 4, "data_registry": 4, "standins": 4,
+    "engine": 4, "strategies": 4, "generators": 4, "datasets": 4, "data_registry": 4, "standins": 4,
     "compare": 4,
-    # 5: the checkers of the papers, and advise (searches on the user's data with the engine)
-    "checkers": 5, "advise": 5,
+    # 5: the papers (theorem modules, helpers and bounds), and advise (searches on the user's data with the engine)
+    "papers": 5, "advise": 5,
     # 6: interfaces
     # (rpcheck/cli/ is a package: main.py and one module per command, all one unit)
     "results": 6, "report": 6, "cli": 6, "pytest_plugin": 6, "testing": 6, "options": 6, "__main__": 6,
@@ -51,7 +51,7 @@ def _unit(module):
     parts = module.split(".")
     if len(parts) == 1:
         return "rpcheck"
-    if parts[1] == "checkers" and len(parts) > 2:
+    if parts[1] == "papers" and len(parts) > 2:
         return ".".join(parts[:3])
     return parts[1]
 
@@ -184,11 +184,11 @@ def _planted(extra):
         "rpcheck.engine": ("from .runner import run\n", True),
         "rpcheck.engine.runner": ("from ..stats import decide\nfrom . import _worker\n", False),
         "rpcheck.engine._worker": ("import numpy\n", False),
-        "rpcheck.checkers": ("", True),
-        "rpcheck.checkers.a": ("", True),
-        "rpcheck.checkers.a._common": ("", False),
-        "rpcheck.checkers.b": ("", True),
-        "rpcheck.checkers.b.thm": ("from ...engine import run\n", False),
+        "rpcheck.papers": ("", True),
+        "rpcheck.papers.a": ("", True),
+        "rpcheck.papers.a._common": ("", False),
+        "rpcheck.papers.b": ("", True),
+        "rpcheck.papers.b.thm": ("from ...engine import run\n", False),
         "rpcheck.cli": ("import rpcheck.engine\n", False),
     }
     base.update(extra)
@@ -204,8 +204,8 @@ def test_the_checker_accepts_a_clean_tree():
     [
         ("rpcheck.stats", "from .engine.runner import run\n", "upward"),  # module-level, upward
         ("rpcheck.stats", "def f():\n    from rpcheck.cli import main\n", "upward"),  # function-local
-        ("rpcheck.engine._worker", "def f():\n    import rpcheck.checkers.b.thm\n", "upward"),
-        ("rpcheck.checkers.b.thm", "from ..a._common import X\n", "private"),  # another paper's private module
+        ("rpcheck.engine._worker", "def f():\n    import rpcheck.papers.b.thm\n", "upward"),
+        ("rpcheck.papers.b.thm", "from ..a._common import X\n", "private"),  # another paper's private module
         ("rpcheck.cli", "from rpcheck.engine._worker import _run_chunk\n", "private"),
         ("rpcheck.engine._worker", "def f():\n    from . import runner\n", "cycle"),  # runner -> _worker -> runner
     ],
@@ -228,8 +228,8 @@ PLANTED_UPWARD = (
     # a solver (layer 2) importing the command line (layer 6), at module level
     ("rpcheck.svm.svc", "\nfrom rpcheck.cli import main\n", "rpcheck.cli.main"),
     # a sketch (layer 1) importing a paper's checker (layer 5) inside a function, relative import
-    ("rpcheck.sketches.gaussian", "\ndef _planted():\n    from ..checkers.paul2014 import embedding\n",
-     "rpcheck.checkers.paul2014.embedding"),
+    ("rpcheck.sketches.gaussian", "\ndef _planted():\n    from ..papers.paul2014 import embedding\n",
+     "rpcheck.papers.paul2014.embedding"),
     # the statistics (layer 3) importing the engine (layer 4)
     ("rpcheck.stats", "\nimport rpcheck.engine.runner\n", "rpcheck.engine.runner"),
 )  # fmt: skip
@@ -261,3 +261,71 @@ def test_the_tree_check_fails_on_a_command_reaching_into_a_private_name():
     mods["rpcheck.cli.check"] = (src + "\ndef _planted():\n    from ..engine.plan import _resolve_theorems\n", pkg)
     new = new_violations(mods)
     assert ("rpcheck.cli.check", "rpcheck.engine.plan._resolve_theorems", "private") in new, new
+
+
+# --------------------------------------------------------------------------------------------- no paper below papers
+
+#: The units that know nothing of any paper: the engine, the statistics, the sketches and the solvers.
+PAPER_FREE = ("engine", "stats", "sketches", "svm")
+
+
+def _paper_keys():
+    """The built-in papers: the names of rpcheck's own ``rpcheck.theorems`` entry points in pyproject.toml."""
+    import tomllib
+
+    meta = tomllib.loads((ROOT.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    return tuple(sorted(meta["project"]["entry-points"]["rpcheck.theorems"]))
+
+
+def paper_mentions(modules, papers):
+    """``[(module, line, what)]``: imports of ``rpcheck.papers`` (or of a module named like a paper) and string
+    literals naming a paper, in the modules of :data:`PAPER_FREE`. Docstrings are prose and not scanned."""
+    found = []
+    for mod, (src, _) in modules.items():
+        parts = mod.split(".")
+        if len(parts) < 2 or not parts[1].startswith(PAPER_FREE):
+            continue
+        tree = ast.parse(src)
+        docs = {
+            id(n.body[0].value)
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and n.body
+            and isinstance(n.body[0], ast.Expr)
+            and isinstance(n.body[0].value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
+                if any(p in n.split(".") for n in names for p in (*papers, "papers")):
+                    found.append((mod, node.lineno, f"imports {', '.join(n for n in names if n)}"))
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+                hit = [p for p in papers if p in node.value]
+                if hit:
+                    found.append((mod, node.lineno, f"string naming {', '.join(hit)}"))
+    return found
+
+
+def test_the_engine_statistics_sketches_and_solvers_never_name_a_paper():
+    papers = _paper_keys()
+    assert len(papers) == 5, papers
+    found = paper_mentions(scan_modules(), papers)
+    assert not found, "a paper named below rpcheck.papers (the engine never names a paper):\n" + "\n".join(
+        f"{m} line {line}: {what}" for m, line, what in found
+    )
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from ..papers import shi2012\n",
+        "def f():\n    import rpcheck.papers.paul2014.margin\n",
+        "PACKAGES = ('lei2020', 'zhang2013')\n",
+        "def f(x):\n    return f'rpcheck.papers.{x}' if x else 'alpcan2016.xar'\n",
+    ],
+)
+def test_the_paper_scan_finds_a_planted_paper_name(source):
+    mods = scan_modules()
+    src, pkg = mods["rpcheck.engine.registry"]
+    mods["rpcheck.engine.registry"] = (src + "\n" + source, pkg)
+    assert any(m == "rpcheck.engine.registry" for m, _, _ in paper_mentions(mods, _paper_keys()))

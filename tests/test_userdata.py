@@ -78,7 +78,7 @@ def test_check_data_rows_match_the_data(files):
 @pytest.mark.parametrize("which", ["csv", "svmlight"])
 def test_zhang_recovery_on_the_file(files, theorem, which):
     """Zhang et al.'s recovery theorems take X = Z V^T and the labels from the file (its rank is r)."""
-    from rpcheck.checkers.zhang2013._common import data_instance
+    from rpcheck.papers.zhang2013._common import data_instance
 
     res, info = userdata.run_on_data(theorem, files[which], profile="quick", trials=6, backend="serial")
     cells = res.cells

@@ -3,7 +3,7 @@ rpcheck's RECONSTRUCTION, not the paper's verbatim claims (the available text ha
 
 Statement, derivations (Paul et al. eqs. (17) and (21) entry-wise for any T = A R, the controls' certain failure
 at A = I/2) and expected verdicts are in the checker's module docstring
-(rpcheck/checkers/alpcan2016/adversarial_game.py; ``rpcheck show alpcan2016.adversarial_game``)."""
+(rpcheck/papers/alpcan2016/adversarial_game.py; ``rpcheck show alpcan2016.adversarial_game``)."""
 
 import pytest
 

@@ -2,7 +2,7 @@
 paper's verbatim claims (the available text has only the sentence citing [40]).
 
 Statement, derivations (unique best response, Rosen-unique NE, best-response convergence for rho < 1, PD reduced
-game) and expected verdicts are in the checker's module docstring (rpcheck/checkers/alpcan2016/quadratic_game.py;
+game) and expected verdicts are in the checker's module docstring (rpcheck/papers/alpcan2016/quadratic_game.py;
 ``rpcheck show alpcan2016.quadratic_game``)."""
 
 import pytest

@@ -1,7 +1,7 @@
 """Alpcan, Rubinstein, Leckie (CDC 2016): Paul et al.'s objective bound reused for T = A R.
 
 The statement, the variants and the derivation of each expected verdict are in the checker's module docstring
-(rpcheck/checkers/alpcan2016/xar.py; ``rpcheck show alpcan2016.xar``). For A = I the checker does not expect
+(rpcheck/papers/alpcan2016/xar.py; ``rpcheck show alpcan2016.xar``). For A = I the checker does not expect
 e < 1 in every draw: a draw with e >= 1 makes the quoted and quadform rows vacuous for that draw, and the
 ``informative`` row (role "measurement", no verdict) reports the fraction of draws with e < 1 together with the
 Davidson-Szarek bound on P(some draw has e >= 1) (``identity_failure_bound``)."""

@@ -24,7 +24,7 @@ the IPM counts as solving. The categories (first match on the function's file an
 ``canonicalisation``
     the rest of cvxpy's code: building and compiling a problem (a fixed cost per solve).
 ``trial``
-    the checkers and the libraries they use (``rpcheck/checkers``, ``bounds``, ``generators``,
+    the theorem modules and the libraries they use (``rpcheck/papers``, ``generators``,
     ``standins``, ``datasets``, ``linalg``, ``strategies``, ``compare``): data, projections' statistics,
     the events of the claims.
 ``engine``
@@ -78,7 +78,7 @@ FIXED_LIMIT = 0.20
 _SEP = re.escape(os.sep)
 _RP = rf"{_SEP}rpcheck{_SEP}"
 _CERT_NAME = re.compile(r"kkt|certif|gap|residual")
-_TRIAL_UNITS = ("checkers", "bounds", "generators", "standins", "datasets", "linalg", "strategies", "compare")
+_TRIAL_UNITS = ("papers", "generators", "standins", "datasets", "linalg", "strategies", "compare")
 _ENGINE_UNITS = ("engine", "stats", "results")
 _SOLVER_PACKAGES = ("clarabel", "osqp", "scs", "ecos", "qdldl")
 
@@ -263,7 +263,7 @@ def bench_theorem(theorem, *, profile="ci", trials=None, seed=0):
 def bench(theorems, *, profile="ci", trials=None, seed=0, on_row=None):
     """:func:`bench_theorem` for each theorem; ``on_row(row)`` is called as each finishes."""
     if not theorems:
-        raise RpcheckError("`theorems` must name at least one theorem (e.g. ['paul2014.thm3.5']).")
+        raise RpcheckError("`theorems` must name at least one theorem (ids as `rpcheck list` prints them).")
     rows = []
     for t in theorems:
         row = bench_theorem(t, profile=profile, trials=trials, seed=seed)

@@ -126,12 +126,18 @@ def cache_dir():
     return Path(base) / "rpcheck"
 
 
-def source_key():
-    """crc32 of (path, size, mtime) of every .py file of the package: changes whenever any source changes."""
+def package_root():
+    """The directory of the rpcheck package (its theorem modules included): what :func:`source_key` covers."""
+    return Path(__file__).resolve().parents[1]
+
+
+def source_key(root=None):
+    """crc32 of the version and (path, size, mtime) of every .py file under ``root`` (default:
+    :func:`package_root`): changes whenever any source changes."""
     import zlib
 
     parts = [__version__]
-    for rel, path in py_files(Path(__file__).resolve().parent):
+    for rel, path in py_files(Path(root) if root is not None else package_root()):
         st = os.stat(path)
         parts.append(f"{rel}:{st.st_size}:{st.st_mtime_ns}")
     return f"{zlib.crc32(chr(10).join(parts).encode()):08x}"
@@ -165,14 +171,14 @@ def write_cache(path, obj):
 
 
 def builtin_theorems():
+    """The built-in theorems (those of the rpcheck distribution's own entry points), sorted by id."""
     from . import registry
 
-    registry.load_builtins()
-    return [t for t in registry.all_theorems() if getattr(t.trial, "__module__", "").startswith("rpcheck.checkers.")]
+    return registry.builtin_theorems()
 
 
 def builtin_catalog(key=None):
-    """``{id: info}`` of the built-in theorems, from the cache or (once) by importing every checker."""
+    """``{id: info}`` of the built-in theorems, from the cache or (once) by importing every theorem module."""
     path = cache_dir() / f"catalog-{key or source_key()}.json"
     infos = read_cache(path)
     if infos is None:
@@ -181,56 +187,19 @@ def builtin_catalog(key=None):
     return infos
 
 
-#: The index of the built-in theorems shipped with the package (what ``list`` prints), so that the first
-#: ``rpcheck list`` after an install answers without importing the checkers (about 1.5 s of imports). It is
-#: used only while its key, :func:`checkers_key`, matches the checkers' sources; ``rpcheck docs`` rewrites
-#: it and tests/test_docs.py fails when it is stale.
-SHIPPED_INDEX = Path(__file__).resolve().parents[1] / "checkers" / "index.json"
-
-
-def checkers_key():
-    """crc32 of the contents of every .py file under rpcheck/checkers (paths included): what the index of
-    the built-in theorems is computed from. Contents, not mtimes, so an installed copy matches."""
-    import zlib
-
-    crc = zlib.crc32(__version__.encode())
-    for rel, path in py_files(SHIPPED_INDEX.parent):
-        crc = zlib.crc32(rel.replace(os.sep, "/").encode(), crc)
-        with open(path, "rb") as fh:
-            crc = zlib.crc32(fh.read(), crc)
-    return f"{crc:08x}"
-
-
-def compute_index():
+def light_index():
+    """``{id: {id, paper, kind, title, source}}`` of the built-in theorems, from their declarations only."""
     return {
         t.id: {"id": t.id, "paper": t.paper, "kind": t.kind, "title": t.title, "source": "built-in"}
         for t in builtin_theorems()
     }
 
 
-def shipped_index():
-    """The shipped index when it is current (its key matches the checkers' sources), else None."""
-    shipped = read_cache(SHIPPED_INDEX)
-    if isinstance(shipped, dict) and shipped.get("key") == checkers_key():
-        return shipped.get("theorems")
-    return None
-
-
-def write_shipped_index():
-    """Rewrite rpcheck/checkers/index.json from the registry (``rpcheck docs`` calls it)."""
-    text = json.dumps({"key": checkers_key(), "theorems": compute_index()}, indent=1, sort_keys=True) + "\n"
-    if not SHIPPED_INDEX.is_file() or SHIPPED_INDEX.read_text(encoding="utf-8") != text:
-        tmp = SHIPPED_INDEX.with_name(f".{SHIPPED_INDEX.name}.{os.getpid()}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, SHIPPED_INDEX)
-    return SHIPPED_INDEX
-
-
 def builtin_index(key=None):
     """``{id: {id, paper, kind, title, source}}`` of the built-in theorems (what ``list`` prints): the full
-    catalog when it is cached, else the shipped index when current, else a light index (cached too) that
-    needs the checkers' declarations only, not :func:`theorem_info` (whose per-cell expected verdicts may
-    solve problems: cvxpy, numba)."""
+    catalog when it is cached, else the light index (:func:`light_index`, cached too), which needs the theorem
+    modules' declarations only, not :func:`theorem_info` (whose per-cell expected verdicts may solve
+    problems: cvxpy, numba)."""
     key = key or source_key()
     full = read_cache(cache_dir() / f"catalog-{key}.json")
     if full is not None:
@@ -238,7 +207,7 @@ def builtin_index(key=None):
     path = cache_dir() / f"index-{key}.json"
     index = read_cache(path)
     if index is None:
-        index = shipped_index() or compute_index()
+        index = light_index()
         write_cache(path, index)
     return index
 

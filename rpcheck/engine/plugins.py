@@ -5,8 +5,11 @@ A package makes its theorems known to ``rpcheck list``, ``rpcheck check``, ``rpc
 
     [project.entry-points."rpcheck.theorems"]
     "mypkg.claim" = "mypkg.claims:THEOREM"   # name = the theorem id, value = module:attribute
-    mypkg = "mypkg.claims"                    # or: a module that calls rpcheck.engine.register() at import
+    mypkg = "mypkg.claims"                    # or: a module that calls rpcheck.engine.register() at import;
+                                              # a package: its public submodules are imported too
 
+rpcheck's own papers are entry points of the same group (``<paper> = "rpcheck.papers.<paper>"``); they are the
+built-in theorems (:mod:`rpcheck.engine.registry`); :func:`entry_points` here lists the other distributions'.
 Entry points are read from the installed distributions' metadata (``importlib.metadata``); a module is
 imported only when a command needs that theorem (``check ID`` loads the entry point named ``ID``; ``list`` and
 ``verify`` load them all). Importing a module named by installed metadata or typed by the user on the command
@@ -32,15 +35,16 @@ from .theorem import Theorem
 
 __all__ = ["GROUP", "entry_points", "load_entry_points", "load_reference", "resolve", "plugin_ids"]
 
-#: The entry-point group third-party packages register theorems into.
-GROUP = "rpcheck.theorems"
+#: The entry-point group third-party packages (and rpcheck's own papers) register theorems into.
+GROUP = registry.GROUP
 
 _loaded: dict = {}  # (name, value) -> theorems it provided
 
 
 def entry_points():
-    """The installed ``rpcheck.theorems`` entry points (metadata only; nothing is imported)."""
-    return list(importlib.metadata.entry_points(group=GROUP))
+    """The installed ``rpcheck.theorems`` entry points of distributions other than rpcheck itself (metadata
+    only; nothing is imported)."""
+    return [ep for ep in importlib.metadata.entry_points(group=GROUP) if not registry.is_builtin(ep)]
 
 
 def _register_object(obj, where):
@@ -55,7 +59,7 @@ def _load_one(ep):
     key = (ep.name, ep.value)
     before = set(registry.registered_ids())
     try:
-        obj = ep.load()
+        obj = registry.load_entry_point(ep)
     except Exception as exc:  # the plugin's own import error: name the entry point, keep one line
         raise RpcheckError(
             f"entry point {ep.name!r} = {ep.value!r} of group {GROUP!r} failed to load: "
@@ -136,7 +140,7 @@ def load_reference(ref):
 
 
 def resolve(theorem_id, *, builtins=True):
-    """The Theorem registered under ``theorem_id``: already registered, a built-in checker, or provided by
+    """The Theorem registered under ``theorem_id``: already registered, a built-in theorem, or provided by
     an entry point. Never imports a module whose name comes from anywhere but installed metadata.
 
     Raises

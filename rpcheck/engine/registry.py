@@ -1,29 +1,51 @@
-"""The registry of theorems. Checker modules call :func:`register` at import time;
-:func:`all_theorems` imports every paper package under ``rpcheck.checkers`` first."""
+"""The registry of theorems. Theorem modules call :func:`register` at import time.
+
+The built-in theorems are those of the ``rpcheck`` distribution's own entry points in the ``rpcheck.theorems``
+group (pyproject.toml: one per paper package, named by the id prefix of its theorems); third-party
+distributions register into the same group (:mod:`rpcheck.engine.plugins`). :func:`load_builtins` imports
+every built-in entry point, :func:`get` only the one named by the id's prefix. Loading a module entry point
+that is a package imports its public submodules too (:func:`load_entry_point`), so a package needs no
+hand-kept list of its theorem modules. Nothing here names a paper.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import difflib
 import importlib
+import importlib.metadata
+import pkgutil
+import re
 
 from ..errors import RpcheckError
 
 __all__ = [
+    "GROUP",
+    "DISTRIBUTION",
     "register",
     "get",
     "all_theorems",
+    "builtin_entry_points",
+    "builtin_papers",
+    "builtin_theorems",
     "ids",
+    "import_submodules",
+    "is_builtin",
     "load_builtins",
+    "load_entry_point",
     "registered",
     "registered_ids",
     "undeclared_parameters",
-    "PAPER_PACKAGES",
 ]
 
-PAPER_PACKAGES = ("paul2014", "shi2012", "zhang2013", "alpcan2016", "lei2020")
+#: The entry-point group the built-in papers and third-party packages register theorems into.
+GROUP = "rpcheck.theorems"
+#: The distribution whose entry points are the built-in theorems.
+DISTRIBUTION = "rpcheck"
+
 _REGISTRY: dict = {}
 _loaded = False
+_entry_points = None  # the built-in entry points, read from the metadata once
 
 
 def register(theorem):
@@ -35,11 +57,72 @@ def register(theorem):
     return theorem
 
 
+def is_builtin(ep):
+    """Whether the entry point ``ep`` is declared by the ``rpcheck`` distribution itself."""
+    dist = getattr(ep, "dist", None)
+    return dist is not None and re.sub(r"[-_.]+", "-", dist.name).lower() == DISTRIBUTION
+
+
+def builtin_entry_points():
+    """The ``rpcheck.theorems`` entry points of the ``rpcheck`` distribution, sorted by name (metadata only;
+    nothing is imported).
+
+    Raises
+    ------
+    RpcheckError
+        The installed metadata declares none (an installation older than the sources): no built-in theorem
+        could be found, which is never silently an empty catalog.
+    """
+    global _entry_points
+    if _entry_points is None:
+        try:
+            eps = importlib.metadata.distribution(DISTRIBUTION).entry_points.select(group=GROUP)
+        except importlib.metadata.PackageNotFoundError:
+            eps = ()
+        if not eps:
+            raise RpcheckError(
+                f"the installed metadata of the {DISTRIBUTION!r} distribution declares no {GROUP!r} entry points, "
+                "so no built-in theorem can be found: reinstall rpcheck (`pip install -e .` in a checkout)."
+            )
+        _entry_points = sorted(eps, key=lambda ep: ep.name)
+    return list(_entry_points)
+
+
+def import_submodules(package):
+    """Import every public submodule of ``package`` (names not starting with ``_``), in sorted order; a
+    plain module (no ``__path__``) imports nothing."""
+    path = getattr(package, "__path__", None)
+    if path is None:
+        return
+    for info in sorted(pkgutil.iter_modules(path), key=lambda m: m.name):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"{package.__name__}.{info.name}")
+
+
+def load_entry_point(ep):
+    """``ep.load()``; for an entry point naming a module (no attribute) that is a package, its public
+    submodules are imported as well (:func:`import_submodules`). Returns the loaded object."""
+    obj = ep.load()
+    if not ep.attr:
+        import_submodules(obj)
+    return obj
+
+
+def builtin_papers():
+    """The names of the built-in entry points, sorted: the paper keys (id prefixes) of the built-in theorems.
+    Reads metadata only; imports nothing."""
+    return [ep.name for ep in builtin_entry_points()]
+
+
+def _builtin_prefixes():
+    return tuple(ep.module for ep in builtin_entry_points())
+
+
 def _load():
     global _loaded
     if not _loaded:
-        for pkg in PAPER_PACKAGES:
-            importlib.import_module(f"rpcheck.checkers.{pkg}")
+        for ep in builtin_entry_points():
+            load_entry_point(ep)
         _loaded = True
 
 
@@ -64,16 +147,30 @@ def all_theorems():
     return [_REGISTRY[k] for k in sorted(_REGISTRY)]
 
 
+def builtin_theorems():
+    """The built-in Theorems (their trial functions live in the modules of a built-in entry point), sorted
+    by id."""
+    prefixes = _builtin_prefixes()
+    return [
+        t
+        for t in all_theorems()
+        if any((m := getattr(t.trial, "__module__", "") or "") == p or m.startswith(p + ".") for p in prefixes)
+    ]
+
+
 def ids():
     return [t.id for t in all_theorems()]
 
 
 def get(theorem_id):
-    """The Theorem with this id; an unknown id raises RpcheckError listing the closest known ids. A built-in
-    id imports its paper's package first (``rpcheck show`` of one theorem need not import every checker)."""
-    paper = theorem_id.split(".", 1)[0] if isinstance(theorem_id, str) else None
-    if not _loaded and theorem_id not in _REGISTRY and paper in PAPER_PACKAGES:
-        importlib.import_module(f"rpcheck.checkers.{paper}")
+    """The Theorem with this id; an unknown id raises RpcheckError listing the closest known ids. An id whose
+    prefix (before the first dot) names a built-in entry point imports that entry point only (``rpcheck show``
+    of one theorem need not import every theorem module)."""
+    if not _loaded and theorem_id not in _REGISTRY and isinstance(theorem_id, str):
+        prefix = theorem_id.split(".", 1)[0]
+        for ep in builtin_entry_points():
+            if ep.name == prefix:
+                load_entry_point(ep)
     if theorem_id in _REGISTRY:
         return _REGISTRY[theorem_id]
     _load()

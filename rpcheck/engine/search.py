@@ -179,7 +179,7 @@ def _without_local_constants():
     per number (``hypothesis.internal.conjecture.providers._get_local_constants``). A search inside a trial
     then depends on which modules the process had imported before it, and on every literal in their
     source: measured on ``lei2020.topr`` (random cell n = 8, d = 16, r = 3, trial 1): error 94.71 in a fresh
-    process, 63.82 after importing ``rpcheck.checkers.shi2012``, 1745.57 after importing every checker. A trial
+    process, 63.82 after importing ``rpcheck.papers.shi2012``, 1745.57 after importing every checker. A trial
     must be a function of its seed, so the search runs with an empty local pool; the global constants
     (hypothesis's own fixed list) stay. The pool is hypothesis-internal: where the hook is missing (older
     hypothesis) there is nothing to remove; ``tests/engine/test_search_local_constants.py`` fails loudly if

@@ -8,13 +8,13 @@ paper and the variant whose verdict is its evidence, parameter domains and const
 profile with its cells and trials. An expected verdict that depends on the cell (a callable rule) is evaluated
 on every cell of every profile and shown beside the cell.
 
-The output is deterministic (theorems sorted by id, papers in registry order, no timestamps, no machine
+The output is deterministic (theorems sorted by id, papers sorted by key, no timestamps, no machine
 paths), so the checked-in pages can be compared byte for byte with a fresh rendering
 (``tests/test_docs.py``). Regenerate after changing a theorem with::
 
     rpcheck docs --out docs/papers        # or: python -m rpcheck.cli docs --out docs/papers
 
-Pages are built from the registry's built-in theorems only (checker modules under ``rpcheck.checkers``);
+Pages are built from the registry's built-in theorems only (the paper packages under ``rpcheck.papers``);
 theorems of plugins or of tests are never written into the repository's pages.
 
 Examples
@@ -133,21 +133,18 @@ def _module_path(theorem):
 
 
 def builtin_theorems():
-    """The registered built-in theorems (checker modules under ``rpcheck.checkers``), sorted by id."""
+    """The registered built-in theorems (those of the rpcheck distribution's own entry points, one per paper
+    package under ``rpcheck.papers``), sorted by id."""
     from ..engine import registry
 
-    return [
-        t
-        for t in registry.all_theorems()
-        if t.paper in registry.PAPER_PACKAGES
-        and (getattr(t.trial, "__module__", "") or "").startswith(f"rpcheck.checkers.{t.paper}")
-    ]
+    papers = set(registry.builtin_papers())
+    return [t for t in registry.builtin_theorems() if t.paper in papers]
 
 
 def _papers():
     from ..engine import registry
 
-    return tuple(registry.PAPER_PACKAGES)
+    return tuple(registry.builtin_papers())
 
 
 # --------------------------------------------------------------------------------------------- one theorem

@@ -22,7 +22,7 @@ Losses
 ------
 ``"square"``: ``l(u) = (1/2)(t - u)^2`` on the prediction ``u = x^T w``. With labels ``t = y in {-1, +1}``
 this is the paper's ``(1/2)(1 - y x^T w)^2`` (ridge, Section 4.1, eqs. 14-15); real targets are allowed
-(Theorem 6 is checked on regression targets: ``rpcheck.checkers.zhang2013.thm6``). Everything is closed form.
+(Theorem 6 is checked on regression targets: ``rpcheck.papers.zhang2013.thm6``). Everything is closed form.
 
 ``"hinge"``: ``l(u) = max(0, 1 - y u)``. Step 3 of Algorithm 1 (dual from the primal gradient) is
 ill-defined at the kink, so the projected **dual** (7) is solved directly (Zhang et al. 2013, Sec. 3 and Sec. 5.2):

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rpcheck.checkers.alpcan2016 import xar
 from rpcheck.errors import RpcheckError
 from rpcheck.generators import haar_orthonormal
 from rpcheck.linalg import embedding_distortion
+from rpcheck.papers.alpcan2016 import xar
 from rpcheck.stats import Verdict
 
 
@@ -173,7 +173,7 @@ def test_cell_domains():
 
 # ---------------------------------------------------------------- alpcan2016.margin (Thm 3.5 with T = A R)
 
-from rpcheck.checkers.alpcan2016 import margin  # noqa: E402
+from rpcheck.papers.alpcan2016 import margin  # noqa: E402
 
 
 def test_margin_trial_hard_identity():

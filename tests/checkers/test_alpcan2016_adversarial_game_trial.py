@@ -6,10 +6,10 @@ import types
 import numpy as np
 import pytest
 
-from rpcheck.checkers.alpcan2016 import adversarial_game as ag
-from rpcheck.checkers.alpcan2016 import xar
 from rpcheck.engine import Verdict, run
 from rpcheck.errors import RpcheckError, SolverError
+from rpcheck.papers.alpcan2016 import adversarial_game as ag
+from rpcheck.papers.alpcan2016 import xar
 
 
 def test_matrix_game_without_saddle_has_the_closed_form_value():

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.stats import chi2
 
-from rpcheck.checkers.alpcan2016 import baselines as T
+from rpcheck.papers.alpcan2016 import baselines as T
 
 
 def test_av_min_dim_is_the_least_k():

@@ -5,10 +5,10 @@ import math
 import numpy as np
 import pytest
 
-from rpcheck.checkers.alpcan2016 import quadratic_game as qg
 from rpcheck.engine import Verdict, run
 from rpcheck.errors import RpcheckError
 from rpcheck.generators import haar_orthonormal
+from rpcheck.papers.alpcan2016 import quadratic_game as qg
 
 
 def _game(d=12, c=0.5, kappa=10.0, seed=0):

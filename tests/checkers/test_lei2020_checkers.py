@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-import rpcheck.checkers.lei2020  # noqa: F401  (registers the theorems)
+import rpcheck.papers.lei2020  # noqa: F401  (registers the theorems)
 from rpcheck.engine import PROFILES, registry
 from rpcheck.engine.theorem import Verdict
 
@@ -87,8 +87,8 @@ def test_toy_srht_choice_is_fair_coin():
 
 
 def test_comparison_decide_on_synthetic_records():
-    from rpcheck.checkers.lei2020 import comparison as e
     from rpcheck.engine import TrialRecord
+    from rpcheck.papers.lei2020 import comparison as e
 
     rng = np.random.default_rng(0)
     methods = ["all", "pca", "gaussian", "achlioptas", "countsketch", "srht", "srht-nps", "srht-topr",
@@ -117,7 +117,7 @@ def test_comparison_decide_on_synthetic_records():
 def test_sign_test_levels():
     from scipy.stats import binom
 
-    from rpcheck.checkers.lei2020._empirical import sign_test
+    from rpcheck.papers.lei2020._empirical import sign_test
 
     assert sign_test(7, 7)[0] == Verdict.HOLDS and sign_test(0, 7)[0] == Verdict.VIOLATED
     assert sign_test(6, 6)[0] == Verdict.INCONCLUSIVE  # 2^-6 = 0.0156 > 0.01
@@ -139,14 +139,14 @@ def test_parameters_declared_and_every_profile_cell_valid(th):
 
 
 def test_r_grids_resolve_against_the_data_set():
-    from rpcheck.checkers.lei2020 import _empirical as e
+    from rpcheck.papers.lei2020 import _empirical as e
 
     # the paper's Fig. 3 grid {d/64, ..., d/2} with d the padded dimension: mushrooms d = 112 -> d' = 128
     assert e.paper_r_grid(112) == (2, 4, 8, 16, 32, 64)
     assert e.paper_r_grid(30) == (1, 2, 4, 8, 16)  # breast_cancer: 32/64 < 1 is dropped
     assert e.resolve_r_values("paper", "digits") == (1, 2, 4, 8, 16, 32)
     st, rs = registry.get("lei2020.stability"), registry.get("lei2020.rsweep")
-    # r = 64 > d' = 32 on breast_cancer (the cell that crashed `standard`) is now an invalid cell
+    # r = 64 > d' = 32 on breast_cancer is an invalid cell
     assert "not satisfied" in st.cell_problem({"dataset": "breast_cancer", "r_values": "2,64", "c_grid": "ci"})
     assert "not satisfied" in st.cell_problem({"dataset": "breast_cancer", "r_values": "3,8", "c_grid": "ci"})
     assert st.cell_problem({"dataset": "breast_cancer", "r_values": "paper", "c_grid": "paper"}) is None
@@ -174,7 +174,7 @@ def test_invalid_cell_is_an_error_at_construction():
 def test_jl_pair_distances_match_the_difference_formula(case):
     """lei2020.jl's Gram-based pair distances equal the difference formula to 1e-10 relative, including
     near-coincident points (recomputed from their differences) and extreme scales (rescaled first)."""
-    from rpcheck.checkers.lei2020.jl import _pair_distances
+    from rpcheck.papers.lei2020.jl import _pair_distances
 
     rng = np.random.default_rng(7)
     X = {
@@ -204,7 +204,7 @@ def test_jl_gaussian_expected_holds_by_derivation():
     [0.25, 2.25], consistent with the exact tail 2e-17 (a sanity check; the bound is exact arithmetic)."""
     from scipy.special import gammainc, gammaincc
 
-    from rpcheck.checkers.lei2020.jl import gaussian_failure_upper
+    from rpcheck.papers.lei2020.jl import gaussian_failure_upper
     from rpcheck.stats import holds_power
 
     th = registry.get("lei2020.jl")
@@ -227,8 +227,8 @@ def test_dkm_expected_holds_by_derivation():
     backing is dkm.derived_failure_upper (McDiarmid: P(fail) <= delta^8 for any data), with power >= 0.99 at each
     profile's trials and level. The derivation's two data-dependent steps are checked by simulation (gaussian
     data, 2,000 nps draws at r = 4): the exact variance and a tail at a threshold where the bound is not small."""
-    from rpcheck.checkers.lei2020 import _common as c
-    from rpcheck.checkers.lei2020.dkm import derived_failure_upper
+    from rpcheck.papers.lei2020 import _common as c
+    from rpcheck.papers.lei2020.dkm import derived_failure_upper
     from rpcheck.sketches import make_sketch
     from rpcheck.stats import holds_power
 
@@ -261,7 +261,7 @@ def test_dkm_expected_holds_by_derivation():
 
 def test_flattening_expected_holds_by_derivation():
     """lei2020.flattening's ``bound`` row is expected HOLDS in every cell; at standard and full the backing is
-    rpcheck.bounds.lei2020.flattening_failure_upper (P(fail) <= sqrt(e K) delta / (2n) for ANY data, K =
+    rpcheck.papers.lei2020.bounds.flattening_failure_upper (P(fail) <= sqrt(e K) delta / (2n) for ANY data, K =
     2 ln(2nd'/delta)), with power >= 0.999 at each profile's trials and level; quick and ci keep their pilots
     (the derivation alone gives 0.90 and 0.94 there). The derivation's per-column step P(c_j d'/F >= K) <=
     sqrt(K) e^{-(K-1)/2} and its union bound are checked exactly: all 2^16 sign vectors at d = 16, on each data
@@ -269,8 +269,8 @@ def test_flattening_expected_holds_by_derivation():
     rotation tied to the formula c_j = ||X diag(h_j) s||^2 / d'."""
     from scipy.linalg import hadamard
 
-    from rpcheck.bounds.lei2020 import flattening_bound, flattening_failure_upper
-    from rpcheck.checkers.lei2020 import _common as c
+    from rpcheck.papers.lei2020 import _common as c
+    from rpcheck.papers.lei2020.bounds import flattening_bound, flattening_failure_upper
     from rpcheck.sketches import make_sketch
     from rpcheck.sketches._fwht import next_pow2
     from rpcheck.stats import holds_power
@@ -318,7 +318,7 @@ def test_table2_table3_fig3_arithmetic():
     """The exact numbers behind lei2020.table2's split, DLSS-time and Fig. 3 grid rows (module docstring)."""
     from fractions import Fraction
 
-    from rpcheck.checkers.lei2020 import table2 as t
+    from rpcheck.papers.lei2020 import table2 as t
 
     assert t.train_fraction("mushrooms") == Fraction(6000, 8124)
     assert round(float(t.train_fraction("mushrooms")), 4) == 0.7386
@@ -333,7 +333,7 @@ def test_table2_table3_fig3_arithmetic():
 
 def test_rotation_alg1_prediction_instance():
     """The fixed instance of lei2020.rotation's Alg. 1 prediction rows: w = 1, b = -2 (by hand)."""
-    from rpcheck.checkers.lei2020 import rotation as rot
+    from rpcheck.papers.lei2020 import rotation as rot
 
     w, b = rot._alg1_model()
     assert np.allclose(w, [1.0], atol=1e-8) and abs(b + 2.0) < 1e-8
@@ -346,9 +346,8 @@ def test_rotation_alg1_prediction_instance():
 @pytest.mark.parametrize("data", ["spiky", "gaussian"])
 def test_prop2_control_fails_when_every_rotated_column_has_the_same_energy(data):
     """On "spiky" data (rows c_i e_j) the rotation gives every column energy ||X||_F^2 / d', so every r-subset
-    minimises eq. (7)'s RHS and the planted "a random subset minimises it" is true there. The control must
-    still fail, on the tightened bound (a) alone (the full profile's spiky cells held it in 200 of 200 draws
-    before). Both data kinds, several draws: the control fails on each."""
+    minimises eq. (7)'s RHS and the planted "a random subset minimises it" is true there. The control must still fail,
+    on the tightened bound (a) alone. Both data kinds, several draws: the control fails on each."""
     th = registry.get("lei2020.prop2")
     cell = {"n": 60, "d": 128, "r": 16, "data": data}
     for seed in range(5):

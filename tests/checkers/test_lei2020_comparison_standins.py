@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from rpcheck import compare as cmp
-from rpcheck.checkers.lei2020 import _empirical as E
-from rpcheck.checkers.lei2020 import comparison as C
 from rpcheck.engine import TrialRecord, registry
+from rpcheck.papers.lei2020 import _empirical as E
+from rpcheck.papers.lei2020 import comparison as C
 from rpcheck.standins import LEI2020_SHAPES
 
 

@@ -7,11 +7,11 @@ import json
 import numpy as np
 import pytest
 
-import rpcheck.checkers.lei2020  # noqa: F401  (registers the theorems)
+import rpcheck.papers.lei2020  # noqa: F401  (registers the theorems)
 from rpcheck import stats
-from rpcheck.checkers.lei2020 import _empirical as E
-from rpcheck.checkers.lei2020 import fig2
 from rpcheck.engine import Outcome, TrialRecord, Verdict, registry
+from rpcheck.papers.lei2020 import _empirical as E
+from rpcheck.papers.lei2020 import fig2
 
 PARAMS = {"dataset": "breast_cancer", "r_values": "2,8,16", "folds": 3, "c_grid": "ci"}
 RV = (2, 8, 16)

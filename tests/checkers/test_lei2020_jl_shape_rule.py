@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from rpcheck.checkers.lei2020 import jl_shape
 from rpcheck.engine import Outcome, TrialRecord, Verdict
+from rpcheck.papers.lei2020 import jl_shape
 
 
 def test_pair_distortions_equal_the_pairwise_differences():

@@ -4,7 +4,7 @@
 import numpy as np
 import pytest
 
-from rpcheck.checkers.lei2020 import nps_trace
+from rpcheck.papers.lei2020 import nps_trace
 
 
 @pytest.mark.parametrize("data", ["scaled", "lowrank", "spiky", "gaussian"])
@@ -12,5 +12,5 @@ from rpcheck.checkers.lei2020 import nps_trace
 def test_control_fails_and_identities_hold(data, d, r):
     for seed in range(5):
         rec = nps_trace.trial({"n": 20, "d": d, "r": r, "data": data}, np.random.default_rng(seed))
-        assert not rec.outcomes["control_no_rescale"].holds  # before: held on "spiky" with r = d'
+        assert not rec.outcomes["control_no_rescale"].holds  # "spiky" with r = d' included
         assert rec.outcomes["column_norms"].holds and rec.outcomes["trace"].holds

@@ -1,5 +1,5 @@
-"""Unit tests of the Lei & Lan (2020) oracles (rpcheck.checkers.lei2020._common) and bounds
-(rpcheck.bounds.lei2020): exact enumeration vs closed forms, the paper's printed numbers, bad input.
+"""Unit tests of the Lei & Lan (2020) oracles (rpcheck.papers.lei2020._common) and bounds
+(rpcheck.papers.lei2020.bounds): exact enumeration vs closed forms, the paper's printed numbers, bad input.
 
 Everything here is deterministic (exact enumeration or fixed seeds with exact identities): no false alarm."""
 
@@ -13,10 +13,10 @@ import scipy.linalg
 from hypothesis import given
 from hypothesis import strategies as st
 
-import rpcheck.bounds.lei2020 as B
-from rpcheck.checkers.lei2020 import _common as c
-from rpcheck.checkers.lei2020.prop1 import _unsq
+import rpcheck.papers.lei2020.bounds as B
 from rpcheck.errors import RpcheckError
+from rpcheck.papers.lei2020 import _common as c
+from rpcheck.papers.lei2020.prop1 import _unsq
 from rpcheck.sketches import make_sketch, supervised_scores
 
 
@@ -84,8 +84,8 @@ def test_printed_prop1_counterexample_numbers():
 
 
 def test_printed_topr_counterexample_numbers():
-    from rpcheck.checkers.lei2020._common import selection_error as _sel_err
-    from rpcheck.checkers.lei2020.topr import PRINTED_TOPR_XR
+    from rpcheck.papers.lei2020._common import selection_error as _sel_err
+    from rpcheck.papers.lei2020.topr import PRINTED_TOPR_XR
 
     K = PRINTED_TOPR_XR @ PRINTED_TOPR_XR.T
     assert _sel_err(PRINTED_TOPR_XR, K, [0]) == pytest.approx(1.62)

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 from rpcheck import compare as cmp
-from rpcheck.checkers.lei2020 import sparse_baselines as B
-from rpcheck.checkers.lei2020 import sparse_scale as ss
 from rpcheck.engine import PROFILES, Outcome, TrialRecord, registry
 from rpcheck.engine.theorem import Verdict
+from rpcheck.papers.lei2020 import sparse_baselines as B
+from rpcheck.papers.lei2020 import sparse_scale as ss
 
 
 @pytest.mark.parametrize("profile", PROFILES)

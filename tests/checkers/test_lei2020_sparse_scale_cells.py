@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from rpcheck.checkers.lei2020 import _common as c
-from rpcheck.checkers.lei2020 import sparse_scale as ss
+from rpcheck.papers.lei2020 import _common as c
+from rpcheck.papers.lei2020 import sparse_scale as ss
 from rpcheck.sketches import make_sketch
 from rpcheck.standins import LEI2020_SHAPES
 

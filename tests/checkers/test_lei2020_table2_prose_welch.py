@@ -8,7 +8,7 @@ import pytest
 from scipy import stats
 
 from rpcheck import compare as cmp
-from rpcheck.checkers.lei2020 import table2_prose as tp
+from rpcheck.papers.lei2020 import table2_prose as tp
 from rpcheck.engine import Verdict
 
 SETS = tuple(cmp.PAPER_TABLE2)

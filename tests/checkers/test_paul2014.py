@@ -10,8 +10,12 @@ import numpy as np
 import pytest
 import scipy.linalg as sla
 
-from rpcheck.bounds import paul2014 as B
-from rpcheck.checkers.paul2014 import (
+from rpcheck.engine import Outcome, Verdict, registry
+from rpcheck.engine.theorem import TrialRecord
+from rpcheck.errors import RpcheckError
+from rpcheck.linalg import thin_q
+from rpcheck.papers.paul2014 import bounds as B
+from rpcheck.papers.paul2014 import (
     embedding,
     main_ratio,
     margin,
@@ -19,11 +23,7 @@ from rpcheck.checkers.paul2014 import (
     repro_synthetic,
     sparsity,
 )
-from rpcheck.checkers.paul2014._common import Interval, svc_bounds, svr_bounds
-from rpcheck.engine import Outcome, Verdict, registry
-from rpcheck.engine.theorem import TrialRecord
-from rpcheck.errors import RpcheckError
-from rpcheck.linalg import thin_q
+from rpcheck.papers.paul2014._common import Interval, svc_bounds, svr_bounds
 
 PAUL_IDS = [
     "paul2014.lemma3.1", "paul2014.lemma3.2", "paul2014.lemma3.3", "paul2014.lemma3.4", "paul2014.c1a",
@@ -338,7 +338,7 @@ def test_haar_hdv_row_norms_fall_back_when_ill_conditioned():
 def test_c1a_incoherent_trial_is_the_formed_basis_draw(d, rho):
     """c1a_trial's incoherent rows make the same generator calls as orthonormal_basis(d, rho, "incoherent")
     followed by the sign draw (the draws are bit-identical, the generator ends in the same state), and its value
-    is the formed basis's max row norm to rounding; the declared "flat" coherence runs too (it raised before)."""
+    is the formed basis's max row norm to rounding; the declared "flat" coherence runs too."""
     from rpcheck.generators import orthonormal_basis
 
     for seed in range(3):
@@ -441,7 +441,7 @@ def test_synthetic_fig1_rows():
 
 def test_hapmap_decide_rows():
     """Fig. 2-3 rows: eps_out beside 2%, spread <= 2 points, t_rp ranking FHT < RS < RG < CW, t_run max/min <= 1.2."""
-    from rpcheck.checkers.paul2014 import repro_hapmap
+    from rpcheck.papers.paul2014 import repro_hapmap
 
     params = {"n": 250, "d": 4096, "rs": "512", "methods": "CW,RS,FHT,RG"}
     trp = {"FHT": 0.01, "RS": 0.02, "RG": 0.03, "CW": 0.04}
@@ -477,7 +477,7 @@ def test_hapmap_in_sample_rules():
     """in_sample: rule (a) P(W^) < C certifies every training prediction of W* (status +1; the control's shifted
     labels -1, eps_in 100%); a label conflict (two equal rows, two labels) makes P* >= C, so rule (a) is off and
     the status is never +1 (W* cannot classify both rows)."""
-    from rpcheck.checkers.paul2014 import repro_hapmap as H
+    from rpcheck.papers.paul2014 import repro_hapmap as H
     from rpcheck.svm import solve_crammer_singer
 
     g = np.random.default_rng(3)
@@ -497,8 +497,8 @@ def test_hapmap_in_sample_rules():
 
 def test_hapmap_population_labels_and_n_train():
     """The trial's population ids are hapmap_like's (label="population"); n_train is stratified_split's size."""
-    from rpcheck.checkers.paul2014 import repro_hapmap as H
-    from rpcheck.checkers.paul2014._common import stratified_split
+    from rpcheck.papers.paul2014 import repro_hapmap as H
+    from rpcheck.papers.paul2014._common import stratified_split
     from rpcheck.standins import hapmap_like
 
     for n in (150, 250, 1000):
@@ -531,7 +531,7 @@ def test_hapmap_population_labels_and_n_train():
 def test_rcv1_decide_rows():
     """Table IV rows (numeric at a Table IV r), the eps_out trend, Fig. 4's nnz rule (CW <= 1, others increasing),
     t_svm below full for CW only, CW's t_run below full."""
-    from rpcheck.checkers.paul2014 import repro_rcv1
+    from rpcheck.papers.paul2014 import repro_rcv1
 
     params = {"n": 2000, "d": 16384, "density": 0.003, "rs": "2048,4096", "methods": "CW,RG"}
     diag = {"solver_errors": 0.0, "err.full": 5.0, "gamma.full": 0.015, "t_svm.full": 1.0}
@@ -555,7 +555,7 @@ def test_rcv1_multiclass_decide_rows():
     """Table III rows (eps_out and t_svm / full t_svm at a Table III r), the close-to-full row elsewhere, and the
     sentence rows shared with Table IV (eps_out trend, Fig. 4's nnz rule, t_svm below full for CW only, CW's
     t_run)."""
-    from rpcheck.checkers.paul2014 import repro_rcv1_multiclass as mc
+    from rpcheck.papers.paul2014 import repro_rcv1_multiclass as mc
 
     params = {"n": 450, "d": 16384, "density": 0.003, "classes": 5, "rs": "1024,2048", "methods": "CW,RG"}
     diag = {"solver_errors": 0.0, "err.full": 5.0, "undetermined.full": 0.0, "t_svm.full": 2.0}
@@ -589,8 +589,8 @@ def test_rcv1_multiclass_cell_cap_constraint():
     MAX_CELLS (the standard cell fits, one more class or ten more training rows do not), and the sparse one on the
     full data, n_train K + K d + 4 density d n_train <= MAX_SPARSE_CELLS (the paper-size CW cell of full fits
     and is exempt from the dense one; n_train exact from topic_counts and the stratified split)."""
-    from rpcheck.checkers.paul2014 import repro_rcv1_multiclass as mc
-    from rpcheck.checkers.paul2014._common import stratified_split
+    from rpcheck.papers.paul2014 import repro_rcv1_multiclass as mc
+    from rpcheck.papers.paul2014._common import stratified_split
     from rpcheck.standins import topic_counts
     from rpcheck.svm.multiclass import MAX_CELLS, MAX_SPARSE_CELLS
 
@@ -681,7 +681,7 @@ class _Ball:
 def test_thm36_stated_prob_compares_squared_radii():
     # B^2 = 4, B~^2 = 7 > (1 + 0.5) * 4 = 6: stated_prob must fail (certified). A comparison of B~ (= 2.65)
     # instead of B~^2 would hold: this test catches that fault. B~^2 = 5 < 6 holds.
-    from rpcheck.checkers.paul2014 import enclosing_ball as eb
+    from rpcheck.papers.paul2014 import enclosing_ball as eb
 
     out = eb.evaluate_ball(0.1, 0.1, 5, 5, 1.0, 1.0, _Ball(4.0, 4.0), _Ball(7.0, 7.0), 0.5, e_other=0.3)
     assert not out["stated_prob"].holds and not out["stated_prob"].undetermined
@@ -729,7 +729,7 @@ def test_flat_cell_detects_all_plus_countsketch(monkeypatch):
 
 
 def test_c5_random_labels_separability_is_covers_count():
-    from rpcheck.checkers.paul2014 import norm_identity as ni
+    from rpcheck.papers.paul2014 import norm_identity as ni
 
     # Cover (1965): n = 4 points in general position in R^1 with bias: P(Bin(3, 1/2) <= 1) = 1/2
     assert ni.p_separable(4, 1) == pytest.approx(0.5)

@@ -4,7 +4,7 @@ derived identity of LIBLINEAR's problem is checked independently of the checker'
 import numpy as np
 import pytest
 
-from rpcheck.checkers.paul2014 import e11
+from rpcheck.papers.paul2014 import e11
 from rpcheck.svm import solve_l2svc
 
 
@@ -80,12 +80,12 @@ def test_table_iv_rows_for_the_rcv1_standin(r, numeric):
 
 @pytest.mark.parametrize("data", ["rcv1", "techtc"])
 def test_sparse_stand_in_equals_the_densified_path(data):
-    """The stand-ins stay CSR through the trial (the products then cost their nonzeros); the old path
-    densified them first. Same matrix, same certified optima: every measurement agrees to rounding, the
+    """The stand-ins stay CSR through the trial (the products then cost their nonzeros); the oracle densifies them
+    first. Same matrix, same certified optima: every measurement agrees to rounding, the
     labels (errors, disagreements) exactly, and the identity checks decide the same."""
     import scipy.sparse as sp
 
-    from rpcheck.checkers.paul2014._common import stratified_split
+    from rpcheck.papers.paul2014._common import stratified_split
 
     cell = {"data": data, "kind": "gaussian", "n": 180, "d": 1200, "r": 256, "C": 10.0 if data == "rcv1" else 500.0,
             "density": 0.02, "rho": 5}

@@ -4,7 +4,7 @@ docstrings; the non-separability certificate is checked independently of the che
 import numpy as np
 import pytest
 
-from rpcheck.checkers.paul2014 import e14, regression_tables
+from rpcheck.papers.paul2014 import e14, regression_tables
 from rpcheck.svm import solve_svc
 
 

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from rpcheck.checkers.paul2014 import pca
-from rpcheck.checkers.paul2014.tables import TABLE_II
 from rpcheck.engine import Outcome, TrialRecord
+from rpcheck.papers.paul2014 import pca
+from rpcheck.papers.paul2014.tables import TABLE_II
 from rpcheck.report.html import _pair_rows
 
 PARAMS = {"n": 60, "d": 1000, "folds": 2, "r": 128}

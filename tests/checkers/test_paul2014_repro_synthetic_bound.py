@@ -6,8 +6,8 @@ import math
 import numpy as np
 import pytest
 
-from rpcheck.checkers.paul2014.repro_synthetic import largest_training_size, oracle_error_bound
 from rpcheck.errors import RpcheckError
+from rpcheck.papers.paul2014.repro_synthetic import largest_training_size, oracle_error_bound
 
 
 def _oracle_and_learners(n, d, draws, rng):

@@ -4,8 +4,8 @@ every certified fit, pooled, with the exact 99% interval)."""
 import numpy as np
 import pytest
 
-from rpcheck.checkers.paul2014 import repro_synthetic
 from rpcheck.engine import TrialRecord
+from rpcheck.papers.paul2014 import repro_synthetic
 from rpcheck.report.html import _pair_rows
 
 PARAMS = {"family": "D1", "n": 24, "d": 300, "folds": 2, "rs": "4,64", "methods": "RG"}

@@ -5,10 +5,10 @@ the decide rules (Table II rows reused from paul2014.tables, the eps_in agreemen
 import numpy as np
 import pytest
 
-from rpcheck.checkers.paul2014 import repro_techtc as T
-from rpcheck.checkers.paul2014.tables import TABLE_II
 from rpcheck.engine import Outcome, Verdict, registry
 from rpcheck.engine.theorem import TrialRecord
+from rpcheck.papers.paul2014 import repro_techtc as T
+from rpcheck.papers.paul2014.tables import TABLE_II
 
 SMALL = {"n": 40, "d": 1000, "folds": 2, "rs": "32,64", "C": 500.0, "boost": 0.3}
 

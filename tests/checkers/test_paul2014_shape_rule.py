@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from scipy.linalg import hadamard
 
-from rpcheck.checkers.paul2014 import shape
 from rpcheck.engine import Outcome, TrialRecord, Verdict
 from rpcheck.linalg import embedding_distortion
+from rpcheck.papers.paul2014 import shape
 
 
 @pytest.mark.parametrize("kind", ["gaussian", "sign"])

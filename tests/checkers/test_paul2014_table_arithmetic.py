@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from rpcheck.checkers.paul2014 import tables
+from rpcheck.papers.paul2014 import tables
 
 
 def _outcomes():

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from rpcheck.checkers.paul2014 import unscaled
+from rpcheck.papers.paul2014 import unscaled
 
 
 def test_one_trial_matches_the_derivations():

@@ -22,11 +22,11 @@ import numpy as np
 import pytest
 from scipy.stats import chi2
 
-from rpcheck.bounds import shi2012 as B
-from rpcheck.checkers.paul2014 import embedding, enclosing_ball
-from rpcheck.checkers.shi2012 import _common as shi_common
-from rpcheck.checkers.shi2012 import lemma10
 from rpcheck.engine import Verdict, registry, run
+from rpcheck.papers.paul2014 import embedding, enclosing_ball
+from rpcheck.papers.shi2012 import _common as shi_common
+from rpcheck.papers.shi2012 import bounds as B
+from rpcheck.papers.shi2012 import lemma10
 from rpcheck.sketches import srht
 from rpcheck.stats import violated_power
 

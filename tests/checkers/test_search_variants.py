@@ -55,7 +55,7 @@ def test_margin_search_reports_the_shrunk_counterexample():
     """Seed 0 of this cell finds a certified violation of the upper bound (development run); the reported
     instance is the shrunk one: its slack is the Outcome's, negative, and it is simpler than a random draw
     (hypothesis shrinks t towards (+-1, 0, ..., 0) and the rotation angles towards 0)."""
-    from rpcheck.checkers.paul2014 import margin_search as m
+    from rpcheck.papers.paul2014 import margin_search as m
 
     rec = m.trial(dict(MARGIN), np.random.default_rng(0))
     o = rec.outcomes["upper_search"]
@@ -66,8 +66,8 @@ def test_margin_search_reports_the_shrunk_counterexample():
     assert rec.diagnostics["upper_t_nonzero"] < d or rec.diagnostics["upper_angles_nonzero"] < d * (d - 1) / 2
     # the saved artifacts rebuild the shrunk instance and its certified violation
     X, y, C = rec.artifacts["X"], rec.artifacts["y"], float(rec.artifacts["C"])
-    from rpcheck.checkers.paul2014._common import FP_REL, svc_bounds
     from rpcheck.linalg import row_space_basis
+    from rpcheck.papers.paul2014._common import FP_REL, svc_bounds
     from rpcheck.svm import solve_svc
 
     XR, e = m.projected_data(X, row_space_basis(X), m.rotation(rec.artifacts["a_upper"], X.shape[1]),
@@ -91,7 +91,7 @@ THM6_SMALL_LAMBDA = {"n": 100, "d": 2000, "p": 1.0, "s1": 10.0, "lam": 0.01, "k"
 
 @pytest.mark.parametrize("seed", [0, 3])
 def test_thm6_trial_is_a_pure_function_of_its_seed_and_reports_the_shrunk_instance(seed):
-    from rpcheck.checkers.zhang2013 import thm6
+    from rpcheck.papers.zhang2013 import thm6
 
     rec = _trial_twice("zhang2013.thm6", THM6_SMALL_LAMBDA, seed)
     d = rec.diagnostics
@@ -120,7 +120,7 @@ def test_thm6_iterate_counterexample_replays(tmp_path):
     ],
 )
 def test_lei2020_search_trials_are_pure_functions_of_their_seed(theorem_id, params):
-    from rpcheck.checkers.lei2020 import prop2, topr
+    from rpcheck.papers.lei2020 import prop2, topr
 
     rec = _trial_twice(theorem_id, params, 4)
     if theorem_id == "lei2020.prop2":

@@ -1,4 +1,4 @@
-"""Unit tests for rpcheck.bounds.shi2012: closed forms, exact oracles against independent oracles.
+"""Unit tests for rpcheck.papers.shi2012.bounds: closed forms, exact oracles against independent oracles.
 
 Statistical checks use fixed seeds and a z = 5 two-sided threshold (false-alarm probability < 6e-7 each,
 normal approximation to a binomial count with >= 1e3 expected events)."""
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from rpcheck.bounds import shi2012 as b
 from rpcheck.errors import RpcheckError
+from rpcheck.papers.shi2012 import bounds as b
 
 Z_ALARM = 5.0  # two-sided false alarm 5.7e-7 per comparison
 

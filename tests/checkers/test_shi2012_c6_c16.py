@@ -8,16 +8,16 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-import rpcheck.checkers.shi2012  # noqa: F401  (registers the theorems)
-from rpcheck.bounds import shi2012 as B
-from rpcheck.checkers.shi2012 import _common as c
-from rpcheck.checkers.shi2012 import _thm6, thm6, thm9
-from rpcheck.checkers.shi2012 import subgaussian as sg
-from rpcheck.checkers.shi2012 import subgaussian_thm6 as sg6
-from rpcheck.checkers.shi2012 import thm5_band_width as bw
-from rpcheck.checkers.shi2012 import thm5_measured_band as mb
+import rpcheck.papers.shi2012  # noqa: F401  (registers the theorems)
 from rpcheck.engine import registry
 from rpcheck.errors import RpcheckError
+from rpcheck.papers.shi2012 import _common as c
+from rpcheck.papers.shi2012 import _thm6, thm6, thm9
+from rpcheck.papers.shi2012 import bounds as B
+from rpcheck.papers.shi2012 import subgaussian as sg
+from rpcheck.papers.shi2012 import subgaussian_thm6 as sg6
+from rpcheck.papers.shi2012 import thm5_band_width as bw
+from rpcheck.papers.shi2012 import thm5_measured_band as mb
 from rpcheck.stats import Verdict, violated_power
 
 
@@ -203,7 +203,7 @@ def test_public_helpers_validate_their_arguments():
 
 
 def _measured_band_thresholds_as_before(c_wide, c_narrow, n, Bs, k):
-    """The threshold search of ``measured_band_failure_bound`` as it was before session 28: the wide band's
+    """The threshold search of ``measured_band_failure_bound`` in its direct form: the wide band's
     widths recomputed at every ``r``, one ``np.interp`` call per candidate (the oracle of the hoisted form)."""
     rw, Fw = B._cosine_quantile_table(c_wide, n)
     rn, Fn = B._cosine_quantile_table(c_narrow, n)

@@ -7,12 +7,12 @@ import math
 import numpy as np
 import pytest
 
-import rpcheck.checkers.shi2012  # noqa: F401  (registers the theorems)
-from rpcheck.bounds import shi2012 as B
-from rpcheck.checkers.shi2012 import _common as c
-from rpcheck.checkers.shi2012 import fig1, thm8_final_step, thm9
+import rpcheck.papers.shi2012  # noqa: F401  (registers the theorems)
 from rpcheck.engine import Outcome, TrialRecord, registry
 from rpcheck.engine.runner import canonical_json, trial_rng
+from rpcheck.papers.shi2012 import _common as c
+from rpcheck.papers.shi2012 import bounds as B
+from rpcheck.papers.shi2012 import fig1, thm8_final_step, thm9
 
 SHI_IDS = [t for t in registry.ids() if t.startswith("shi2012.")]
 
@@ -172,15 +172,15 @@ def test_lemma4_clt_sign_axis_uses_the_exact_lattice_law():
     # axis pair z = (2K - nB)/sqrt(nB), K ~ Bin(nB, 1/2): at nB = 50 the exact tail is 0.0649, not 0.05.
     import math
 
-    from rpcheck.bounds import shi2012 as b
     from rpcheck.engine import get, trial_rng
+    from rpcheck.papers.shi2012 import bounds as b
 
     th = get("shi2012.lemma4")
     v = th.variant("mean_clt")
     cell = {"kind": "sign", "geometry": "axis", "c": 0.527, "n": 1, "B": 50, "d": 16}
     assert v.delta_for(cell) == pytest.approx(0.0649086470722, rel=1e-9)
     # this cell runs only in the "full" profile (10,000 trials): the equivalence test's power there decides
-    from rpcheck.checkers.shi2012 import _common as cm
+    from rpcheck.papers.shi2012 import _common as cm
 
     assert v.expected_for(cell) == ("HOLDS" if cm.equivalence_power(v.delta_for(cell), 10000) >= 0.99 else None)
     # at ci (nB = 1500, 400 trials) the power is ~0: reported, not asserted
@@ -204,6 +204,6 @@ def test_lemma4_clt_quantile_is_scipys_to_the_bit():
     """Z_CLT is a literal (importing scipy.stats for one constant cost 0.5 s of every cold start)."""
     from scipy import stats
 
-    from rpcheck.checkers.shi2012 import lemma4
+    from rpcheck.papers.shi2012 import lemma4
 
     assert lemma4.Z_CLT == float(stats.norm.isf(0.025))

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from rpcheck.bounds import shi2012 as B
-from rpcheck.checkers.shi2012 import error_allowed as T
-from rpcheck.checkers.shi2012._thm6 import promised
+from rpcheck.papers.shi2012 import bounds as B
+from rpcheck.papers.shi2012 import error_allowed as T
+from rpcheck.papers.shi2012._thm6 import promised
 from rpcheck.stats import holds_power, trials_for_power
 
 

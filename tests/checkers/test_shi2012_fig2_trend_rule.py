@@ -1,16 +1,16 @@
 """shi2012.fig2.trend: the exact-law inequalities (and an independent oracle of the closed form at tiny
 values), the paired grid, the decision rule, its negative controls and the power behind every expected verdict
-(rpcheck/checkers/shi2012/fig2_trend.py docstring)."""
+(rpcheck/papers/shi2012/fig2_trend.py docstring)."""
 
 import math
 
 import numpy as np
 import pytest
 
-from rpcheck.bounds import shi2012 as B
-from rpcheck.checkers.shi2012 import fig2_trend as t
-from rpcheck.checkers.shi2012 import fig3_trend as t3
 from rpcheck.engine import Verdict
+from rpcheck.papers.shi2012 import bounds as B
+from rpcheck.papers.shi2012 import fig2_trend as t
+from rpcheck.papers.shi2012 import fig3_trend as t3
 
 
 def test_constraint_and_registration():

@@ -1,9 +1,9 @@
-"""shi2012.fig3_4: the pieces its protocol rests on (rpcheck/checkers/shi2012/fig3_4.py docstring)."""
+"""shi2012.fig3_4: the pieces its protocol rests on (rpcheck/papers/shi2012/fig3_4.py docstring)."""
 
 import numpy as np
 import pytest
 
-from rpcheck.checkers.shi2012 import fig3_4 as f
+from rpcheck.papers.shi2012 import fig3_4 as f
 from rpcheck.svm import solve_crammer_singer
 
 

@@ -1,14 +1,14 @@
 """shi2012.fig3_4.trend: the paired grid, the decision rule, its negative control and the power behind every
-expected verdict (rpcheck/checkers/shi2012/fig3_trend.py docstring)."""
+expected verdict (rpcheck/papers/shi2012/fig3_trend.py docstring)."""
 
 import math
 
 import numpy as np
 import pytest
 
-from rpcheck.checkers.shi2012 import fig3_4 as f34
-from rpcheck.checkers.shi2012 import fig3_trend as t
 from rpcheck.engine import Verdict
+from rpcheck.papers.shi2012 import fig3_4 as f34
+from rpcheck.papers.shi2012 import fig3_trend as t
 
 
 def test_parse_grid_and_constraint():
@@ -94,7 +94,7 @@ def test_decide_fills_the_paper_vs_rows():
 
 
 def _step_power_as_before(p10, p01, trials, level):
-    """``step_power`` as it was before session 28: scalar calls, one D at a time (the oracle of the array
+    """``step_power`` in scalar form: scalar calls, one D at a time (the oracle of the array
     form, which must give the same bits)."""
     from scipy.stats import binom
 

@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from rpcheck.bounds import shi2012 as B
-from rpcheck.checkers.shi2012 import thm9_memory as T
+from rpcheck.papers.shi2012 import bounds as B
+from rpcheck.papers.shi2012 import thm9_memory as T
 
 
 @pytest.mark.parametrize("eps,m,L,delta", [(0.5, 16, 2, 0.1), (0.3, 16, 2, 0.01), (0.1, 100, 7, 0.05)])

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from rpcheck.checkers.shi2012 import unnormalised_margin as T
+from rpcheck.papers.shi2012 import unnormalised_margin as T
 
 
 def test_unnormalised_margin_against_a_loop():

@@ -11,16 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from rpcheck.bounds import zhang2013 as B
-from rpcheck.checkers.zhang2013 import algorithms, cor7, thm1, thm2, thm3, thm3_chi2, thm4, thm5, thm6
-from rpcheck.checkers.zhang2013._common import (
+from rpcheck.engine import get
+from rpcheck.errors import RpcheckError
+from rpcheck.papers.zhang2013 import algorithms, cor7, thm1, thm2, thm3, thm3_chi2, thm4, thm5, thm6
+from rpcheck.papers.zhang2013 import bounds as B
+from rpcheck.papers.zhang2013._common import (
     distortion_from_A,
     make_instance,
     projected_data_norm,
     wishart_gram,
 )
-from rpcheck.engine import get
-from rpcheck.errors import RpcheckError
 from rpcheck.strategies import low_rank_matrices, sketch_seeds
 
 #: Level of the goodness-of-fit tests below (false-alarm probability per test, fixed seeds).
@@ -240,10 +240,10 @@ def test_per_draw_theorems_1_2_4_on_exact_rank_data(X, seed, m_factor, log_lam, 
 
 @pytest.mark.parametrize("eps", [0.05, 0.25, 0.5])
 def test_thm1_stated_bound_is_the_printed_one_for_exact_duals(eps):
-    # Regression: the certificate excess was measured against eps^(3/2)/sqrt(1-eps) ||w*|| instead of the
-    # exact-dual value eps/sqrt(1-eps) ||w*|| of cert_RT, so "stated" tested a bound 29% (eps=1/2) to 41%
-    # (eps=1/4) looser than the printed sqrt(2) eps/sqrt(1-eps). With gap 0 the excess is exactly 0.
-    from rpcheck.checkers.zhang2013._recovery import Draw
+    # The certificate excess is measured against the exact-dual value eps/sqrt(1-eps) ||w*|| of cert_RT (measured
+    # against eps^(3/2)/sqrt(1-eps) ||w*||, "stated" would test a bound 29% (eps=1/2) to 41% (eps=1/4) looser than the
+    # printed sqrt(2) eps/sqrt(1-eps)). With gap 0 the excess is exactly 0.
+    from rpcheck.papers.zhang2013._recovery import Draw
 
     for w_norm in (1e-3, 1.0, 7.5):
         dr = Draw(w_norm=w_norm, gap=0.0, lam=0.1)
@@ -255,7 +255,7 @@ def test_thm1_stated_bound_is_the_printed_one_for_exact_duals(eps):
 
 
 def test_certified_interval_outcomes_are_undetermined_when_straddling():
-    from rpcheck.checkers.zhang2013._recovery import certify_le, ratio_interval
+    from rpcheck.papers.zhang2013._recovery import certify_le, ratio_interval
 
     assert certify_le(0.1, 0.2, 0.3, 0.3, 0.15, 0.3).holds
     o = certify_le(0.4, 0.5, 0.3, 0.3, 0.45, 0.3)
@@ -272,7 +272,7 @@ def test_hinge_recovery_radii_from_the_gaps():
     (+ rounding); with eps_R >= 1 an inexact projected dual gives an infinite radius."""
     from types import SimpleNamespace
 
-    from rpcheck.checkers.zhang2013._recovery import Draw
+    from rpcheck.papers.zhang2013._recovery import Draw
 
     res = SimpleNamespace(z=np.array([3.0, 4.0]), w_tilde=np.array([1.0, 0.0]))
     kw = dict(lam=2.0, res=res, gap_full=1e-6, gap_proj=4e-6, fp=0.0, w_norm=1.0)
@@ -317,7 +317,7 @@ def test_planted_controls_fail(mod):
     control_stated (rel <= 1e-8) fails in every draw."""
     from scipy.stats import chi2
 
-    from rpcheck.checkers.zhang2013._recovery import planted_controls
+    from rpcheck.papers.zhang2013._recovery import planted_controls
 
     rng = np.random.default_rng(1)
     for m in (7, 12, 17, 66, 263):
@@ -344,7 +344,7 @@ def test_thm3_control_fails_every_draw():
 def test_losses_trial_certified_and_naive_control():
     """zhang2013.losses: one trial per smooth loss; the duality gaps are tiny, the per-draw bound holds with
     a certified interval, and the naive solution R z fails it (the control's derivation)."""
-    from rpcheck.checkers.zhang2013 import losses
+    from rpcheck.papers.zhang2013 import losses
 
     for loss in ("logistic", "squared_hinge", "smoothed_hinge"):
         p = {"n": 40, "d": 1000, "r": 2, "eps": 0.5, "delta": 0.5, "c": 0.25, "lam": 1.0, "loss": loss, "mu": 0.5}
@@ -359,7 +359,7 @@ def test_losses_trial_certified_and_naive_control():
 def test_losses_naive_control_derivation():
     """The derived per-draw miss probability of the naive control is < 0.41 in every profile cell, so 90 trials
     miss with probability < 1e-34; naive_expected says VIOLATED everywhere."""
-    from rpcheck.checkers.zhang2013 import losses
+    from rpcheck.papers.zhang2013 import losses
 
     f = losses.naive_expected(losses.PROFILES)
     for prof in losses.PROFILES.values():
@@ -369,13 +369,13 @@ def test_losses_naive_control_derivation():
 
 
 def test_losses_domain_rejects_square_and_hinge():
-    from rpcheck.checkers.zhang2013 import losses
+    from rpcheck.papers.zhang2013 import losses
 
     assert set(losses.THEOREM.parameters["loss"].choices) == {"logistic", "squared_hinge", "smoothed_hinge"}
 
 
 def test_losses_naive_expectation_needs_gaussian():
-    from rpcheck.checkers.zhang2013 import losses
+    from rpcheck.papers.zhang2013 import losses
 
     f = losses.naive_expected(losses.PROFILES)
     cell = dict(losses.PROFILES["ci"].cells[0])

@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from rpcheck.bounds import zhang2013 as B
-from rpcheck.checkers.zhang2013 import m_needed as M
-from rpcheck.checkers.zhang2013 import thm2
-from rpcheck.checkers.zhang2013._common import make_instance
-from rpcheck.checkers.zhang2013._recovery import draw
 from rpcheck.engine import Verdict, get
 from rpcheck.errors import RpcheckError
+from rpcheck.papers.zhang2013 import bounds as B
+from rpcheck.papers.zhang2013 import m_needed as M
+from rpcheck.papers.zhang2013 import thm2
+from rpcheck.papers.zhang2013._common import make_instance
+from rpcheck.papers.zhang2013._recovery import draw
 from rpcheck.svm.drp import drp, ridge_drp_closed_form, ridge_solution
 
 CELL = {"n": 40, "d": 80, "r": 4, "target": 0.5, "delta": 0.1, "lam": 1.0, "loss": "square"}

@@ -1,4 +1,4 @@
-"""Synthetic claims for the engine's own tests (not in rpcheck.checkers).
+"""Synthetic claims for the engine's own tests (not in rpcheck.papers).
 
 They must not leak into the registry of other tests of the same pytest session (``all_theorems()`` would
 list them, ``run(None)`` would run the buggy one), so in the main process they are registered only while

@@ -21,7 +21,7 @@ RP = os.path.join(os.sep, "src", "rpcheck")
         (os.path.join(RP, "svm", "_ipm.py"), "_newton", "solve"),
         (os.path.join(RP, "svm", "kkt.py"), "decision_values", "certificate"),
         (os.path.join(RP, "svm", "drp.py"), "hinge_dual_gap", "certificate"),
-        (os.path.join(RP, "checkers", "paul2014", "margin.py"), "trial", "trial"),
+        (os.path.join(RP, "papers", "paul2014", "margin.py"), "trial", "trial"),
         (os.path.join(RP, "linalg.py"), "embedding_distortion", "trial"),
         (os.path.join(RP, "engine", "store.py"), "save_chunk", "engine"),
         (os.path.join(RP, "stats", "rules.py"), "decide", "engine"),
@@ -43,7 +43,7 @@ def _key(path, name):
 
 def test_attribution_passes_library_time_to_callers_in_proportion():
     svd = _key(os.path.join(SITE, "numpy", "linalg", "_linalg.py"), "svd")
-    chk = _key(os.path.join(RP, "checkers", "x.py"), "trial")
+    chk = _key(os.path.join(RP, "papers", "x.py"), "trial")
     ipm = _key(os.path.join(RP, "svm", "_ipm.py"), "_newton")
     root = _key("~", "<root>")
     stats = {
@@ -63,7 +63,7 @@ def test_attribution_passes_library_time_to_callers_in_proportion():
 
 def test_attribution_survives_recursion():
     f = _key(os.path.join(SITE, "pkg", "m.py"), "f")
-    chk = _key(os.path.join(RP, "checkers", "x.py"), "trial")
+    chk = _key(os.path.join(RP, "papers", "x.py"), "trial")
     stats = {f: (3, 1, 2.0, 2.0, {f: (2, 2, 1.0, 1.0), chk: (1, 1, 1.0, 2.0)}), chk: (1, 1, 0.0, 2.0, {})}
     sec = _attribute(stats)
     assert sum(sec.values()) == pytest.approx(2.0)

@@ -237,8 +237,8 @@ def test_find_constant_on_shi2012_lemma10_against_the_exact_chi2_threshold():
     - hence the implied constant against the printed formula is < 1 (the printed bound of Lemma 10 is
       conservative: n = 59 suffices where it asks for 167).
     """
-    from rpcheck.bounds import shi2012 as B
     from rpcheck.engine import registry
+    from rpcheck.papers.shi2012 import bounds as B
 
     eps, delta = 0.3, 0.1
 

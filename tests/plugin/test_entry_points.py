@@ -102,7 +102,7 @@ def test_tutorial_pytest_block_and_entry_point_in_the_fixture(site, pytester, mo
 
 def test_entry_point_theorem_runs_in_verify(site, monkeypatch, tmp_path_factory, capsys):
     """`rpcheck verify` loads the entry-point group before it runs: the plugin's theorem is among the
-    theorems verified. The built-in papers are left out of the registry here (PAPER_PACKAGES emptied) so the
+    theorems verified. The built-in papers are left out of the registry here (no built-in entry point) so the
     run is only the plugin's; everything else is the CLI's own verify path."""
     from rpcheck import cli
     from rpcheck.engine import plugins, registry
@@ -110,7 +110,7 @@ def test_entry_point_theorem_runs_in_verify(site, monkeypatch, tmp_path_factory,
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setattr(registry, "_REGISTRY", {})
     monkeypatch.setattr(registry, "_loaded", False)
-    monkeypatch.setattr(registry, "PAPER_PACKAGES", ())
+    monkeypatch.setattr(registry, "builtin_entry_points", lambda: [])
     monkeypatch.setattr(plugins, "_loaded", {})
     out = tmp_path_factory.mktemp("verify") / "run"
     code = cli.main(["verify", "--backend", "serial", "--out", str(out), "--json", "--no-report"])
@@ -135,3 +135,44 @@ def test_tutorial_power_block_runs(site, monkeypatch, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("0 HOLDS unattainable: 50 draws, the rule needs 104")
     assert float(out[1]) >= 0.9999999
+
+
+_PKG_MODULE = '''
+from rpcheck.engine import Citation, Profile, Theorem, TrialRecord, Variant, register
+from . import ORDER
+
+ORDER.append(__name__.rsplit(".", 1)[1])
+THEOREM = register(Theorem(
+    id="mypapers." + ORDER[-1], paper="mypapers", title="t", statement="-", kind="deterministic",
+    citation=Citation(authors="Test", year=2024, title="t", venue="tests", location="none"),
+    variants=(Variant("v", "-", mode="bound"),),
+    profiles={p: Profile(cells=({},), trials=1) for p in ("quick", "ci", "standard", "full")},
+    trial=lambda params, rng: TrialRecord(outcomes={}),
+))
+'''
+
+
+def test_a_package_entry_point_imports_its_public_modules_sorted(tmp_path, monkeypatch):
+    """A module entry point that is a package needs no list of its modules: loading it imports every public
+    submodule in sorted order (as rpcheck's own paper packages), never a private one; the built-in entry points
+    of the rpcheck distribution are not plugins."""
+    import sys
+
+    from rpcheck.engine import plugins, registry
+
+    pkg = tmp_path / "mypapers"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("ORDER = []\n")
+    for name in ("zeta", "alpha", "mid"):
+        (pkg / f"{name}.py").write_text(_PKG_MODULE)
+    (pkg / "_private.py").write_text("raise RuntimeError('a private module is never imported')\n")
+    _install_metadata(tmp_path, "my-papers", {"rpcheck.theorems": {"mypapers": "mypapers"}})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    monkeypatch.setattr(plugins, "_loaded", {})
+    assert [ep.name for ep in plugins.entry_points()] == ["mypapers"]  # rpcheck's own papers are built-ins
+    assert sorted(t.id for t in plugins.load_entry_points()) == ["mypapers.alpha", "mypapers.mid", "mypapers.zeta"]
+    assert sys.modules["mypapers"].ORDER == ["alpha", "mid", "zeta"] and "mypapers._private" not in sys.modules
+    assert "mypapers.alpha" not in {t.id for t in registry.builtin_theorems()}
+    for name in [m for m in sys.modules if m == "mypapers" or m.startswith("mypapers.")]:
+        monkeypatch.delitem(sys.modules, name)

@@ -7,8 +7,8 @@ import pytest
 
 from rpcheck import data_registry as reg
 from rpcheck import engine
-from rpcheck.checkers.lei2020 import _empirical as E
 from rpcheck.errors import RpcheckError
+from rpcheck.papers.lei2020 import _empirical as E
 
 from .conftest import sparse_binary, write_svmlight
 

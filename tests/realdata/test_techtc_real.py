@@ -25,7 +25,7 @@ def test_repro_techtc_on_pair_folders(tmp_path):
 
 
 def test_pair_draws_come_from_the_folders(tmp_path):
-    from rpcheck.checkers.paul2014._realdata import techtc_pair, techtc_pairs
+    from rpcheck.papers.paul2014._realdata import techtc_pair, techtc_pairs
 
     root = write_techtc(tmp_path / "techtc", pairs=3)
     src = reg.resolve("techtc300", reg.data_setting({"techtc300": str(root)}))

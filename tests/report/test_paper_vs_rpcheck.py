@@ -12,7 +12,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import rpcheck.checkers  # noqa: F401  (registers the theorems)
 from rpcheck.engine import Outcome, TrialRecord, run
 from rpcheck.report import render_report
 from rpcheck.report.html import _pair_rows
@@ -37,7 +36,7 @@ DECIDE_ONLY = ("lei2020.rsweep", "lei2020.stability", "paul2014.repro.bundled", 
 
 
 def _rsweep_records(rng, k=5):
-    from rpcheck.checkers.lei2020 import rsweep
+    from rpcheck.papers.lei2020 import rsweep
 
     out = []
     for _ in range(k):
@@ -74,7 +73,7 @@ def _bundled_records(rng, rs, k=6):
 
 def _comparison_records(rng, k=4):
     from rpcheck import compare as cmp
-    from rpcheck.checkers.lei2020 import comparison
+    from rpcheck.papers.lei2020 import comparison
 
     out = []
     for _ in range(k):
@@ -87,8 +86,8 @@ def _comparison_records(rng, k=4):
 
 
 def _decide_infos():
-    from rpcheck.checkers.lei2020 import comparison, rsweep, stability
-    from rpcheck.checkers.paul2014 import repro_bundled as rp
+    from rpcheck.papers.lei2020 import comparison, rsweep, stability
+    from rpcheck.papers.paul2014 import repro_bundled as rp
 
     rng = np.random.default_rng(3)
     infos = {}
@@ -147,7 +146,7 @@ def test_pair_rows_reads_qualitative_comparisons_only_with_an_agreement_key():
 
 def test_paper_vs_rows_do_not_change_the_hook_verdicts():
     """The added keys are information only: the verdicts returned by the hooks are those of the rules."""
-    from rpcheck.checkers.lei2020 import _empirical, rsweep
+    from rpcheck.papers.lei2020 import _empirical, rsweep
 
     recs = _rsweep_records(np.random.default_rng(1), k=8)
     verdicts, _ = rsweep.decide(recs, {"dataset": "breast_cancer", "r_values": "2,4,8,16,32", "folds": 3,

@@ -312,7 +312,7 @@ def test_certifies_on_the_checker_regime():
     """Exact-rank data as the zhang2013 checkers draw it (s_max = sqrt(n)), lambda >= 0.01, mu = 0.5: every
     solve certifies (a regression test for the Armijo stall when the Newton decrement drops below what the
     objective resolves in float64; with the stall, 7 of 200 logistic solves at lambda = 0.01 fail)."""
-    from rpcheck.checkers.zhang2013._common import make_instance
+    from rpcheck.papers.zhang2013._common import make_instance
 
     for seed in range(25):
         rng = np.random.default_rng(seed)

@@ -155,7 +155,7 @@ def test_ipm_certified_on_projected_rcv1_standin(C):
     there (merit ~0.9) fails the certificate and sends AUTO to Clarabel. The IPM alone must certify."""
     from sklearn.model_selection import train_test_split
 
-    from rpcheck.checkers.lei2020 import sparse_scale as ss
+    from rpcheck.papers.lei2020 import sparse_scale as ss
 
     ds = ss.standin("rcv1-binary", ss._PAPER_N)
     X, y = ds.X.tocsr(), ds.y

@@ -1,0 +1,242 @@
+r"""Lei & Lan (2020), Sec. 2, Lemma (JL): the shape of ``r = O(log n / eps^2)``, ``lei2020.jl.shape``.
+
+Statement as printed (Sec. 2, Lemma (JL), quoted from Johnson-Lindenstrauss)
+    "for any 0 < eps < 1 and integer n", with ``r = O(log n / eps^2)`` and R a d x r random matrix, for any set of
+    n points ``(1 - eps)||x_i - x_j|| <= ||R^T x_i - R^T x_j|| <= (1 + eps)||x_i - x_j||`` with high
+    probability. No constant and no probability is given. ``lei2020.jl`` checks the lemma at the imported
+    sufficient ``r`` of :func:`rpcheck.papers.lei2020.bounds.jl_min_dim` (explicit constants); here the shape of the
+    O(.) is tested: the implied constant ``C*(x) = r*(x)/f(x)``, ``f = eps^-2 ln n``, must not grow when n is
+    multiplied by 8 or eps divided by 8.
+
+Data and protocol (one trial = one cell)
+    The points are the simplex ``x_i = e_i`` (i = 1..n, d >= n) and R has i.i.d. N(0, 1/r) entries (the scale
+    of ``lei2020.jl``'s "gaussian" row): ``R^T x_i`` is row i of R, so ``R^T x_i - R^T x_j = (g_i - g_j)/sqrt(r)``
+    with i.i.d. standard Gaussian ``g_i`` (r-vectors), drawn directly (:func:`pair_distortions`; d does not
+    enter). The event is the unsquared all-pairs distortion ``max_{i<j} | ||g_i - g_j||/sqrt(2r) - 1 | <= eps``;
+    "with high probability" is read as ``1 - delta`` with ``delta = 0.2``. At each endpoint (``x_near``: n = 8,
+    eps = 1/4; ``x_far``: n = 64, or eps = 1/32) :func:`rpcheck.engine.shape.bracket_search` brackets ``r*``
+    (the engine's grid and bisection phases from the imported sufficient r, each bound at the one-sided level
+    ``LEVEL = ALPHA/(4 K)``, K = 23, ALPHA = 0.01); :func:`rpcheck.engine.shape.growth_verdict` gives the
+    verdict with ``tau = sqrt(8)``.
+
+The rule and its error: as :mod:`rpcheck.engine.shape` derives it (union bound over the ``4 K`` one-sided
+exact Clopper-Pearson bounds of the two endpoints; the failure probability non-increasing in r, assumed):
+P(false VIOLATED) <= 0.01 when the implied constant does not grow, P(false HOLDS) <= 0.01 when it grows by more
+than sqrt(8). Both per row; report rows are outside the run's Holm families.
+
+Variants (mode "report", verdict from :func:`decide`)
+    ``scaling`` (claim, expected HOLDS). Derivation: ``||g_i - g_j||^2/(2r)`` is ``chi^2_r/r``; the unsquared
+    event at one pair fails with probability ``P(chi^2_r/r notin [(1 - eps)^2, (1 + eps)^2])``, about ``2
+    exp(-r I(eps))`` with the Cramer rate ``I(eps) = min over the two ends of (x - 1 - ln x)/2`` at ``x = (1 +-
+    eps)^2``: ``I(1/4) = 0.058`` (the upper end binds), ``I(1/32) = 1.0e-3``, so along eps ``r*`` grows about
+    ``60x`` (the prefactors aside) against ``f``'s 64x: ``C*`` falls by about 6%. The ``n(n-1)/2`` pairs
+    enter through a union (the pairs share rows, so less than a union bound), ``r* ~ ln(n(n-1)/delta)/I``:
+    from n = 8 to 64, ``ln(n(n-1)/0.2)`` grows 1.76x against ``ln n``'s 2x: ``C*`` falls by about 12%. So the
+    true ratio is about 0.88-0.94; HOLDS needs the band product below 2.83/0.94 = 3.0. Pilot (the trial run cell by
+    cell, seeds 0-2, 200 and 400 draws, 12 rows): upper ends 1.25-1.51, lower ends 0.72-0.90, every row HOLDS.
+    Fresh seeds 101-105 at quick and ci (``rpcheck check lei2020.jl.shape --profile P --seed S``, 20 claim rows):
+    every row HOLDS, 0 unexpected; upper ends 1.19-1.52, lower ends 0.68-0.91.
+    ``wrong_power`` (control, expected VIOLATED): the same rule on ``f/g``, ``g = n/n_near`` (n axis) or
+    ``g = eps_near/eps`` (eps axis): the formula lacking one power of the axis variable (eps^-1 where eps^-2 is
+    needed; a factor n missing). The control's bands are the claim's with the far one times 8, so it is
+    VIOLATED exactly when the claim's lower ratio end is >= 1/8; that end is at least the true ratio over the
+    band product, about 0.88/3.0 = 0.29 > 1/8. Pilot (as above): lower ends 5.75-7.21, every row VIOLATED;
+    fresh seeds 101-105 (quick and ci, 20 rows): 5.42-7.29.
+
+Cost (CPU seconds of the trials, one process): quick (200 draws) about 2.3 s, ci (400 draws) about 4.5 s.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from ..._threads import single_threaded
+from ...engine import Constraint, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict
+from ...engine.registry import register
+from ...engine.shape import bracket_search, certified_bracket, growth_verdict, max_evaluations
+from . import _common as c
+from .bounds import jl_min_dim
+
+__all__ = ["THEOREM", "trial", "decide", "pair_distortions", "formula", "endpoints", "ALPHA", "LEVEL", "SPAN"]
+
+#: Error of each row's verdict; one-sided level of every bound (2 sides x K evaluations x 2 endpoints).
+ALPHA = 0.01
+K = max_evaluations()
+LEVEL = ALPHA / (4 * K)
+SPAN = 8
+AXIS_DIRECTION = {"n": 1, "eps": -1}
+_CHUNK_ENTRIES = 1 << 20
+
+
+def pair_distortions(n_points, r, draws, rng):
+    """``draws`` independent values of ``max_{i<j} | ||g_i - g_j||/sqrt(2r) - 1 |`` for ``n_points`` i.i.d.
+    standard Gaussian r-vectors ``g_i``: the unsquared all-pairs distortion of the simplex under R with N(0, 1/r)
+    entries (module docstring). Squared distances from the Gram matrix, ``G_ii + G_jj - 2 G_ij``: rounding
+    ``~ (r + 2) u (G_ii + G_jj)``, about ``1e-13`` relative at r = 10^4, far below the eps >= 1/32 of the cells
+    (tests/checkers/test_lei2020_jl_shape_rule.py compares with the pairwise differences)."""
+    out = np.empty(draws)
+    per = max(1, _CHUNK_ENTRIES // (n_points * r))
+    iu, ju = np.triu_indices(n_points, 1)
+    done = 0
+    while done < draws:
+        m = min(per, draws - done)
+        G = rng.standard_normal((m, n_points, r))
+        gram = G @ G.transpose(0, 2, 1)
+        diag = np.einsum("mii->mi", gram)
+        d2 = diag[:, iu] + diag[:, ju] - 2.0 * gram[:, iu, ju]
+        out[done:done + m] = np.max(np.abs(np.sqrt(np.maximum(d2, 0.0) / (2.0 * r)) - 1.0), axis=1)
+        done += m
+    return out
+
+
+def formula(n_points, eps):
+    """``f = eps^-2 ln n`` (the lemma's O(.) without its constant, natural log)."""
+    return math.log(n_points) / (eps * eps)
+
+
+def endpoints(params):
+    """``(near, far)`` dicts of n and eps: the far one with the axis variable times 8 (n) or divided by 8 (eps)."""
+    near = {"n": int(params["n"]), "eps": float(params["eps"])}
+    far = dict(near)
+    ax = params["axis"]
+    far[ax] = near[ax] * SPAN if AXIS_DIRECTION[ax] > 0 else near[ax] / SPAN
+    return near, far
+
+
+def _g(params, point):
+    ax = params["axis"]
+    return (point[ax] / params[ax]) ** AXIS_DIRECTION[ax]
+
+
+@single_threaded
+def trial(params, rng):
+    """Both endpoints' bracket searches on independent child streams; the evaluations are the diagnostics."""
+    delta, draws = float(params["delta"]), int(params["draws"])
+    diags = {}
+    for name, pt, stream in zip(("near", "far"), endpoints(params), rng.spawn(2)):
+        n_points, eps = pt["n"], pt["eps"]
+
+        def failures(r, n_points=n_points, eps=eps, stream=stream):
+            return int(np.count_nonzero(pair_distortions(n_points, r, draws, stream) > eps))
+
+        t0 = time.perf_counter()
+        evals = bracket_search(failures, jl_min_dim(n_points, eps, delta), delta=delta, trials=draws, level=LEVEL)
+        diags[f"{name}.seconds"] = time.perf_counter() - t0
+        diags[f"{name}.evaluations"] = float(len(evals))
+        for j, (r, k, nn) in enumerate(evals):
+            diags[f"{name}.r{j:02d}"], diags[f"{name}.k{j:02d}"] = float(r), float(k)
+            diags[f"{name}.n{j:02d}"] = float(nn)
+    return TrialRecord(outcomes={v: Outcome(True) for v in ("scaling", "wrong_power")}, diagnostics=diags)
+
+
+def _div(a, b):
+    return None if a is None else a / b
+
+
+def _fmt(x):
+    return "n/a" if x is None else f"{x:.3g}"
+
+
+def decide(records, params):
+    """The two rows of the cell from the searched brackets (module docstring)."""
+    if not records:
+        return {}, {}
+    diags = records[0].diagnostics
+    delta, tau = float(params["delta"]), math.sqrt(SPAN)
+    info = {"axis": params["axis"], "alpha": ALPHA, "tau": tau, "one_sided_level": LEVEL}
+    bands = {}
+    for name, pt in zip(("near", "far"), endpoints(params)):
+        m = int(diags.get(f"{name}.evaluations", 0))
+        evals = [(int(diags[f"{name}.r{j:02d}"]), int(diags[f"{name}.k{j:02d}"]), int(diags[f"{name}.n{j:02d}"]))
+                 for j in range(m)]  # fmt: skip
+        L, U = certified_bracket(evals, delta, LEVEL)
+        f = formula(pt["n"], pt["eps"])
+        bands[name] = (L, U, f, _g(params, pt))
+        info[name] = {**pt, "r_lower": L, "r_upper": U, "f": f, "c_lower": _div(L, f), "c_upper": _div(U, f),
+                      "evaluations": m, "seconds": diags.get(f"{name}.seconds")}  # fmt: skip
+    verdicts = {}
+    for vname, use_g in (("scaling", False), ("wrong_power", True)):
+        cb = {}
+        for k, (L, U, f, g) in bands.items():
+            fw = f / (g if use_g else 1.0)
+            cb[k] = (_div(L, fw), _div(U, fw))
+        verdicts[vname] = growth_verdict(cb["near"], cb["far"], tau)
+        lo = None if (cb["far"][0] is None or cb["near"][1] is None) else cb["far"][0] / cb["near"][1]
+        hi = None if (cb["far"][1] is None or cb["near"][0] is None) else cb["far"][1] / cb["near"][0]
+        info[vname] = {"ratio_lower": lo, "ratio_upper": hi, "verdict": verdicts[vname].value}
+    info["claim"] = (
+        f"C* = r*/(eps^-2 ln n) at the far point over the base ({params['axis']} "
+        f"{'x8' if AXIS_DIRECTION[params['axis']] > 0 else '/8'}) in [{_fmt(info['scaling']['ratio_lower'])}, "
+        f"{_fmt(info['scaling']['ratio_upper'])}] (control: [{_fmt(info['wrong_power']['ratio_lower'])}, "
+        f"{_fmt(info['wrong_power']['ratio_upper'])}]); VIOLATED iff the lower end >= 1, HOLDS iff the upper end "
+        f"<= {tau:.3g}: each at error <= {ALPHA:g} (union bound over {4 * K} one-sided exact Clopper-Pearson "
+        f"bounds at {LEVEL:.2g}; failure probability non-increasing in r assumed)"
+    )
+    return verdicts, info
+
+
+def _cells(draws):
+    return tuple({"axis": ax, "n": 8, "eps": 0.25, "delta": 0.2, "draws": draws} for ax in ("n", "eps"))
+
+
+def _pass_attainable(params):
+    return (1.0 - float(params["delta"])) ** int(params["draws"]) <= LEVEL
+
+
+THEOREM = register(
+    Theorem(
+        id="lei2020.jl.shape",
+        paper="lei2020",
+        title="Lemma (JL): the implied constant of r = O(log n / eps^2) does not grow along n or eps (x8)",
+        citation=c.citation("Sec. 2, Lemma (JL)"),
+        statement="For r = O(log n / eps^2) and R a d x r random matrix, (1-eps)||x_i-x_j|| <= ||R^T x_i - R^T x_j|| "
+        "<= (1+eps)||x_i-x_j|| for any n points with high probability (no constant, no probability given).",
+        kind="probabilistic",
+        variants=(
+            Variant(
+                "scaling",
+                "C*(x) = r*(x)/(eps^-2 ln n) at the far point over the base (n x8 or eps /8): VIOLATED iff "
+                "certified >= 1, HOLDS iff certified <= sqrt(8)",
+                mode="report",
+                expected=Verdict.HOLDS,
+                assumed=(
+                    "R with i.i.d. N(0, 1/r) entries; the points are the simplex e_1..e_n; 'with high probability' "
+                    "read as 1 - delta, delta = 0.2.",
+                    "P(distortion > eps) is non-increasing in r (used for the lower end of each bracket).",
+                ),
+            ),
+            Variant(
+                "wrong_power",
+                "the same rule on the formula lacking one power of the axis variable (negative control)",
+                mode="report",
+                expected=Verdict.VIOLATED,
+                role="control",
+                note="The control's bands are the claim's with the far one times 8: VIOLATED iff the claim's lower "
+                "ratio end >= 1/8 (derivation in rpcheck.papers.lei2020.jl_shape).",
+            ),
+        ),
+        profiles={
+            "quick": Profile(_cells(200), trials=1),
+            "ci": Profile(_cells(400), trials=1),
+            "standard": Profile(_cells(1000), trials=1),
+            "full": Profile(_cells(2000), trials=1),
+        },
+        trial=trial,
+        decide=decide,
+        parameters={
+            "axis": Param("choice", choices=tuple(AXIS_DIRECTION), doc="the variable moved by 8"),
+            "n": Param("int", low=2, doc="number of points at the base point"),
+            "eps": Param("float", low=0.0, high=1.0, closed="neither", doc="distortion eps at the base point"),
+            "delta": Param("float", low=0.0, high=1.0, closed="neither", doc="failure probability read for 'w.h.p.'"),
+            "draws": Param("int", low=1, doc="draws per evaluated r"),
+        },
+        constraints=(
+            Constraint("draws large enough that 0 failures certify a pass: (1 - delta)^draws <= LEVEL",
+                       _pass_attainable),
+        ),
+        notes="One trial per cell: the trial runs both endpoints' bracket searches (rpcheck.engine.shape).",
+    )
+)
