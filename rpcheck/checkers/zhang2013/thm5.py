@@ -34,12 +34,14 @@ Diagnostics: the fitted rate (slope of ``log e_t``) next to ``log(eps_R/(1 - eps
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
 from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
 from ...stats import deterministic_trials
 from ...svm.drp import certified_recovery_bound, iterative_drp
+from ...svm.exact import distortion_enclosure, ridge_iterative_drp_exact
 from ._common import (
     ASSUMED_C,
     ASSUMED_EPS,
@@ -92,24 +94,63 @@ def _banded(e, B, tol, statistic, bound):
     return Outcome(bool(np.all(e <= B)), statistic, bound, undetermined=True)
 
 
-@single_threaded
-def trial(params, rng):
-    n, d, r, T = int(params["n"]), int(params["d"]), int(params["r"]), int(params["T"])
-    lam, loss, eps = float(params["lam"]), params["loss"], float(params["eps"])
-    m = m_for(params)
-    inst = make_instance(n, d, r, rng=rng)
-    R = sketch_matrix(params.get("kind", "gaussian"), d, m, rng=rng)
-    A = inst.V.T @ R
-    eps_R = distortion_from_A(A)
-    ref = reference_solution(inst, lam, loss)
-    it = iterative_drp(inst.Z, inst.y, lam, A, T, loss=loss)
+def _rho_sq(eps):
+    """``(eps/(1 - eps))^2`` for a rational ``eps`` in ``[0, 1)``."""
+    return (eps / (1 - eps)) ** 2
+
+
+def _certified_all(pairs):
+    """Outcome flags of ``lhs <= rhs`` for every ``(lhs, rhs_lo, rhs_hi)`` of exact rationals, the exact
+    ``rhs`` known to lie in ``[rhs_lo, rhs_hi]`` (``rhs_hi`` None: unbounded above): ``(holds, undetermined)``.
+    Holds when ``lhs <= rhs_lo`` everywhere, fails when ``lhs > rhs_hi`` somewhere, else undetermined."""
+    if all(lhs <= lo for lhs, lo, _ in pairs):
+        return True, False
+    if any(hi is not None and lhs > hi for lhs, _, hi in pairs):
+        return False, False
+    return bool(all(lhs <= lo for lhs, lo, _ in pairs)), True
+
+
+def _outcome(flags, statistic, bound):
+    holds, undetermined = flags
+    return Outcome(holds, statistic, bound, undetermined=undetermined)
+
+
+def _square_outcomes(inst, A, lam, T, eps, eps_R):
+    """The three rows for the square loss, on Algorithm 2 in exact arithmetic (module docstring)."""
+    path = ridge_iterative_drp_exact(inst.Z, inst.y, lam, A, T)
+    e, wn, e2, wn2 = path.err, path.norm, path.err_sq, path.norm_sq
+    rho_st = _rho_sq(Fraction(eps))
+    B_st = (eps / (1 - eps)) ** T * wn
+    out = {"stated": _outcome(_certified_all([(e2[T], rho_st**T * wn2, rho_st**T * wn2)]), e[T] / wn, B_st / wn)}
+    if eps_R >= 1:
+        out["per_draw"] = vacuous_outcome(e[T] / wn)
+        out["per_step"] = vacuous_outcome()
+        return out, path
+    lo, hi = distortion_enclosure(A)
+    r_lo = _rho_sq(lo)
+    r_hi = _rho_sq(hi) if hi < 1 else None
+    rho = eps_R / (1 - eps_R)
+    B = rho ** np.arange(T + 1) * wn
+    worst = int(np.argmax((e[1:] - B[1:]) / wn)) + 1
+    draw = [(e2[t], r_lo**t * wn2, None if r_hi is None else r_hi**t * wn2) for t in range(1, T + 1)]
+    out["per_draw"] = _outcome(_certified_all(draw), e[worst] / wn, B[worst] / wn)
+    f = rho * e[:-1]
+    k = int(np.argmax(e[1:] - f))
+    step = [(e2[t], r_lo * e2[t - 1], None if r_hi is None else r_hi * e2[t - 1]) for t in range(1, T + 1)]
+    out["per_step"] = _outcome(_certified_all(step), e[k + 1] / wn, f[k] / wn)
+    return out, path
+
+
+def _hinge_outcomes(inst, A, lam, T, eps, eps_R, it, kappa):
+    """The three rows for the hinge loss, on the computed path certified by its dual gaps (module docstring)."""
+    ref = reference_solution(inst, lam, "hinge")
     e = np.linalg.norm(np.asarray(it.w_path) - ref.coef[None, :], axis=1)
     wn = ref.norm
     etas = ref.gap + np.asarray(it.gaps)
-    kappa = (max(float(inst.s[0]) ** 2, projected_data_norm(inst.Z, A) ** 2) + lam) / lam
     tol = fp_tolerance(kappa) * wn
     B_st = _recursion(eps, wn, etas, lam)
     out = {"stated": _banded(e[T:], B_st[T:], tol, e[T] / wn, B_st[T] / wn)}
+    below = math.nan
     if eps_R >= 1:
         out["per_draw"] = vacuous_outcome(e[T] / wn)
         out["per_step"] = vacuous_outcome()
@@ -125,7 +166,29 @@ def trial(params, rng):
             out["per_step"] = _banded(e[1:][ok_step], f[ok_step], tol, e[k + 1] / wn, f[k] / wn)
         else:
             out["per_step"] = vacuous_outcome(e[k + 1] / wn)
-        steps_below_floor = int((~ok_step).sum())
+        below = float((~ok_step).sum())
+    return out, e, wn, ref.gap, below
+
+
+@single_threaded
+def trial(params, rng):
+    n, d, r, T = int(params["n"]), int(params["d"]), int(params["r"]), int(params["T"])
+    lam, loss, eps = float(params["lam"]), params["loss"], float(params["eps"])
+    m = m_for(params)
+    inst = make_instance(n, d, r, rng=rng)
+    R = sketch_matrix(params.get("kind", "gaussian"), d, m, rng=rng)
+    A = inst.V.T @ R
+    eps_R = distortion_from_A(A)
+    it = iterative_drp(inst.Z, inst.y, lam, A, T, loss=loss)
+    if loss == "square":
+        out, path = _square_outcomes(inst, A, lam, T, eps, eps_R)
+        e, wn, gap_full, below = path.err, path.norm, 0.0, 0.0
+        # the float64 implementation against the exact path: ||wtilde_t(float64) - wtilde_t(exact)|| / ||w*||
+        dev = float(np.max(np.linalg.norm(np.asarray(it.w_path) - path.coef[None, :] - path.diff, axis=1))) / wn
+    else:
+        kappa = (max(float(inst.s[0]) ** 2, projected_data_norm(inst.Z, A) ** 2) + lam) / lam
+        out, e, wn, gap_full, below = _hinge_outcomes(inst, A, lam, T, eps, eps_R, it, kappa)
+        dev = math.nan
     above = e[1:] > 1e-7 * wn
     ts = np.arange(1, T + 1)[above]
     rate = float(np.polyfit(ts, np.log(e[1:][above] / wn), 1)[0]) if ts.size >= 2 else math.nan
@@ -136,9 +199,10 @@ def trial(params, rng):
         "rel_err_T": e[T] / wn,
         "rate_fit": rate,
         "rate_bound": math.log(eps_R / (1 - eps_R)) if eps_R < 1 else math.nan,
-        "gap_full": ref.gap,
+        "gap_full": gap_full,
         "gap_steps_max": float(np.max(it.gaps)) if T else 0.0,
-        "steps_below_rounding_floor": float(steps_below_floor) if eps_R < 1 else math.nan,
+        "steps_below_rounding_floor": below if eps_R < 1 else math.nan,
+        "float_path_dev": dev,
     }
     out.update(planted_controls(m, rng))  # last: the main draw replays unchanged
     return TrialRecord(outcomes=out, diagnostics=diags)
