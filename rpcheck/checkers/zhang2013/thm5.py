@@ -29,7 +29,7 @@ How ``e_t = ||wtilde_t - w*||`` is evaluated
     ``g(rho(hi)) - g(rho(lo)) <= T (hi - lo)/(eps_R (1 - eps_R)) g`` relative (about ``1e-11 g`` at the
     profiles' cells), and a draw is undetermined only when ``e_t`` lies inside it. The stated bound has the
     cell's ``eps``, an exact input: never undetermined. The float64 path (``iterative_drp``) is recorded
-    against the exact one (diagnostic ``float_path_dev``, about 1e-13..1e-12 ``||w*||``): that is each
+    against the exact one (diagnostic ``float_path_dev``, 1e-13..4e-12 ``||w*||`` at the profiles' cells): each
     computed step's own rounding, which a comparison on the computed path would have to allow for on top of
     the reference's error, and which puts its deepest steps at the float64 floor.
     Hinge loss: on the computed path, each step certified by its own Frank-Wolfe gap ``eta_t`` (so the
