@@ -3,6 +3,8 @@
 
 - ``rotation``, ``energy``, ``flattening``, ``jl``: claims 1, 11, 12, 13 (Gram preservation, rotated energy
   moments, flattening, the JL lemma)
+- ``jl_sketches``: the JL lemma for the Achlioptas, count-sketch and SRHT matrices at r from bounds with explicit
+  constants
 - ``jl_shape``: the shape of the JL lemma's r = O(log n / eps^2) (the implied constant along n and eps)
 - ``unbiased``, ``prop1``, ``replacement``, ``dkm``, ``nps_trace``: claims 2-5, 14, 15 (unbiasedness, Prop. 1
   squared/unsquared, replacement, DKM, nps trace)
@@ -11,7 +13,8 @@
 - ``selection_dual``, ``dual_perturbation``: claims 9, 10 (no-rescale selection dual/margin bounds, dual
   perturbation; shared solver certificates in ``_svm_bounds``)
 - ``comparison``, ``rsweep``, ``stability``, ``table2``: claims 17-25 (comparison on real data and on the
-  paper's own Table 2; mode "report"; shared data sets and sign tests in ``_empirical``)
+  paper's own Table 2; mode "report"; shared data sets and sign tests in ``_empirical``); ``table2_prose``: the
+  Sec. 4 sentences quoted verbatim, decided on the printed Table 2 (Welch tests from the printed summaries)
 - ``fig2``: Fig. 2, the proposed methods above the four data-independent ones at every r (sign tests)
 - ``toy_accuracy``: claim 16, SRHT accuracy on the toy data; exact chance law given the useless pick
 - ``dlss``: Table 2's DLSS row (deterministic leverage score sampling, rank k swept) beside PCA and the RPs
