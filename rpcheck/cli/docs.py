@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ..engine import catalog
 from ..report import markdown
 from ._base import EXIT_OK, EXIT_UNEXPECTED
 from ._checks import check_out_dir
@@ -40,5 +39,4 @@ def run(args):
     check_out_dir(args.out, "--out")
     written = markdown.write_pages(args.out, pages)
     print(f"wrote {len(written)} pages to {args.out}: {', '.join(p.name for p in written)}")
-    print(f"wrote the index of the built-in theorems to {catalog.write_shipped_index()}")
     return EXIT_OK

@@ -52,8 +52,8 @@ def _show_markdown(ref):
     """``show --markdown``: every paper (no id), one paper's page (a paper key) or one theorem's section."""
     if ref is None:
         pages = markdown.render_pages()
-        return "\n".join(pages[name] for name in ["index.md", *(f"{p}.md" for p in registry.PAPER_PACKAGES)])
-    if ref in registry.PAPER_PACKAGES:
+        return "\n".join(pages[name] for name in ["index.md", *(f"{p}.md" for p in registry.builtin_papers())])
+    if ref in registry.builtin_papers():
         return markdown.paper_markdown(ref, markdown.builtin_theorems())
     t = resolve_theorem(ref)
     return markdown.theorem_markdown(t, level=1, ref=ref if ":" in ref else t.id)
