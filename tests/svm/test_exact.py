@@ -130,7 +130,7 @@ def test_exact_reference_against_sympy_and_the_float_solve():
     """w* of the exact path equals sympy's exact solve of (lam I + X^T X) w = X^T y, and the float64 ridge
     solution lies within the float64 rounding allowance used for it (fp_tolerance(kappa) ||w*||, kappa =
     (||X||^2 + lam)/lam)."""
-    from rpcheck.checkers.zhang2013._common import fp_tolerance
+    from rpcheck.papers.zhang2013._common import fp_tolerance
 
     for n, r, m, lam in [(40, 2, 400, 1.0), (12, 3, 30, 0.01), (9, 1, 4, 100.0)]:
         X, y, R = _instance(n, r, m, seed=n)
