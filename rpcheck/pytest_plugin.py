@@ -73,7 +73,10 @@ def pytest_collection_modifyitems(session, config, items):
         return
     d = testing.DEFAULTS
     testing.FAMILY = fam = testing.plan_family(
-        [(item.nodeid, tid) for item, tid in marked], alpha=d["alpha"], profile=d["profile"], overrides=d.get("overrides")
+        [(item.nodeid, tid) for item, tid in marked],
+        alpha=d["alpha"],
+        profile=d["profile"],
+        overrides=d.get("overrides"),
     )
     outside = set(fam.outside)
     for item, tid in marked:

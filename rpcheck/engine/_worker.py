@@ -19,8 +19,8 @@ import numpy as np
 from .. import _heap
 from ..errors import MemoryLimitError, RpcheckError, SolverError
 from . import registry
-from .theorem import Outcome, Theorem, TrialRecord
 from ._records import ChunkResult, OutcomeRow, TrialResult
+from .theorem import Outcome, Theorem, TrialRecord
 
 __all__ = [
     "OutcomeRow",

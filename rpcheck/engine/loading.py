@@ -14,13 +14,16 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import RpcheckError
 from ..stats import BinomialCount, ConfidenceInterval
 from .store import read_json, read_table
+
+if TYPE_CHECKING:  # annotations only: pandas is imported where a table is built or read (keeps `rpcheck list` light)
+    import pandas as pd
 
 __all__ = [
     "RunResult",
@@ -413,7 +416,10 @@ def load_results(path):
         for col in [c for c in cells.columns if c.startswith("p_")]:
             name = col[2:]
             cells[col] = [d.get(name) for d in decoded]
-        for col in ("expected", "expected_declared", "vacuous_reason", "counterexample", "assumed", "decide_info", "claim"):
+        text_columns = (
+            "expected", "expected_declared", "vacuous_reason", "counterexample", "assumed", "decide_info", "claim"
+        )
+        for col in text_columns:
             if col in cells:
                 cells[col] = [("" if pd.isna(v) else str(v)) for v in cells[col]]
         cells["as_expected"] = cells["as_expected"].astype(bool)

@@ -27,10 +27,9 @@ import os
 import re
 import shutil
 import tempfile
+import zipfile
 import zlib
 from pathlib import Path
-
-import zipfile
 
 import numpy as np
 
@@ -238,9 +237,9 @@ class CheckpointStore:
     canonical parameters, root seed, trial range, variant names) and one column per field of the trials
     ``start .. stop-1``: trial index, status, solver error message, seconds, for every variant ``j`` the
     2-D columns ``holds|statistic|bound|vacuous|undetermined`` (trial x variant), and the diagnostics
-    (names in ``diag_names``) as a trial x diagnostic array of values and a presence mask. Floats are stored as binary float64, so they
-    round-trip exactly. A trial record is a pure function of (theorem id, parameters, trial index, root
-    seed), so chunks are reusable by any later run with the same root seed, whatever its profile,
+    (names in ``diag_names``) as a trial x diagnostic array of values and a presence mask. Floats are stored as
+    binary float64, so they round-trip exactly. A trial record is a pure function of (theorem id, parameters,
+    trial index, root seed), so chunks are reusable by any later run with the same root seed, whatever its profile,
     chunking or backend.
 
     ``durable=False`` (the temporary spill directory of a run without ``out``) skips the fsync of each

@@ -250,7 +250,8 @@ class SVRResult(_Frozen):
     slack : ndarray of shape (n,)
     in_tube : bool
         Every point is inside or on the tube (``max xi <= slack_tol``) and no ``|alpha_i|`` is at ``C``
-        with positive slack; then ``y^T alpha - eps ||alpha||_1 = ||w||^2`` (the regime detector of the regression margin, Paul et al. 2014, Theorem 3.7).
+        with positive slack; then ``y^T alpha - eps ||alpha||_1 = ||w||^2`` (the regime detector of the regression
+        margin, Paul et al. 2014, Theorem 3.7).
     form : str
     epsilon : float
         The epsilon argument.

@@ -42,7 +42,9 @@ def test_anytime_decisions_use_the_stated_levels(anytime):
     cells = anytime.cells
     m = int((cells["mode"] == "bound").sum())
     for _, row in cells.iterrows():
-        counts = Counts(int(row["failures"]), int(row["evaluated"]), int(row["undetermined"]), int(row["solver_errors"]))
+        counts = Counts(
+            int(row["failures"]), int(row["evaluated"]), int(row["undetermined"]), int(row["solver_errors"])
+        )
         seq = decide_sequential("bound", counts, row["promised"], alpha_violated=ANYTIME_SHARE * 0.01 / m,
                                 alpha_holds=ANYTIME_SHARE * 0.01 / m)
         if row["stopped_early"]:
