@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-PROFILE_OPTION = "--rpcheck-profile"
 SEED_OPTION = "--rpcheck-seed"
 REPORT_OPTION = "--rpcheck-report"
 _RUN_KEYS = ("profile", "trials", "seed", "jobs", "backend", "scheduler", "alpha", "stop", "budget")
@@ -211,7 +210,7 @@ def _collected_result():
     return SimpleNamespace(cells=cells, trial_tables=tables, provenance=prov)
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config):
+def pytest_terminal_summary(terminalreporter, config):
     result = _collected_result()
     if result is None:
         return

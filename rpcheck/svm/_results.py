@@ -221,11 +221,6 @@ class L2SVCResult(_DualSupport):
     iterations: int
     solve_time: float
 
-    @property
-    def dual_objective(self) -> float:
-        """Alias of ``objective``."""
-        return self.objective
-
 
 @dataclass(frozen=True, eq=False)
 class SVRResult(_Frozen):
@@ -328,11 +323,6 @@ class BallResult(_Frozen):
     status: str
     iterations: int
     solve_time: float
-
-    @property
-    def radius_lower(self) -> float:
-        """Certified lower bound ``sqrt(max(dual_value, 0))`` on the minimum radius B."""
-        return float(np.sqrt(max(self.dual_value, 0.0)))
 
 
 @dataclass(frozen=True, eq=False)
