@@ -17,6 +17,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 
+from ._rng import as_generator
 from ._validation import check_choice, check_int, check_interval, check_matrix
 from .errors import RpcheckError
 
@@ -460,8 +461,6 @@ def centred_randomized_svd(X, k, *, n_oversamples=10, n_iter="auto", rng=None):
     >>> bool(np.isclose(s[0], np.linalg.svd(X.toarray() - mean, compute_uv=False)[0]))
     True
     """
-    from ._rng import as_generator
-
     X = check_matrix("X", X, allow_sparse=True)
     n, d = X.shape
     k = check_int("k", k, 1, max(1, min(n, d)))

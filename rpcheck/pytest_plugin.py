@@ -2,10 +2,15 @@
 ``theorem_check`` fixture, a verdict summary and an optional HTML report.
 
 Hooks and fixtures only: running and deciding is ``rpcheck.engine`` / ``rpcheck.testing``; rendering is
-``rpcheck.report``. Heavy libraries (cvxpy, pandas, matplotlib) are imported lazily, inside hooks.
+``rpcheck.report``. Heavy libraries (cvxpy, pandas, matplotlib) and rpcheck's own modules (``rpcheck.testing``,
+``rpcheck.engine``: numpy and the engine, about 0.25 s) are imported inside the hooks that use them: pytest
+loads this plugin in every run of an environment where rpcheck is installed, also runs that never use it.
 """
 
 from __future__ import annotations
+
+import pickle
+from types import SimpleNamespace
 
 import pytest
 
@@ -104,8 +109,6 @@ def pytest_sessionfinish(session):
     config = session.config
     if not hasattr(config, "workeroutput"):
         return
-    import pickle
-
     from . import testing
 
     want_tables = bool(config.getoption("rpcheck_report"))
@@ -121,9 +124,6 @@ def pytest_testnodedown(node, error):
     blob = getattr(node, "workeroutput", {}).get(_XDIST_KEY)
     if blob is None:
         return
-    import pickle
-    from types import SimpleNamespace
-
     from . import testing
 
     results, family = pickle.loads(blob)  # our own workers' output, same run
@@ -197,8 +197,6 @@ def _collected_result():
     results = list(testing.COLLECTED)
     if not results:
         return None
-    from types import SimpleNamespace
-
     import pandas as pd
 
     cells = pd.concat([r.cells for r in results], ignore_index=True)

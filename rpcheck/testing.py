@@ -28,6 +28,12 @@ VIOLATED) <= alpha and P(some false claim is called HOLDS) <= alpha over that ru
 
 from __future__ import annotations
 
+import os
+
+from .engine import registry
+from .engine.runner import family_size, run
+from .errors import RpcheckError
+
 __all__ = [
     "DEFAULTS",
     "COLLECTED",
@@ -149,10 +155,6 @@ def plan_family(marked, *, alpha, profile, overrides=None):
     -------
     Family
     """
-    from .engine import registry
-    from .engine.runner import family_size
-    from .errors import RpcheckError
-
     sizes, tests, outside = {}, {}, []
     for nodeid, tid in marked:
         if not tid:
@@ -219,8 +221,6 @@ def verify_theorem(theorem_id, *, profile=None, **kwargs):
     RunResult
         Also appended to :data:`COLLECTED` (before the assertion, so failures are reported too).
     """
-    from .engine.runner import run
-
     opts = dict(DEFAULTS)
     if profile is not None:
         opts["profile"] = profile
@@ -245,8 +245,6 @@ def load_hypothesis_profile():
     reproducible and its false-alarm probability is zero for a correct implementation: a failure is a real
     counterexample that hypothesis shrinks and prints. ``rpcheck-dev`` explores with fresh randomness.
     """
-    import os
-
     from hypothesis import HealthCheck, settings
 
     settings.register_profile(

@@ -15,6 +15,8 @@ from .._rng import as_generator
 from .._validation import check_choice, check_int
 from ..datasets import BUNDLED, Dataset, load_bundled, load_file, make_dataset
 from ..errors import RpcheckError
+from ..sketches import make_sketch
+from ..svm import solve_svc
 from .claims import assess_claims
 from .methods import DEFAULT_C_GRID, DLSS_METHODS, METHODS, PAPER_TABLE2, SKETCH_SPECS, dlss_rank, paper_key
 
@@ -76,8 +78,6 @@ class _Projector:
             self.k = k
             self.idx = np.sort(dlss_select(X, min(self.r, self.d), k, svd="randomized", rng=self.seed))
             return self
-        from ..sketches import make_sketch
-
         kind, kw = SKETCH_SPECS[self.method]
         if not hasattr(self, "sketch"):
             self.sketch = make_sketch(kind, self.d, self.r, rng=np.random.default_rng(self.seed), **kw)
@@ -114,8 +114,6 @@ def _train_predict(Ztr, ytr, Zte, C, solver, path=None):
 
         clf = SVC(kernel="linear", C=C, tol=1e-3, cache_size=500).fit(Ztr, ytr)
         return clf.predict(Zte)
-    from ..svm import solve_svc
-
     if sp.issparse(Ztr):  # never densified: dual coordinate descent on CSR, certified the same way
         res = solve_svc(Ztr, ytr, C, solver="DCD", warm_start=path[-1] if path else None)
     else:

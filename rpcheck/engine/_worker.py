@@ -5,6 +5,7 @@ See :mod:`rpcheck.engine.execute` ("Seeding") for the seeding convention."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
@@ -312,8 +313,6 @@ def _preload(modules):
     """Import ``modules`` (the modules registering a run's theorems) in a worker process before its first
     chunk, while the main process builds the run's cells (:func:`rpcheck.engine.backends.prestart`). An
     import that fails here fails again, with the trial's context, when a chunk needs the module."""
-    import importlib
-
     for m in modules:
         importlib.import_module(m)
     if _heap.FREEZE_IMPORT_HEAP:

@@ -40,6 +40,7 @@ from ._worker import (  # re-exported; workers import only this light module
     trial_rng,
     trial_seed_sequence,
 )
+from .backends import prestart
 from .decide import _cells_frame, _counts, _jsonable_info, _trial_tables, _trials_frame, tabulate, unattainable_rows
 from .execute import MAX_CHUNK, MAX_FAST_CHUNK, MIN_CHUNK_SECONDS, PARENT_BUSY_MAX, PARENT_CHUNK_SECONDS, _using
 from .plan import (
@@ -61,7 +62,9 @@ from .plan import (
     _results_key,
     make_plan,
 )
+from .provenance import collect_provenance, utc_now
 from .replays import REPLAY_IN_WORKERS_SECONDS, _replay_worst, attach_counterexamples, replay_todo
+from .store import CheckpointStore
 from .theorem import ALL_PROFILES, PROFILES
 
 __all__ = [
@@ -180,18 +183,13 @@ def run(
         raise RpcheckError("`resume=True` needs `out`, the results directory holding the checkpoints.")
     if out is not None and isinstance(out, str) and not out.strip():
         raise RpcheckError(f"`out` ({out!r}) must be a directory path (or None for no results directory).")
-    from .provenance import utc_now
-    from .store import CheckpointStore
-
     started = utc_now()
-    from .data import check_data, select_for_profile
+    from .data import check_data, select_for_profile  # lazy: pulls scipy in via rpcheck.datasets
 
     ths, _ = select_for_profile(_resolve_theorems(theorems), profile, explicit=theorems is not None)
     _check_shippable(ths, backend)
     _check_overrides(ths, profile, dict(overrides or {}))  # a bad override fails before any worker starts
     check_data(ths, profile, overrides)  # a required real data set that is absent fails before any trial
-    from .backends import prestart
-
     jobs = prestart(backend, jobs, sorted({th.trial.__module__ for th in ths}),  # workers start while cells are built
                     tasks=sum((trials or th.profiles[profile].max_trials) * len(th.profiles[profile].cells)
                               for th in ths))  # fmt: skip
@@ -227,8 +225,6 @@ def run(
 def _run_stored(plan, store, *, started, out):
     """The stages after planning, with the trials checkpointed in ``store``: execute, decide, replay the
     counterexamples (on the backend that ran the trials), tabulate; saved to ``out`` when given."""
-    from .provenance import collect_provenance, utc_now
-
     s = plan.settings
     t0 = time.perf_counter()
     with _using(s.backend, s.jobs, s.scheduler) as be:  # the trials and the replays share one pool or cluster
