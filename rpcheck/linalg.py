@@ -267,8 +267,6 @@ def leverage_scores(X, k, *, svd="exact", rng=None, n_oversamples=10, n_iter=4):
     elif sp.issparse(X):
         # sparse input: the same randomized SVD without any d x (k + p) array (centred_randomized_svd's
         # algorithm, uncentred); the scores are accumulated by column blocks of V_k
-        from ._rng import as_generator
-
         op = _ImplicitCentred(X, centre=False)
         s, U = _randomized_left(op, n, op.X.shape[1], k, n_oversamples, n_iter, as_generator(rng))
         lev = np.zeros(op.X.shape[1])
@@ -278,7 +276,6 @@ def leverage_scores(X, k, *, svd="exact", rng=None, n_oversamples=10, n_iter=4):
     else:
         from sklearn.utils.extmath import randomized_svd
 
-        from ._rng import as_generator
 
         seed = int(as_generator(rng).integers(2**31 - 1))
         _, _, Vt = randomized_svd(X, k, n_oversamples=n_oversamples, n_iter=n_iter, random_state=seed)

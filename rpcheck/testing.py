@@ -29,10 +29,11 @@ VIOLATED) <= alpha and P(some false claim is called HOLDS) <= alpha over that ru
 from __future__ import annotations
 
 import os
+import warnings
 
 from .engine import registry
 from .engine.runner import family_size, run
-from .errors import RpcheckError
+from .errors import RpcheckError, RpcheckWarning
 
 __all__ = [
     "DEFAULTS",
@@ -113,9 +114,6 @@ class Family:
             return None
         self.calls[theorem_id] = self.calls.get(theorem_id, 0) + 1
         if self.calls[theorem_id] > self.tests[theorem_id]:
-            import warnings
-
-            from .errors import RpcheckWarning
 
             warnings.warn(
                 f"theorem {theorem_id!r} ran {self.calls[theorem_id]} times but only {self.tests[theorem_id]} "

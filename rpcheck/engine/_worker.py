@@ -289,8 +289,6 @@ def _chunk_rngs(theorem_id, canonical, seed, start, stop):
 def _resolve(theorem_id, module=None):
     th = registry.registered(theorem_id)
     if th is None and module:
-        import importlib
-
         importlib.import_module(module)
         th = registry.registered(theorem_id)
         if th is not None and _heap.FREEZE_IMPORT_HEAP:

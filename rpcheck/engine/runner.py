@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
+import tempfile
 import time
 from collections.abc import Mapping
 
@@ -64,7 +66,7 @@ from .plan import (
 )
 from .provenance import collect_provenance, utc_now
 from .replays import REPLAY_IN_WORKERS_SECONDS, _replay_worst, attach_counterexamples, replay_todo
-from .store import CheckpointStore
+from .store import CheckpointStore, prepare_results_dir
 from .theorem import ALL_PROFILES, PROFILES
 
 __all__ = [
@@ -203,22 +205,16 @@ def run(
 
     spill = None
     if out is not None:
-        from .store import prepare_results_dir
-
         key = _results_key(ths, seed, profile, alpha)
         store = CheckpointStore(prepare_results_dir(out, resume=resume, key=key))
         store.check_code_version(resume)
     else:  # trials are spilled to a temporary directory, removed at the end
-        import tempfile
-
         spill = tempfile.mkdtemp(prefix="rpcheck-run-")
         store = CheckpointStore(spill, durable=False)
     try:
         return _run_stored(plan, store, started=started, out=out)
     finally:
         if spill is not None:
-            import shutil
-
             shutil.rmtree(spill, ignore_errors=True)
 
 
