@@ -11,12 +11,13 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.stats
 
+from .. import sketches as _sketches
 from .._rng import as_generator
 from .._validation import check_choice, check_int
 from ..datasets import BUNDLED, Dataset, load_bundled, load_file, make_dataset
 from ..errors import RpcheckError
 from ..linalg import centred_randomized_svd, dlss_select
-from ..sketches import make_sketch, warmup_kernels
+from ..sketches import make_sketch
 from ..svm import solve_svc
 from .claims import assess_claims
 from .methods import DEFAULT_C_GRID, DLSS_METHODS, METHODS, PAPER_TABLE2, SKETCH_SPECS, dlss_rank, paper_key
@@ -135,7 +136,7 @@ def _warmup(X):
     name = "float32" if np.dtype(X.dtype) == np.float32 else "float64"
     key = (name, bool(sp.issparse(X)))
     if key not in _WARM:
-        warmup_kernels(dtypes=(name,), sparse=key[1])
+        _sketches.warmup_kernels(dtypes=(name,), sparse=key[1])
         _WARM.add(key)
 
 

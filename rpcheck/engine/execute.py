@@ -31,8 +31,8 @@ import math
 import time
 from contextlib import contextmanager
 
+from . import backends as _backends
 from ._worker import _run_chunk
-from .backends import open_backend
 from .decide import _settled
 from .plan import MAX_TRIALS, UNTIL_DECIDED_GROWTH, RunSettings
 from .store import ChunkResult, outcome_columns
@@ -130,7 +130,7 @@ def _using(backend, jobs, scheduler):
     if hasattr(backend, "submit"):
         yield backend
         return
-    with open_backend(backend, jobs=jobs, scheduler=scheduler) as be:
+    with _backends.open_backend(backend, jobs=jobs, scheduler=scheduler) as be:
         yield be
 
 

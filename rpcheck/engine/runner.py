@@ -31,6 +31,7 @@ from .. import _heap
 from .._validation import check_choice, check_int, check_interval
 from ..errors import RpcheckError
 from ..stats import STAT_MODES
+from . import backends as _backends
 from . import execute as _execute
 from . import loading as _results
 from . import validate as _validate
@@ -42,7 +43,6 @@ from ._worker import (  # re-exported; workers import only this light module
     trial_rng,
     trial_seed_sequence,
 )
-from .backends import prestart
 from .decide import _cells_frame, _counts, _jsonable_info, _trial_tables, _trials_frame, tabulate, unattainable_rows
 from .execute import MAX_CHUNK, MAX_FAST_CHUNK, MIN_CHUNK_SECONDS, PARENT_BUSY_MAX, PARENT_CHUNK_SECONDS, _using
 from .plan import (
@@ -192,9 +192,10 @@ def run(
     _check_shippable(ths, backend)
     _check_overrides(ths, profile, dict(overrides or {}))  # a bad override fails before any worker starts
     check_data(ths, profile, overrides)  # a required real data set that is absent fails before any trial
-    jobs = prestart(backend, jobs, sorted({th.trial.__module__ for th in ths}),  # workers start while cells are built
-                    tasks=sum((trials or th.profiles[profile].max_trials) * len(th.profiles[profile].cells)
-                              for th in ths))  # fmt: skip
+    # workers start while cells are built
+    jobs = _backends.prestart(backend, jobs, sorted({th.trial.__module__ for th in ths}),
+                              tasks=sum((trials or th.profiles[profile].max_trials) * len(th.profiles[profile].cells)
+                                        for th in ths))  # fmt: skip
     settings = RunSettings(
         seed=seed, backend=backend, jobs=jobs, scheduler=scheduler, alpha=alpha, stopping=stopping,
         progress=progress, resume=resume, budget=budget,
