@@ -1,6 +1,8 @@
 """The process's import-time heap and the cyclic garbage collector (a switch the CLI and rpcheck's own
 worker processes turn on; a library user's process is left alone)."""
 
+import gc
+
 #: Set in rpcheck's own worker processes (``engine.backends._init_worker``) and by the CLI: after importing a
 #: theorem's module, the heap of imported modules is moved out of the cyclic garbage collector's reach
 #: (:func:`freeze_import_heap`).
@@ -21,8 +23,6 @@ def freeze_import_heap(*, once=False):
     that moment become permanent, and later garbage is collected as usual. ``once=True``: nothing if this
     process froze its heap before (a process that runs the engine several times, as ``rpcheck calibrate``
     does serially, freezes its imports, not the results of its earlier runs)."""
-    import gc
-
     global _frozen
     if once and _frozen:
         return

@@ -5,6 +5,8 @@ Every random callable takes a keyword ``rng`` and opens with ``rng = as_generato
 
 import numpy as np
 
+from .errors import RpcheckError
+
 __all__ = ["as_generator", "RNG_DOC"]
 
 RNG_DOC = """rng : {None, int, numpy.random.Generator, numpy.random.SeedSequence}, optional
@@ -28,8 +30,6 @@ def as_generator(rng=None):
     if isinstance(rng, np.random.Generator):
         return rng
     if isinstance(rng, np.random.RandomState):
-        from .errors import RpcheckError
-
         raise RpcheckError(
             "`rng` must be None, an int, a SeedSequence or a numpy.random.Generator; "
             "got a legacy numpy.random.RandomState (SPEC 7: use np.random.default_rng)."
@@ -37,8 +37,6 @@ def as_generator(rng=None):
     try:
         return np.random.default_rng(rng)
     except (TypeError, ValueError) as exc:
-        from .errors import RpcheckError
-
         raise RpcheckError(
             f"`rng` must be None, an int >= 0, a SeedSequence or a numpy.random.Generator; got {rng!r}."
         ) from exc

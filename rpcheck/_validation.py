@@ -336,10 +336,11 @@ def check_memory(nbytes, what, **args):
     ``what`` says what would be allocated; ``args`` are the arguments that determine the size, named in
     the message, e.g. ``check_memory(8 * d * r, "a dense (d, r) float64 matrix", d=d, r=r)``.
 
-    >>> check_memory(2**70, "a (d, r) float64 matrix", d=2**40, r=2**27)  # doctest: +ELLIPSIS
+    >>> check_memory(2**70, "a (d, r) float64 matrix", d=2**40, r=2**27)  # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    rpcheck.errors.MemoryLimitError: `d` (1099511627776) and `r` (134217728) need a (d, r) float64 matrix of 1.1e+12 GiB, more than the ... available; reduce `d` or `r`.
+    rpcheck.errors.MemoryLimitError: `d` (1099511627776) and `r` (134217728) need a (d, r) float64 matrix of
+    1.1e+12 GiB, more than the ... available; reduce `d` or `r`.
     """
     nbytes = int(nbytes)
     if nbytes <= SMALL_REQUEST and nbytes <= _stated_caps():
@@ -361,7 +362,8 @@ def check_matrix(name, X, *, allow_sparse=True, dtype=(np.float64, np.float32), 
     """Validate a data matrix: ``ndim``-dimensional, real, finite, dense ndarray or scipy.sparse.
 
     Integer and boolean input is converted to float64; float32 and float64 are kept. Sparse input is
-    returned in its own format, its structure and entries checked by :func:`check_sparse_matrix`. Raises one RpcheckError naming ``name``.
+    returned in its own format, its structure and entries checked by :func:`check_sparse_matrix`. Raises one
+    RpcheckError naming ``name``.
     """
     import scipy.sparse as sp  # lazy: keeps `import rpcheck.engine` (rpcheck list/show) free of scipy
 

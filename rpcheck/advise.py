@@ -61,6 +61,7 @@ import base64
 import html
 import io
 import math
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -70,11 +71,14 @@ from ._rng import as_generator
 from ._validation import check_choice, check_int, check_interval
 from .engine import Outcome, Param, Profile, Theorem, TrialRecord, Variant
 from .engine.constant import find_constant
+from .engine.runner import canonical_json, run_cell
 from .engine.theorem import Citation
 from .engine.userdata import DATA_PARAM, DENSE_ROWSPACE_MAX, data_label, load_user_data, trial_data
 from .errors import RpcheckError, SolverError
 from .papers.paul2014.bounds import sparse_embedding_markov_r, target_dim
 from .sketches import make_sketch
+from .stats import clopper_pearson
+from .svm import solve_svc, svc_bounds
 
 __all__ = ["THEOREM", "EVENTS", "DEFAULT_KINDS", "AdviceRow", "Advice", "advise", "advise_trial", "write_html"]
 
@@ -119,8 +123,6 @@ def _dense(A):
 def _reference(ud, params):
     """Split and full-data fit, once per (file, split, C) and process: ``dict(train, test, wsq (lo, hi),
     acc, C)``."""
-    from .svm import solve_svc, svc_bounds
-
     C, tf, ss = float(params["C"]), float(params["test_fraction"]), int(params["split_seed"])
 
     def compute():
@@ -143,8 +145,6 @@ def _reference(ud, params):
 def advise_trial(params, rng):
     """One draw of ``R`` (kind, r): the projected SVM on the training part, its squared-margin ratio and test
     accuracy against the full data's (module docstring). Outcomes ``margin`` and ``accuracy``."""
-    from .svm import solve_svc, svc_bounds
-
     ud = trial_data(params)
     ref = _reference(ud, params)
     C, eps, r = float(params["C"]), float(params["eps"]), int(params["r"])
@@ -299,9 +299,6 @@ def _cached_evaluate(delta, per_test):
     The pass/fail decision of every value is therefore the full cell's: the search evaluates and returns
     what ``rpcheck constant`` does on the same seed; only the counts shown for a value that failed early are
     those of its first trials."""
-    from .engine.runner import canonical_json, run_cell
-    from .stats import clopper_pearson
-
     cache = {}
     kmax_of = {}
 
@@ -413,8 +410,6 @@ def advise(
     -------
     Advice
     """
-    import time
-
     t0 = time.perf_counter()
     eps = check_interval("eps", eps, 0, 1, closed="neither")
     delta = check_interval("delta", delta, 0, 1, closed="neither")

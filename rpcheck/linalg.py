@@ -17,6 +17,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 
+from ._rng import as_generator
 from ._validation import check_choice, check_int, check_interval, check_matrix
 from .errors import RpcheckError
 
@@ -266,8 +267,6 @@ def leverage_scores(X, k, *, svd="exact", rng=None, n_oversamples=10, n_iter=4):
     elif sp.issparse(X):
         # sparse input: the same randomized SVD without any d x (k + p) array (centred_randomized_svd's
         # algorithm, uncentred); the scores are accumulated by column blocks of V_k
-        from ._rng import as_generator
-
         op = _ImplicitCentred(X, centre=False)
         s, U = _randomized_left(op, n, op.X.shape[1], k, n_oversamples, n_iter, as_generator(rng))
         lev = np.zeros(op.X.shape[1])
@@ -277,7 +276,6 @@ def leverage_scores(X, k, *, svd="exact", rng=None, n_oversamples=10, n_iter=4):
     else:
         from sklearn.utils.extmath import randomized_svd
 
-        from ._rng import as_generator
 
         seed = int(as_generator(rng).integers(2**31 - 1))
         _, _, Vt = randomized_svd(X, k, n_oversamples=n_oversamples, n_iter=n_iter, random_state=seed)
@@ -460,8 +458,6 @@ def centred_randomized_svd(X, k, *, n_oversamples=10, n_iter="auto", rng=None):
     >>> bool(np.isclose(s[0], np.linalg.svd(X.toarray() - mean, compute_uv=False)[0]))
     True
     """
-    from ._rng import as_generator
-
     X = check_matrix("X", X, allow_sparse=True)
     n, d = X.shape
     k = check_int("k", k, 1, max(1, min(n, d)))

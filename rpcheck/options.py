@@ -74,7 +74,6 @@ def _int_in(low, high, what):
 
 
 positive_int = _int_in(1, None, "a positive integer")
-nonnegative_int = _int_in(0, None, "an integer >= 0")
 seed_int = _int_in(0, MAX_SEED, "an integer in [0, 2**63 - 1] (the seed is stored as int64)")
 trials_int = _int_in(1, MAX_TRIALS, f"an integer in [1, {MAX_TRIALS:,}] (the engine's limit of trials per cell)")
 jobs_int = _int_in(1, MAX_JOBS, f"an integer in [1, {MAX_JOBS}] (the engine's limit of worker processes)")

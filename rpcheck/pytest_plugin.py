@@ -2,14 +2,18 @@
 ``theorem_check`` fixture, a verdict summary and an optional HTML report.
 
 Hooks and fixtures only: running and deciding is ``rpcheck.engine`` / ``rpcheck.testing``; rendering is
-``rpcheck.report``. Heavy libraries (cvxpy, pandas, matplotlib) are imported lazily, inside hooks.
+``rpcheck.report``. Heavy libraries (cvxpy, pandas, matplotlib) and rpcheck's own modules (``rpcheck.testing``,
+``rpcheck.engine``: numpy and the engine, about 0.25 s) are imported inside the hooks that use them: pytest
+loads this plugin in every run of an environment where rpcheck is installed, also runs that never use it.
 """
 
 from __future__ import annotations
 
+import pickle
+from types import SimpleNamespace
+
 import pytest
 
-PROFILE_OPTION = "--rpcheck-profile"
 SEED_OPTION = "--rpcheck-seed"
 REPORT_OPTION = "--rpcheck-report"
 _RUN_KEYS = ("profile", "trials", "seed", "jobs", "backend", "scheduler", "alpha", "stop", "budget")
@@ -73,7 +77,10 @@ def pytest_collection_modifyitems(session, config, items):
         return
     d = testing.DEFAULTS
     testing.FAMILY = fam = testing.plan_family(
-        [(item.nodeid, tid) for item, tid in marked], alpha=d["alpha"], profile=d["profile"], overrides=d.get("overrides")
+        [(item.nodeid, tid) for item, tid in marked],
+        alpha=d["alpha"],
+        profile=d["profile"],
+        overrides=d.get("overrides"),
     )
     outside = set(fam.outside)
     for item, tid in marked:
@@ -102,8 +109,6 @@ def pytest_sessionfinish(session):
     config = session.config
     if not hasattr(config, "workeroutput"):
         return
-    import pickle
-
     from . import testing
 
     want_tables = bool(config.getoption("rpcheck_report"))
@@ -119,9 +124,6 @@ def pytest_testnodedown(node, error):
     blob = getattr(node, "workeroutput", {}).get(_XDIST_KEY)
     if blob is None:
         return
-    import pickle
-    from types import SimpleNamespace
-
     from . import testing
 
     results, family = pickle.loads(blob)  # our own workers' output, same run
@@ -195,8 +197,6 @@ def _collected_result():
     results = list(testing.COLLECTED)
     if not results:
         return None
-    from types import SimpleNamespace
-
     import pandas as pd
 
     cells = pd.concat([r.cells for r in results], ignore_index=True)
@@ -208,7 +208,7 @@ def _collected_result():
     return SimpleNamespace(cells=cells, trial_tables=tables, provenance=prov)
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config):
+def pytest_terminal_summary(terminalreporter, config):
     result = _collected_result()
     if result is None:
         return

@@ -19,4 +19,12 @@ from .engine.loading import (  # noqa: F401
     load_trials,
 )
 
-__all__ = ["RunResult", "CellOutcome", "VariantCount", "ConfidenceInterval", "BinomialCount", "load_results", "load_trials"]
+__all__ = [
+    "RunResult",
+    "CellOutcome",
+    "VariantCount",
+    "ConfidenceInterval",
+    "BinomialCount",
+    "load_results",
+    "load_trials",
+]

@@ -28,6 +28,13 @@ VIOLATED) <= alpha and P(some false claim is called HOLDS) <= alpha over that ru
 
 from __future__ import annotations
 
+import os
+import warnings
+
+from .engine import registry
+from .engine.runner import family_size, run
+from .errors import RpcheckError, RpcheckWarning
+
 __all__ = [
     "DEFAULTS",
     "COLLECTED",
@@ -107,9 +114,6 @@ class Family:
             return None
         self.calls[theorem_id] = self.calls.get(theorem_id, 0) + 1
         if self.calls[theorem_id] > self.tests[theorem_id]:
-            import warnings
-
-            from .errors import RpcheckWarning
 
             warnings.warn(
                 f"theorem {theorem_id!r} ran {self.calls[theorem_id]} times but only {self.tests[theorem_id]} "
@@ -149,10 +153,6 @@ def plan_family(marked, *, alpha, profile, overrides=None):
     -------
     Family
     """
-    from .engine import registry
-    from .engine.runner import family_size
-    from .errors import RpcheckError
-
     sizes, tests, outside = {}, {}, []
     for nodeid, tid in marked:
         if not tid:
@@ -219,8 +219,6 @@ def verify_theorem(theorem_id, *, profile=None, **kwargs):
     RunResult
         Also appended to :data:`COLLECTED` (before the assertion, so failures are reported too).
     """
-    from .engine.runner import run
-
     opts = dict(DEFAULTS)
     if profile is not None:
         opts["profile"] = profile
@@ -245,8 +243,6 @@ def load_hypothesis_profile():
     reproducible and its false-alarm probability is zero for a correct implementation: a failure is a real
     counterexample that hypothesis shrinks and prints. ``rpcheck-dev`` explores with fresh randomness.
     """
-    import os
-
     from hypothesis import HealthCheck, settings
 
     settings.register_profile(

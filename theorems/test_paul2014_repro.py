@@ -1,4 +1,4 @@
-"""Paul et al. (2014), Sec. 4 reproductions: the synthetic recipe (Table I), bundled real data, HapMap and RCV1 stand-ins.
+"""Paul et al. (2014), Sec. 4 reproductions: synthetic recipe (Table I), bundled real data, HapMap and RCV1 stand-ins.
 
 The statement as printed, the variants, the derivation of each expected verdict and the profiles are in the
 checker's module docstring (``rpcheck show paul2014.repro.synthetic``, ``... repro.bundled``, ``... repro.hapmap``;

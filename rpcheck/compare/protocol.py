@@ -11,10 +11,14 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.stats
 
+from .. import sketches as _sketches
 from .._rng import as_generator
 from .._validation import check_choice, check_int
 from ..datasets import BUNDLED, Dataset, load_bundled, load_file, make_dataset
 from ..errors import RpcheckError
+from ..linalg import centred_randomized_svd, dlss_select
+from ..sketches import make_sketch
+from ..svm import solve_svc
 from .claims import assess_claims
 from .methods import DEFAULT_C_GRID, DLSS_METHODS, METHODS, PAPER_TABLE2, SKETCH_SPECS, dlss_rank, paper_key
 
@@ -62,22 +66,16 @@ class _Projector:
             if sp.issparse(X):
                 # centred PCA without densifying X (rpcheck.linalg.centred_randomized_svd applies X - 1 mean^T
                 # implicitly); an uncentred TruncatedSVD here would not be PCA
-                from ..linalg import centred_randomized_svd
-
                 self.mean, _, self.Vt = centred_randomized_svd(X, k, rng=rs)
                 self.model = None
             else:
                 self.model = PCA(n_components=k, svd_solver="randomized", random_state=rs).fit(X)
             return self
         if self.method in DLSS_METHODS:
-            from ..linalg import dlss_select
-
             k = dlss_rank(self.method, self.r, *X.shape)
             self.k = k
             self.idx = np.sort(dlss_select(X, min(self.r, self.d), k, svd="randomized", rng=self.seed))
             return self
-        from ..sketches import make_sketch
-
         kind, kw = SKETCH_SPECS[self.method]
         if not hasattr(self, "sketch"):
             self.sketch = make_sketch(kind, self.d, self.r, rng=np.random.default_rng(self.seed), **kw)
@@ -114,8 +112,6 @@ def _train_predict(Ztr, ytr, Zte, C, solver, path=None):
 
         clf = SVC(kernel="linear", C=C, tol=1e-3, cache_size=500).fit(Ztr, ytr)
         return clf.predict(Zte)
-    from ..svm import solve_svc
-
     if sp.issparse(Ztr):  # never densified: dual coordinate descent on CSR, certified the same way
         res = solve_svc(Ztr, ytr, C, solver="DCD", warm_start=path[-1] if path else None)
     else:
@@ -140,9 +136,7 @@ def _warmup(X):
     name = "float32" if np.dtype(X.dtype) == np.float32 else "float64"
     key = (name, bool(sp.issparse(X)))
     if key not in _WARM:
-        from ..sketches import warmup_kernels
-
-        warmup_kernels(dtypes=(name,), sparse=key[1])
+        _sketches.warmup_kernels(dtypes=(name,), sparse=key[1])
         _WARM.add(key)
 
 

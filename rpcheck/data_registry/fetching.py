@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from .._validation import check_choice
+from ..datasets import MAX_FEATURES, load_file, load_techtc, make_dataset
 from ..errors import RpcheckError
 from .entries import DATA_DIR_ENV, MANIFEST, PARTS, TIMEOUT_S, _dataset, registered
 
@@ -84,8 +85,6 @@ def _hash_matches(path, known):
 # --------------------------------------------------------------------------------------------- checks
 def _load_file(f, path, *, positive=None, task=None):
     """Load one file of a registered set as a Dataset (shape checks use task='regression': any finite labels)."""
-    from ..datasets import load_file, load_techtc, make_dataset
-
     if f.fmt == "svmlight":
         return load_file(path, fmt="svmlight", n_features=f.cols, task=task, positive=positive)
     if f.fmt == "csv":
@@ -114,8 +113,6 @@ def _shape_problems(f, path):
     if f.fmt == "archive" or (f.rows, f.cols, f.nnz) == (None, None, None):
         return []
     if f.fmt == "svmlight":  # read at the file's own width: a last column without entries is no mismatch
-        from ..datasets import MAX_FEATURES, load_file
-
         ds = load_file(path, fmt="svmlight", task="regression", max_features=max(MAX_FEATURES, f.cols or 0))
         width_ok = f.cols is None or ds.d <= f.cols
     else:

@@ -8,6 +8,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..datasets import load_file, load_techtc
 from ..errors import RpcheckError
 from .entries import _dataset
 from .fetching import _load_file, _read_manifest, _sha256, data_dir, fetch
@@ -241,14 +242,10 @@ def load_source(src, part="train", *, positive=None, task=None, n_features=None)
         f = readable.get(part) or readable.get("all") or readable.get("train")
         if f is None:  # an archive set, read from its extracted copy: a directory of TechTC-300 pair files, or
             # one exported svmlight/CSV file (format by suffix)
-            from ..datasets import load_file, load_techtc
-
             _LOADED[key] = (load_techtc(path, check_shape=False) if Path(path).is_dir() else
                             load_file(path, task=task or ds.task, positive=positive))
         else:
             if n_features is not None and f.fmt == "svmlight":
-                from ..datasets import load_file
-
                 out = load_file(path, fmt="svmlight", n_features=n_features, task=task or ds.task,
                                 positive=positive)  # fmt: skip
             else:

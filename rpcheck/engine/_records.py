@@ -49,16 +49,6 @@ class TrialResult(NamedTuple):
     def ok(self):
         return self.status == "ok"
 
-    def to_json(self):
-        """A JSON-able list (floats round-trip exactly through ``json`` with ``allow_nan``)."""
-        return [self.i, self.status, self.error, self.seconds, [list(o) for o in self.outcomes], self.diagnostics]
-
-    @classmethod
-    def from_json(cls, obj):
-        i, status, error, seconds, outs, diag = obj
-        rows = tuple(OutcomeRow(bool(h), float(s), float(b), bool(v), bool(u)) for h, s, b, v, u in outs)
-        return cls(int(i), str(status), str(error), float(seconds), rows, {str(k): float(x) for k, x in diag.items()})
-
 
 _STATUS = ("ok", "solver_error")
 _FIELDS = (("holds", bool), ("statistic", np.float64), ("bound", np.float64), ("vacuous", bool),

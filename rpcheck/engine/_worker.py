@@ -5,6 +5,7 @@ See :mod:`rpcheck.engine.execute` ("Seeding") for the seeding convention."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
@@ -19,8 +20,8 @@ import numpy as np
 from .. import _heap
 from ..errors import MemoryLimitError, RpcheckError, SolverError
 from . import registry
-from .theorem import Outcome, Theorem, TrialRecord
 from ._records import ChunkResult, OutcomeRow, TrialResult
+from .theorem import Outcome, Theorem, TrialRecord
 
 __all__ = [
     "OutcomeRow",
@@ -288,8 +289,6 @@ def _chunk_rngs(theorem_id, canonical, seed, start, stop):
 def _resolve(theorem_id, module=None):
     th = registry.registered(theorem_id)
     if th is None and module:
-        import importlib
-
         importlib.import_module(module)
         th = registry.registered(theorem_id)
         if th is not None and _heap.FREEZE_IMPORT_HEAP:
@@ -312,8 +311,6 @@ def _preload(modules):
     """Import ``modules`` (the modules registering a run's theorems) in a worker process before its first
     chunk, while the main process builds the run's cells (:func:`rpcheck.engine.backends.prestart`). An
     import that fails here fails again, with the trial's context, when a chunk needs the module."""
-    import importlib
-
     for m in modules:
         importlib.import_module(m)
     if _heap.FREEZE_IMPORT_HEAP:

@@ -32,6 +32,7 @@ import math
 import numpy as np
 
 from .. import stats as _stats
+from .store import outcome_columns
 
 _NAN = math.nan
 
@@ -124,8 +125,6 @@ class _CellAggregate:
         (the reference ``_add_one`` in ``tests/engine/test_streaming.py``): counts are sums, the largest statistic
         and the smallest slack are the first occurrence of the extreme (a later equal value, e.g. -0.0
         after 0.0, does not replace it), the worst failure is the smallest ``(slack, trial index)``."""
-        from .store import outcome_columns
-
         if not recs:
             return
         v = self.bins.shape[1]

@@ -51,11 +51,13 @@ import multiprocessing
 import os
 import signal
 import threading
+import time
 from contextlib import contextmanager
 
+from .. import _heap
 from .._validation import check_choice, check_int
 from ..errors import RpcheckError
-from ._worker import _BLAS_ENV
+from ._worker import _BLAS_ENV, _preload
 
 __all__ = [
     "BACKENDS",
@@ -182,9 +184,6 @@ _POOLS: dict = {}
 
 def _watch_parent(parent_pid, interval=0.5):
     """Worker initializer: exit when the parent dies (e.g. SIGKILL), instead of lingering as an orphan."""
-    import threading
-    import time
-
     def watch():
         while True:
             time.sleep(interval)
@@ -239,8 +238,6 @@ def _init_worker(parent_pid, threads):
     except ImportError:  # pragma: no cover - threadpoolctl is a declared dependency
         pass
     _watch_parent(parent_pid)
-    from .. import _heap
-
     _heap.FREEZE_IMPORT_HEAP = True  # rpcheck's own process: freeze after each theorem module's import
 
 
@@ -277,8 +274,6 @@ def prestart(backend, jobs, modules, tasks=None):
         _log.warning(note)
     if backend != "processes":
         return n
-    from ._worker import _preload
-
     pool = _process_pool(n)
     for _ in range(n):  # one each, typically: a worker takes its next task only when it is done with one
         pool.submit(_preload, tuple(modules))

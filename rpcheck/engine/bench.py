@@ -67,6 +67,8 @@ import re
 import time
 
 from ..errors import RpcheckError
+from .plan import _resolve_theorems
+from .runner import run
 
 __all__ = ["CATEGORIES", "BenchRow", "bench_theorem", "bench", "category_of"]
 
@@ -232,9 +234,6 @@ def _trial_seconds(cells):
 
 def bench_theorem(theorem, *, profile="ci", trials=None, seed=0):
     """Run one theorem twice (unprofiled, then profiled) serially and return its :class:`BenchRow`."""
-    from .plan import _resolve_theorems
-    from .runner import run
-
     (th,) = _resolve_theorems([theorem])
     kw = dict(profile=profile, trials=trials, seed=seed, backend="serial", jobs=1, out=None)
     run([th], **(kw | {"trials": 1}))  # warm-up: the run path's one-time imports (scipy.stats, pandas) and caches

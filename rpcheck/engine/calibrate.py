@@ -35,9 +35,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .._validation import check_choice, check_interval
 from ..errors import RpcheckError
-from ..stats import Verdict
-from .store import MARKER, atomic_write_text, read_json
+from ..stats import Verdict, clopper_pearson
+from .loading import load_results
+from .plan import _resolve_theorems, _results_key
+from .runner import run
+from .store import MARKER, RESUME_KEYS, atomic_write_text, read_json
 from .theorem import PROFILES
 
 __all__ = [
@@ -116,8 +120,6 @@ def _seed_dir(out, seed):
 
 def _complete(path, key):
     """Whether ``path`` holds a complete run with the settings ``key`` (marker, tables and provenance)."""
-    from .store import RESUME_KEYS
-
     if not (path / MARKER).is_file() or not (path / "provenance.json").is_file():
         return False
     old = read_json(path / MARKER, "results manifest")
@@ -242,8 +244,6 @@ class CalibrationResult:
 
     def runs_ci(self, level=CI_LEVEL):
         """Exact two-sided Clopper--Pearson interval on P(a run has any unexpected row), at ``level``."""
-        from ..stats import clopper_pearson
-
         return clopper_pearson(len(self.runs_unexpected), len(self.seeds), level)
 
     def summary_line(self):
@@ -310,11 +310,6 @@ def calibrate(theorems=None, *, profile="quick", seeds, out, backend="processes"
         Each run has P(any false VIOLATED) <= ``alpha``; see the module docstring for the interval on the
         fraction of runs with any unexpected row.
     """
-    from .._validation import check_choice, check_interval
-    from .loading import load_results
-    from .plan import _resolve_theorems, _results_key
-    from .runner import run
-
     check_choice("profile", profile, PROFILES)
     alpha = check_interval("alpha", alpha, 0, 0.5, closed="neither")
     seeds = tuple(seeds)

@@ -29,6 +29,8 @@ import numpy as np
 from .._validation import check_choice, check_int, check_interval
 from ..errors import RpcheckError
 from ..stats import clopper_pearson
+from .registry import get as _get
+from .runner import run_cell
 
 __all__ = ["CellEvaluation", "ConstantSearchResult", "find_constant", "grid_phase", "bisection_phase"]
 
@@ -123,8 +125,6 @@ class ConstantSearchResult:
 
 
 def _default_evaluate(theorem, params, *, trials, seed, backend, jobs):
-    from .runner import run_cell
-
     return run_cell(theorem, params, trials=trials, seed=seed, backend=backend, jobs=jobs)
 
 
@@ -322,8 +322,6 @@ def find_constant(
     conservative in the other direction: the upper bound must fall below ``delta``, so the true failure
     probability at the reported value is typically well below ``delta``.
     """
-    from .registry import get as _get
-
     th = _get(theorem) if isinstance(theorem, str) else theorem
     spec = dict(th.constant_search or {})
     param = param if param is not None else spec.get("param", "r")

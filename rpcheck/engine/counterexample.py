@@ -29,7 +29,9 @@ import numpy as np
 
 from ..errors import RpcheckError
 from ._worker import OutcomeRow, run_trial, trial_seed_sequence
+from .plugins import resolve
 from .store import atomic_write_bytes
+from .validate import check_params
 
 __all__ = ["build_counterexample", "write_counterexample", "load_counterexample", "replay", "Counterexample",
            "ReplayResult"]  # fmt: skip
@@ -218,13 +220,9 @@ def replay(path):
     """
     ce = load_counterexample(path)
     m = ce.meta
-    from .plugins import resolve
-
     # The file is data someone may have sent: its theorem id is resolved through the registry and installed
     # entry points only; the module name it records is never imported.
     th = resolve(m["theorem"])
-    from .validate import check_params
-
     try:
         params = json.loads(m["params"])
     except (TypeError, ValueError):

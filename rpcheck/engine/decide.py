@@ -76,6 +76,7 @@ from ..stats import STAT_MODES
 from . import loading as _results
 from ._worker import _jsonable
 from .aggregate import _counts
+from .loading import CELL_COLUMNS, CELL_EXTRA_COLUMNS
 from .plan import RunSettings, _Cell, _family_size, _VariantSpec
 from .theorem import Outcome, TrialRecord, Verdict
 
@@ -470,7 +471,6 @@ def _jsonable_info(info):
 def _cells_frame(rows, seed):
     import pandas as pd
 
-    from .loading import CELL_COLUMNS, CELL_EXTRA_COLUMNS
 
     df = pd.DataFrame([r.public(seed) for r in rows])
     if df.empty:

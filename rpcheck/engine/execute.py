@@ -39,9 +39,11 @@ import math
 import time
 from contextlib import contextmanager
 
+from . import backends as _backends
 from ._worker import _run_chunk
 from .decide import _settled, open_rows
-from .plan import RunSettings
+from .plan import MAX_TRIALS, UNTIL_DECIDED_GROWTH, RunSettings
+from .store import ChunkResult, outcome_columns
 
 #: Upper limit on trials per chunk (checkpoint and progress granularity) from the load-balancing rule ...
 MAX_CHUNK = 256
@@ -132,8 +134,6 @@ def _extend(cell, settings):
     """An until-decided cell at its last look: when some row is not decided yet and the cell may grow
     (``UNTIL_DECIDED_GROWTH`` times its planned trials, at most MAX_TRIALS), double its trials (looks at the
     same spacing) and say so; else False."""
-    from .plan import MAX_TRIALS, UNTIL_DECIDED_GROWTH
-
     limit = min(MAX_TRIALS, cell.planned * UNTIL_DECIDED_GROWTH)
     if cell.n >= limit or _settled(cell, settings):
         return False
@@ -153,9 +153,7 @@ def _using(backend, jobs, scheduler):
     if hasattr(backend, "submit"):
         yield backend
         return
-    from .backends import open_backend
-
-    with open_backend(backend, jobs=jobs, scheduler=scheduler) as be:
+    with _backends.open_backend(backend, jobs=jobs, scheduler=scheduler) as be:
         yield be
 
 
@@ -164,8 +162,6 @@ def execute_cells(cells, settings: RunSettings, store=None, be=None) -> int:
     ``store``) on the open backend ``be``, or else on ``settings.backend`` (a name, opened here with
     ``settings.jobs`` and ``settings.scheduler``, or an open backend). Finished chunks go to the cells'
     aggregates and to ``store`` (None: not saved). Returns the number of workers."""
-    from .store import ChunkResult, outcome_columns
-
     seed, sequential = settings.seed, settings.sequential
     progress, resume = settings.progress, settings.resume
     deadline = None if settings.budget is None else time.monotonic() + settings.budget

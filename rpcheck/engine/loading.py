@@ -8,19 +8,35 @@ returns), the table schemas, and reading a results directory back (:func:`load_r
 
 from __future__ import annotations
 
+import html as _html
+import io
 import json
 import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import RpcheckError
 from ..stats import ROLES, BinomialCount, ConfidenceInterval, Verdict
-from .store import read_json, read_table
+from .counterexample import write_counterexample
+from .store import (
+    CheckpointStore,
+    atomic_write_bytes,
+    atomic_write_text,
+    ensure_results_dir,
+    read_json,
+    read_table,
+    write_concurrently,
+    write_table,
+)
+
+if TYPE_CHECKING:  # annotations only: pandas is imported where a table is built or read (keeps `rpcheck list` light)
+    import pandas as pd
 
 __all__ = [
     "RunResult",
@@ -188,11 +204,6 @@ class RunResult:
         """Write ``cells``, ``trials`` (Parquet, or CSV without pyarrow), ``provenance.json`` and the
         counterexamples into the directory ``out``, every file atomically. Returns a RunResult whose
         ``path`` is ``out``."""
-        from functools import partial
-
-        from .counterexample import write_counterexample
-        from .store import atomic_write_text, ensure_results_dir, write_concurrently, write_table
-
         prov = dict(self.provenance)
         key = {"theorems": sorted(prov.get("theorems") or []), "seed": prov.get("seed"),
                "profile": prov.get("profile"), "alpha": prov.get("alpha")}  # fmt: skip
@@ -256,15 +267,11 @@ class RunResult:
     def to_parquet(self, path, *, overwrite=False):
         """Write :meth:`to_frame` to the Parquet file ``path`` atomically. An existing file is refused
         unless ``overwrite=True`` (rpcheck never replaces a file the user owns without being asked)."""
-        from .store import atomic_write_bytes
-
         if not isinstance(path, str | Path) or str(path) == "":
             raise RpcheckError(f"`path` ({path!r}) must be a non-empty str or pathlib.Path.")
         path = Path(path)
         if path.exists() and not overwrite:
             raise RpcheckError(f"`path` ({str(path)!r}) exists; pass overwrite=True to replace it.")
-        import io
-
         df = self.to_frame()
         for col in df.columns:  # mixed-type parameter columns (e.g. int and str across theorems) as text
             if df[col].dtype == object and len({type(v) for v in df[col] if v is not None}) > 1:
@@ -275,8 +282,6 @@ class RunResult:
         return path
 
     def _repr_html_(self):
-        import html as _html
-
         counts = ", ".join(f"{k} {v}" for k, v in self.verdict_counts().items())
         prov = dict(self.provenance or {})
         head = (
@@ -414,7 +419,10 @@ def load_results(path):
         for col in [c for c in cells.columns if c.startswith("p_")]:
             name = col[2:]
             cells[col] = [d.get(name) for d in decoded]
-        for col in ("expected", "expected_declared", "vacuous_reason", "counterexample", "assumed", "decide_info", "claim"):
+        text_columns = (
+            "expected", "expected_declared", "vacuous_reason", "counterexample", "assumed", "decide_info", "claim"
+        )
+        for col in text_columns:
             if col in cells:
                 cells[col] = [("" if pd.isna(v) else str(v)) for v in cells[col]]
         cells["as_expected"] = cells["as_expected"].astype(bool)
@@ -433,8 +441,6 @@ def load_trials(path):
     number of trials); this function loads all of them (the trials ``< trials`` of each cell row, so a
     sequential cell that stopped early gets exactly the trials its verdict used), in memory.
     """
-    from .store import CheckpointStore
-
     res = load_results(path)
     if not (Path(path) / "checkpoints").is_dir():
         raise RpcheckError(f"`path` ({str(path)!r}) has no checkpoints/ folder: its trials were not kept.")

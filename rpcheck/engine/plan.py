@@ -25,6 +25,7 @@ from ..stats import STAT_MODES
 from . import registry
 from ._worker import canonical_json
 from .aggregate import _CellAggregate
+from .backends import BACKENDS
 from .theorem import Theorem, Variant, Verdict
 
 #: Number of equally spaced looks of a sequential run (``stopping="looks"``).
@@ -340,8 +341,6 @@ def _results_key(ths, seed, profile, alpha):
 def _check_common(trials, seed, backend, jobs):
     """The arguments :func:`rpcheck.engine.run` and :func:`rpcheck.engine.run_cell` share, checked
     (RpcheckError naming the argument): ``(trials, seed, jobs)``."""
-    from .backends import BACKENDS
-
     if trials is not None:
         trials = check_int("trials", trials, 1, MAX_TRIALS)
     seed = check_int("seed", seed, 0)

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
+import tempfile
 import time
 from collections.abc import Mapping
 
@@ -29,6 +31,7 @@ from .. import _heap
 from .._validation import check_choice, check_int, check_interval
 from ..errors import RpcheckError
 from ..stats import STAT_MODES
+from . import backends as _backends
 from . import execute as _execute
 from . import loading as _results
 from . import validate as _validate
@@ -61,7 +64,9 @@ from .plan import (
     _results_key,
     make_plan,
 )
+from .provenance import collect_provenance, utc_now
 from .replays import REPLAY_IN_WORKERS_SECONDS, _replay_worst, attach_counterexamples, replay_todo
+from .store import CheckpointStore, prepare_results_dir
 from .theorem import ALL_PROFILES, PROFILES
 
 __all__ = [
@@ -180,21 +185,17 @@ def run(
         raise RpcheckError("`resume=True` needs `out`, the results directory holding the checkpoints.")
     if out is not None and isinstance(out, str) and not out.strip():
         raise RpcheckError(f"`out` ({out!r}) must be a directory path (or None for no results directory).")
-    from .provenance import utc_now
-    from .store import CheckpointStore
-
     started = utc_now()
-    from .data import check_data, select_for_profile
+    from .data import check_data, select_for_profile  # lazy: pulls scipy in via rpcheck.datasets
 
     ths, _ = select_for_profile(_resolve_theorems(theorems), profile, explicit=theorems is not None)
     _check_shippable(ths, backend)
     _check_overrides(ths, profile, dict(overrides or {}))  # a bad override fails before any worker starts
     check_data(ths, profile, overrides)  # a required real data set that is absent fails before any trial
-    from .backends import prestart
-
-    jobs = prestart(backend, jobs, sorted({th.trial.__module__ for th in ths}),  # workers start while cells are built
-                    tasks=sum((trials or th.profiles[profile].max_trials) * len(th.profiles[profile].cells)
-                              for th in ths))  # fmt: skip
+    # workers start while cells are built
+    jobs = _backends.prestart(backend, jobs, sorted({th.trial.__module__ for th in ths}),
+                              tasks=sum((trials or th.profiles[profile].max_trials) * len(th.profiles[profile].cells)
+                                        for th in ths))  # fmt: skip
     settings = RunSettings(
         seed=seed, backend=backend, jobs=jobs, scheduler=scheduler, alpha=alpha, stopping=stopping,
         progress=progress, resume=resume, budget=budget,
@@ -205,30 +206,22 @@ def run(
 
     spill = None
     if out is not None:
-        from .store import prepare_results_dir
-
         key = _results_key(ths, seed, profile, alpha)
         store = CheckpointStore(prepare_results_dir(out, resume=resume, key=key))
         store.check_code_version(resume)
     else:  # trials are spilled to a temporary directory, removed at the end
-        import tempfile
-
         spill = tempfile.mkdtemp(prefix="rpcheck-run-")
         store = CheckpointStore(spill, durable=False)
     try:
         return _run_stored(plan, store, started=started, out=out)
     finally:
         if spill is not None:
-            import shutil
-
             shutil.rmtree(spill, ignore_errors=True)
 
 
 def _run_stored(plan, store, *, started, out):
     """The stages after planning, with the trials checkpointed in ``store``: execute, decide, replay the
     counterexamples (on the backend that ran the trials), tabulate; saved to ``out`` when given."""
-    from .provenance import collect_provenance, utc_now
-
     s = plan.settings
     t0 = time.perf_counter()
     with _using(s.backend, s.jobs, s.scheduler) as be:  # the trials and the replays share one pool or cluster

@@ -27,15 +27,17 @@ import os
 import re
 import shutil
 import tempfile
-import zlib
-from pathlib import Path
-
+import warnings
 import zipfile
+import zlib
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 
-from ..errors import RpcheckError
-from ._records import _FIELDS, _STATUS, ChunkResult, diag_columns, outcome_columns  # noqa: F401 (re-exported)
+from ..errors import RpcheckError, RpcheckWarning
+from ._records import _FIELDS, _STATUS, ChunkResult, OutcomeRow, TrialResult, diag_columns, outcome_columns  # noqa: F401 (re-exported)
+from .provenance import git_commit, package_versions
 
 __all__ = [
     "atomic_write_bytes",
@@ -91,8 +93,6 @@ def write_concurrently(calls, threads=8):
     written and fsync'ed on its own before its rename; concurrent fsyncs share the filesystem's journal
     commits (on the 2-core development machine: 2.25 ms a file one after the other, 0.18 ms with 4 threads;
     a quick run writes about 300 such files at its end)."""
-    from concurrent.futures import ThreadPoolExecutor
-
     with ThreadPoolExecutor(max_workers=threads) as ex:
         futures = [ex.submit(c) for c in calls]
     for f in futures:
@@ -219,8 +219,6 @@ def _chunk_columns(z, n_variants):
 
 def _chunk_records(z, n_variants):
     """TrialResults back from the columns of a chunk (the inverse of :func:`_chunk_arrays`)."""
-    from ._records import OutcomeRow, TrialResult
-
     idx, status, error, seconds, cols, names, dv, dp = _chunk_columns(z, n_variants)
     out = []
     for t, i in enumerate(idx):
@@ -238,9 +236,9 @@ class CheckpointStore:
     canonical parameters, root seed, trial range, variant names) and one column per field of the trials
     ``start .. stop-1``: trial index, status, solver error message, seconds, for every variant ``j`` the
     2-D columns ``holds|statistic|bound|vacuous|undetermined`` (trial x variant), and the diagnostics
-    (names in ``diag_names``) as a trial x diagnostic array of values and a presence mask. Floats are stored as binary float64, so they
-    round-trip exactly. A trial record is a pure function of (theorem id, parameters, trial index, root
-    seed), so chunks are reusable by any later run with the same root seed, whatever its profile,
+    (names in ``diag_names``) as a trial x diagnostic array of values and a presence mask. Floats are stored as
+    binary float64, so they round-trip exactly. A trial record is a pure function of (theorem id, parameters,
+    trial index, root seed), so chunks are reusable by any later run with the same root seed, whatever its profile,
     chunking or backend.
 
     ``durable=False`` (the temporary spill directory of a run without ``out``) skips the fsync of each
@@ -255,11 +253,6 @@ class CheckpointStore:
         """Record the code version (rpcheck version and git commit) in ``checkpoints/manifest.json``; when
         resuming checkpoints written by another version, warn (RpcheckWarning): their trials were computed
         by different code, so the resumed run need not equal an uninterrupted run of the current code."""
-        import warnings
-
-        from ..errors import RpcheckWarning
-        from .provenance import git_commit, package_versions
-
         current = {"rpcheck": package_versions().get("rpcheck"), "git_commit": git_commit(cached=False)[0]}
         path = self.root / "manifest.json"
         if resume and path.exists():

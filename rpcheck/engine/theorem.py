@@ -43,6 +43,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._validation import check_memory
 from ..errors import RpcheckError
 from ..stats import MODES, ROLES, Verdict
 from .params import PARAM_KINDS, Constraint, Param, _friendly_init
@@ -425,8 +426,6 @@ def trial_memory(theorem, params):
 def check_trial_memory(theorem, params):
     """Raise RpcheckError naming the parameters when one trial of the cell ``params`` needs more memory
     than this process can allocate (:func:`trial_memory`, :func:`rpcheck._validation.check_memory`)."""
-    from .._validation import check_memory
-
     nbytes, what, args = trial_memory(theorem, params)
     if nbytes:
         check_memory(nbytes, what, **args)

@@ -40,7 +40,13 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from .. import datasets
 from ..errors import RpcheckError
+from ..linalg import row_space_basis
+from . import registry
+from .registry import all_theorems
+from .runner import run
+from .theorem import PROFILES, Param, Profile, Theorem
 
 __all__ = [
     "DATA_PARAM",
@@ -105,8 +111,6 @@ class UserData:
         for the SVD only, up to :data:`DENSE_ROWSPACE_MAX` entries)."""
 
         def compute():
-            from ..linalg import row_space_basis
-
             if self.sparse and self.n * self.d > DENSE_ROWSPACE_MAX:
                 raise RpcheckError(
                     f"`--data` ({self.ref!r}): the row space of a sparse {self.n} x {self.d} matrix needs a dense "
@@ -162,8 +166,6 @@ def _sha256_arrays(X, y):
 
 
 def _bundled_classification():
-    from .. import datasets
-
     return tuple(n for n in datasets.BUNDLED if n != "diabetes")  # diabetes is a regression set
 
 
@@ -183,8 +185,6 @@ def load_user_data(ref, *, bundled=False, arg="FILE"):
     -------
     UserData
     """
-    from .. import datasets
-
     ref = os.fspath(ref) if isinstance(ref, os.PathLike) else ref
     if not isinstance(ref, str) or not ref:
         raise RpcheckError(f"`{arg}` ({ref!r}) must be a path to a data file.")
@@ -262,8 +262,6 @@ def data_label(info):
 
 def data_theorems():
     """Ids of the registered theorems that accept user data (declare ``data_cells``), sorted."""
-    from .registry import all_theorems
-
     return [t.id for t in all_theorems() if t.data_cells is not None]
 
 
@@ -282,8 +280,6 @@ def data_theorem(theorem, info, profile):
     ``data_sha256``; every profile of the returned theorem holds them (so the run's profile name, used in
     its provenance, is the selected one). Returns a Theorem with the same id, trial and variants.
     """
-    from .theorem import PROFILES, Param, Profile
-
     if theorem.data_cells is None:
         _refuse(theorem)
     prof = theorem.profiles[profile]
@@ -316,10 +312,6 @@ def run_on_data(theorem, data, *, profile="ci", out=None, **run_kwargs):
     provenance (and its ``provenance.json`` when ``out`` is given), and ``RunResult.cells`` gets a ``data``
     column holding :func:`data_label`.
     """
-    from . import registry
-    from .runner import run
-    from .theorem import Theorem
-
     th = registry.get(theorem) if isinstance(theorem, str) else theorem
     if not isinstance(th, Theorem):
         raise RpcheckError(f"`theorem` must be a theorem id or Theorem; got {theorem!r}.")

@@ -18,13 +18,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..errors import RpcheckError
+from ._worker import canonical_json
 
 __all__ = ["check_params"]
 
 
 def _json_problem(params):
-    from ._worker import canonical_json
-
     if not isinstance(params, Mapping):
         return f"must be a dict of parameter -> value; got {type(params).__name__}"
     bad = [k for k in params if not isinstance(k, str)]

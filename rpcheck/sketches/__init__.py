@@ -47,8 +47,8 @@ from ._fwht import fwht, next_pow2, numba_enabled, warmup_kernels
 from .countsketch import CountSketch, CWSketch
 from .gaussian import GaussianSketch, SignSketch
 from .isrht import NPSSketch, SupervisedSketch, TopRSketch, supervised_scores
-from .sparse import SparseSketch
 from .se_isrht import SE_METHODS, SEISRHTSketch
+from .sparse import SparseSketch
 from .srht import SRHTSketch
 
 __all__ = [
@@ -94,7 +94,7 @@ SKETCHES = {
 SKETCH_KINDS = tuple(SKETCHES)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _param_names(cls):
     sig = inspect.signature(cls.__init__)
     return tuple(

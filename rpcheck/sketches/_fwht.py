@@ -14,6 +14,7 @@ bitwise identical results.
 
 import contextlib
 import os
+import tempfile
 import threading
 
 import numpy as np
@@ -357,8 +358,6 @@ def warmup_kernels(*, parallel=None, dtypes=("float64", "float32"), sparse=True)
 
 
 def _lock_dir():
-    import tempfile
-
     return os.path.join(tempfile.gettempdir(), "rpcheck-jit-locks")
 
 

@@ -9,9 +9,9 @@ Walsh-Hadamard butterflies: the transform of a row of length ``d = 2**q`` is ``q
 ``scipy.linalg.hadamard``). The kernel does levels 1, 2, 4 in one sweep on blocks of 8 entries (radix 8),
 then two levels per sweep (radix 4) as unit-stride loops over four contiguous blocks, which compile to
 packed SIMD additions. Rows are transformed one at a time (a row of 2^14 float64 is 128 KiB, resident in
-L2), so the array itself is read and written once from main memory. Each row driver exists twice, serial (the default) and with rows
-distributed over threads by ``prange`` (opt-in, ``RPCHECK_PARALLEL=1``); both do the same arithmetic in the
-same order, so their results are bitwise identical.
+L2), so the array itself is read and written once from main memory. Each row driver exists twice, serial (the
+default) and with rows distributed over threads by ``prange`` (opt-in, ``RPCHECK_PARALLEL=1``); both do the
+same arithmetic in the same order, so their results are bitwise identical.
 """
 
 import math

@@ -13,8 +13,8 @@ nonzero per column) and ``apply(X) = X D H \tilde S`` for any (training or test)
   ``L = Deg - A``, :math:`A_{ij} = 1` if :math:`y_i = y_j` else :math:`-a`; ``rule="smallest"`` takes the
   ``r`` smallest ``b_k`` (the minimiser of objective (10), canonical), ``rule="largest"`` the ``r``
   largest, as printed right after eq. (10) ("The optimal solution of (10) is just to select the largest r
-  elements", which contradicts the minimisation in (10)); no rescaling; ties broken by the smaller index. Scores use the O(n d) form of
-  eq. (9) derived in :func:`supervised_scores` (``L`` is never formed),
+  elements", which contradicts the minimisation in (10)); no rescaling; ties broken by the smaller index. Scores
+  use the O(n d) form of eq. (9) derived in :func:`supervised_scores` (``L`` is never formed),
 
   .. math:: b_k = \sum_i Deg_{ii} X_r[i,k]^2 - \tfrac{1-a}{2} (1^T X_r[:,k])^2
      - \tfrac{1+a}{2} (y^T X_r[:,k])^2, \quad Deg_{ii} = \tfrac{1-a}{2} n + \tfrac{1+a}{2} y_i (n_+ - n_-).
@@ -86,8 +86,8 @@ def supervised_scores(Xr, y, a=1.0):
     which for labels in {-1, +1} reads
     :math:`\sum_i Deg_{ii} X_r[i,k]^2 - \frac{1-a}{2}(1^T X_r[:,k])^2 - \frac{1+a}{2}(y^T X_r[:,k])^2`
     (use :math:`\sum_c (1_c^T x)^2 = ((1^T x)^2 + (y^T x)^2)/2`); for a = 1 it is the paper's
-    ``L = D - y y^T`` (Sec. "Algorithm Implementation and Analysis"). ``L`` is never formed. The three sums are additive over rows, so
-    ``fit`` accumulates them block by block (:class:`_ScoreSums`).
+    ``L = D - y y^T`` (Sec. "Algorithm Implementation and Analysis"). ``L`` is never formed. The three sums are additive
+    over rows, so ``fit`` accumulates them block by block (:class:`_ScoreSums`).
     """
     Xr = np.asarray(check_matrix("Xr", Xr, allow_sparse=False), dtype=np.float64)
     yy = _check_labels(y, Xr.shape[0])

@@ -19,7 +19,7 @@ import numpy as np
 from .._validation import check_choice, check_memory
 from ..errors import RpcheckError
 from . import _fwht
-from ._base import Sketch
+from ._base import Sketch, check_input
 
 __all__ = ["SRHTSketch", "RotationMixin"]
 
@@ -50,8 +50,6 @@ class RotationMixin:
 
     def rotate(self, X):
         """Return the rotated matrix ``X_r = pad(X) D H``, a dense (n, d') array of X's float dtype."""
-        from ._base import check_input
-
         X, is_sparse = check_input(X, self.d)
         return self._rotate_checked(X, is_sparse)
 

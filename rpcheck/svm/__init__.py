@@ -11,9 +11,17 @@ Keerthi et al. 2008 (the multiclass SVM and its sequential dual method).
 
 from . import kkt
 from ._common import SOLVERS
+from ._results import (
+    BallResult,
+    JointMulticlassResult,
+    KKTResiduals,
+    L2SVCResult,
+    MarginResult,
+    MulticlassResult,
+    SVCResult,
+    SVRResult,
+)
 from .certified import Interval, svc_bounds, svr_bounds
-from ._results import (BallResult, JointMulticlassResult, KKTResiduals, L2SVCResult, MarginResult, MulticlassResult,
-                       SVCResult, SVRResult)
 from .erm import ERM_LOSSES, ERMResult, erm_duality_gap, solve_erm
 from .joint import joint_primal_objective, solve_joint_multiclass
 from .liblinear import solve_l2svc

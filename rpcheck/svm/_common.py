@@ -18,7 +18,6 @@ __all__ = ["SOLVERS", "DEFAULT_SOLVER", "solver_options", "run_problem", "valida
 #: solver produced it, a returned result has passed the same certificate. CLARABEL, OSQP and SCS stay
 #: selectable as independent cross-checks.
 SOLVERS = ("AUTO", "CLARABEL", "OSQP", "SCS", "IPM")
-CVXPY_SOLVERS = ("CLARABEL", "OSQP", "SCS")
 DEFAULT_SOLVER = "AUTO"
 #: The fallback of "AUTO" when the IPM's point is not certified.
 FALLBACK_SOLVER = "CLARABEL"

@@ -221,11 +221,6 @@ class L2SVCResult(_DualSupport):
     iterations: int
     solve_time: float
 
-    @property
-    def dual_objective(self) -> float:
-        """Alias of ``objective``."""
-        return self.objective
-
 
 @dataclass(frozen=True, eq=False)
 class SVRResult(_Frozen):
@@ -250,7 +245,8 @@ class SVRResult(_Frozen):
     slack : ndarray of shape (n,)
     in_tube : bool
         Every point is inside or on the tube (``max xi <= slack_tol``) and no ``|alpha_i|`` is at ``C``
-        with positive slack; then ``y^T alpha - eps ||alpha||_1 = ||w||^2`` (the regime detector of the regression margin, Paul et al. 2014, Theorem 3.7).
+        with positive slack; then ``y^T alpha - eps ||alpha||_1 = ||w||^2`` (the regime detector of the regression
+        margin, Paul et al. 2014, Theorem 3.7).
     form : str
     epsilon : float
         The epsilon argument.
@@ -327,11 +323,6 @@ class BallResult(_Frozen):
     status: str
     iterations: int
     solve_time: float
-
-    @property
-    def radius_lower(self) -> float:
-        """Certified lower bound ``sqrt(max(dual_value, 0))`` on the minimum radius B."""
-        return float(np.sqrt(max(self.dual_value, 0.0)))
 
 
 @dataclass(frozen=True, eq=False)

@@ -67,6 +67,7 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
+from .._threads import single_thread_blas
 from .._validation import check_int, check_interval, check_matrix
 from ..errors import RpcheckError, SolverError
 from ._common import check_finite_outputs, validate_C_scale
@@ -191,8 +192,6 @@ def solve_joint_multiclass(Z, y, C, *, tol=1e-9, max_iter=400):
     C = validate_C_scale(C, Dm.reshape(m * K, n))
     tol = check_interval("tol", tol, 1e-15, 1e-3)
     max_iter = check_int("max_iter", max_iter, 1)
-    from .._threads import single_thread_blas
-
     with single_thread_blas():
         return _solve(Z, Dm, yk, C, tol, max_iter, t0)
 

@@ -16,8 +16,8 @@ with :math:`f_i = w^T x_i + b`. Summing the complementarity products gives the d
     \sum_i \alpha_i (y_i f_i - 1 + \xi_i) + (C - \alpha_i)\xi_i
     = \underbrace{\|w\|^2 + C\|\xi\|_1 - \textstyle\sum_i \alpha_i}_{P - D} + b\, y^T\alpha ,
 
-so the norm identity :math:`\sum\alpha = \|w\|^2 + C\|\xi\|_1` (the KKT conditions of Paul et al. 2014, eq. (3)) holds up to
-``n * complementarity_abs + |b| |y^T alpha|``: that is the tolerance the tests use.
+so the norm identity :math:`\sum\alpha = \|w\|^2 + C\|\xi\|_1` (the KKT conditions of Paul et al. 2014, eq. (3))
+holds up to ``n * complementarity_abs + |b| |y^T alpha|``: that is the tolerance the tests use.
 
 Each ``check_*`` function returns a :class:`CheckResult` and, by default, raises
 :class:`KKTViolationError` (an ``AssertionError``) naming the worst index and its value when the

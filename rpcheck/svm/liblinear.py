@@ -68,6 +68,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 
+from .._threads import single_thread_blas
 from .._validation import check_int, check_interval
 from ..errors import RpcheckError, SolverError
 from ._common import check_finite_outputs, stage_budget, validate_bool, validate_C_scale, validate_labels, validate_X
@@ -293,8 +294,6 @@ def solve_l2svc(X, y, C, *, bias=False, tol=1e-9, max_iter=10_000):
     """
     t0 = time.perf_counter()
     X, y, C, bias, tol, max_iter = _validate(X, y, C, bias, tol, max_iter)
-    from .._threads import single_thread_blas
-
     with single_thread_blas():  # small dense products: one thread (rpcheck._threads)
         return _solve(X, y, C, bias, tol, max_iter, t0)
 
@@ -317,7 +316,7 @@ def _solve(X, y, C, bias, tol, max_iter, t0):
     qdiag = sq + dii
     alpha = np.zeros(n)
     wv = np.zeros(Xa.shape[1])
-    from ._dcd import dcd_csr, dcd_dense
+    from ._dcd import dcd_csr, dcd_dense  # lazy: numba kernels, compiled on first use
 
     epochs = 0
     best = None

@@ -25,6 +25,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 
+from .._threads import single_thread_blas
 from ..errors import SolverError
 from ._common import (
     DEFAULT_SOLVER,
@@ -38,6 +39,7 @@ from ._common import (
     validate_X,
 )
 from ._common import solver_options as _solver_options
+from ._ipm import box_qp_ipm
 from ._results import BallResult
 
 __all__ = ["min_enclosing_ball"]
@@ -117,9 +119,6 @@ def _solve_cvxpy(Xc, solver, options):
 def _solve_ipm(Xc, options):
     """The simplex dual as ``min 1/2 ||sqrt(2) G^T lam||^2 - diag(G G^T)^T lam``, ``1^T lam = 1``,
     ``lam >= 0`` (rpcheck.svm._ipm), on unit-scale data."""
-    from .._threads import single_thread_blas
-    from ._ipm import box_qp_ipm
-
     n = Xc.shape[0]
     with single_thread_blas():  # small dense factorisation: one BLAS thread (rpcheck._threads)
         G = factor_rows(Xc / max_row_norm(Xc))

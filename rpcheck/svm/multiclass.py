@@ -109,6 +109,7 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
+from .._threads import single_thread_blas
 from .._validation import check_int, check_interval
 from ..errors import RpcheckError, SolverError
 from ._common import check_finite_outputs, stage_budget, validate_C_scale, validate_X
@@ -349,14 +350,12 @@ def solve_crammer_singer(X, y, C, *, tol=1e-9, max_iter=20_000):
     """
     t0 = time.perf_counter()
     X, classes, yk, C, tol, max_iter = _validate(X, y, C, tol, max_iter)
-    from .._threads import single_thread_blas
-
     with single_thread_blas():
         return _solve(X, classes, yk, C, tol, max_iter, t0)
 
 
 def _solve(X, classes, yk, C, tol, max_iter, t0):
-    from ._cs import cs_epochs, cs_epochs_csr
+    from ._cs import cs_epochs, cs_epochs_csr  # lazy: numba kernels, compiled on first use
 
     n, d = X.shape
     K = classes.size

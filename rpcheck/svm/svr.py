@@ -38,6 +38,7 @@ from ._common import (
     validate_X,
 )
 from ._common import solver_options as _solver_options
+from ._ipm import box_qp_ipm
 from ._results import SVRResult
 from .kkt import decision_values, svr_kkt_residuals
 from .svc import pl_argmin
@@ -146,8 +147,6 @@ def _svr_ipm(X, yv, C, eps_eff, options):
     :math:`1^T a^+ - 1^T a^- = 0`, on data scaled to unit size: ``X' = s_x X``, ``y' = s_y y``,
     ``eps' = s_y eps``, ``C' = C s_y / s_x^2`` has the solution ``alpha' = alpha s_y / s_x^2``
     (substitute ``w' = w s_y / s_x``, ``b' = b s_y``, ``xi' = xi s_y`` in the primal)."""
-    from ._ipm import box_qp_ipm
-
     Xd = X.toarray() if sp.issparse(X) else X
     sx, sy = _svr_scales(Xd, yv, eps_eff)
     G = factor_rows(Xd * sx)

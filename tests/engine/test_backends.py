@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rpcheck.engine import run, run_cell
 from rpcheck.engine import execute as execute_mod
+from rpcheck.engine import run, run_cell
 
 THEOREMS = ["engine_test.bernoulli", "engine_test.det", "engine_test.chi2"]
 KW = dict(trials=40, seed=7)

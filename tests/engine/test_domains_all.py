@@ -6,7 +6,6 @@ from rpcheck.engine import all_theorems, run, undeclared_parameters
 from rpcheck.engine.theorem import PROFILES
 from rpcheck.errors import RpcheckError
 
-
 PAPERS = ("paul2014", "shi2012", "zhang2013", "alpcan2016", "lei2020")
 
 

@@ -12,7 +12,6 @@ import pandas as pd
 import pytest
 
 from rpcheck import testing
-from rpcheck.engine import registry as rpcheck_registry
 from rpcheck.engine import (
     RunResult,
     TrialError,
@@ -24,6 +23,7 @@ from rpcheck.engine import (
     run_cell,
     trial_seed_sequence,
 )
+from rpcheck.engine import registry as rpcheck_registry
 from rpcheck.errors import RpcheckError
 from rpcheck.results import CELL_COLUMNS, TRIAL_COLUMNS
 
@@ -127,7 +127,8 @@ def test_unexpected_and_verify_theorem(serial_run):
     # delta = 0.05) is attainable (5 failures: 0.05**5 = 3e-7) but this seed draws 0 failures (probability
     # 0.8**5 = 0.33), so cell 2 is the unexpected row.
     with pytest.raises(
-        AssertionError, match=r"(?s)1 of 3 .*differ from the expected.*p.:0\.2,.*verdict=INCONCLUSIVE, expected=VIOLATED"
+        AssertionError,
+        match=r"(?s)1 of 3 .*differ from the expected.*p.:0\.2,.*verdict=INCONCLUSIVE, expected=VIOLATED",
     ):
         testing.verify_theorem("engine_test.bernoulli", backend="serial", seed=SEED, trials=5)
     assert len(testing.COLLECTED) == before + 2
@@ -160,7 +161,10 @@ def test_argument_validation():
         run("engine_test.bernoulli", seed=-1)
     with pytest.raises(RpcheckError, match="`alpha`"):
         run("engine_test.bernoulli", alpha=0.7)
-    with pytest.raises(RpcheckError, match=r"`trials` \(1000000000000\) must be an integer in the range \[1, 1000000\]"):
+    with pytest.raises(
+        RpcheckError,
+        match=r"`trials` \(1000000000000\) must be an integer in the range \[1, 1000000\]",
+    ):
         run("engine_test.bernoulli", trials=10**12)
     with pytest.raises(RpcheckError, match=r"`jobs` \(100000\) must be an integer in the range \[1, 4096\]"):
         run("engine_test.bernoulli", jobs=100_000)

@@ -221,7 +221,12 @@ def test_resume_with_other_settings_is_refused(tmp_path):
     out = tmp_path / "r"
     run("engine_test.det", backend="serial", trials=3, out=out, seed=1)
     before = sorted(str(p) for p in out.rglob("*"))
-    for kw, name in [({"seed": 2}, "seed"), ({"seed": 1, "alpha": 0.05}, "alpha"), ({"seed": 1, "profile": "quick"}, "profile")]:
+    changes = [
+        ({"seed": 2}, "seed"),
+        ({"seed": 1, "alpha": 0.05}, "alpha"),
+        ({"seed": 1, "profile": "quick"}, "profile"),
+    ]
+    for kw, name in changes:
         with pytest.raises(RpcheckError, match=rf"`resume=True`: .* was written by a run with {name}="):
             run("engine_test.det", backend="serial", trials=3, out=out, resume=True, **kw)
     with pytest.raises(RpcheckError, match=r"theorems=\['engine_test.det'\]"):

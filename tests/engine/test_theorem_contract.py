@@ -13,8 +13,8 @@ from rpcheck.engine import (
     TrialRecord,
     Variant,
     Verdict,
-    run,
     registry,
+    run,
     undeclared_parameters,
 )
 from rpcheck.errors import RpcheckError
@@ -45,15 +45,29 @@ PARAMS = {
 
 
 def test_misused_constructors_name_the_argument_and_the_allowed_ones():
-    with pytest.raises(RpcheckError, match=r"Variant\(\) got the unknown argument\(s\) 'delta' \(`delta`: use promised_failure\); allowed: name, statement, mode"):
+    with pytest.raises(
+        RpcheckError,
+        match=r"Variant\(\) got the unknown argument\(s\) 'delta' \(`delta`: use promised_failure\); allowed: name, "
+              r"statement, mode",
+    ):
         Variant("v", "-", mode="bound", delta=0.1)
-    with pytest.raises(RpcheckError, match=r"Outcome\(\) got the unknown argument\(s\) 'hold'.*allowed: holds, statistic, bound, vacuous, undetermined"):
+    with pytest.raises(
+        RpcheckError,
+        match=r"Outcome\(\) got the unknown argument\(s\) 'hold'.*allowed: holds, statistic, bound, vacuous, "
+              r"undetermined",
+    ):
         Outcome(hold=True)
-    with pytest.raises(RpcheckError, match=r"TrialRecord\(\) got the unknown argument\(s\) 'outcome'; allowed: outcomes"):
+    with pytest.raises(
+        RpcheckError,
+        match=r"TrialRecord\(\) got the unknown argument\(s\) 'outcome'; allowed: outcomes",
+    ):
         TrialRecord(outcome={})
     with pytest.raises(RpcheckError, match=r"Profile\(\) got the unknown argument\(s\) 'grid' \(`grid`: use cells\)"):
         Profile(grid=(), trials=3)
-    with pytest.raises(RpcheckError, match=r"Theorem\(\) got the unknown argument\(s\) 'params' \(`params`: use parameters\)"):
+    with pytest.raises(
+        RpcheckError,
+        match=r"Theorem\(\) got the unknown argument\(s\) 'params' \(`params`: use parameters\)",
+    ):
         _theorem(params={})
     with pytest.raises(RpcheckError, match=r"Profile\(\): .*missing.*trials"):
         Profile(cells=())
@@ -65,7 +79,10 @@ def test_misused_constructors_name_the_argument_and_the_allowed_ones():
 
 def test_roles():
     assert Variant("v", "-").role == "claim"
-    with pytest.raises(RpcheckError, match=r"`role` \('check'\) must be one of 'claim', 'self-check', 'control', 'measurement'"):
+    with pytest.raises(
+        RpcheckError,
+        match=r"`role` \('check'\) must be one of 'claim', 'self-check', 'control', 'measurement'",
+    ):
         Variant("v", "-", role="check")
     with pytest.raises(RpcheckError, match="role 'control'.*requires expected VIOLATED"):
         Variant("v", "-", role="control", expected=Verdict.HOLDS)
@@ -102,8 +119,14 @@ def test_param_domains():
 
 
 def test_invalid_profile_cell_is_an_error_at_construction():
-    with pytest.raises(RpcheckError, match=r"theorem 'engine_test.contract', profile 'quick', cell 1 .*parameter 'p' = 1.5 is outside its domain, a float in \[0, 1\]"):
-        _theorem(cells=({"p": 0.1, "delta": 0.2, "sleep": 0.0}, {"p": 1.5, "delta": 0.2, "sleep": 0.0}), parameters=PARAMS)
+    with pytest.raises(
+        RpcheckError,
+        match=r"theorem 'engine_test.contract', profile 'quick', cell 1 .*parameter 'p' = 1.5 is outside its domain, a "
+              r"float in \[0, 1\]",
+    ):
+        _theorem(
+            cells=({"p": 0.1, "delta": 0.2, "sleep": 0.0}, {"p": 1.5, "delta": 0.2, "sleep": 0.0}), parameters=PARAMS
+        )
     with pytest.raises(RpcheckError, match=r"parameter 'x' is not declared"):
         _theorem(cells=({"p": 0.1, "delta": 0.2, "sleep": 0.0, "x": 1},), parameters=PARAMS)
     with pytest.raises(RpcheckError, match=r"constraint 'p <= delta' is not satisfied"):
@@ -115,11 +138,18 @@ def test_overrides_are_validated_before_any_trial():
     th = _theorem(parameters=PARAMS, constraints=(Constraint("p <= delta", lambda q: q["p"] <= q["delta"]),))
     calls = []
     progress = lambda d, t, i: calls.append(i["event"])  # noqa: E731
-    with pytest.raises(RpcheckError, match=r"^`overrides`: parameter 'p' = 'abc' is outside its domain, a float in \[0, 1\] \(theorem 'engine_test.contract'\): 'abc' is not a number\.$"):
+    with pytest.raises(
+        RpcheckError,
+        match=r"^`overrides`: parameter 'p' = 'abc' is outside its domain, a float in \[0, 1\] \(theorem "
+              r"'engine_test.contract'\): 'abc' is not a number\.$",
+    ):
         run(th, backend="serial", overrides={"p": "abc"}, progress=progress)
     with pytest.raises(RpcheckError, match=r"parameter 'p' = True .*True is a bool"):
         run(th, backend="serial", overrides={"p": True}, progress=progress)
-    with pytest.raises(RpcheckError, match=r"`overrides` make cell 0 of theorem 'engine_test.contract' invalid: constraint 'p <= delta'"):
+    with pytest.raises(
+        RpcheckError,
+        match=r"`overrides` make cell 0 of theorem 'engine_test.contract' invalid: constraint 'p <= delta'",
+    ):
         run(th, backend="serial", overrides={"p": 0.5}, progress=progress)
     assert calls == []  # no trial ran
     assert len(run(th, backend="serial", overrides={"p": 0.15}).cells) == 1
@@ -139,7 +169,10 @@ def _returns_bool_outcome(params, rng):
 
 
 def test_trial_returning_the_wrong_type_names_the_theorem_and_the_value():
-    with pytest.raises(TrialError, match=r"theorem 'engine_test.contract'.*returned dict \(\{'bound': True\}\), not a TrialRecord"):
+    with pytest.raises(
+        TrialError,
+        match=r"theorem 'engine_test.contract'.*returned dict \(\{'bound': True\}\), not a TrialRecord",
+    ):
         run(_theorem(trial=_returns_dict), backend="serial")
     with pytest.raises(TrialError, match=r"returned bool \(True\) for variant 'bound', not an Outcome"):
         run(_theorem(trial=_returns_bool_outcome), backend="serial")

@@ -85,7 +85,8 @@ def test_every_theorem_test_follows_the_one_template():
     for path in sorted(THEOREMS.glob("test_*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "verify_theorem":
+            name = getattr(node.func, "id", getattr(node.func, "attr", "")) if isinstance(node, ast.Call) else ""
+            if name == "verify_theorem":
                 bad.append(f"{path.name}:{node.lineno} calls verify_theorem")
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
                 marked = any("theorem" in ast.unparse(d) for d in node.decorator_list)

@@ -25,7 +25,8 @@ def _fitted(kind, d, r, X, y, seed=1, **params):
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("fmt", ["dense", "csr"])
 def test_rotation_identities(kind, fmt, backend_any):
-    """X X^T = X_r X_r^T and sum_j c_j = ||X||_F^2 (Lei & Lan 2020, Sec. "Subsampled Randomized Hadamard Transform (SRHT)", Alg. 1 step 2), and X_r = pad(X) D H."""
+    """X X^T = X_r X_r^T and sum_j c_j = ||X||_F^2 (Lei & Lan 2020, Sec. "Subsampled Randomized Hadamard Transform
+    (SRHT)", Alg. 1 step 2), and X_r = pad(X) D H."""
     X, y = _data()
     S = _fitted(kind, 50, 8, X, y)
     Xr = S.rotate(X if fmt == "dense" else sp.csr_matrix(X))

@@ -64,7 +64,10 @@ def test_bad_input(case):
     with pytest.raises(RpcheckError, match="must hold real numbers"):
         S.apply(X.astype(complex))
     for r in (0, -3):
-        with pytest.raises(RpcheckError, match=rf"`r` \({r}\) must be an integer in the range \[1, 4611686018427387904\]"):
+        with pytest.raises(
+            RpcheckError,
+            match=rf"`r` \({r}\) must be an integer in the range \[1, 4611686018427387904\]",
+        ):
             make_sketch(kind, 20, r, **params)
     with pytest.raises(RpcheckError, match=r"`r` \(2.5\) must be an integer in the range \[1, 4611686018427387904\]"):
         make_sketch(kind, 20, 2.5, **params)

@@ -77,7 +77,7 @@ def test_malformed_sparse_refused_by_every_kind(case):
     d = 8
     X = np.random.default_rng(1).standard_normal((6, d))
     S = build(kind, params, d, 8, rng=0, X=X)
-    for label, bad, msg in _malformed(d):
+    for _label, bad, msg in _malformed(d):
         with pytest.raises(RpcheckError, match=r"`X` .*" + msg):
             S.apply(bad)
         with pytest.raises(RpcheckError, match=msg):
@@ -117,7 +117,7 @@ def test_sparse_dtypes(case):
 
 def test_linalg_refuses_malformed_sparse():
     V = np.eye(8)[:, :3]
-    for label, bad, msg in _malformed(8):
+    for _label, bad, msg in _malformed(8):
         with pytest.raises(RpcheckError, match=r"`X` .*" + msg):
             row_space_basis(bad)
     badR = sp.csr_matrix((np.ones(1), np.array([99]), np.array([0, 1] + [1] * 7)), shape=(8, 3))

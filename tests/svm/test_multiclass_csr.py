@@ -12,12 +12,11 @@ import math
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from test_multiclass import _certified, _cvxpy_cs, _distance_bound
 
 from rpcheck.errors import RpcheckError
-from rpcheck.svm import solve_crammer_singer
 from rpcheck.svm import multiclass as mc
-
-from test_multiclass import _certified, _cvxpy_cs, _distance_bound
+from rpcheck.svm import solve_crammer_singer
 
 
 def _sparse(seed, n=120, d=300, density=0.03, K=4, empty_rows=0, empty_cols=0):
