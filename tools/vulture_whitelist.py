@@ -73,3 +73,8 @@ _.dual_coef_path
 _.derived_failure_upper  # lei2020 dkm: the DKM power derivation
 _.gaussian_failure_upper  # lei2020 jl: the chi-square union bound
 _._control_failure  # zhang2013 cor7: the negative control's failure probability
+
+
+# PEP 562 module attributes of rpcheck.report (the HTML writers load on first use): called by the import system.
+__getattr__  # rpcheck/report/__init__.py
+__dir__  # rpcheck/report/__init__.py

@@ -177,16 +177,6 @@ def builtin_theorems():
     return registry.builtin_theorems()
 
 
-def builtin_catalog(key=None):
-    """``{id: info}`` of the built-in theorems, from the cache or (once) by importing every theorem module."""
-    path = cache_dir() / f"catalog-{key or source_key()}.json"
-    infos = read_cache(path)
-    if infos is None:
-        infos = {t.id: theorem_info(t) for t in builtin_theorems()}
-        write_cache(path, infos)
-    return infos
-
-
 def light_index():
     """``{id: {id, paper, kind, title, source}}`` of the built-in theorems, from their declarations only."""
     return {

@@ -6,8 +6,8 @@ import math
 import numpy as np
 import pytest
 
-from rpcheck.papers.lei2020 import jl_sketches as j
 from rpcheck.engine import Verdict
+from rpcheck.papers.lei2020 import jl_sketches as j
 from rpcheck.sketches import make_sketch
 from rpcheck.stats import trials_for_power
 

@@ -8,8 +8,8 @@ import pytest
 from scipy import stats
 
 from rpcheck import compare as cmp
-from rpcheck.papers.lei2020 import table2_prose as tp
 from rpcheck.engine import Verdict
+from rpcheck.papers.lei2020 import table2_prose as tp
 
 SETS = tuple(cmp.PAPER_TABLE2)
 

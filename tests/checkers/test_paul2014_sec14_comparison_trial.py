@@ -5,8 +5,8 @@ import math
 import pytest
 
 from rpcheck.papers.paul2014 import bounds as BP
-from rpcheck.papers.shi2012 import bounds as BS
 from rpcheck.papers.paul2014 import sec14_comparison as T
+from rpcheck.papers.shi2012 import bounds as BS
 
 
 @pytest.mark.parametrize("rho,r,delta", [(10, 2000, 0.1), (100, 2000, 0.1), (10, 500, 0.1)])

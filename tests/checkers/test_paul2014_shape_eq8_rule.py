@@ -6,10 +6,10 @@ import math
 import numpy as np
 import pytest
 
-from rpcheck.papers.paul2014.bounds import countsketch_coherent_failure, eq8_cw
-from rpcheck.papers.paul2014 import shape_eq8 as s
 from rpcheck.engine import Verdict
 from rpcheck.linalg import embedding_distortion
+from rpcheck.papers.paul2014 import shape_eq8 as s
+from rpcheck.papers.paul2014.bounds import countsketch_coherent_failure, eq8_cw
 from rpcheck.sketches import CountSketch
 
 

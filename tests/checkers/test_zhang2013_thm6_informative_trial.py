@@ -6,9 +6,9 @@ import math
 import numpy as np
 import pytest
 
+from rpcheck.engine import Verdict
 from rpcheck.papers.zhang2013 import thm6
 from rpcheck.papers.zhang2013 import thm6_informative as T
-from rpcheck.engine import Verdict
 from rpcheck.svm.drp import drp, ridge_solution
 
 

@@ -59,9 +59,9 @@ import math
 import numpy as np
 
 from ..._threads import single_threaded
-from ..lei2020.bounds import jl_min_dim
 from ...engine import Citation, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...sketches import make_sketch
+from ..lei2020.bounds import jl_min_dim
 
 __all__ = ["THEOREM", "trial", "av_min_dim", "jl_failure_upper", "av_failure_upper", "chi2_two_sided"]
 

@@ -67,7 +67,6 @@ from . import xar
 __all__ = ["THEOREM", "trial"]
 
 THEOREM_ID = "alpcan2016.margin"
-VARIANTS = ("stated", "upper", "margin_control", "upper_control")
 TRIALS = 100
 
 

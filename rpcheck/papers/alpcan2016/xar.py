@@ -148,11 +148,11 @@ def adversary_map(family, d, b, V, Zfac, *, rng):
     raise RpcheckError(f"`family` ({family!r}) must be one of {', '.join(map(repr, FAMILIES))}.")
 
 
-def _ge(lhs_lo, lhs_hi, rhs_lo, rhs_hi, statistic, bound, *, reverse=False):
+def _ge(lhs_lo, lhs_hi, rhs_lo, rhs_hi, statistic, bound):
     """Outcome of ``lhs >= rhs`` with ``lhs`` certified in ``[lhs_lo, lhs_hi]`` and ``rhs`` in
     ``[rhs_lo, rhs_hi]``: holds when ``lhs_lo >= rhs_hi``, fails when ``lhs_hi < rhs_lo``, else undetermined
     (the intervals straddle). ``statistic``/``bound`` are recorded (the inequality reads
-    ``statistic <= bound``; ``reverse`` only documents that ``statistic`` is the left side's complement)."""
+    ``statistic <= bound``)."""
     if lhs_lo >= rhs_hi:
         return Outcome(True, statistic, bound)
     if lhs_hi < rhs_lo:
@@ -272,7 +272,7 @@ def trial(params, rng):
         out["quoted"] = _ge(Z.lo, Z.hi, rhs17 - fp * sc, Zt.hi - k * Wt.lo + fp * sc, rhs17, Z.hi)
         bq = q_Tu / (1 - e)
         r = fp * (q_u + bq + 1.0)  # both sides computed at the same a~: rounding only
-        out["quadform"] = _ge(bq - r, bq + r, q_u - r, q_u + r, q_u, bq, reverse=True)
+        out["quadform"] = _ge(bq - r, bq + r, q_u - r, q_u + r, q_u, bq)
     # Negative control: quadform with its constant tightened, q_u <= q_Tu/100. Since
     # a~^T Y X T = (Z^T Y a~)^T V^T T and ||V^T T||^2 = ||V^T T T^T V|| <= 1 + e,
     # q_Tu <= (1 + e) q_u, so every draw with e < 99 and a~ != 0 is a certified counterexample.

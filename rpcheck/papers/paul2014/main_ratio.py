@@ -95,7 +95,6 @@ from .regression import REGIMES as SVR_C
 __all__ = ["THEOREM", "trial", "ratio_interval"]
 
 SCALE = 3.0
-VARIANTS = ("prob_1delta", "prob_printed", "det_stated", "det_proof", "scale_invariance", "ratio_control")
 #: Box bound of the regression part: the "tube" regime of paul2014.thm3.7 (zero slack at the optimum).
 C_SVR = SVR_C["tube"]
 

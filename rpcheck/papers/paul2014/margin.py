@@ -72,19 +72,7 @@ __all__ = ["THEOREM", "trial", "evaluate_margin"]
 THEOREM_ID = "paul2014.thm3.5"
 SOFT_C = 1.0
 
-CONTROLS = ("lower_control", "upper_control", "objective_control", "paux_control")
 
-VARIANTS_ORDER = (
-    "stated",
-    "stated_sum_alpha",
-    "proof",
-    "upper",
-    "eq16",
-    "paux",
-    "eq17",
-    "obj_upper",
-    "obj_lower",
-)
 
 
 def _sketch_params(kind):

@@ -74,7 +74,6 @@ from ._common import FP_REL, cite, svc_bounds
 __all__ = ["THEOREM", "trial", "projected_data", "rotation", "projection_strategy"]
 
 THEOREM_ID = "paul2014.thm3.5.search"
-VARIANTS = ("stated_search", "stated_sum_alpha_search", "upper_search")
 
 
 def projected_data(X, V, Q, t, e_max):

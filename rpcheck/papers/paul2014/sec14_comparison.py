@@ -43,9 +43,9 @@ import math
 
 from scipy import optimize
 
-from . import bounds as BP
-from ..shi2012 import bounds as BS
 from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ..shi2012 import bounds as BS
+from . import bounds as BP
 from ._common import cite
 
 __all__ = ["THEOREM", "eps_paul", "eps_shi", "crossing", "bounds"]

@@ -99,10 +99,10 @@ import time
 import numpy as np
 
 from ..._threads import single_threaded
-from .bounds import countsketch_coherent_failure, eq8_cw, sparse_embedding_markov_r
 from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...engine.shape import bracket_search, certified_bracket, growth_verdict, max_evaluations
 from ._common import cite
+from .bounds import countsketch_coherent_failure, eq8_cw, sparse_embedding_markov_r
 
 __all__ = [
     "THEOREM",

@@ -62,10 +62,6 @@ from ._data import classification_instance
 
 __all__ = ["THEOREM", "trial"]
 
-VARIANTS = (
-    "lemma_unscaled", "ball_unscaled", "margin_unscaled", "margin_control",
-    "ratio_scale_free", "scaling_identity", "identity_control",
-)  # fmt: skip
 
 
 def _solve(G, y):

@@ -24,7 +24,7 @@ import zlib
 
 import numpy as np
 
-from ...engine import Citation, Constraint, Param, Verdict
+from ...engine import Citation, Param, Verdict
 from ...generators import haar_orthonormal
 from ...sketches import make_sketch
 

@@ -43,9 +43,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..._threads import single_threaded
-from . import bounds as B
 from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from . import _common as c
+from . import bounds as B
 from ._thm6 import PARAMS, data, promised
 
 __all__ = ["THEOREM", "trial", "failure_upper", "control_holds_upper"]

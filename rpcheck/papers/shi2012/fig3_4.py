@@ -198,7 +198,7 @@ def _thm9_data():
     Z = np.array([np.kron(E[yi], x) - np.kron(E[yp], x) for x, yi in zip(X, y) for yp in range(L) if yp != yi])
     u = Wn.reshape(-1)
     V = np.vstack([u, Z])
-    Qv, Rv = np.linalg.qr(V.T)                        # V = Rv^T Qv^T
+    _, Rv = np.linalg.qr(V.T)                         # V = Rv^T Qv^T
     cz = (Z @ u) / (np.linalg.norm(Z, axis=1) * np.linalg.norm(u))
     return Rv.T, gu, cz, X.shape[0]
 

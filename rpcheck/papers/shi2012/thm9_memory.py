@@ -46,12 +46,12 @@ import math
 import numpy as np
 
 from ..._threads import single_threaded
-from . import bounds as B
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
 from ...generators import multiclass_dataset
 from ...sketches import make_sketch
 from ...stats import deterministic_trials
 from . import _common as c
+from . import bounds as B
 
 __all__ = ["THM9_MEMORY", "printed_n", "log_growth_allowance"]
 

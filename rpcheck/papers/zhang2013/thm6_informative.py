@@ -66,7 +66,6 @@ import math
 
 import numpy as np
 
-from .bounds import C_THM6, thm6_bound
 from ...engine import Constraint, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...generators import haar_orthonormal
 from ...svm.drp import drp, ridge_solution
@@ -83,6 +82,7 @@ from ._common import (
     sketch_matrix,
     vacuous_outcome,
 )
+from .bounds import C_THM6, thm6_bound
 from .thm6 import ASSUMED_C6, ASSUMED_RBAR, cell_quantities, spectrum
 
 __all__ = ["THEOREM", "trial", "informative_min_m", "failure_upper", "control_failure_lower", "cell_bound"]
