@@ -25,6 +25,7 @@ import zlib
 import numpy as np
 
 from ...engine import Citation, Param, Verdict
+from ...engine import Constraint as Constraint  # re-exported: the theorem modules declare c.Constraint(...)
 from ...generators import haar_orthonormal
 from ...sketches import make_sketch
 
