@@ -79,11 +79,11 @@ def cell_quantities(params):
     return rbar, ep, ec
 
 
-def _bound_outcome(rel, eps, lam, sk):
+def certified_bound_outcome(rel, eps, b):
+    """``rel <= b`` for a relative error known to ``FP_REL`` (closed forms): holds or fails outside that band,
+    undetermined within it; vacuous when ``eps > 1/2`` (Theorem 6's range)."""
     if eps > 0.5:
         return vacuous_outcome(rel)
-    b = thm6_bound(eps, lam, 1.0, sk)
-    # closed forms: rel is known to FP_REL relative; within that of the bound the draw is undetermined
     if rel * (1 + FP_REL) <= b:
         return Outcome(True, rel, b)
     if rel * (1 - FP_REL) > b:
@@ -91,8 +91,14 @@ def _bound_outcome(rel, eps, lam, sk):
     return Outcome(bool(rel <= b), rel, b, undetermined=True)
 
 
-@single_threaded
-def trial(params, rng):
+def _bound_outcome(rel, eps, lam, sk):
+    return certified_bound_outcome(rel, eps, thm6_bound(eps, lam, 1.0, sk) if eps <= 0.5 else math.nan)
+
+
+def draw_instance(params, rng):
+    """One draw of the trial's instance, in a fixed order of the stream: ``(s, U, Z, y, A, w_star)`` with ``Z = U
+    diag(s)`` (U Haar), ``y`` in the span of the first ``k`` columns, ``A`` a Gaussian ``q x m`` sketch (``= V^T
+    R`` in law) and ``w_star`` the ridge solution in V-coordinates (supported on the first ``k``)."""
     n, k, m, lam = int(params["n"]), int(params["k"]), int(params["m"]), float(params["lam"])
     s = spectrum(params)
     q = s.size
@@ -100,8 +106,14 @@ def trial(params, rng):
     Z = U * s
     c = rng.standard_normal(k)
     y = U[:, :k] @ c * math.sqrt(n)
-    A = sketch_matrix("gaussian", q, m, rng=rng)  # = V^T R in law
-    w_star = ridge_solution(Z, y, lam)  # V-coordinates; supported on the first k
+    A = sketch_matrix("gaussian", q, m, rng=rng)
+    return s, U, Z, y, A, ridge_solution(Z, y, lam)
+
+
+@single_threaded
+def trial(params, rng):
+    n, k, m, lam = int(params["n"]), int(params["k"]), int(params["m"]), float(params["lam"])
+    s, U, Z, y, A, w_star = draw_instance(params, rng)
     res = drp(Z, y, lam, A, loss="square")
     wn = float(np.linalg.norm(w_star))
     rel = float(np.linalg.norm(np.asarray(res.w_tilde) - w_star)) / wn

@@ -66,9 +66,8 @@ import math
 
 import numpy as np
 
-from ...engine import Constraint, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
-from ...generators import haar_orthonormal
-from ...svm.drp import drp, ridge_solution
+from ...engine import Constraint, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...svm.drp import drp
 from ._common import (
     ASSUMED_PROB,
     FP_REL,
@@ -79,11 +78,9 @@ from ._common import (
     power_holds,
     power_violated,
     single_threaded,
-    sketch_matrix,
-    vacuous_outcome,
 )
 from .bounds import C_THM6, thm6_bound
-from .thm6 import ASSUMED_C6, ASSUMED_RBAR, cell_quantities, spectrum
+from .thm6 import ASSUMED_C6, ASSUMED_RBAR, cell_quantities, certified_bound_outcome, draw_instance, spectrum
 
 __all__ = ["THEOREM", "trial", "informative_min_m", "failure_upper", "control_failure_lower", "cell_bound"]
 
@@ -140,27 +137,11 @@ def control_failure_lower(params):
     return max(0.0, 1.0 - 2.0 * math.exp(-tau * tau / 2)) if tau > 0 else 0.0
 
 
-def _bound_outcome(rel, eps, b):
-    if eps > 0.5:
-        return vacuous_outcome(rel)
-    if rel * (1 + FP_REL) <= b:
-        return Outcome(True, rel, b)
-    if rel * (1 - FP_REL) > b:
-        return Outcome(False, rel, b)
-    return Outcome(bool(rel <= b), rel, b, undetermined=True)
-
-
 @single_threaded
 def trial(params, rng):
-    n, k, m, lam = int(params["n"]), int(params["k"]), int(params["m"]), float(params["lam"])
-    s = spectrum(params)
+    m, lam = int(params["m"]), float(params["lam"])
+    s, _, Z, y, A, w_star = draw_instance(params, rng)
     q = s.size
-    U = haar_orthonormal(n, q, rng=rng)
-    Z = U * s
-    c = rng.standard_normal(k)
-    y = U[:, :k] @ c * math.sqrt(n)
-    A = sketch_matrix("gaussian", q, m, rng=rng)  # = V^T R in law
-    w_star = ridge_solution(Z, y, lam)
     wn = float(np.linalg.norm(w_star))
     rel = float(np.linalg.norm(np.asarray(drp(Z, y, lam, A, loss="square").w_tilde) - w_star)) / wn
     rel_u = float(np.linalg.norm(np.asarray(drp(Z, y, lam, A * math.sqrt(m), loss="square").w_tilde) - w_star)) / wn
@@ -169,9 +150,9 @@ def trial(params, rng):
     ep, bp = cell_bound(params, "as_printed")
     ec, bc = cell_bound(params, "conservative")
     out = {
-        "stated": _bound_outcome(rel, ep, bp),
-        "conservative": _bound_outcome(rel, ec, bc),
-        "control_unscaled": _bound_outcome(rel_u, ep, bp),
+        "stated": certified_bound_outcome(rel, ep, bp),
+        "conservative": certified_bound_outcome(rel, ec, bc),
+        "control_unscaled": certified_bound_outcome(rel_u, ep, bp),
     }
     diags = {"rel_err": rel, "rel_unscaled": rel_u, "E_norm": float(np.linalg.norm(E, 2)),
              "eps_printed": ep, "bound_printed": bp, "eps_conservative": ec, "bound_conservative": bc}
