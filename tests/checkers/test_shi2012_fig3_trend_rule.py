@@ -78,7 +78,8 @@ def test_every_expected_verdict_has_its_power():
             assert pw is not None, (name, cell)
             for panel in f34.PANELS:
                 assert pw[panel][1] >= t.POWER_TARGET, (name, cell, panel)
-                exp = t.THEOREM.variants[[v.name for v in t.THEOREM.variants].index(f"trend_{panel}")].expected_for(cell)
+                names = [v.name for v in t.THEOREM.variants]
+                exp = t.THEOREM.variants[names.index(f"trend_{panel}")].expected_for(cell)
                 assert (exp is Verdict.HOLDS) == (pw[panel][0] >= t.POWER_TARGET)
 
 

@@ -20,10 +20,10 @@ DLSS number beside each of them.
 
 Protocol: one trial = one repetition of the Table 2 protocol of ``rpcheck.compare.run_repetition`` (stratified
 split, [-1, 1] scaling from the training part, C by CV inside the training part with every selection refit on
-each fold, exact L1-loss SVM with bias, KKT-certified solve_svc), for all features, PCA, the seven random projections and
-the three DLSS ranks. Each trial also computes DLSS with the exact SVD on the same training data and records
-the fraction of the ``r`` selected features shared with the randomized-SVD selection (the difference between
-the paper's randomized SVD and an exact one).
+each fold, exact L1-loss SVM with bias, KKT-certified solve_svc), for all features, PCA, the seven random
+projections and the three DLSS ranks. Each trial also computes DLSS with the exact SVD on the same training data
+and records the fraction of the ``r`` selected features shared with the randomized-SVD selection (the difference
+between the paper's randomized SVD and an exact one).
 
 Variants (all mode "report", expected None: open empirical questions on stand-in data, decided by the exact
 one-sided sign test over independent repetitions of ``lei2020.comparison`` -- HOLDS when P(a repetition
@@ -115,7 +115,7 @@ def trial(params, rng):
     lo, hi = X.min(axis=0), X.max(axis=0)
     X = np.where(hi > lo, 2.0 * (X - lo) / np.where(hi > lo, hi - lo, 1.0) - 1.0, 0.0)
     r = min(params["r"], ds.d)
-    for m, t in _TAGS.items():
+    for m in _TAGS:
         k = cmp.dlss_rank(m, params["r"], *X.shape)
         a = set(dlss_select(X, r, k, svd="randomized", rng=rng).tolist())
         b = set(dlss_select(X, r, k, svd="exact").tolist())

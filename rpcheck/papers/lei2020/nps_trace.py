@@ -82,7 +82,8 @@ THEOREM = register(
             ),
             Variant(
                 "control_no_rescale",
-                "negative control: the same identities for the sampled columns without 1/sqrt(r p) (without 1/r where r p = 1)",
+                "negative control: the same identities for the sampled columns without 1/sqrt(r p) "
+                "(without 1/r where r p = 1)",
                 expected=V,
                 role="control",
             ),

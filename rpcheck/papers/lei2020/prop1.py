@@ -179,7 +179,9 @@ THEOREM = register(
             # (rpcheck.stats.DETERMINISTIC_MIN_DRAWS: 0 failures in 90 draws put P(failure) <= 0.05 at 99%); below 90
             # draws HOLDS is unattainable; 100
             # leaves room for vacuous draws.
-            "standard": Profile(cells=_P1_CELLS + (dict(instance="random", n=4, d=8, r=2, data="lowrank"),), trials=100),
+            "standard": Profile(
+                cells=_P1_CELLS + (dict(instance="random", n=4, d=8, r=2, data="lowrank"),), trials=100
+            ),
             "full": Profile(
                 cells=_P1_CELLS
                 + (

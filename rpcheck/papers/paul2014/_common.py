@@ -105,7 +105,8 @@ def cite(location, equations=""):
 
 
 def distortion(V, sketch):
-    """Measured ``e = ||I - (V^T R)(V^T R)^T||_2`` (the quantity of Lemmas 3.1-3.4), from ``V^T R = sketch.apply(V^T)``."""
+    """Measured ``e = ||I - (V^T R)(V^T R)^T||_2`` (the quantity of Lemmas 3.1-3.4), from
+    ``V^T R = sketch.apply(V^T)``."""
     from ...linalg import embedding_distortion
 
     VtR = sketch.apply(np.ascontiguousarray(V.T))
@@ -271,7 +272,8 @@ def cs_fit(Ztr, ytr, Zte, yte, C, max_iter=None):
 
     from ...svm import solve_crammer_singer
 
-    res = solve_crammer_singer(Ztr, ytr, C) if max_iter is None else solve_crammer_singer(Ztr, ytr, C, max_iter=max_iter)
+    res = (solve_crammer_singer(Ztr, ytr, C) if max_iter is None
+           else solve_crammer_singer(Ztr, ytr, C, max_iter=max_iter))
     S = np.asarray(Zte @ res.W.T)
     pred = res.classes[np.argmax(S, axis=1)]
     top2 = np.sort(S, axis=1)[:, -2:]

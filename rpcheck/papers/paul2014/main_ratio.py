@@ -227,15 +227,18 @@ def trial(params, rng):
         out = {
             "prob_1delta": Outcome(False, math.inf, math.nan),
             "prob_printed": Outcome(False, math.inf, math.nan),
-            "det_stated": Outcome(False, math.inf, math.nan) if e < 1 else Outcome(True, math.nan, math.nan, vacuous=True),
-            "det_proof": Outcome(False, math.inf, math.nan) if e < 0.5 else Outcome(True, math.nan, math.nan, vacuous=True),
+            "det_stated": (Outcome(False, math.inf, math.nan) if e < 1
+                           else Outcome(True, math.nan, math.nan, vacuous=True)),
+            "det_proof": (Outcome(False, math.inf, math.nan) if e < 0.5
+                          else Outcome(True, math.nan, math.nan, vacuous=True)),
             "scale_invariance": Outcome(True, math.nan, math.nan, vacuous=True),
             "prob_svr": svr_out,
             "svr_control": svr_ctrl,
         }
         out.update(_controls(e, eps, None, None))
         diags = {"e": e, "proj_not_separable": 1.0, "degenerate": 0.0, **svr_diags}
-        return TrialRecord(outcomes=out, diagnostics=diags, artifacts=violation_artifacts(out, X=X, y=y, sketch=sk, **svr_arrays))
+        return TrialRecord(outcomes=out, diagnostics=diags,
+                           artifacts=violation_artifacts(out, X=X, y=y, sketch=sk, **svr_arrays))
     degenerate = ob["degenerate"] or pb["degenerate"] or sb["degenerate"]
     out = {}
     ev = ratio_event(ratio_bound_stated(eps), rat, rat_t, degenerate)

@@ -28,9 +28,10 @@ A projected hard-margin problem that is not separable is a failure of the claims
 (:func:`not_separable_outcomes`); a straddling certified interval is ``undetermined``.
 
 "hard" = separable data and C = inf (zero slack, where the stated bound is true by the primal argument
-of paul2014.c5 / the module docstring); "soft" = label noise and a finite C (the proof's step (18)-(19) ``Z = 1/2||w||^2`` fails:
-the identity of eq. (18) needs zero slack; the stated bound is an open question, searched adversarially by
-``paul2014.thm3.5.search`` in :mod:`.margin_search`, which also exhibits violations of ``upper``).
+of paul2014.c5 / the module docstring); "soft" = label noise and a finite C (the proof's step (18)-(19)
+``Z = 1/2||w||^2`` fails: the identity of eq. (18) needs zero slack; the stated bound is an open question,
+searched adversarially by ``paul2014.thm3.5.search`` in :mod:`.margin_search`, which also exhibits violations
+of ``upper``).
 
 Promised probability: none (deterministic); VIOLATED on any certified exception.
 
@@ -391,7 +392,8 @@ THEOREM = register(
                 "stated",
                 "gamma~^2 >= (1 - e) gamma^2, gamma = 1/||w||",
                 expected=_hard_or_open,
-                note="Soft margin: open (the proof needs eqs. 18-19); searched in paul2014.thm3.5.search. " + _HARD_NOTE,
+                note="Soft margin: open (the proof needs eqs. 18-19); searched in paul2014.thm3.5.search. "
+                + _HARD_NOTE,
             ),
             Variant(
                 "stated_sum_alpha",

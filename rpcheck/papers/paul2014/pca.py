@@ -20,9 +20,9 @@ and on real data each printed eps_out of Table V gets ``eps_out_agrees`` by
 20,000 words at the paper's size; term counts, 1% density, our choice), a fresh pair per trial (the paper
 averages over 295 real pairs). Protocol per trial as Sec. 4.1.2 and 4.2 describe it: ``folds``-fold CV; in
 each fold the exact L1-loss SVM with bias (eq. (3), ``rpcheck.svm.solve_svc``, KKT-certified) with C = 500
-(and C = 1, Table V's other half) on the full data, on RG-projected data (Gaussian, r; entries N(0, 1/r)), and on PCA features of the training
-fold (centred with the training means, top-k right singular vectors; test rows mapped with the same mean
-and V_k) for k = 32, 64 and k = rank(X_c).
+(and C = 1, Table V's other half) on the full data, on RG-projected data (Gaussian, r; entries N(0, 1/r)), and on
+PCA features of the training fold (centred with the training means, top-k right singular vectors; test rows mapped
+with the same mean and V_k) for k = 32, 64 and k = rank(X_c).
 
 Variants
 --------
@@ -306,7 +306,8 @@ THEOREM = register(
                       f"{PAPER[500.0]['eps_out'][m]}; C = 1: {PAPER[1.0]['eps_out'][m] or 'not printed'})", **_M)
               for m in METHODS),
             *(Variant(f"trun_ratio_{m}", f"t_run of {m} over t_run of RG (paper: "
-                      f"{PAPER[500.0]['t_run'][m] / PAPER[500.0]['t_run']['rg']:.3g} at C = 500; RG is not printed at C = 1)", **_M)
+                      f"{PAPER[500.0]['t_run'][m] / PAPER[500.0]['t_run']['rg']:.3g} at C = 500; "
+                      "RG is not printed at C = 1)", **_M)
               for m in ("pca32", "pca64", "pca_rank")),
         ),
         profiles={
@@ -331,8 +332,8 @@ THEOREM = register(
         decide=decide,
         parameters={
             "n": Param("int", low=20, high=280, doc="documents per pair (Sec. 4.1.2: 150-280)"),
-            "d": Param("int", low=1000, high=40_000, doc="words per pair (Sec. 4.1.2: 10,000-40,000; the stand-in needs >= 1,000 "
-                          "at its 1% density)"),
+            "d": Param("int", low=1000, high=40_000, doc="words per pair (Sec. 4.1.2: 10,000-40,000; "
+                       "the stand-in needs >= 1,000 at its 1% density)"),
             "folds": Param("int", low=2, high=10, doc="CV folds (the paper: 10)"),
             "r": Param("int", low=1, doc="RG target dimension (Table V is compared with r = 512)"),
             "C": Param("choice", choices=C_VALUES, doc="SVM C: Table V's two halves (500 and 1)"),

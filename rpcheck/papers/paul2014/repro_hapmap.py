@@ -94,10 +94,10 @@ one-hot-score point ``W = T (Z Z^T)^{-1} Z`` is feasible with zero slack, so ``P
 n_tr / (2 lambda_min(Z_tr Z_tr^T))``, recorded per fit as ``hm_bound.*``; it is < C = 1000 whenever
 lambda_min > n_tr / 2000 (0.08 at ci), and then rule (a) applies to the exact optimum: eps_in(W*) = 0.
 Measured (ci, seed 5, one trial): hm_bound 0.13-0.35 for all 16 fits against C = 1000, and P(W^) 6e-3 (region)
-and 5.2e-2 (population), so rule (a) decides every fit. The quick and ci cells run the 90 draws the deterministic rule needs on a
-100 x 1,024 stand-in (one r each); on the 150 x 2,048 stand-in with r = 512 and 1,024 and 90 draws (seed 3):
-HOLDS, every one of the 1,080 fits decided by rule (a) (largest P(W^) 0.074, largest hard-margin bound 0.31),
-the control VIOLATED.
+and 5.2e-2 (population), so rule (a) decides every fit. The quick and ci cells run the 90 draws the deterministic
+rule needs on a 100 x 1,024 stand-in (one r each); on the 150 x 2,048 stand-in with r = 512 and 1,024 and 90 draws
+(seed 3): HOLDS, every one of the 1,080 fits decided by rule (a) (largest P(W^) 0.074, largest hard-margin bound
+0.31), the control VIOLATED.
 
 Negative control ``sec413_in_sample_control`` (role control, expected VIOLATED): the same check against the
 training labels shifted by one class, ``k_i -> k_i + 1 mod K`` (a planted fault in the labels the predictions
@@ -409,7 +409,8 @@ def decide(records, params):
             order = sorted(meths, key=lambda m: info[f"t_rp_s.{m}.{r}"])
             rows.append({"method": f"r = {r}: t_rp ranking (means)", "paper_trp_order": PAPER_FIG3_ORDER_TEXT,
                          "trp_order": " < ".join(order),
-                         "trp_order_agrees": tuple(order) == PAPER_FIG3_ORDER if set(meths) == set(PAPER_SKETCH_KINDS) else None})
+                         "trp_order_agrees": (tuple(order) == PAPER_FIG3_ORDER
+                                              if set(meths) == set(PAPER_SKETCH_KINDS) else None)})
             truns = [info[f"t_run_s.{m}.{r}"] for m in meths]
             ratio = max(truns) / min(truns)
             rows.append({"method": f"r = {r}: max / min of the methods' t_run", "paper_trun_max_over_min":
@@ -451,9 +452,11 @@ def decide(records, params):
         hm = np.concatenate([D[f"hm_bound.{k}"] for k in ks])
         pr = np.concatenate([D[f"primal.{k}"] for k in ks])
         rows.append({"method": f"{task} labels: largest training error over {ein.size} fits",
-                     "paper_eps_in": PAPER_IN_SAMPLE, "eps_in_max": float(np.nanmax(ein)) if np.isfinite(ein).any() else math.nan,
+                     "paper_eps_in": PAPER_IN_SAMPLE,
+                     "eps_in_max": float(np.nanmax(ein)) if np.isfinite(ein).any() else math.nan,
                      "eps_in_zero_certified": f"{int(np.sum(st == 1))} of {st.size} fits",
-                     "eps_in_max_agrees": bool(np.all(st == 1)) if np.all(np.isfinite(st)) and not np.any(st == 0) else None})
+                     "eps_in_max_agrees": (bool(np.all(st == 1))
+                                           if np.all(np.isfinite(st)) and not np.any(st == 0) else None)})
         info[f"in_sample_primal_max.{task}"] = float(np.nanmax(pr)) if np.isfinite(pr).any() else math.nan
         info[f"in_sample_hard_margin_bound_max.{task}"] = float(np.nanmax(hm)) if np.isfinite(pr).any() else math.nan
     info["paper_vs"] = rows

@@ -32,11 +32,11 @@ What is tested
     eps, delta; eq. (8) has no d) by ``SPAN = 8`` from the base point ``BASE`` (rho = 4, eps = 1/2, delta = 0.2)
     in the direction in which f grows (rho x 8; eps, delta / 8) and compares the implied constants. The search at
     each endpoint starts at the derived sufficient ``r = ceil((rho^2 + rho)/(eps^2 delta))``
-    (:func:`rpcheck.papers.paul2014.bounds.sparse_embedding_markov_r`: a pass in truth), walks a factor-2 grid down for at
-    most ``GRID_STEPS = 12`` steps (the start is at most 2^10 times r* in every cell: 25,600 / 29 at eps = 1/16),
-    bisects (5 steps), then walks down (4) and bisects (5) for the largest certified failure: at most
-    ``EVALUATIONS = 27`` values of r per endpoint, every one-sided Clopper-Pearson bound at ``BETA = ALPHA/(4 x
-    27) = 9.3e-5``. Verdicts (:func:`rpcheck.engine.shape.growth_verdict`): VIOLATED when ``L_far/f_far >=
+    (:func:`rpcheck.papers.paul2014.bounds.sparse_embedding_markov_r`: a pass in truth), walks a factor-2 grid down
+    for at most ``GRID_STEPS = 12`` steps (the start is at most 2^10 times r* in every cell: 25,600 / 29 at eps =
+    1/16), bisects (5 steps), then walks down (4) and bisects (5) for the largest certified failure: at most
+    ``EVALUATIONS = 27`` values of r per endpoint, every one-sided Clopper-Pearson bound at ``BETA = ALPHA/(4 x 27)
+    = 9.3e-5``. Verdicts (:func:`rpcheck.engine.shape.growth_verdict`): VIOLATED when ``L_far/f_far >=
     U_near/f_near`` (the constant grew; P(false VIOLATED) <= ALPHA = 0.01), HOLDS when ``U_far/f_far <= sqrt(8)
     L_near/f_near`` (it grew by less than sqrt(8); P(false HOLDS) <= ALPHA), else INCONCLUSIVE. The monotonicity
     that the lower end L needs is proved here (above), not assumed.

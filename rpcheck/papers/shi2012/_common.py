@@ -2,13 +2,12 @@
 
 Projection convention
 ---------------------
-The paper's ``R`` is ``n x d`` with i.i.d. ``N(0, 1/n)`` entries acting as ``x -> R x`` (Section 3, the definition of R before Lemma 4).
-``make_sketch(kind, d, n)`` gives ``M`` of shape ``(d, n)`` with ``E[M M^T] = I_d`` (entries of variance
-``1/n``) acting as ``X @ M``. So ``M = R^T`` in distribution, with the same scale: the rows of
-``make_sketch(...).apply(X)`` are the vectors ``R x_i``. No rescaling is needed. For the sub-Gaussian
-extension (C16) ``kind="sign"`` gives ``r_ij = +-1`` and ``kind="sparse"`` with ``density="achlioptas"``
-gives Achlioptas' ``{-sqrt 3, 0, +sqrt 3}`` with probabilities ``{1/6, 2/3, 1/6}``, both divided by
-``sqrt(n)`` as in the paper.
+The paper's ``R`` is ``n x d`` with i.i.d. ``N(0, 1/n)`` entries acting as ``x -> R x`` (Section 3, the definition
+of R before Lemma 4). ``make_sketch(kind, d, n)`` gives ``M`` of shape ``(d, n)`` with ``E[M M^T] = I_d`` (entries
+of variance ``1/n``) acting as ``X @ M``. So ``M = R^T`` in distribution, with the same scale: the rows of
+``make_sketch(...).apply(X)`` are the vectors ``R x_i``. No rescaling is needed. For the sub-Gaussian extension
+(C16) ``kind="sign"`` gives ``r_ij = +-1`` and ``kind="sparse"`` with ``density="achlioptas"`` gives Achlioptas'
+``{-sqrt 3, 0, +sqrt 3}`` with probabilities ``{1/6, 2/3, 1/6}``, both divided by ``sqrt(n)`` as in the paper.
 
 Fixed instances
 ---------------
@@ -101,8 +100,8 @@ def cosine(a, b):
 
 
 def expect_bound(promised, *, applies=True):
-    """Expected verdict of a "bound" cell whose claim is true (the paper's bounds hold; only their looseness is at issue):
-    VACUOUS when the claim does not apply or ``promised >= 1``; HOLDS when ``promised >= P_CERT``;
+    """Expected verdict of a "bound" cell whose claim is true (the paper's bounds hold; only their looseness is
+    at issue): VACUOUS when the claim does not apply or ``promised >= 1``; HOLDS when ``promised >= P_CERT``;
     otherwise None (reported only: too few trials to certify a tiny delta)."""
     if not applies or promised >= 1:
         return VAC

@@ -397,7 +397,8 @@ def decide(records, params):
                         "accuracy_one_parameter": float(a1.mean()),
                         "accuracy_one_parameter_se": float(a1.std(ddof=1) / math.sqrt(len(a1))) if len(a1) > 1
                         else math.nan,
-                        "cs_projected_minus_original": float(a.mean() - records[0].diagnostics["fig4.accuracy_original"]),
+                        "cs_projected_minus_original": float(a.mean()
+                                                             - records[0].diagnostics["fig4.accuracy_original"]),
                         "uncertain_predictions": int(sum(rec.diagnostics["fig4.uncertain"] for rec in records)),
                         "uncertain_predictions_one_parameter": int(sum(rec.diagnostics["fig4.uncertain_one_parameter"]
                                                                        for rec in records)),
@@ -460,8 +461,9 @@ def _paper_vs(records, params, info):
     on the same test points, decided by :func:`gain_agrees` on the 99% interval of :func:`paired_gain`."""
     rows = []
     if params["panel"] == "fig4":
-        for base, label in (("original", "Crammer-Singer on x"), ("projected", f"Crammer-Singer on R x (n = {params['n']})")):
-            def g(tag):
+        for base, label in (("original", "Crammer-Singer on x"),
+                            ("projected", f"Crammer-Singer on R x (n = {params['n']})")):
+            def g(tag, base=base):
                 return paired_gain([rec.diagnostics[f"fig4.onep_vs_{base}_plus{tag}"] for rec in records],
                                    [rec.diagnostics[f"fig4.onep_vs_{base}_minus{tag}"] for rec in records])
             mean, se, lo0, hi0 = g("")

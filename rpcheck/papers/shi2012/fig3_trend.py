@@ -150,7 +150,8 @@ def _trial(params, rng):
     for L in (2, 3):
         _, y, T, g_norm, g_un, _, _ = _fig3_data(L)
         Gmax = rng.standard_normal((T.shape[1], nmax))       # Q^T R_max^T: i.i.d. N(0, 1)
-        nm, un = [k for k, v in PANELS.items() if v == (L, "norm")][0], [k for k, v in PANELS.items() if v == (L, "unnorm")][0]
+        nm, un = ([k for k, v in PANELS.items() if v == (L, "norm")][0],
+                  [k for k, v in PANELS.items() if v == (L, "unnorm")][0])
         soft = 0.0
         for j, n in enumerate(grid):
             G = Gmax[:, :n] / math.sqrt(n)                   # Q^T R_n^T, R_n = first n rows / sqrt(n)

@@ -87,8 +87,8 @@ def _trial(params, rng):
         "sign_symmetry": Outcome(holds=sym_err <= 1e-12, statistic=sym_err, bound=1e-12),
         "proof_step_9": Outcome(holds=lhs <= rhs + c.TOL, statistic=lhs, bound=rhs + c.TOL, vacuous=not e3_draw),
     }
-    diag = {"c_proj": cp, "E3": float(e3), "E3_redraws": float(tries), "q_x": float(q[0]), "q_w": float(q[1]), "q_diff": float(q[2]),
-            "lo": lo, "up": up}
+    diag = {"c_proj": cp, "E3": float(e3), "E3_redraws": float(tries), "q_x": float(q[0]), "q_w": float(q[1]),
+            "q_diff": float(q[2]), "lo": lo, "up": up}
     return TrialRecord(outcomes=out, diagnostics=diag)
 
 
@@ -205,7 +205,8 @@ THM5 = register(Theorem(
                                    "any c",
                 mode="deterministic", expected=c.H, note="C4/C5: zero exceptions expected, obtuse included."),
         Variant("sign_symmetry", "cos(R(-w), Rx) = -cos(Rw, Rx) for every draw (same R)", mode="deterministic",
-                expected=c.H, role="self-check", note="I9: the Figure-2 metrics P1, P2 are exactly symmetric in the sign of c."),
+                expected=c.H, role="self-check",
+                note="I9: the Figure-2 metrics P1, P2 are exactly symmetric in the sign of c."),
         Variant("proof_step_9", "E3 => ||s a' - t b'||^2 <= ||sqrt(1-eps) a' - sqrt(1+eps) b'||^2 (first "
                                 "step of (9))",
                 mode="deterministic", expected=_step9_expected,

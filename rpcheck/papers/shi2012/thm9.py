@@ -3,8 +3,8 @@ Kronecker ordering, the proof structure (Theorem 9, eq. (6), and its proof).
 
 ``R = [R_1, ..., R_L]`` (``n x Ld``, i.i.d. N(0, 1/n)); one ``make_sketch("gaussian", L d, n)`` per trial,
 whose row block ``y`` is ``R_y^T``. Witnesses ``w_y`` are unit; ``u = [w_1; ...; w_L]`` and
-``v = R u = sum_y R_y w_y`` (random: it depends on R, although the statement quantifies v before R). For every point and wrong
-class ``y'``, ``z = e_y ⊗ x - e_{y'} ⊗ x`` (``np.kron(e_y, x)``: block layout matching ``u``).
+``v = R u = sum_y R_y w_y`` (random: it depends on R, although the statement quantifies v before R). For every
+point and wrong class ``y'``, ``z = e_y ⊗ x - e_{y'} ⊗ x`` (``np.kron(e_y, x)``: block layout matching ``u``).
 
 Notation of the proof: it writes ``x ⊗ e_y`` and calls ``⊗`` "the tensor product". Read as the tensor
 ``x e_y^T`` (a d x L matrix whose column y is x) stacked column by column, ``vec(x e_y^T)``, it has block y
