@@ -27,7 +27,8 @@ from __future__ import annotations
 from ..stats import Verdict, clopper_pearson
 from .constant import bisection_phase, grid_phase
 
-__all__ = ["bracket_search", "certified_bracket", "growth_verdict", "max_evaluations", "SEARCH_STEPS"]
+__all__ = ["bracket_search", "certified_bracket", "growth_verdict", "implied_constant_verdict", "max_evaluations",
+           "SEARCH_STEPS"]
 
 #: Default budgets: grid factor, grid steps (upper end), bisection steps (upper end), walk-down steps and
 #: bisection steps (lower end).
@@ -132,3 +133,26 @@ def growth_verdict(c_near, c_far, tau):
     if fh is not None and nl is not None and fh <= tau * nl:
         return Verdict.HOLDS
     return Verdict.INCONCLUSIVE
+
+
+def _div(a, b):
+    return None if a is None or b is None or b == 0 else a / b
+
+
+def implied_constant_verdict(near, far, tau, *, control=False):
+    """:func:`growth_verdict` on the implied constants ``C* = r*/f`` of two endpoints, each given as a mapping with
+    the certified bracket ``L``, ``U`` of ``r*``, the formula's value ``f`` and the control's factor ``g``; with
+    ``control`` the formula is ``f/g`` (a planted wrong power). Returns ``(verdict, ratio_lower, ratio_upper)``,
+    the verdict and the bounds ``C*_far/C*_near`` lies between (None where an end is missing).
+
+    >>> implied_constant_verdict({"L": 10, "U": 13, "f": 10, "g": 1}, {"L": 14, "U": 18, "f": 10, "g": 8}, 2.83)
+    (<Verdict.VIOLATED: 'VIOLATED'>, 1.0769230769230769, 1.8)
+    """
+    c = {}
+    for name, b in (("near", near), ("far", far)):
+        fw = b["f"] / (b["g"] if control else 1.0)
+        c[name] = (_div(b["L"], fw), _div(b["U"], fw))
+    (nl, nh), (fl, fh) = c["near"], c["far"]
+    lo = None if fl is None or nh is None else fl / nh
+    hi = None if fh is None or nl is None else fh / nl
+    return growth_verdict(c["near"], c["far"], tau), lo, hi

@@ -56,7 +56,7 @@ import numpy as np
 from ..._threads import single_threaded
 from ...engine import Constraint, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict
 from ...engine.registry import register
-from ...engine.shape import bracket_search, certified_bracket, growth_verdict, max_evaluations
+from ...engine.shape import bracket_search, certified_bracket, implied_constant_verdict, max_evaluations
 from . import _common as c
 from .bounds import jl_min_dim
 
@@ -154,18 +154,12 @@ def decide(records, params):
                  for j in range(m)]  # fmt: skip
         L, U = certified_bracket(evals, delta, LEVEL)
         f = formula(pt["n"], pt["eps"])
-        bands[name] = (L, U, f, _g(params, pt))
+        bands[name] = {"L": L, "U": U, "f": f, "g": _g(params, pt)}
         info[name] = {**pt, "r_lower": L, "r_upper": U, "f": f, "c_lower": _div(L, f), "c_upper": _div(U, f),
                       "evaluations": m, "seconds": diags.get(f"{name}.seconds")}  # fmt: skip
     verdicts = {}
     for vname, use_g in (("scaling", False), ("wrong_power", True)):
-        cb = {}
-        for k, (L, U, f, g) in bands.items():
-            fw = f / (g if use_g else 1.0)
-            cb[k] = (_div(L, fw), _div(U, fw))
-        verdicts[vname] = growth_verdict(cb["near"], cb["far"], tau)
-        lo = None if (cb["far"][0] is None or cb["near"][1] is None) else cb["far"][0] / cb["near"][1]
-        hi = None if (cb["far"][1] is None or cb["near"][0] is None) else cb["far"][1] / cb["near"][0]
+        verdicts[vname], lo, hi = implied_constant_verdict(bands["near"], bands["far"], tau, control=use_g)
         info[vname] = {"ratio_lower": lo, "ratio_upper": hi, "verdict": verdicts[vname].value}
     info["claim"] = (
         f"C* = r*/(eps^-2 ln n) at the far point over the base ({params['axis']} "

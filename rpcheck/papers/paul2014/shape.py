@@ -117,7 +117,7 @@ import numpy as np
 
 from ..._threads import single_threaded
 from ...engine import Constraint, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
-from ...engine.shape import bracket_search, certified_bracket, growth_verdict, max_evaluations
+from ...engine.shape import bracket_search, certified_bracket, growth_verdict, implied_constant_verdict, max_evaluations
 from ...sketches import fwht, next_pow2
 from ._common import CI_CONSTANTS, cite
 from .bounds import eq7_srht, eq9_sign, eq10_gaussian
@@ -351,14 +351,7 @@ def decide(records, params):
                       "seconds": diags.get(f"{name}.seconds")}  # fmt: skip
     verdicts = {}
     for vname, use_g in (("scaling", False), ("wrong_power", True)):
-        c = {}
-        for name in ("near", "far"):
-            b = bands[name]
-            fw = b["f"] / (b["g"] if use_g else 1.0)
-            c[name] = (_div(b["L"], fw), _div(b["U"], fw))
-        v = shape_verdict(c["near"], c["far"], tau)
-        lo_ratio = None if (c["far"][0] is None or c["near"][1] is None) else c["far"][0] / c["near"][1]
-        hi_ratio = None if (c["far"][1] is None or c["near"][0] is None) else c["far"][1] / c["near"][0]
+        v, lo_ratio, hi_ratio = implied_constant_verdict(bands["near"], bands["far"], tau, control=use_g)
         verdicts[vname] = v
         info[vname] = {"ratio_lower": lo_ratio, "ratio_upper": hi_ratio, "verdict": v.value}
     info["claim"] = (
