@@ -181,3 +181,18 @@ def test_set_cannot_change_what_the_file_fixes(capsys, files):
     assert code == EXIT_USAGE and "`--set` cannot change d" in err and len(err.strip().splitlines()) == 1
     code, _, err = run(capsys, "check", "zhang2013.thm1", "--data", files["csv"], "--set", "r=2")
     assert code == EXIT_USAGE and "`--set` cannot change r" in err
+
+
+def test_show_says_which_theorems_take_the_users_data(capsys):
+    """`rpcheck show` names the --data forms a theorem accepts: a file of the user's (Theorem.data_cells), a
+    registered data set (the data_source parameter), or none (the theorem generates its data)."""
+    expect = {
+        "paul2014.thm3.6": "`--data FILE` runs it on your own",
+        "lei2020.comparison": "`--data NAME=PATH` runs its experiments",
+        "shi2012.thm5": "none: the theorem generates its data",
+    }
+    for tid, text in expect.items():
+        assert main(["show", tid]) == EXIT_OK
+        out = capsys.readouterr().out
+        assert text in out, tid
+        assert (f"rpcheck check {tid} --data FILE" in out) == tid.endswith("thm3.6")

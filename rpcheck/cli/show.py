@@ -109,6 +109,13 @@ def run(args):
             f"  - {f['key']} ({f['kind']}; {f['location']}; printed: \"{f['quote']}\"): {f['summary']}"
             for f in info["findings"]
         ]
+    out += ["", "Your data:"]
+    if info.get("accepts_data_file"):
+        out.append("  `--data FILE` runs it on your own svmlight/LIBSVM, CSV or .npz file instead of generated data.")
+    if info.get("runs_registered_data"):
+        out.append("  `--data NAME=PATH` runs its experiments on a registered data set (`rpcheck data list`).")
+    if not (info.get("accepts_data_file") or info.get("runs_registered_data")):
+        out.append("  none: the theorem generates its data (a statement about random matrices or synthetic inputs).")
     out += ["", "Run it:"] + [f"  {cmd}" for cmd in info["commands"]]
     print("\n".join(out))
     return EXIT_OK

@@ -76,6 +76,12 @@ def theorem_info(t, source="built-in"):
     ]
     if t.constant_search:
         commands.append(f"rpcheck constant {tid}")
+    accepts_file = t.data_cells is not None
+    data_sets = "data_source" in params  # rpcheck.engine.data.DATA_PARAM: registered data sets (--data NAME=PATH)
+    if accepts_file:
+        commands.append(f"rpcheck check {tid} --data FILE")
+    if data_sets:
+        commands.append(f"rpcheck check {tid} --data NAME=PATH")
     commands.append(f'python -c "from rpcheck.testing import verify_theorem; verify_theorem({tid!r})"')
     return {
         "id": tid,
@@ -114,6 +120,8 @@ def theorem_info(t, source="built-in"):
         "tolerance_note": t.tolerance_note,
         "findings": jsonable([f.__dict__ for f in t.findings]),
         "constant_search": bool(t.constant_search),
+        "accepts_data_file": accepts_file,
+        "runs_registered_data": data_sets,
         "commands": commands,
     }
 
