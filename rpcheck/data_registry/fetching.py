@@ -12,7 +12,6 @@ import tempfile
 from pathlib import Path
 
 from .._validation import check_choice
-from ..datasets import MAX_FEATURES, load_file, load_techtc, make_dataset
 from ..errors import RpcheckError
 from .entries import DATA_DIR_ENV, MANIFEST, PARTS, TIMEOUT_S, _dataset, registered
 
@@ -85,6 +84,9 @@ def _hash_matches(path, known):
 # --------------------------------------------------------------------------------------------- checks
 def _load_file(f, path, *, positive=None, task=None):
     """Load one file of a registered set as a Dataset (shape checks use task='regression': any finite labels)."""
+    # rpcheck.datasets imports scipy: deferred, so that the CLI (which imports this registry) starts light
+    from ..datasets import load_file, load_techtc, make_dataset
+
     if f.fmt == "svmlight":
         return load_file(path, fmt="svmlight", n_features=f.cols, task=task, positive=positive)
     if f.fmt == "csv":
@@ -110,6 +112,8 @@ def _load_file(f, path, *, positive=None, task=None):
 
 def _shape_problems(f, path):
     """Differences between a file's shape and the stated one (empty when none is stated or all agree)."""
+    from ..datasets import MAX_FEATURES, load_file  # deferred: scipy (see _load_file)
+
     if f.fmt == "archive" or (f.rows, f.cols, f.nnz) == (None, None, None):
         return []
     if f.fmt == "svmlight":  # read at the file's own width: a last column without entries is no mismatch

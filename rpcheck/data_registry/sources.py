@@ -8,7 +8,6 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..datasets import load_file, load_techtc
 from ..errors import RpcheckError
 from .entries import _dataset
 from .fetching import _load_file, _read_manifest, _sha256, data_dir, fetch
@@ -232,6 +231,8 @@ def load_source(src, part="train", *, positive=None, task=None, n_features=None)
     process: trials of one run read the file once). Formats as registered (svmlight plain/bz2, MATLAB
     ``fea``/``gnd``, CSV); for a set kept as an archive, a TechTC-300 pair directory through
     :func:`rpcheck.datasets.load_techtc`, or one exported file through :func:`rpcheck.datasets.load_file`."""
+    from ..datasets import load_file, load_techtc  # deferred: scipy (see fetching._load_file)
+
     if not src.real:
         raise RpcheckError(f"{src.label}: no file to load (the experiment runs its stand-in).")
     ds = _dataset(src.name, None)
