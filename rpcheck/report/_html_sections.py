@@ -42,8 +42,9 @@ def _verdict_counts(rows):
 def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3", companion=None):
     """One theorem: citation, statement, variants, and per variant its cells table, measurements and plots.
     ``rows_all`` are the theorem's cell records, ``trials`` a :class:`_Trials`. ``companion``: ``(file
-    name, dict)``: the theorem's statistic/bound distributions go to ``dict[anchor]`` (a companion page
-    written beside the report) and the section links there; ``None``: they are inline."""
+    name, dict)``: the theorem's plots (per variant, and its statistic/bound distributions) go to
+    ``dict[anchor]`` (a companion page written beside the report) and the section links to each, naming the
+    plots; ``None``: they are inline."""
     meta = _theorem_meta(tid)
     sub = "h4" if heading == "h3" else "h3"
     title = getattr(meta, "title", "") if meta else ""
@@ -89,6 +90,8 @@ def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3", companion=
             f"<th>note</th></tr></thead><tbody>{vrows}</tbody></table></details>"
         )
     seen, plotted, ratios = set(), set(), []
+    elsewhere = []  # (companion mode) the theorem's part of the companion page
+    href = _e(safe_href(companion[0]) or "") if companion is not None else ""
     by_variant = {}
     for r in rows_all:
         by_variant.setdefault(r["variant"], []).append(r)
@@ -105,27 +108,36 @@ def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3", companion=
         )
         if fixed:
             parts.append(f'<p class="small muted">In every cell: {_e(_plabel(fixed, list(fixed)))}</p>')
-        table = _cells_table(rows, plist, varying)
+        table = _cells_table(rows, plist, varying, mode)
         if len(rows) > COLLAPSE_ROWS and not unexp:
             parts.append(f"<details><summary>{len(rows)} cells (table)</summary>{table}</details>")
         else:
             parts.append(table)
         parts.append(_decide_tables(rows, plist, varying, seen))
         shown, ratio = _variant_plots(tid, variant, mode, rows, plist, trials, varying, plotted)
-        if shown:
-            parts.append('<div class="plots">' + "".join(shown) + "</div>")
+        if shown and companion is not None:
+            va = anchors("v", f"{tid} {variant}")
+            elsewhere.append(
+                f'<h3 id="{va}">Variant <code>{_e(variant)}</code></h3><div class="plots">'
+                + "".join(svg for _, svg in shown) + "</div>"
+            )
+            what = "; ".join(t.removeprefix(f"{variant}: ") for t, _ in shown)
+            parts.append(f'<p class="small">Plots: <a href="{href}#{va}">{_e(what)}</a>, on the companion page.</p>')
+        elif shown:
+            parts.append('<div class="plots">' + "".join(svg for _, svg in shown) + "</div>")
         ratios.extend(ratio)
     block = _ratio_plot(ratios)
-    if block and companion is not None:
+    if companion is not None:
         name, sink = companion
         anchor = anchors("t", tid)
-        block = block.replace("<details>", "<details open>", 1)
-        sink[anchor] = f'<section id="{anchor}"><h2>{_e(tid)}</h2>{block}</section>'
-        href = _e(safe_href(name) or "")
-        parts.append(
-            f'<p class="small">Distribution of statistic / bound per cell ({len(ratios)} cells): '
-            f'<a href="{href}#{anchor}">{_e(name)}</a>, beside this report.</p>'
-        )
+        if block:
+            elsewhere.append(block.replace("<details>", "<details open>", 1))
+            parts.append(
+                f'<p class="small">Distribution of statistic / bound per cell ({len(ratios)} cells): '
+                f'<a href="{href}#{anchor}">{_e(name)}</a>, beside this report.</p>'
+            )
+        if elsewhere:
+            sink[anchor] = f'<section id="{anchor}"><h2>{_e(tid)}</h2>{"".join(elsewhere)}</section>'
     else:
         parts.append(block)
     parts.append("</section>")
