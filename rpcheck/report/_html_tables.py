@@ -73,7 +73,9 @@ def _cells_table(rows, plist, varying, mode=""):
         "worst slack": [_fmt(_num(r.get("slack_min"))) for r in rows],
     }
     optional = {k: v for k, v in optional.items() if any(v)}
-    counts = "<th>failures / evaluated</th><th>rate [exact CI]</th>" if rate else f"<th>failures / evaluated · {_e(mode)}</th>"
+    counts = "<th>failures / evaluated</th>" + ("<th>rate [exact CI]</th>" if rate else "")
+    if not rate:
+        counts = f"<th>failures / evaluated · {_e(mode)}</th>"
     head = ("<th>parameters</th>" if one_col else "".join(f"<th>{_e(k)}</th>" for k in varying)) + (
         counts
         + "".join(f"<th>{_e(k)}</th>" for k in optional)
