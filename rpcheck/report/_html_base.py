@@ -53,7 +53,7 @@ td.num.long{white-space:normal;overflow-wrap:anywhere;min-width:8em}
 .cells td:nth-last-child(-n+2),.cells td.small{text-align:left;white-space:normal}
 .cells td.long,.nums td.long{white-space:normal;overflow-wrap:anywhere;min-width:8em}
 .decide th,.decide td,.decide .nums td{white-space:normal;overflow-wrap:anywhere;min-width:0}
-.v{font-weight:700;padding:0 5px;border-radius:3px;color:#fff;white-space:nowrap;display:inline-block}
+span[class^=v-]{font-weight:700;padding:0 5px;border-radius:3px;color:#fff;white-space:nowrap;display:inline-block}
 .v-HOLDS{background:var(--ok)}.v-VIOLATED{background:var(--bad)}.v-INCONCLUSIVE{background:var(--inc)}
 .v-VACUOUS{background:var(--vac)}.v-MEASURED{background:var(--mea)}.v-x{background:#333}
 .unexp{outline:3px solid #e8a200;outline-offset:1px}
@@ -82,7 +82,7 @@ details>summary{cursor:pointer;color:#234;margin:.3em 0}
 .pv td,.pv th{font-size:12px;overflow-wrap:anywhere}
 table.fixed{table-layout:fixed}table.fixed td.num{white-space:normal;overflow-wrap:anywhere}
 @media print{body{max-width:none;padding:0}.theorem{break-inside:avoid-page}details{display:block}
- .v,i[class^=v-]{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
+ span[class^=v-],i[class^=v-]{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
 """
 
 
@@ -131,13 +131,15 @@ def _unexpected(row):
 
 
 def _badge(v, *, unexpected=False, expected=""):
-    cls = f"v v-{v}" if v in VERDICTS or v == "MEASURED" else "v v-x"
+    """The verdict as a coloured label, ``<span class=v-HOLDS>HOLDS</span>``; an unexpected one outlined, with
+    the expected verdict beside it."""
+    cls = f"v-{v}" if v in VERDICTS or v == "MEASURED" else "v-x"
     if unexpected:
         return (
             f'<span class="{cls} unexp" title="expected {_e(expected)}">{_e(v)}</span>'
             f' <span class="small">(expected {_e(expected) or "—"})</span>'
         )
-    return f'<span class="{cls}">{_e(v)}</span>'
+    return f"<span class={cls}>{_e(v)}</span>"
 
 
 def _letter(v, *, unexpected=False, title=""):

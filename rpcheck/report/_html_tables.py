@@ -24,7 +24,6 @@ from ._html_base import (
 from ._text import esc as _e
 from ._text import fmt_num as _fmt
 from ._text import fmt_value, safe_href
-from .model import role as _role
 
 # ---------------------------------------------------------------------------------------------------------
 # tables
@@ -109,9 +108,7 @@ def _cells_table(rows, plist, varying, mode=""):
         reason = _str(r.get("vacuous_reason"))
         if reason:
             ev.append(f'<div class="muted small">{_e(reason)}</div>')
-        role = _role(r)
-        tag = f' <span class="tag">{_e(role)}</span>' if role in ("self-check", "control") else ""
-        verdict = _badge(shown, unexpected=unexp, expected=_expected(r)) + tag
+        verdict = _badge(shown, unexpected=unexp, expected=_expected(r))  # the variant's heading tags its role
         body.append(
             f"<tr{' class=unexp-row' if unexp else ''}>"
             + (

@@ -174,7 +174,7 @@ def _v2_result(with_v2=True):
 def test_roles_are_counted_apart_and_measurements_have_no_verdict():
     text = render_report(_v2_result())
     overview = text.split('id="overview"')[1].split("</section>")[0]
-    assert re.search(r'v-HOLDS">HOLDS</span><b>8</b>theorem verdicts', overview)  # only the 8 claim rows
+    assert re.search(r'v-HOLDS"?>HOLDS</span><b>8</b>theorem verdicts', overview)  # only the 8 claim rows
     assert "self-checks<b>8</b>8 as expected" in overview
     assert "negative controls<b>8</b>8 as expected" in overview
     assert re.search(r"MEASURED</span><b>8</b>measured, no verdict", overview)
@@ -186,7 +186,7 @@ def test_roles_are_counted_apart_and_measurements_have_no_verdict():
 
 def test_without_v2_columns_every_row_is_a_claim_and_holds_claims_are_derived():
     text = render_report(_v2_result(with_v2=False))
-    assert re.search(r'v-HOLDS">HOLDS</span><b>16</b>theorem verdicts', text)
+    assert re.search(r'v-HOLDS"?>HOLDS</span><b>16</b>theorem verdicts', text)
     assert "P(fail) ≤ 0.031 at 99.9% (promised 0.1) <span class=muted>(derived)</span>" in text
     assert "no counterexample in 200 draws: P(counterexample) ≤ 0.031 at 99% " in text
 
