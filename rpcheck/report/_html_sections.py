@@ -285,15 +285,16 @@ _PV_INTRO = (
 )
 
 
-def _pv_table(groups, keep=lambda agrees: True):
+def _pv_table(groups, keep=lambda agrees: True, report=""):
     """The table of :func:`_paper_vs_rpcheck` over the pairs for which ``keep(agrees)`` is true (a group's
-    shared cells span its kept rows)."""
+    shared cells span its kept rows); ``report``: the href of the report its theorem links lead into ("":
+    this page)."""
     rows = []
     for first, last, pairs in groups:
         kept = [html_ for html_, agrees in pairs if keep(agrees)]
         span = f' rowspan="{len(kept)}"'
         for i, middle in enumerate(kept):
-            rows.append(f"<tr>{first(span) if i == 0 else ''}{middle}{last(span) if i == 0 else ''}</tr>")
+            rows.append(f"<tr>{first(span, report) if i == 0 else ''}{middle}{last(span) if i == 0 else ''}</tr>")
     table = (
         '<table class="pv fixed"><colgroup><col style="width:13%">'
         '<col style="width:12%"><col style="width:10%"><col style="width:14%"><col style="width:8%">'
@@ -319,7 +320,6 @@ def _paper_vs_rpcheck(recs, anchors, companion=None):
         s = r.get("decide_info")
         if isinstance(s, str) and "paper_" in s:
             groups.setdefault((r["theorem"], _key(_params(r)), s), []).append(r)
-    report_href = "" if companion is None else _e(safe_href(companion[1]) or "")
     built, counts = [], Counter()
     for (tid, _, s), rr in groups.items():
         try:
@@ -358,19 +358,19 @@ def _paper_vs_rpcheck(recs, anchors, companion=None):
             ))  # fmt: skip
         if not pairs:
             continue
-        theorem = f'<a href="{report_href}#{anchors("t", tid)}">{_e(tid)}</a><div class="small muted">{_e(cell)}</div>'
+        theorem = f'#{anchors("t", tid)}">{_e(tid)}</a><div class="small muted">{_e(cell)}</div>'
         data_html = (
             f"<div><b>{_data_kind(used)}</b></div>{_e(fmt_value(used))}"
             f"<div class='small muted'>{_e(fmt_value(how))}</div>"
         )
         built.append((
-            lambda span, t=theorem: f"<td{span}>{t}</td>",
+            lambda span, report, t=theorem: f'<td{span}><a href="{report}{t}</td>',
             lambda span, d=data_html, v=verdicts: f"<td{span}>{d}</td><td{span}>{_e(v)}</td>",
             pairs,
         ))  # fmt: skip
     if not built:
         return "", ""
-    table, n = _pv_table(built)
+    table, n = _pv_table(built, report="" if companion is None else _e(safe_href(companion[1]) or ""))
     tally = (
         f"{n} compared numbers: {counts[True]} agree, {counts[False]} disagree, {counts[None]} with no agreement "
         "rule here (a difference to read, or a trend across cells)"
