@@ -42,9 +42,9 @@ def _verdict_counts(rows):
 def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3", companion=None):
     """One theorem: citation, statement, variants, and per variant its cells table, measurements and plots.
     ``rows_all`` are the theorem's cell records, ``trials`` a :class:`_Trials`. ``companion``: ``(file
-    name, dict)``: the theorem's plots (per variant, and its statistic/bound distributions) go to
-    ``dict[anchor]`` (a companion page written beside the report) and the section links to each, naming the
-    plots; ``None``: they are inline."""
+    name, dict, report's file name)``: the theorem's plots (per variant, and its statistic/bound
+    distributions) go to ``dict[anchor]`` (a companion page written beside the report, its heading linking
+    back) and the section links to each, naming the plots; ``None``: they are inline."""
     meta = _theorem_meta(tid)
     sub = "h4" if heading == "h3" else "h3"
     title = getattr(meta, "title", "") if meta else ""
@@ -128,7 +128,7 @@ def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3", companion=
         ratios.extend(ratio)
     block = _ratio_plot(ratios)
     if companion is not None:
-        name, sink = companion
+        name, sink, report = companion
         anchor = anchors("t", tid)
         if block:
             elsewhere.append(block.replace("<details>", "<details open>", 1))
@@ -137,7 +137,8 @@ def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3", companion=
                 f'<a href="{href}#{anchor}">{_e(name)}</a>, beside this report.</p>'
             )
         if elsewhere:
-            sink[anchor] = f'<section id="{anchor}"><h2>{_e(tid)}</h2>{"".join(elsewhere)}</section>'
+            back = f'<a href="{_e(safe_href(report) or "")}#{anchor}">{_e(tid)}</a>'  # the theorem in the report
+            sink[anchor] = f'<section id="{anchor}"><h2>{back}</h2>{"".join(elsewhere)}</section>'
     else:
         parts.append(block)
     parts.append("</section>")

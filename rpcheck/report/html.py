@@ -101,7 +101,7 @@ def _render(result, *, title="rpcheck verification report", constants=None, name
     recs, trials, prov = _prepare(result)
     anchors = _Anchors()
     stem = None if name is None else Path(name).stem
-    sink = None if name is None else (f"{stem}-distributions.html", {})
+    sink = None if name is None else (f"{stem}-distributions.html", {}, name)
     pv_name = None if name is None else f"{stem}-paper-vs-rpcheck.html"
     by_theorem = {}
     for r in recs:

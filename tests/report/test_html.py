@@ -314,6 +314,7 @@ def test_plots_go_to_the_companion_page_with_a_link_per_variant(tmp_path):
     assert link, "the variant 'stated' links to its sweep plot by the plot's title"
     assert f'<h3 id="{link.group(1)}">Variant <code>stated</code>' in companion
     assert "stated: failure rate vs r" in companion and companion.count("<svg") >= 2  # the broken variant too
+    assert '<h2><a href="report.html#t-user-v2">user.v2</a></h2>' in companion  # back to the theorem
     inline = render_report(_v2_result())
     assert "stated: failure rate vs r" in inline and "Plots: <a" not in inline  # rendered alone: inline
 
