@@ -9,8 +9,10 @@ and plot labels are plain text.
 Layout: overview (first the decision rate and the undecided rows, :mod:`rpcheck.report.decision`; the
 verdict strip per theorem and variant, unexpected rows first; counts; the run's error-rate statement) ->
 contents -> findings -> empirical constants -> one section per paper with its theorems -> provenance
-(collapsed). :func:`write_report` puts the per-trial statistic/bound distributions on a companion page beside
-the report (linked from each theorem); :func:`render_report` keeps them inline. Rows of role "measurement"
+(collapsed). :func:`write_report` puts every plot (per variant, and per theorem the per-trial statistic/bound
+distributions) on one companion page beside the report and the full "Paper vs rpcheck" table on another, each
+linked from where it belongs; the report keeps that section's counts and disagreements. :func:`render_report`
+keeps everything inline. Rows of role "measurement"
 are shown as measured (no verdict); rows of role "self-check" and "control" are labelled and counted apart
 from the theorem verdicts. The ``role``, ``claim`` and ``undetermined`` columns are used when present;
 without them every row is a claim and the HOLDS claim is derived from the interval columns (marked as such).
@@ -89,7 +91,7 @@ def render_report(result, *, title="rpcheck verification report", constants=None
     -------
     str
         A complete HTML document: no scripts, no external resources, every data string escaped, every plot
-        inline (:func:`write_report` moves the per-trial distributions to a companion page).
+        inline (:func:`write_report` moves the plots and the full "Paper vs rpcheck" table to companion pages).
     """
     return _render(result, title=title, constants=constants)[0]
 
