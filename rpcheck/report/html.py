@@ -62,9 +62,10 @@ def _prepare(result):
 
 
 #: End tags HTML makes optional (a cell ends at the next cell or row, a row at the next row or the table's
-#: end): left out of the page, they are about a tenth of a large report. Every string from the results is
-#: escaped, so these sequences occur only as tags.
-_OPTIONAL_END_TAGS = ("</td>", "</th>", "</tr>")
+#: end, a thead at its tbody, a tbody at the table's end: every table here is written as
+#: ``<thead>...</thead><tbody>...</tbody></table>`` or without either): left out of the page, they are about
+#: a tenth of a large report. Every string from the results is escaped, so these sequences occur only as tags.
+_OPTIONAL_END_TAGS = ("</td>", "</th>", "</tr>", "</thead>", "</tbody>")
 
 
 def _page(title, body):
