@@ -53,7 +53,7 @@ td.num.long{white-space:normal;overflow-wrap:anywhere;min-width:8em}
 .cells td:nth-last-child(-n+2),.cells td.small{text-align:left;white-space:normal}
 .cells td.long,.nums td.long{white-space:normal;overflow-wrap:anywhere;min-width:8em}
 .decide th,.decide td,.decide .nums td{white-space:normal;overflow-wrap:anywhere;min-width:0}
-.v{font-weight:700;padding:0 5px;border-radius:3px;color:#fff;white-space:nowrap;display:inline-block}
+span[class^=v-]{font-weight:700;padding:0 5px;border-radius:3px;color:#fff;white-space:nowrap;display:inline-block}
 .v-HOLDS{background:var(--ok)}.v-VIOLATED{background:var(--bad)}.v-INCONCLUSIVE{background:var(--inc)}
 .v-VACUOUS{background:var(--vac)}.v-MEASURED{background:var(--mea)}.v-x{background:#333}
 .unexp{outline:3px solid #e8a200;outline-offset:1px}
@@ -69,8 +69,8 @@ font-style:italic}
 .big{font-size:1.15em;display:block;font-weight:600}
 .strip{display:inline-flex;flex-wrap:wrap;gap:2px;align-items:center;margin:1px 10px 1px 0}
 .strip code{margin-right:3px}
-.c{display:inline-block;min-width:1.25em;text-align:center;font:700 11px/1.4 "DejaVu Sans Mono",monospace;
-color:#fff;border-radius:2px;padding:0 1px}
+i[class^=v-]{display:inline-block;min-width:1.25em;text-align:center;font:normal 700 11px/1.4 "DejaVu Sans Mono",
+monospace;color:#fff;border-radius:2px;padding:0 1px}
 .tag{font-size:11px;border:1px solid var(--mut);border-radius:3px;padding:0 3px;color:var(--mut);white-space:nowrap}
 .scroll{overflow-x:auto;max-width:100%}
 .plots{display:flex;flex-wrap:wrap;gap:10px;margin:.4em 0}.plots svg{max-width:100%;height:auto}
@@ -82,7 +82,7 @@ details>summary{cursor:pointer;color:#234;margin:.3em 0}
 .pv td,.pv th{font-size:12px;overflow-wrap:anywhere}
 table.fixed{table-layout:fixed}table.fixed td.num{white-space:normal;overflow-wrap:anywhere}
 @media print{body{max-width:none;padding:0}.theorem{break-inside:avoid-page}details{display:block}
- .v,.c{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
+ span[class^=v-],i[class^=v-]{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
 """
 
 
@@ -131,22 +131,26 @@ def _unexpected(row):
 
 
 def _badge(v, *, unexpected=False, expected=""):
-    cls = f"v v-{v}" if v in VERDICTS or v == "MEASURED" else "v v-x"
+    """The verdict as a coloured label, ``<span class=v-HOLDS>HOLDS</span>``; an unexpected one outlined, with
+    the expected verdict beside it."""
+    cls = f"v-{v}" if v in VERDICTS or v == "MEASURED" else "v-x"
     if unexpected:
         return (
             f'<span class="{cls} unexp" title="expected {_e(expected)}">{_e(v)}</span>'
             f' <span class="small">(expected {_e(expected) or "—"})</span>'
         )
-    return f'<span class="{cls}">{_e(v)}</span>'
+    return f"<span class={cls}>{_e(v)}</span>"
 
 
 def _letter(v, *, unexpected=False, title=""):
-    cls = f"c v-{v}" if v in VERDICTS or v == "MEASURED" else "c v-x"
+    """One letter of a verdict strip, ``<i class=v-HOLDS>H</i>``: the letter and its colour say the verdict,
+    so only an unexpected letter (marked "!", outlined) carries a ``title`` (the cell and the expected
+    verdict)."""
+    cls = f"v-{v}" if v in VERDICTS or v == "MEASURED" else "v-x"
     letter = LETTERS.get(v, "?")
     if unexpected:
-        cls += " unexp"
-        letter += "!"
-    return f'<span class="{cls}" title="{_e(title)}">{_e(letter)}</span>'
+        return f'<i class="{cls} unexp" title="{_e(title)}">{_e(letter)}!</i>'
+    return f"<i class={cls}>{_e(letter)}</i>"
 
 
 def _theorem_meta(theorem_id):

@@ -134,11 +134,10 @@ def _overview(recs, theorem_ids, anchors, finding_counts, prov, decision=None):
             role = _role(vr[0])
             tag = f'<span class="tag">{_e(role)}</span>' if role != "claim" else ""
             letters = "".join(
-                _letter(
+                _letter(  # the variant heads the strip; the title of an unexpected letter names its cell
                     _shown_verdict(x),
                     unexpected=_unexpected(x),
-                    title=f"cell {_fmt(x.get('cell'))}: {_shown_verdict(x)}"  # the variant heads the strip
-                    + (f" (expected {_expected(x)})" if _unexpected(x) else ""),
+                    title=f"cell {_fmt(x.get('cell'))}: {_shown_verdict(x)} (expected {_expected(x)})",
                 )  # fmt: skip
                 for x in vr
             )
@@ -164,9 +163,10 @@ def _overview(recs, theorem_ids, anchors, finding_counts, prov, decision=None):
         cards = _decision_card(decision, anchors) + cards
     return (
         f'<section id="overview"><h2>Overview</h2><div class="cards">{cards}</div>{_error_statement(prov)}'
-        f'<p class="small">Strip legend: {legend}; a letter with "!" and an orange outline differs from the expected '
-        "verdict (hover for the cell). Self-checks and negative controls are tagged and counted apart from the "
-        "theorem verdicts; measured rows carry no verdict. Rows with unexpected verdicts come first.</p>"
+        f'<p class="small">Strip legend: {legend}; one letter per cell, in the order of the cells tables; a letter '
+        'with "!" and an orange outline differs from the expected verdict (hover for the cell). Self-checks and '
+        "negative controls are tagged and counted apart from the theorem verdicts; measured rows carry no verdict. "
+        "Rows with unexpected verdicts come first.</p>"
         f"{table}</section>"
     )
 

@@ -58,6 +58,8 @@ def _prescribed(row, params):
 
 
 def _variant_plots(tid, variant, mode, rows, plist, trials, varying, plotted):
+    """``([(title, svg), ...], ratio rows)``: the variant's plots (sweeps of the failure rate, exact law vs
+    Monte Carlo, paper vs this run) with their titles, and its statistic / bound rows (:func:`_ratio_rows`)."""
     svgs, hidden = [], []
     name = str(variant)
     if mode in ("bound", "exact"):
@@ -91,15 +93,9 @@ def _variant_plots(tid, variant, mode, rows, plist, trials, varying, plotted):
                             markers.append((pr[0], f"{pr[1]} = {_fmt(pr[0])} (theorem's formula)"))
                 part = f" ({ci_ + 1}/{len(chunks)})" if len(chunks) > 1 else ""
                 promised_label = "exact probability" if mode == "exact" else "promised failure probability δ"
-                svgs.append(
-                    plots.sweep_svg(
-                        series,
-                        x_label=x,
-                        title=f"{name}: failure rate vs {x}{part}",
-                        markers=markers,
-                        promised_label=promised_label,
-                    )  # fmt: skip
-                )
+                title = f"{name}: failure rate vs {x}{part}"
+                svg = plots.sweep_svg(series, x_label=x, title=title, markers=markers, promised_label=promised_label)
+                svgs.append((title, svg))
     if mode == "exact":
         frows = [
             {
@@ -111,34 +107,23 @@ def _variant_plots(tid, variant, mode, rows, plist, trials, varying, plotted):
             }  # fmt: skip
             for r, p in zip(rows, plist)
         ]
-        svgs.append(
-            plots.forest_svg(
-                frows,
-                x_label="probability",
-                title=f"{name}: exact law vs Monte Carlo",
-                est_label="Monte Carlo rate",
-                interval_label="exact CI",
-                ref_label="exact law",
-            )  # fmt: skip
-        )
+        title = f"{name}: exact law vs Monte Carlo"
+        svg = plots.forest_svg(frows, x_label="probability", title=title, est_label="Monte Carlo rate",
+                               interval_label="exact CI", ref_label="exact law")  # fmt: skip
+        svgs.append((title, svg))
     pairs = _paper_pairs(rows, plist, varying, plotted)
     for quantity, prs in pairs.items():
-        svgs.append(
-            plots.forest_svg(
-                [{"label": lab, "est": ours, "ref": paper} for lab, paper, ours in prs],
-                x_label=quantity,
-                title=f"{name}: {quantity}, paper vs this run",
-                est_label="this run",
-                ref_label="paper",
-            )  # fmt: skip
-        )
+        title = f"{name}: {quantity}, paper vs this run"
+        svg = plots.forest_svg([{"label": lab, "est": ours, "ref": paper} for lab, paper, ours in prs],
+                               x_label=quantity, title=title, est_label="this run", ref_label="paper")  # fmt: skip
+        svgs.append((title, svg))
     ratio = _ratio_rows(tid, variant, rows, plist, varying, trials)
     control = bool(rows) and _role(rows[0]) == "control"
     for r in ratio:  # plotted once per theorem (_ratio_plot), each row labelled with its variant
         r["label"] = f"{name} · {r['label']}"
         r["control"] = control
     hidden.extend(ratio)
-    return [s for s in svgs if s], hidden
+    return [(t, s) for t, s in svgs if s], hidden
 
 
 #: Rows per statistic/bound plot (a theorem with more cells gets several plots in the same collapsed block).

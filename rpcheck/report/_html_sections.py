@@ -42,8 +42,9 @@ def _verdict_counts(rows):
 def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3", companion=None):
     """One theorem: citation, statement, variants, and per variant its cells table, measurements and plots.
     ``rows_all`` are the theorem's cell records, ``trials`` a :class:`_Trials`. ``companion``: ``(file
-    name, dict)``: the theorem's statistic/bound distributions go to ``dict[anchor]`` (a companion page
-    written beside the report) and the section links there; ``None``: they are inline."""
+    name, dict, report's file name)``: the theorem's plots (per variant, and its statistic/bound
+    distributions) go to ``dict[anchor]`` (a companion page written beside the report, its heading linking
+    back) and the section links to each, naming the plots; ``None``: they are inline."""
     meta = _theorem_meta(tid)
     sub = "h4" if heading == "h3" else "h3"
     title = getattr(meta, "title", "") if meta else ""
@@ -89,6 +90,8 @@ def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3", companion=
             f"<th>note</th></tr></thead><tbody>{vrows}</tbody></table></details>"
         )
     seen, plotted, ratios = set(), set(), []
+    elsewhere = []  # (companion mode) the theorem's part of the companion page
+    href = _e(safe_href(companion[0]) or "") if companion is not None else ""
     by_variant = {}
     for r in rows_all:
         by_variant.setdefault(r["variant"], []).append(r)
@@ -105,27 +108,37 @@ def _theorem_section(tid, rows_all, trials, anchors, *, heading="h3", companion=
         )
         if fixed:
             parts.append(f'<p class="small muted">In every cell: {_e(_plabel(fixed, list(fixed)))}</p>')
-        table = _cells_table(rows, plist, varying)
+        table = _cells_table(rows, plist, varying, mode)
         if len(rows) > COLLAPSE_ROWS and not unexp:
             parts.append(f"<details><summary>{len(rows)} cells (table)</summary>{table}</details>")
         else:
             parts.append(table)
         parts.append(_decide_tables(rows, plist, varying, seen))
         shown, ratio = _variant_plots(tid, variant, mode, rows, plist, trials, varying, plotted)
-        if shown:
-            parts.append('<div class="plots">' + "".join(shown) + "</div>")
+        if shown and companion is not None:
+            va = anchors("v", f"{tid} {variant}")
+            elsewhere.append(
+                f'<h3 id="{va}">Variant <code>{_e(variant)}</code></h3><div class="plots">'
+                + "".join(svg for _, svg in shown) + "</div>"
+            )
+            what = "; ".join(t.removeprefix(f"{variant}: ") for t, _ in shown)
+            parts.append(f'<p class="small">Plots: <a href="{href}#{va}">{_e(what)}</a>, on the companion page.</p>')
+        elif shown:
+            parts.append('<div class="plots">' + "".join(svg for _, svg in shown) + "</div>")
         ratios.extend(ratio)
     block = _ratio_plot(ratios)
-    if block and companion is not None:
-        name, sink = companion
+    if companion is not None:
+        name, sink, report = companion
         anchor = anchors("t", tid)
-        block = block.replace("<details>", "<details open>", 1)
-        sink[anchor] = f'<section id="{anchor}"><h2>{_e(tid)}</h2>{block}</section>'
-        href = _e(safe_href(name) or "")
-        parts.append(
-            f'<p class="small">Distribution of statistic / bound per cell ({len(ratios)} cells): '
-            f'<a href="{href}#{anchor}">{_e(name)}</a>, beside this report.</p>'
-        )
+        if block:
+            elsewhere.append(block.replace("<details>", "<details open>", 1))
+            parts.append(
+                f'<p class="small">Distribution of statistic / bound per cell ({len(ratios)} cells): '
+                f'<a href="{href}#{anchor}">{_e(name)}</a>, beside this report.</p>'
+            )
+        if elsewhere:
+            back = f'<a href="{_e(safe_href(report) or "")}#{anchor}">{_e(tid)}</a>'  # the theorem in the report
+            sink[anchor] = f'<section id="{anchor}"><h2>{back}</h2>{"".join(elsewhere)}</section>'
     else:
         parts.append(block)
     parts.append("</section>")
@@ -248,7 +261,7 @@ def _agreement_text(agrees):
 
 
 def _text_td(text):
-    return f"<td class='small'>{_e(text)}</td>"
+    return f"<td>{_e(text)}</td>"  # small type: the table's class "pv" sets it for every cell
 
 
 def _value_td(v):
@@ -262,16 +275,53 @@ def _data_kind(used):
     return "real data" if str(used).startswith("real data:") else "stand-in"
 
 
-def _paper_vs_rpcheck(recs, anchors):
+#: What "Paper vs rpcheck" says about its rows, the text of the section on either page.
+_PV_INTRO = (
+    "Every number a reproduction compares with the paper: the paper's value, this run's, their difference (± "
+    "the two-sided 99% normal interval where the checker reports a standard error), the data (marked real data "
+    "-- a paper's own file, named with its SHA-256 -- or stand-in) and the protocol with its solver and loss, "
+    "and the verdicts of the rows that use the comparison. Where the paper gives no number (a figure without "
+    "legible values, a sentence), its statement stands in the paper column and the difference column says "
+    "whether this run agrees with it."
+)
+
+
+def _pv_table(groups, keep=lambda agrees: True, report=""):
+    """The table of :func:`_paper_vs_rpcheck` over the pairs for which ``keep(agrees)`` is true (a group's
+    shared cells span its kept rows); ``report``: the href of the report its theorem links lead into ("":
+    this page)."""
+    rows = []
+    for first, last, pairs in groups:
+        kept = [html_ for html_, agrees in pairs if keep(agrees)]
+        span = f' rowspan="{len(kept)}"'
+        for i, middle in enumerate(kept):
+            rows.append(f"<tr>{first(span, report) if i == 0 else ''}{middle}{last(span) if i == 0 else ''}</tr>")
+    table = (
+        '<table class="pv fixed"><colgroup><col style="width:13%">'
+        '<col style="width:12%"><col style="width:10%"><col style="width:14%"><col style="width:8%">'
+        '<col style="width:11%"><col style="width:18%"><col style="width:14%"></colgroup><thead><tr>'
+        "<th>theorem · cell</th><th>row</th><th>quantity</th><th>paper</th><th>rpcheck</th>"
+        "<th>rpcheck − paper or agreement</th>"
+        f"<th>data · protocol</th><th>verdicts</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+    return table, len(rows)
+
+
+def _paper_vs_rpcheck(recs, anchors, companion=None):
     """One table over every reproduction in the run: the paper's number, ours, the difference (with a 99%
     normal interval where the checker reports a standard error), the data and protocol, and the verdicts of
-    the rows that carry the comparison."""
+    the rows that carry the comparison.
+
+    Returns ``(section of the report, companion page body or "")``. ``companion``: ``(file name of the
+    companion page, file name of the report)``: the full table goes to the companion page (its theorem links
+    point back into the report) and the report's section keeps the counts (agree, disagree, no rule) and the
+    rows that disagree with the paper; ``None``: the full table is in the section."""
     groups = {}
     for r in recs:
         s = r.get("decide_info")
         if isinstance(s, str) and "paper_" in s:
             groups.setdefault((r["theorem"], _key(_params(r)), s), []).append(r)
-    rows = []
+    built, counts = [], Counter()
     for (tid, _, s), rr in groups.items():
         try:
             data = json.loads(s)
@@ -292,8 +342,8 @@ def _paper_vs_rpcheck(recs, anchors):
         if n_unexp:
             verdicts += f"; {n_unexp} unexpected"
         cell = ", ".join(f"{k}={fmt_value(v)}" for k, v in params.items())
-        pairs = _pair_rows(data)
-        for i, (label, q, paper, ours, se, agrees) in enumerate(pairs):
+        pairs = []
+        for label, q, paper, ours, se, agrees in _pair_rows(data):
             if isinstance(paper, str):  # qualitative: the paper states a shape, not a number
                 dtxt = _agreement_text(agrees) + (f" (ours ± {fmt_value(_Z99 * se)}, 99%)" if se is not None else "")
             else:
@@ -301,41 +351,43 @@ def _paper_vs_rpcheck(recs, anchors):
                 dtxt = fmt_value(diff) if se is None else f"{fmt_value(diff)} ± {fmt_value(_Z99 * se)} (99%)"
                 if agrees is not None:
                     dtxt += f"; {_agreement_text(agrees)}"
-            span = f' rowspan="{len(pairs)}"'
-            first = (
-                f'<td{span}><a href="#{anchors("t", tid)}">{_e(tid)}</a><div class="small muted">{_e(cell)}</div></td>'
-                if i == 0
-                else ""
-            )
-            last = (
-                f"<td{span}><div><b>{_data_kind(used)}</b></div>{_e(fmt_value(used))}"
-                f"<div class='small muted'>{_e(fmt_value(how))}</div></td>"
-                f"<td{span} class='small'>{_e(verdicts)}</td>"
-                if i == 0
-                else ""
-            )
-            rows.append(
-                f"<tr>{first}<td>{_e(label)}</td><td>{_e(q)}</td>{_value_td(paper)}"
-                f"{_value_td(ours)}{_text_td(dtxt) if isinstance(paper, str) else _num_td(dtxt)}{last}</tr>"
-            )
-    if not rows:
-        return ""
-    return (
-        '<section id="paper-vs-rpcheck"><h2>Paper vs rpcheck</h2><p class="small">Every number a reproduction '
-        "compares with the paper: the paper's value, this run's, their difference (± the two-sided 99% normal "
-        "interval where the checker reports a standard error), the data (marked real data -- a paper's own file, "
-        "named with its SHA-256 -- or stand-in) and the protocol with its solver and loss, and the verdicts of "
-        "the rows that use the comparison. Where the paper gives no number (a figure without legible values, a "
-        "sentence), its statement stands in the paper column and the difference column says whether this run "
-        "agrees with it.</p><details><summary>"
-        f"{len(rows)} compared numbers</summary><table class=\"pv fixed\"><colgroup><col style=\"width:13%\">"
-        '<col style="width:12%"><col style="width:10%"><col style="width:14%"><col style="width:8%">'
-        '<col style="width:11%"><col style="width:18%"><col style="width:14%"></colgroup><thead><tr>'
-        "<th>theorem · cell</th><th>row</th><th>quantity</th><th>paper</th><th>rpcheck</th>"
-        "<th>rpcheck − paper or agreement</th>"
-        f"<th>data · protocol</th><th>verdicts</th></tr></thead><tbody>{''.join(rows)}</tbody></table></details>"
-        "</section>"
+            counts[agrees] += 1
+            pairs.append((
+                f"<td>{_e(label)}</td><td>{_e(q)}</td>{_value_td(paper)}"
+                f"{_value_td(ours)}{_text_td(dtxt) if isinstance(paper, str) else _num_td(dtxt)}",
+                agrees,
+            ))  # fmt: skip
+        if not pairs:
+            continue
+        theorem = f'#{anchors("t", tid)}">{_e(tid)}</a><div class="small muted">{_e(cell)}</div>'
+        data_html = (
+            f"<div><b>{_data_kind(used)}</b></div>{_e(fmt_value(used))}"
+            f"<div class='small muted'>{_e(fmt_value(how))}</div>"
+        )
+        built.append((
+            lambda span, report, t=theorem: f'<td{span}><a href="{report}{t}</td>',
+            lambda span, d=data_html, v=verdicts: f"<td{span}>{d}</td><td{span}>{_e(v)}</td>",
+            pairs,
+        ))  # fmt: skip
+    if not built:
+        return "", ""
+    table, n = _pv_table(built, report="" if companion is None else _e(safe_href(companion[1]) or ""))
+    tally = (
+        f"{n} compared numbers: {counts[True]} agree, {counts[False]} disagree, {counts[None]} with no agreement "
+        "rule here (a difference to read, or a trend across cells)"
     )
+    head = f'<section id="paper-vs-rpcheck"><h2>Paper vs rpcheck</h2><p class="small">{_PV_INTRO}</p>'
+    if companion is None:
+        return f"{head}<details><summary>{n} compared numbers</summary>{table}</details></section>", ""
+    name = _e(safe_href(companion[0]) or "")
+    disagree, n_dis = _pv_table(built, keep=lambda agrees: agrees is False)
+    if n_dis:
+        disagree = f"<details><summary>the {n_dis} that disagree with the paper</summary>{disagree}</details>"
+    section = (
+        f'{head}<p>{_e(tally)}. Every compared number: <a href="{name}">{_e(companion[0])}</a>, beside this '
+        f"report.</p>{disagree if n_dis else ''}</section>"
+    )
+    return section, f"{head}<p>{_e(tally)}.</p>{table}</section>"
 
 
 def _constants_section(constants):

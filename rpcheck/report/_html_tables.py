@@ -24,7 +24,6 @@ from ._html_base import (
 from ._text import esc as _e
 from ._text import fmt_num as _fmt
 from ._text import fmt_value, safe_href
-from .model import role as _role
 
 # ---------------------------------------------------------------------------------------------------------
 # tables
@@ -50,10 +49,17 @@ def _num_td(text, *, bare=False):
     return f'<td class="num{" long" if len(text) > 18 else ""}">{_e(text)}</td>'
 
 
-def _cells_table(rows, plist, varying):
+#: Modes whose rows are decided without a sampling error (one certified counterexample refutes, a decide() hook
+#: measures): their tables have no "rate [exact CI]" column; the claim column states what the draws support.
+RATELESS_MODES = ("deterministic", "search", "report")
+
+
+def _cells_table(rows, plist, varying, mode=""):
     """One row per cell. At most ``MAX_PARAM_COLUMNS`` parameter columns; more varying parameters share one
-    wrapping column (so the table fits 1280 px)."""
+    wrapping column (so the table fits 1280 px). A table of a mode in ``RATELESS_MODES`` names its mode once in
+    the header instead of a rate column."""
     one_col = len(varying) > MAX_PARAM_COLUMNS
+    rate = mode not in RATELESS_MODES
     optional = {  # columns shown only when some row of the table has a value
         "promised": [_fmt(_num(r.get("promised"))) for r in rows],
         "p-value (Holm α)": [
@@ -66,8 +72,12 @@ def _cells_table(rows, plist, varying):
         "worst slack": [_fmt(_num(r.get("slack_min"))) for r in rows],
     }
     optional = {k: v for k, v in optional.items() if any(v)}
+    counts = "<th>failures / evaluated</th>" + ("<th>rate [exact CI]</th>" if rate else "")
+    if not rate:
+        counts = f"<th>failures / evaluated · {_e(mode)}</th>"
     head = ("<th>parameters</th>" if one_col else "".join(f"<th>{_e(k)}</th>" for k in varying)) + (
-        "<th>failures / evaluated</th><th>rate [exact CI]</th>" + "".join(f"<th>{_e(k)}</th>" for k in optional)
+        counts
+        + "".join(f"<th>{_e(k)}</th>" for k in optional)
         + "<th>verdict</th><th>claim · evidence</th>"
     )
     body, prev_claim = [], None
@@ -98,9 +108,7 @@ def _cells_table(rows, plist, varying):
         reason = _str(r.get("vacuous_reason"))
         if reason:
             ev.append(f'<div class="muted small">{_e(reason)}</div>')
-        role = _role(r)
-        tag = f' <span class="tag">{_e(role)}</span>' if role in ("self-check", "control") else ""
-        verdict = _badge(shown, unexpected=unexp, expected=_expected(r)) + tag
+        verdict = _badge(shown, unexpected=unexp, expected=_expected(r))  # the variant's heading tags its role
         body.append(
             f"<tr{' class=unexp-row' if unexp else ''}>"
             + (
@@ -110,7 +118,7 @@ def _cells_table(rows, plist, varying):
             )
             + f'<td>{_e(_fmt(r.get("failures")))} / {_e(_fmt(r.get("evaluated")))}'
             + (f'<div class="muted small">{_e(", ".join(notes))}</div>' if notes else "")
-            + f'</td><td>{_e(_fmt(_num(r.get("failure_rate"))))}{_e(ci)}</td>'
+            + (f'</td><td>{_e(_fmt(_num(r.get("failure_rate"))))}{_e(ci)}</td>' if rate else "</td>")
             + "".join(f"<td>{_e(v[j])}</td>" for v in optional.values())
             + f"<td>{verdict}</td><td>{''.join(ev)}</td></tr>"
         )

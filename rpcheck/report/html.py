@@ -9,8 +9,10 @@ and plot labels are plain text.
 Layout: overview (first the decision rate and the undecided rows, :mod:`rpcheck.report.decision`; the
 verdict strip per theorem and variant, unexpected rows first; counts; the run's error-rate statement) ->
 contents -> findings -> empirical constants -> one section per paper with its theorems -> provenance
-(collapsed). :func:`write_report` puts the per-trial statistic/bound distributions on a companion page beside
-the report (linked from each theorem); :func:`render_report` keeps them inline. Rows of role "measurement"
+(collapsed). :func:`write_report` puts every plot (per variant, and per theorem the per-trial statistic/bound
+distributions) on one companion page beside the report and the full "Paper vs rpcheck" table on another, each
+linked from where it belongs; the report keeps that section's counts and disagreements. :func:`render_report`
+keeps everything inline. Rows of role "measurement"
 are shown as measured (no verdict); rows of role "self-check" and "control" are labelled and counted apart
 from the theorem verdicts. The ``role``, ``claim`` and ``undetermined`` columns are used when present;
 without them every row is a claim and the HOLDS claim is derived from the interval columns (marked as such).
@@ -60,9 +62,10 @@ def _prepare(result):
 
 
 #: End tags HTML makes optional (a cell ends at the next cell or row, a row at the next row or the table's
-#: end): left out of the page, they are about a tenth of a large report. Every string from the results is
-#: escaped, so these sequences occur only as tags.
-_OPTIONAL_END_TAGS = ("</td>", "</th>", "</tr>")
+#: end, a thead at its tbody, a tbody at the table's end: every table here is written as
+#: ``<thead>...</thead><tbody>...</tbody></table>`` or without either): left out of the page, they are about
+#: a tenth of a large report. Every string from the results is escaped, so these sequences occur only as tags.
+_OPTIONAL_END_TAGS = ("</td>", "</th>", "</tr>", "</thead>", "</tbody>")
 
 
 def _page(title, body):
@@ -89,17 +92,20 @@ def render_report(result, *, title="rpcheck verification report", constants=None
     -------
     str
         A complete HTML document: no scripts, no external resources, every data string escaped, every plot
-        inline (:func:`write_report` moves the per-trial distributions to a companion page).
+        inline (:func:`write_report` moves the plots and the full "Paper vs rpcheck" table to companion pages).
     """
     return _render(result, title=title, constants=constants)[0]
 
 
-def _render(result, *, title="rpcheck verification report", constants=None, companion=None):
-    """``(report page, companion page or None)``. ``companion``: the file name of the companion page that
-    receives the statistic/bound distributions (``None``: inline, no companion page)."""
+def _render(result, *, title="rpcheck verification report", constants=None, name=None):
+    """``(report page, {file name: companion page})``. ``name``: the report's file name; with it, the plots go
+    to the companion page ``<stem>-distributions.html`` and the full "Paper vs rpcheck" table to
+    ``<stem>-paper-vs-rpcheck.html`` (each written only when it has content); ``None``: everything inline."""
     recs, trials, prov = _prepare(result)
     anchors = _Anchors()
-    sink = None if companion is None else (companion, {})
+    stem = None if name is None else Path(name).stem
+    sink = None if name is None else (f"{stem}-distributions.html", {}, name)
+    pv_name = None if name is None else f"{stem}-paper-vs-rpcheck.html"
     by_theorem = {}
     for r in recs:
         by_theorem.setdefault(r["theorem"], []).append(r)
@@ -110,7 +116,7 @@ def _render(result, *, title="rpcheck verification report", constants=None, comp
     findings_html, finding_counts = _findings(recs, theorem_ids, anchors)
     decision = decision_rate(getattr(result, "cells", None), prov)
     overview = _overview(recs, theorem_ids, anchors, finding_counts, prov, decision)
-    paper_vs = _paper_vs_rpcheck(recs, anchors)
+    paper_vs, pv_page = _paper_vs_rpcheck(recs, anchors, None if name is None else (pv_name, name))
     toc = ['<li><a href="#overview">Overview</a></li><li><a href="#findings">Findings</a></li>']
     if paper_vs:
         toc.append('<li><a href="#paper-vs-rpcheck">Paper vs rpcheck</a></li>')
@@ -143,13 +149,21 @@ def _render(result, *, title="rpcheck verification report", constants=None, comp
         f'<section id="findings"><h2>Findings</h2>{findings_html}</section>{paper_vs}'
         f"{_constants_section(constants)}{''.join(sections)}<h2>Provenance</h2>{_provenance(prov)}"
     )
-    extra = None
+    extra = {}
     if sink is not None and sink[1]:
-        extra = _page(
-            f"{title}: distributions",
-            f"<h1>{_e(title)}: statistic / bound per cell</h1><p class='muted small'>Generated {generated}, companion "
-            "of the report beside it: per theorem, the quantiles of statistic / bound over the trials of each cell "
-            f"(median, 5%–95%, max) against the claim's line at 1.</p>{''.join(sink[1].values())}",
+        extra[sink[0]] = _page(
+            f"{title}: plots",
+            f"<h1>{_e(title)}: plots per theorem</h1><p class='muted small'>Generated {generated}, companion of the "
+            f"report {_e(name)} beside it: per theorem, the plots of its variants (failure rate against the swept "
+            "parameter, exact law against Monte Carlo, the paper's numbers against this run's) and the quantiles "
+            "of statistic / bound over the trials of each cell (median, 5%–95%, max) against the claim's line at "
+            f"1.</p>{''.join(sink[1].values())}",
+        )
+    if pv_page:
+        extra[pv_name] = _page(
+            f"{title}: paper vs rpcheck",
+            f"<h1>{_e(title)}: paper vs rpcheck</h1><p class='muted small'>Generated {generated}, companion of the "
+            f"report {_e(name)} beside it (the theorem links lead into it).</p>{pv_page}",
         )
     return _page(title, body), extra
 
@@ -187,14 +201,15 @@ def write_report(result, path, *, title="rpcheck verification report", constants
     """Render and write the report atomically (temporary file + ``os.replace``, with the permissions of an
     ordinary new file: ``0o666`` minus the umask, not ``mkstemp``'s ``0o600``); returns the Path.
 
-    The per-trial distributions of statistic / bound (a plot row per cell, collapsed and secondary) go to a
-    companion page ``<stem>-distributions.html`` beside it, linked from each theorem's section, so that the
-    report stays small (about 15% of its size at the quick profile); without distributions, no companion."""
+    Two companion pages beside it keep the report small (together about a third of what it would be at the
+    quick profile): ``<stem>-distributions.html`` holds every plot (per variant its sweeps and comparisons,
+    per theorem the per-trial distributions of statistic / bound), linked from each variant and theorem by
+    what it shows; ``<stem>-paper-vs-rpcheck.html`` the full table of the papers' numbers against this run's,
+    whose counts and disagreements stay in the report. A page with nothing to show is not written."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    companion = path.with_name(f"{path.stem}-distributions.html")
-    text, extra = _render(result, title=title, constants=constants, companion=companion.name)
-    if extra is not None:
-        store.atomic_write_text(companion, extra)
+    text, extra = _render(result, title=title, constants=constants, name=path.name)
+    for name, page in extra.items():
+        store.atomic_write_text(path.with_name(name), page)
     store.atomic_write_text(path, text)
     return path

@@ -128,10 +128,15 @@ def test_theorem_section_page_has_no_horizontal_overflow(tmp_path):
 
 #: The report of a quick-profile run must stay below this (bytes), so that it opens fast and can be mailed.
 QUICK_REPORT_LIMIT = 1_500_000
-#: What the model below leaves out of a real quick report: the "Paper vs rpcheck" section and the sweep
-#: plots (about 0.12 MB and 0.14 MB of the 1.43 MB report of a quick run, BENCHMARKS.md); the model's
-#: report must leave that room under the limit.
-MODEL_LEAVES_OUT = 300_000
+#: What the model below leaves out of a real quick report, measured as the real report's size minus the
+#: model's (both written by ``write_report``; every plot and the full "Paper vs rpcheck" table are on the
+#: companion pages of both): 1,319,810 - 1,078,884 = 240,926 bytes for a quick run of 97 theorems, 1,267 rows,
+#: of which 169,674 are measurement tables larger than the model's one stand-in per theorem, 33,745 the
+#: report's "Paper vs rpcheck" section (counts and disagreements; the model has no ``paper_*`` keys) and the
+#: rest longer claims and findings. Rounded up; the model's report must leave that room under the limit.
+#: To re-measure: sum the bytes of both reports by section (overview, findings, paper-vs-rpcheck, cells
+#: tables, ``div.decide`` blocks) after ``rpcheck report`` of a quick run's results directory.
+MODEL_LEAVES_OUT = 250_000
 
 #: Every element whose own content is wider than its box and that scrolls horizontally (overflow-x auto or
 #: scroll), with every <details> opened first so that collapsed tables are measured too.

@@ -174,7 +174,7 @@ def _v2_result(with_v2=True):
 def test_roles_are_counted_apart_and_measurements_have_no_verdict():
     text = render_report(_v2_result())
     overview = text.split('id="overview"')[1].split("</section>")[0]
-    assert re.search(r'v-HOLDS">HOLDS</span><b>8</b>theorem verdicts', overview)  # only the 8 claim rows
+    assert re.search(r'v-HOLDS"?>HOLDS</span><b>8</b>theorem verdicts', overview)  # only the 8 claim rows
     assert "self-checks<b>8</b>8 as expected" in overview
     assert "negative controls<b>8</b>8 as expected" in overview
     assert re.search(r"MEASURED</span><b>8</b>measured, no verdict", overview)
@@ -186,7 +186,7 @@ def test_roles_are_counted_apart_and_measurements_have_no_verdict():
 
 def test_without_v2_columns_every_row_is_a_claim_and_holds_claims_are_derived():
     text = render_report(_v2_result(with_v2=False))
-    assert re.search(r'v-HOLDS">HOLDS</span><b>16</b>theorem verdicts', text)
+    assert re.search(r'v-HOLDS"?>HOLDS</span><b>16</b>theorem verdicts', text)
     assert "P(fail) ≤ 0.031 at 99.9% (promised 0.1) <span class=muted>(derived)</span>" in text
     assert "no counterexample in 200 draws: P(counterexample) ≤ 0.031 at 99% " in text
 
@@ -288,3 +288,78 @@ def test_nice_ticks_terminate_on_ranges_at_the_rounding_level():
         t = _nice_ticks(lo, hi)
         assert 1 <= len(t) <= 21 and all(lo - 1e-9 * abs(lo) <= x <= hi + 1e-9 * abs(hi) + 1e-12 for x in t)
     assert _nice_ticks(0.0, 1.0) == [0.0, 0.2, 0.4, 0.6000000000000001, 0.8, 1.0]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# What write_report moves to its companion pages, and what stays in the report
+
+
+def _compared_result():
+    """_v2_result with a reproduction on the measurement rows: per cell, gamma agrees with the paper's and
+    accuracy does not (an ``<q>_agrees`` key beside each)."""
+    res = _v2_result()
+    cells = res.cells.copy()
+    info = {"T1": {"gamma": 7.0, "paper_gamma": 7.5, "gamma_agrees": True},
+            "T2": {"acc": 90.0, "paper_acc": 80.0, "acc_agrees": False}}  # fmt: skip
+    cells.loc[cells["variant"] == "looseness", "decide_info"] = json.dumps(info)
+    return SimpleNamespace(cells=cells, trials=res.trials, provenance=res.provenance)
+
+
+def test_plots_go_to_the_companion_page_with_a_link_per_variant(tmp_path):
+    path = write_report(_v2_result(), tmp_path / "report.html")
+    text = path.read_text(encoding="utf-8")
+    companion = (tmp_path / "report-distributions.html").read_text(encoding="utf-8")
+    assert "<svg" not in text  # every plot is on the companion page
+    link = re.search(r'Plots: <a href="report-distributions.html#(v-[^"]+)">failure rate vs r</a>', text)
+    assert link, "the variant 'stated' links to its sweep plot by the plot's title"
+    assert f'<h3 id="{link.group(1)}">Variant <code>stated</code>' in companion
+    assert "stated: failure rate vs r" in companion and companion.count("<svg") >= 2  # the broken variant too
+    assert '<h2><a href="report.html#t-user-v2">user.v2</a></h2>' in companion  # back to the theorem
+    inline = render_report(_v2_result())
+    assert "stated: failure rate vs r" in inline and "Plots: <a" not in inline  # rendered alone: inline
+
+
+def test_paper_vs_rpcheck_keeps_counts_and_disagreements_in_the_report(tmp_path):
+    path = write_report(_compared_result(), tmp_path / "report.html")
+    text = path.read_text(encoding="utf-8")
+    sec = text[text.index('id="paper-vs-rpcheck"') :]
+    sec = sec[: sec.index("</section>")]
+    assert "16 compared numbers: 8 agree, 8 disagree, 0 with no agreement rule" in sec
+    assert '<a href="report-paper-vs-rpcheck.html">' in sec
+    assert "the 8 that disagree with the paper" in sec and sec.count("DISAGREES") == 8
+    assert "; agrees<" not in sec  # only the disagreeing rows stay
+    assert 'href="#t-user-v2"' in sec  # links within the report
+    full = (tmp_path / "report-paper-vs-rpcheck.html").read_text(encoding="utf-8")
+    assert full.startswith("<!DOCTYPE html>") and full.count("DISAGREES") == 8 and full.count("; agrees<") == 8
+    assert 'href="report.html#t-user-v2"' in full  # the companion's theorem links lead into the report
+    inline = render_report(_compared_result())
+    assert "16 compared numbers</summary>" in inline and "report-paper-vs-rpcheck" not in inline
+
+
+def test_rate_column_only_for_modes_with_a_sampling_error():
+    text = render_report(_v2_result())
+    tables = re.findall(r'<table class="cells"><thead><tr>(.*?)<tbody>', text)
+    assert len(tables) == 4  # stated (bound), identity (deterministic), broken (bound), looseness (report)
+    heads = dict(zip(("stated", "identity", "broken", "looseness"), tables))
+    for v in ("stated", "broken"):
+        assert "<th>rate [exact CI]" in heads[v] and "· bound" not in heads[v]
+    assert "rate" not in heads["identity"] and "<th>failures / evaluated · deterministic" in heads["identity"]
+    assert "rate" not in heads["looseness"] and "<th>failures / evaluated · report" in heads["looseness"]
+
+
+def test_strip_letters_carry_a_title_only_when_unexpected():
+    overview = render_report(_fake_result()).split('class="overview"')[1].split("</table>")[0]
+    assert overview.count("<i class=v-HOLDS>H</i>") == 2  # cells 2 and 3, as expected: the letter says it all
+    assert '<i class="v-VIOLATED unexp" title="cell 0: VIOLATED (expected HOLDS)">V!</i>' in overview
+    assert '<i class="v-INCONCLUSIVE unexp" title="cell 1: INCONCLUSIVE (expected HOLDS)">I!</i>' in overview
+    assert overview.count("title=") == 2
+
+
+def test_report_and_companion_pages_parse_as_valid_html(tmp_path):
+    html5lib = pytest.importorskip("html5lib")
+    parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
+    write_report(_compared_result(), tmp_path / "report.html")
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["report-distributions.html", "report-paper-vs-rpcheck.html", "report.html"]
+    for name in names:
+        parser.parse((tmp_path / name).read_text(encoding="utf-8"))  # raises ParseError on any HTML error
