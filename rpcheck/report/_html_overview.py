@@ -22,7 +22,7 @@ from ._html_base import (
 from ._text import esc as _e
 from ._text import fmt_num as _fmt
 from .decision import MAX_LISTED
-from .model import ROLES, VERDICTS
+from .model import ROLES, VERDICTS, stopping_rule
 from .model import role as _role
 
 
@@ -37,14 +37,11 @@ def _error_statement(prov):
         a = _e(_fmt(alpha))
         if isinstance(fam, dict) and ("violated" in fam or "holds" in fam):
             mv, mh = _int(fam.get("violated")), _int(fam.get("holds"))
-            if prov.get("sequential") in (True, "true", "True"):
-                looks = _e(_fmt(prov.get("sequential_looks")))
-                rule = f"Bonferroni at level α/(m·K) at each of K = {looks} looks"
-            else:
-                rule = "Holm–Bonferroni"
+            rule = _e(stopping_rule(prov, alpha))
             parts.append(
-                f"One multiple-testing family for the whole run (the rows of mode bound or exact). {rule} at "
-                f"α = {a} over the <b>{_e(mv)}</b> refutation tests: P(any false VIOLATED among them) ≤ {a}; "
+                f"One multiple-testing family for the whole run (the rows of mode bound or exact), at α = {a}: "
+                f"{rule[0].upper() + rule[1:]}. Over the <b>{_e(mv)}</b> refutation tests: P(any false VIOLATED "
+                f"among them) ≤ {a}; "
                 f"and, separately, over the <b>{_e(mh)}</b> support tests of the bound rows: P(any false HOLDS "
                 f"among them) ≤ {a}. A VIOLATED of mode deterministic or search is a concrete, replayable "
                 "counterexample (no sampling error); the claim beside every HOLDS states what the data support."

@@ -130,6 +130,19 @@ def theorem_summaries(cells):
     return list(out.values())
 
 
+def stopping_rule(prov, alpha):
+    """The multiple-testing rule of a run, from its provenance's ``stopping`` (the words of every renderer)."""
+    if prov.get("stopping") == "anytime":
+        return (
+            f"anytime-valid: a cell stops once its rows are decided; e-values at {ANYTIME_SHARE * alpha:g} "
+            f"(e-Bonferroni) plus Holm at {(1 - ANYTIME_SHARE) * alpha:g} over the rows of cells that ran every "
+            "planned trial"
+        )
+    if prov.get("stopping") == "looks" or (prov.get("stopping") is None and prov.get("sequential") is True):
+        return f"group-sequential: Bonferroni over the rows and the {prov.get('sequential_looks', 'K')} looks"
+    return "Holm"
+
+
 def error_rate_statement(prov):
     """The run's family-wise error-rate statement, from its provenance (alpha and the family's size)."""
     alpha = prov.get("alpha")
@@ -142,16 +155,7 @@ def error_rate_statement(prov):
         fam_txt = ", ".join(f"{k} {v}" for k, v in fam.items())
     else:
         fam_txt = "size not recorded" if fam is None else f"{fam} rows"
-    if prov.get("stopping") == "anytime":
-        rule = (
-            f"anytime-valid: a cell stops once its rows are decided; e-values at {ANYTIME_SHARE * alpha:g} "
-            f"(e-Bonferroni) plus Holm at {(1 - ANYTIME_SHARE) * alpha:g} over the rows of cells that ran every "
-            f"planned trial; {fam_txt}"
-        )
-    elif prov.get("stopping") == "looks":
-        rule = f"group-sequential: Bonferroni over the rows and looks; {fam_txt}"
-    else:
-        rule = f"Holm: {fam_txt}"
+    rule = f"{stopping_rule(prov, alpha)}; {fam_txt}"
     return (
         f"error rate: P(any false VIOLATED) <= {alpha} and P(any false HOLDS) <= {alpha} in this run (one family, "
         f"{rule}); a deterministic VIOLATED is a concrete, replayable counterexample"

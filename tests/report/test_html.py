@@ -193,7 +193,7 @@ def test_without_v2_columns_every_row_is_a_claim_and_holds_claims_are_derived():
 
 def test_error_rate_statement_from_provenance():
     text = render_report(_v2_result())
-    assert "α = 0.01 over the <b>16</b> refutation tests" in text and "over the <b>8</b> support tests" in text
+    assert "at α = 0.01: Holm. Over the <b>16</b> refutation tests" in text and "over the <b>8</b> support tests" in text
     bare = SimpleNamespace(cells=_v2_result().cells, trials=pd.DataFrame(), provenance={})
     assert "records no α" in render_report(bare)
 
@@ -363,3 +363,19 @@ def test_report_and_companion_pages_parse_as_valid_html(tmp_path):
     assert names == ["report-distributions.html", "report-paper-vs-rpcheck.html", "report.html"]
     for name in names:
         parser.parse((tmp_path / name).read_text(encoding="utf-8"))  # raises ParseError on any HTML error
+
+
+def test_the_error_statement_names_the_runs_stopping_rule():
+    """The report's error-rate paragraph states the rule the run used (the words of report.model.stopping_rule,
+    shared with the terminal and --json): anytime-valid e-values plus Holm for the default run, Holm for a run
+    without stopping; never the looks rule for an anytime run."""
+    from rpcheck.report._html_overview import _error_statement
+    from rpcheck.report.model import error_rate_statement
+
+    fam = {"violated": 12, "holds": 12}
+    anytime = {"alpha": 0.01, "family_size": fam, "stopping": "anytime", "sequential": True, "sequential_looks": 10}
+    html = _error_statement(anytime)
+    assert "Anytime-valid" in html and "e-Bonferroni" in html and "looks" not in html
+    assert "anytime-valid" in error_rate_statement(anytime)
+    fixed = _error_statement({"alpha": 0.01, "family_size": fam, "stopping": "none", "sequential": False})
+    assert "Holm" in fixed and "e-values" not in fixed
