@@ -193,7 +193,8 @@ def test_without_v2_columns_every_row_is_a_claim_and_holds_claims_are_derived():
 
 def test_error_rate_statement_from_provenance():
     text = render_report(_v2_result())
-    assert "at α = 0.01: Holm. Over the <b>16</b> refutation tests" in text and "over the <b>8</b> support tests" in text
+    assert "at α = 0.01: Holm. Over the <b>16</b> refutation tests" in text
+    assert "over the <b>8</b> support tests" in text
     bare = SimpleNamespace(cells=_v2_result().cells, trials=pd.DataFrame(), provenance={})
     assert "records no α" in render_report(bare)
 
