@@ -157,15 +157,16 @@ def test_no_work_log(area):
     )
 
 
+# Planted diaries, assembled from pieces so that no line of this file is itself a diary mark.
 @pytest.mark.parametrize("text", [
-    "measured in session 12 on the shared machine",
-    "the Session 9 numbers",
-    "as this session found",
-    "fixed by helper s12cs",
-    "owned by other helpers",
-    "the round 2 kernel",
-    "see issue #12",
-    "lazy imports (#12)",
+    "measured in " + "session 12 on the shared machine",
+    "the " + "Session 9 numbers",
+    "as this " + "session found",
+    "fixed by " + "helper s12cs",
+    "owned by other " + "helpers",
+    "the " + "round 2 kernel",
+    "see " + "issue #12",
+    "lazy imports (" + "#12)",
 ])
 def test_the_patterns_catch_a_diary(text):
     found, _ = scan_text([(1, text)])
