@@ -1,6 +1,6 @@
 r"""Shared pieces of the Lei & Lan (2020) empirical checkers (claims 17-25, mode "report", run with
 ``rpcheck.compare``): ``comparison`` (claims 17-23), ``rsweep`` (claim 24), ``stability`` (claim 25),
-``table2`` (claims 17-23 on the paper's own Table 2), and the Table 2 rows of ``dlss`` and ``timing``.
+and the Table 2 rows of ``dlss`` and ``timing`` (the sentences on the paper's own Table 2 are ``table2_prose``).
 
 One trial = one repetition of the Table 2 protocol (random stratified split, [-1, 1] scaling from the
 training part, C by CV inside the training part, selections fitted inside each fold, exact L1-loss SVM with
