@@ -80,6 +80,17 @@ R_LE_DPAD = Constraint("r <= d' (r distinct columns of the padded rotation, d' =
                        lambda p: p["r"] <= dpad(p["d"]))
 
 
+def data_theorem_kw(*, distinct=True):
+    """Theorem keyword arguments shared by the checkers of :func:`make_data`'s n x d X at target dimension r:
+    the data array of the memory model (rpcheck.engine.theorem.trial_memory), the (n, d, r, data) parameters,
+    the FWHT round-off tolerance and, when the r columns are distinct (SRHT without replacement), r <= d'."""
+    kw = {"arrays": (("n", "d"),), "parameters": {"n": P_N, "d": P_D, "r": P_R, "data": P_DATA},
+          "tolerance": RTOL_EXACT}
+    if distinct:
+        kw["constraints"] = (R_LE_DPAD,)
+    return kw
+
+
 def make_data(kind, n, d, rng):
     """A data instance X (n x d) of one of the families used by the checkers.
 

@@ -1,6 +1,6 @@
 r"""Shared pieces of the Lei & Lan (2020) empirical checkers (claims 17-25, mode "report", run with
 ``rpcheck.compare``): ``comparison`` (claims 17-23), ``rsweep`` (claim 24), ``stability`` (claim 25),
-``table2`` (claims 17-23 on the paper's own Table 2), and the Table 2 rows of ``dlss`` and ``timing``.
+and the Table 2 rows of ``dlss`` and ``timing`` (the sentences on the paper's own Table 2 are ``table2_prose``).
 
 One trial = one repetition of the Table 2 protocol (random stratified split, [-1, 1] scaling from the
 training part, C by CV inside the training part, selections fitted inside each fold, exact L1-loss SVM with
@@ -303,6 +303,17 @@ def sign_decide(records, names):
     return verdicts, claim
 
 
+def agreement(verdict):
+    """Paper vs rpcheck agreement of a row decided ``verdict``: True for HOLDS, False for VIOLATED, None
+    otherwise (undecided)."""
+    return {Verdict.HOLDS: True, Verdict.VIOLATED: False}.get(verdict)
+
+
+def agrees(verdicts, name):
+    """:func:`agreement` of the row ``name`` in ``verdicts`` (a dict; anything else stands for no verdicts)."""
+    return agreement(verdicts.get(name) if isinstance(verdicts, dict) else None)
+
+
 def sentence_rows(records, verdicts, texts):
     """Paper vs rpcheck rows of sign-tested sentences (information only; ``verdicts`` are
     :func:`sign_decide`'s): per variant, the paper's sentence (``texts[name]``) beside the share of
@@ -311,9 +322,8 @@ def sentence_rows(records, verdicts, texts):
     rows = []
     for m, text in texts.items():
         k, n = support_count(rec.outcomes[m] for rec in records if m in rec.outcomes)
-        v = verdicts.get(m) if isinstance(verdicts, dict) else None
         rows.append({"method": m, "paper_sentence": text, "sentence": f"{k}/{n} repetitions support it",
-                     "sentence_agrees": {Verdict.HOLDS: True, Verdict.VIOLATED: False}.get(v)})
+                     "sentence_agrees": agrees(verdicts, m)})
     return rows
 
 

@@ -73,6 +73,14 @@ def trial(params, rng):
     return TrialRecord(outcomes=out, diagnostics={"beta_uniform": beta, "ratio_nps": err / bnd})
 
 
+#: the two DKM bound rows: expected HOLDS at failure probability delta, under the imported constants
+_DKM_BOUND = dict(
+    mode="bound",
+    expected=H,
+    promised_failure=lambda p: p["delta"],
+    assumed=("DKM 2006 Theorem 1 constants as recalled in rpcheck.papers.lei2020.bounds.dkm_frobenius_bound",),
+)
+
 THEOREM = register(
     Theorem(
         id="lei2020.dkm",
@@ -87,26 +95,9 @@ THEOREM = register(
             "max_j c_j).",
         kind="probabilistic",
         variants=(
-            Variant(
-                "nps",
-                "||K~-K||_F <= (1+sqrt(8 ln(1/delta)))||X||_F^2/sqrt(r) (library srht-nps)",
-                mode="bound",
-                expected=H,
-                promised_failure=lambda p: p["delta"],
-                assumed=(
-                    "DKM 2006 Theorem 1 constants as recalled in rpcheck.papers.lei2020.bounds.dkm_frobenius_bound",
-                ),
-            ),
-            Variant(
-                "uniform_with",
-                "same with beta = ||X||_F^2/(d max c_j) (library srht, replace=True)",
-                mode="bound",
-                expected=H,
-                promised_failure=lambda p: p["delta"],
-                assumed=(
-                    "DKM 2006 Theorem 1 constants as recalled in rpcheck.papers.lei2020.bounds.dkm_frobenius_bound",
-                ),
-            ),
+            Variant("nps", "||K~-K||_F <= (1+sqrt(8 ln(1/delta)))||X||_F^2/sqrt(r) (library srht-nps)", **_DKM_BOUND),
+            Variant("uniform_with", "same with beta = ||X||_F^2/(d max c_j) (library srht, replace=True)",
+                    **_DKM_BOUND),
             Variant(
                 "control_eckart_young",
                 "negative control: ||K~ - K||_F (nps) <= half the best rank-r error of K",

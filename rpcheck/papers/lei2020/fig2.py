@@ -299,7 +299,7 @@ def _paper_vs(records, params, rv, tests):
                     "beats_four_se": se,
                     "best_baseline": best,
                     "accuracy": None if acc[m, r][0] is None else round(acc[m, r][0], 2),
-                    "beats_four_agrees": {Verdict.HOLDS: True, Verdict.VIOLATED: False}.get(v),
+                    "beats_four_agrees": E.agreement(v),
                 }
             )
     out["paper_vs_fig2"] = rows

@@ -105,10 +105,8 @@ THEOREM = register(
             ),
         },
         trial=trial,
-        arrays=(("n", "d"),),  # the data X (memory model: rpcheck.engine.theorem.trial_memory)
         # nps samples WITH replacement: r > d' is allowed (e.g. r = 100 > d' = 64)
-        parameters={"n": c.P_N, "d": c.P_D, "r": c.P_R, "data": c.P_DATA},
-        tolerance=c.RTOL_EXACT,
+        **c.data_theorem_kw(distinct=False),
         tolerance_note="FWHT round-off grows like log2(d') ulps; RTOL_EXACT x ||X||_F^2 x log2(d')",
     )
 )

@@ -223,10 +223,7 @@ THEOREM = register(
             ),
         },
         trial=trial,
-        arrays=(("n", "d"),),  # the data X (memory model: rpcheck.engine.theorem.trial_memory)
-        parameters={"n": c.P_N, "d": c.P_D, "r": c.P_R, "data": c.P_DATA},
-        constraints=(c.R_LE_DPAD,),
-        tolerance=c.RTOL_EXACT,
+        **c.data_theorem_kw(),
         tolerance_note="FWHT and eigensolver round-off: RTOL_EXACT x ||X||_F^2 x log2(d)",
         findings=(
             Finding(

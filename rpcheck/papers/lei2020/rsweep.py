@@ -15,7 +15,7 @@ import numpy as np
 import scipy.stats
 
 from ... import compare as cmp
-from ...engine import Constraint, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ...engine import Constraint, Outcome, Profile, Theorem, TrialRecord, Variant, grid, register
 from . import _common as c
 from . import _empirical as E
 
@@ -86,11 +86,10 @@ def _rsweep_paper_vs(records, params, rv, verdicts):
         d = np.array([rec.diagnostics[f"acc.{m}.{rv[0]}"] - rec.diagnostics[f"acc.srht.{rv[0]}"]
                       - rec.diagnostics[f"acc.{m}.{rv[-1]}"] + rec.diagnostics[f"acc.srht.{rv[-1]}"]
                       for rec in records])  # fmt: skip
-        v = verdicts.get(m) if isinstance(verdicts, dict) else None
         rows.append({"method": m, "paper_gap_shrinks": PAPER_FIG2,
                      "gap_shrinks": float(d.mean()) if d.size else None,
                      "gap_shrinks_se": float(d.std(ddof=1) / math.sqrt(d.size)) if d.size > 1 else None,
-                     "gap_shrinks_agrees": {Verdict.HOLDS: True, Verdict.VIOLATED: False}.get(v)})
+                     "gap_shrinks_agrees": E.agrees(verdicts, m)})
     out["paper_vs_fig2"] = rows
     return out
 

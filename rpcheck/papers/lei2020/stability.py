@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from ... import compare as cmp
-from ...engine import Constraint, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, grid, register
+from ...engine import Constraint, Outcome, Profile, Theorem, TrialRecord, Variant, grid, register
 from . import _common as c
 from . import _empirical as E
 
@@ -82,12 +82,11 @@ def _stability_paper_vs(records, params, verdicts):
                   if k.startswith(f"acc.{m}.")]  # fmt: skip
             frac.append(float(np.mean(ge)) if ge else math.nan)
         frac = np.array(frac, dtype=float)
-        v = verdicts.get(m) if isinstance(verdicts, dict) else None
         rows.append({"method": m, "paper_above_diagonal": PAPER_FIG3,
                      "above_diagonal": float(np.nanmean(frac)) if frac.size else None,
                      "above_diagonal_se": float(np.nanstd(frac, ddof=1) / math.sqrt(frac.size))
                      if frac.size > 1 else None,
-                     "above_diagonal_agrees": {Verdict.HOLDS: True, Verdict.VIOLATED: False}.get(v)})
+                     "above_diagonal_agrees": E.agrees(verdicts, m)})
     out["paper_vs_fig3"] = rows
     return out
 

@@ -33,9 +33,12 @@ set (``rpcheck.compare.PAPER_TABLE2``: mean accuracy, +- and time per row, r as 
   times are each > Sparse Embedding's and SRHT's ("much" is not tested: the direction alone fails where it
   fails).
 - ``isrht_time_vs_srht`` (measurement, no verdict): "The running times of our proposed methods ISRHT-nps and
-  ISRHT-top-r are very close to SRHT. The results demonstrate that our proposed methods only slightly increase
-  the running time"; "very close" and "slightly" have no threshold in the paper, so the printed ratios are
-  reported (Paper vs rpcheck table) and not decided.
+  ISRHT-top-r are very close to SRHT." "Very close" has no threshold in the paper, so the printed ratios
+  (:func:`time_ratios`) are reported (Paper vs rpcheck table) and not decided.
+- ``proposed_time_vs_srht``: the next sentence, "The results demonstrate that our proposed methods only slightly
+  increase the running time since the computing norm can be done very efficiently." Event: the time of each of
+  ISRHT-nps, -top-r and -supervised over SRHT's is at most ``SLIGHT_RATIO`` = 1.5 (assumed: the paper prints no
+  threshold for "slightly"; "our proposed methods" read as the three ISRHT variants of the table).
 
 The Welch test (assumptions and error). Each printed "mean +- s" of a random projection is read as the mean and
 the SAMPLE standard deviation of the paper's 15 repetitions ("The reported accuracies are the averaged
@@ -63,6 +66,9 @@ VACUOUS on the dense ones. ``rp_faster_than_pca_dlss`` HOLDS on rcv1-binary only
 seven at most 1.5 s); VIOLATED elsewhere (mushrooms: DLSS 0.2 s; real-sim: DLSS 2.0 s, all seven slower;
 news20-binary: DLSS 9.3 s vs Gaussian 20.3 s). ``gauss_achl_slower`` VIOLATED on mushrooms (Gaussian 0.2 s vs
 SRHT 0.3 s) and real-sim (SRHT 23.3 s vs Gaussian 19 s, Achlioptas 6.3 s), HOLDS on the other four.
+``proposed_time_vs_srht`` (largest ratio to SRHT): VIOLATED on usps-b (ISRHT-nps 0.6 / 0.3 = 2.0), real-sim
+(ISRHT-supervised 44.3 / 23.3 = 1.90), rcv1-binary (ISRHT-supervised 1.0 / 0.5 = 2.0) and news20-binary
+(ISRHT-supervised 1.1 / 0.7 = 1.57); HOLDS on mushrooms (0.4 / 0.3 = 1.33) and gisette (1.4 / 1.5 = 0.93).
 
 Negative controls (``control_<claim>``; expected VIOLATED on every data set): the same event on a perturbed copy of
 the column that makes the sentence false by construction (:data:`PERTURBATIONS`). Significance claims: top-r's mean
@@ -70,7 +76,9 @@ set to ``max_m (m_m + se_m)``, se the standard error of the difference with meth
 and p >= 0.317 > 0.05 whatever the degrees of freedom (the t distribution's two-sided p at |t| = 1 is at least 2(1 -
 Phi(1)) = 0.317). "Better"/"best" claims: the claimed-better row's mean set to the best competitor's minus 0.01 (one
 unit of the printed precision). Time claims: PCA's time set to the slowest competitor's minus 0.1 s (one printed
-unit); for "the rows A are slower than the rows B", the slowest row of B set to the fastest row of A plus 0.1 s.
+unit); for "the rows A are slower than the rows B", the slowest row of B set to the fastest row of A plus 0.1 s;
+for "each ratio to SRHT at most 1.5", ISRHT-nps's time set to 1.5 x SRHT's plus 0.1 s (ratio 1.5 + 0.1 / SRHT's
+time > 1.5).
 Each perturbation is a derivation, not a tuning: the perturbed column violates the event by construction (the
 perturbation also fills a row that is not printed, PCA on news20-binary, and the sparse-data sentence's control is
 evaluated on every column); the control shows that the check can say VIOLATED on exactly the sentence's event.
@@ -94,6 +102,9 @@ REPETITIONS = 15
 OBLIVIOUS = ("gaussian", "achlioptas", "countsketch", "srht")
 PROPOSED = ("srht-nps", "srht-topr", "srht-supervised")
 SPARSE_SETS = ("real-sim", "rcv1-binary", "news20-binary")
+#: "only slightly increase the running time" read as a time ratio to SRHT of at most this (assumed: no threshold
+#: is printed)
+SLIGHT_RATIO = 1.5
 _ACC, _STD, _TIME = 0, 1, 2
 _NAMES = {"all": "All features", "pca": "PCA", "dlss": "DLSS", "gaussian": "Gaussian", "achlioptas": "Achlioptas",
           "countsketch": "Sparse Embedding", "srht": "SRHT", "srht-nps": "ISRHT-nps", "srht-topr": "ISRHT-top-r",
@@ -158,6 +169,24 @@ def _slower_than(t, slow, fast):
     return not bad, ("not slower: " + ev) if bad else "every pair in order"
 
 
+def time_ratios(t, rows, ref="srht"):
+    """``row -> printed time / ref's printed time`` over the printed ``rows`` (``ref`` printed)."""
+    return {m: t[m][_TIME] / t[ref][_TIME] for m in rows if _has(t, m, _TIME)}
+
+
+def _fmt_ratios(t, ratios, ref="srht"):
+    return ", ".join(f"{_NAMES[m]} {t[m][_TIME]:g} s / {_NAMES[ref]} {t[ref][_TIME]:g} s = {v:.2f}"
+                     for m, v in ratios.items())
+
+
+def _ratios_at_most(t, rows, bound, ref="srht"):
+    """Every printed row of ``rows`` has a time at most ``bound`` times ``ref``'s."""
+    ratios = time_ratios(t, rows, ref) if _has(t, ref, _TIME) else {}
+    if not ratios:
+        return None, "not printed"
+    return max(ratios.values()) <= bound, _fmt_ratios(t, ratios, ref)
+
+
 #: claim -> function(column) -> (holds or None for vacuous, evidence)
 CLAIMS = {
     "topr_sig_gt_srht": lambda t: _sig_gt(t, "srht-topr", ("srht",)),
@@ -172,6 +201,7 @@ CLAIMS = {
     "proposed_slower_than_all_sparse": lambda t: _slower_than(t, PROPOSED, ("all",)),
     "rp_faster_than_pca_dlss": lambda t: _slower_than(t, ("pca", "dlss"), cmp.RP_METHODS),
     "gauss_achl_slower": lambda t: _slower_than(t, ("gaussian", "achlioptas"), ("countsketch", "srht")),
+    "proposed_time_vs_srht": lambda t: _ratios_at_most(t, PROPOSED, SLIGHT_RATIO),
 }
 #: claims evaluated on the sparse sets only (vacuous on the dense ones)
 SPARSE_ONLY = ("proposed_slower_than_all_sparse",)
@@ -206,6 +236,13 @@ def _p_slow(slow, fast):
     return f
 
 
+def _p_ratio(row, bound, ref="srht"):
+    """``row``'s time := ``bound`` x ``ref``'s time + 0.1 s (one printed unit): its ratio exceeds ``bound``."""
+    def f(t):
+        _set(t, row, _TIME, round(bound * t[ref][_TIME] + 0.1, 10))
+    return f
+
+
 #: claim -> in-place perturbation of a copy of the column that makes the claim's event false (module docstring)
 PERTURBATIONS = {
     "topr_sig_gt_srht": lambda t: _p_sig(t, ("srht",)),
@@ -219,6 +256,7 @@ PERTURBATIONS = {
     "proposed_slower_than_all_sparse": _p_slow(PROPOSED, ("all",)),
     "rp_faster_than_pca_dlss": _p_slow(("pca", "dlss"), cmp.RP_METHODS),
     "gauss_achl_slower": _p_slow(("gaussian", "achlioptas"), ("countsketch", "srht")),
+    "proposed_time_vs_srht": _p_ratio("srht-nps", SLIGHT_RATIO),
 }
 
 
@@ -269,6 +307,8 @@ QUOTES = {
     "O(ndr) time for projection",
     "isrht_time_vs_srht": "The running times of our proposed methods ISRHT-nps and ISRHT-top-r are very close to "
     "SRHT.",
+    "proposed_time_vs_srht": "The results demonstrate that our proposed methods only slightly increase the running "
+    "time",
 }
 QUOTES["topr_sig_gt_oblivious"] = QUOTES["topr_sig_gt_srht"]
 QUOTES["pca_slower"] = QUOTES["pca_gt_dlss_rp"]
@@ -276,7 +316,7 @@ _PLACE = "Experiments (Sec. 4), 'Experimental Results' paragraph"
 _PLACE_TIME = "Experiments (Sec. 4), running-time paragraph"
 PLACES = {k: _PLACE for k in QUOTES} | {"topr_gt_nps": "Methodology, the paragraph after Proposition 2",
                                         "rp_faster_than_pca_dlss": _PLACE_TIME, "gauss_achl_slower": _PLACE_TIME,
-                                        "isrht_time_vs_srht": _PLACE_TIME}
+                                        "isrht_time_vs_srht": _PLACE_TIME, "proposed_time_vs_srht": _PLACE_TIME}
 
 
 def decide(records, params):
@@ -289,8 +329,7 @@ def decide(records, params):
         rows.append({"method": claim, "paper_table2_prose": f"'{QUOTES[claim]}' ({PLACES[claim]})",
                      "table2_prose": f"{ev} (Table 2, {key})", "table2_prose_agrees": ok})
     t = column(key)
-    ratios = ", ".join(f"{_NAMES[m]} {t[m][_TIME]:g} s / SRHT {t['srht'][_TIME]:g} s = "
-                       f"{t[m][_TIME] / t['srht'][_TIME]:.2f}" for m in ("srht-nps", "srht-topr"))
+    ratios = _fmt_ratios(t, time_ratios(t, ("srht-nps", "srht-topr")))
     rows.append({"method": "isrht_time_vs_srht", "paper_table2_prose": f"'{QUOTES['isrht_time_vs_srht']}' "
                  f"({PLACES['isrht_time_vs_srht']})", "table2_prose": f"{ratios} (Table 2; 'very close' has no "
                  "threshold in the paper: not decided)", "table2_prose_agrees": None})
@@ -324,6 +363,7 @@ EXPECTED = {
     "proposed_slower_than_all_sparse": _only(_H, SPARSE_SETS, _VAC),
     "rp_faster_than_pca_dlss": _only(_H, ("rcv1-binary",), _V),
     "gauss_achl_slower": _only(_V, ("mushrooms", "real-sim"), _H),
+    "proposed_time_vs_srht": _only(_H, ("mushrooms", "gisette"), _V),
 }
 
 
@@ -346,11 +386,14 @@ _TITLES = {
     "proposed_slower_than_all_sparse": "sparse sets: the three ISRHT times above All features' (liblinear on X)",
     "rp_faster_than_pca_dlss": "the seven random projections' times below PCA's and DLSS's",
     "gauss_achl_slower": "Gaussian's and Achlioptas's times above Sparse Embedding's and SRHT's",
+    "proposed_time_vs_srht": "ISRHT-nps's, -top-r's and -supervised's times each at most 1.5 x SRHT's",
 }
 _ASSUMED = {
     "topr_sig_gt_srht": ("printed +- = sample std of 15 repetitions; 'significant' = two-sided Welch p < 0.05",),
     "rp_faster_than_pca_dlss": ("'especially on large datasets' read as a gradation of a statement for every data "
                                 "set",),
+    "proposed_time_vs_srht": ("'only slightly increase the running time' read as a time ratio to SRHT <= 1.5",
+                              "'our proposed methods' read as ISRHT-nps, ISRHT-top-r and ISRHT-supervised"),
 }
 _ASSUMED["topr_sig_gt_oblivious"] = _ASSUMED["topr_sig_gt_srht"]
 
@@ -432,9 +475,11 @@ THEOREM = register(
             ),
             Finding(
                 "prose_rp_efficiency",
-                "The random projections are not all faster than PCA and DLSS in Table 2 except on rcv1-binary: "
-                "DLSS takes 0.2 s on mushrooms (Gaussian 0.2 s, the others 0.3-0.4 s), 2.0 s on real-sim (every "
-                "random projection 2.4-44.3 s), 9.3 s on news20-binary (Gaussian 20.3 s, Achlioptas 28.6 s).",
+                "The random projections are not all faster than PCA and DLSS in Table 2 except on rcv1-binary; "
+                "against DLSS alone the sentence fails on five of six data sets: DLSS takes 0.2 s on mushrooms "
+                "(Gaussian 0.2 s, the others 0.3-0.4 s), 1.0 s on usps-b (Gaussian 1.0 s), 5.8 s on gisette "
+                "(Gaussian 5.9 s, Achlioptas 7.8 s), 2.0 s on real-sim (every one of the seven 2.4-44.3 s, SRHT "
+                "23.3 s), 9.3 s on news20-binary (Gaussian 20.3 s, Achlioptas 28.6 s).",
                 evidence_variant="rp_faster_than_pca_dlss",
                 location=f"{_PLACE_TIME}, against Table 2",
                 quote=QUOTES["rp_faster_than_pca_dlss"],
@@ -449,6 +494,17 @@ THEOREM = register(
                 location=f"{_PLACE_TIME}, against Table 2 (mushrooms, real-sim)",
                 quote=QUOTES["gauss_achl_slower"],
                 kind="paper error",
+            ),
+            Finding(
+                "t2_time",
+                "In Table 2, ISRHT-nps takes 0.6 s against SRHT's 0.3 s on usps-b (2x) and 0.6 vs 0.5 s on "
+                "rcv1-binary; ISRHT-supervised 44.3 vs 23.3 s on real-sim (1.9x), 1.0 vs 0.5 s on rcv1-binary (2x) "
+                "and 1.1 vs 0.7 s on news20-binary (1.57x): sub-second differences up to 2x, which 'very close' and "
+                "'only slightly increase' may or may not cover (decided at the assumed ratio 1.5).",
+                evidence_variant="proposed_time_vs_srht",
+                location=f"{_PLACE_TIME}, against Table 2",
+                quote=QUOTES["proposed_time_vs_srht"],
+                kind="observation",
             ),
         ),
     )

@@ -23,7 +23,7 @@ import zlib
 
 import numpy as np
 
-from ...engine import Citation, Param, Verdict
+from ...engine import Citation, Param, Profile, Verdict
 from ...engine import Constraint as Constraint  # re-exported: the theorem modules declare c.Constraint(...)
 from ...generators import haar_orthonormal
 from ...sketches import make_sketch
@@ -187,6 +187,28 @@ def fig1_points(a):
 
 def fig1_spread_param():
     return {"a": FLOAT(0.0, None, closed="neither", doc="spread of the Figure-1 points (+-a, +-1)")}
+
+
+def multiclass_profiles(ci, standard):
+    """The profiles of the planted multiclass checkers (shi2012.thm8, shi2012.thm9): the first ``ci`` cell at
+    quick, the ``ci`` cells at ci (600 trials each), the ``standard`` cells at standard (3000) and full (20000)."""
+    return {
+        "quick": Profile(cells=ci[:1], trials=600),
+        "ci": Profile(cells=ci, trials=600),
+        "standard": Profile(cells=standard, trials=3000),
+        "full": Profile(cells=standard, trials=20000),
+    }
+
+
+def multiclass_parameters(eps):
+    """The parameters of the planted multiclass checkers: margin gamma, ``eps`` (its Param), n, m, d, L."""
+    return {"gamma": FLOAT(0.0, 1.0, closed="right", doc="planted multiclass margin in (0, 1]"), "eps": eps,
+            "n": INT(1, doc="rows of R"), "m": INT(1, doc="points"), "d": INT(2, doc="dimension"),
+            "L": INT(2, doc="classes")}
+
+
+#: the L class witnesses of rpcheck.generators.multiclass_dataset are orthonormal in R^d
+L_LE_D = Constraint("L <= d (orthonormal class witnesses)", lambda p: p["L"] <= p["d"])
 
 
 #: Theorem 8 as printed (the statement of shi2012.thm8 and of shi2012.thm8.final_step).

@@ -148,11 +148,11 @@ import math
 
 import numpy as np
 
-from ...engine import Constraint, Outcome, Param, Profile, Theorem, TrialRecord, Variant, register
+from ...engine import Outcome, Profile, Theorem, TrialRecord, Variant, register
 from ...stats import holm
 from . import _common as c
 from . import bounds as B
-from .fig3_trend import parse_grid
+from .fig3_trend import N_GRID_VALID, P_N_GRID, parse_grid
 
 __all__ = ["THEOREM", "trial", "decide", "pairs_decision", "step_power", "powers", "exact_checks", "SERIES"]
 
@@ -636,9 +636,8 @@ THEOREM = register(Theorem(
     kind="empirical",
     variants=_VARIANTS,
     profiles=_PROFILES,
-    parameters={"n_grid": Param("str", doc="comma-separated strictly increasing projected dimensions n (at least 2)")},
-    constraints=(Constraint("n_grid: comma-separated strictly increasing ints >= 1, at least 2",
-                            lambda p: bool(parse_grid(p["n_grid"]))),),
+    parameters={"n_grid": P_N_GRID},
+    constraints=(N_GRID_VALID,),
     trial=trial,
     decide=decide,
     tolerance=c.TOL,

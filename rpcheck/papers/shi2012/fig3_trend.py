@@ -134,6 +134,12 @@ def parse_grid(text):
     return g
 
 
+#: the paired n grid of the trend checkers (shi2012.fig3_4.trend, shi2012.fig2.trend), validated by parse_grid
+P_N_GRID = Param("str", doc="comma-separated strictly increasing projected dimensions n (at least 2)")
+N_GRID_VALID = Constraint("n_grid: comma-separated strictly increasing ints >= 1, at least 2",
+                          lambda p: bool(parse_grid(p["n_grid"])))
+
+
 def _fails(ratios, eps):
     return ~((1 - eps <= ratios) & (ratios < 1 + eps))
 
@@ -367,12 +373,8 @@ THEOREM = register(Theorem(
         for name in PANELS
     ),
     profiles=_PROFILES,
-    parameters={
-        "n_grid": Param("str", doc="comma-separated strictly increasing projected dimensions n (at least 2)"),
-        "eps": c.EPS01,
-    },
-    constraints=(Constraint("n_grid: comma-separated strictly increasing ints >= 1, at least 2",
-                            lambda p: bool(parse_grid(p["n_grid"]))),),
+    parameters={"n_grid": P_N_GRID, "eps": c.EPS01},
+    constraints=(N_GRID_VALID,),
     trial=trial,
     decide=decide,
     tolerance=c.TOL,

@@ -15,7 +15,7 @@ import functools
 import numpy as np
 
 from ..._threads import single_threaded
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
+from ...engine import Finding, Outcome, Theorem, TrialRecord, Variant, register
 from ...generators import multiclass_dataset, multiclass_margins
 from . import _common as c
 from . import bounds as B
@@ -114,16 +114,9 @@ THEOREM = register(Theorem(
                 note="Not implied when wrong-class cosines are negative (I6); asserted VIOLATED on the C12 "
                      "construction (shi2012.thm8.final_step), reported here."),
     ),
-    profiles={
-        "quick": Profile(cells=_CI[:1], trials=600),
-        "ci": Profile(cells=_CI, trials=600),
-        "standard": Profile(cells=_STANDARD, trials=3000),
-        "full": Profile(cells=_STANDARD, trials=20000),
-    },
-    parameters={"gamma": c.FLOAT(0.0, 1.0, closed="right", doc="planted multiclass margin in (0, 1]"),
-                "eps": c.EPS01, "n": c.INT(1, doc="rows of R"), "m": c.INT(1, doc="points"),
-                "d": c.INT(2, doc="dimension"), "L": c.INT(2, doc="classes")},
-    constraints=(c.Constraint("L <= d (orthonormal class witnesses)", lambda p: p["L"] <= p["d"]),),
+    profiles=c.multiclass_profiles(_CI, _STANDARD),
+    parameters=c.multiclass_parameters(c.EPS01),
+    constraints=(c.L_LE_D,),
     trial=trial,
     tolerance=c.TOL,
     tolerance_note="float64 cosines; 1e-9 absolute",

@@ -31,7 +31,7 @@ import functools
 import numpy as np
 
 from ..._threads import single_threaded
-from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, register
+from ...engine import Finding, Outcome, Theorem, TrialRecord, Variant, register
 from ...generators import multiclass_dataset, multiclass_margins
 from ...sketches import make_sketch
 from . import _common as c
@@ -156,18 +156,11 @@ THM9 = register(Theorem(
                 "interleaving does not match u = [w_1; ...; w_L] (a single wrong identity certifies VIOLATED). The "
                 "paper's tensor product read as vec(x e_y^T) is kron_block_order's layout."),
     ),
-    profiles={
-        "quick": Profile(cells=_CI[:1], trials=600),
-        "ci": Profile(cells=_CI, trials=600),
-        "standard": Profile(cells=_STANDARD, trials=3000),
-        "full": Profile(cells=_STANDARD, trials=20000),
-    },
-    parameters={"gamma": c.FLOAT(0.0, 1.0, closed="right", doc="planted multiclass margin in (0, 1]"),
-                "eps": c.FLOAT(0.0, 1.0, closed="neither", doc="eps in (0, 1) (the printed (0, 1] divides by "
-                               "1 - eps = 0 at eps = 1)"),
-                "n": c.INT(1, doc="rows of R"), "m": c.INT(1, doc="points"), "d": c.INT(2, doc="dimension"),
-                "L": c.INT(2, doc="classes")},
-    constraints=(c.Constraint("L <= d (orthonormal class witnesses)", lambda p: p["L"] <= p["d"]),),
+    profiles=c.multiclass_profiles(_CI, _STANDARD),
+    parameters=c.multiclass_parameters(c.FLOAT(0.0, 1.0, closed="neither", doc="eps in (0, 1) (the printed "
+                                                                                "(0, 1] divides by 1 - eps = 0 at "
+                                                                                "eps = 1)")),
+    constraints=(c.L_LE_D,),
     trial=_trial,
     tolerance=c.TOL,
     tolerance_note="float64 cosines; Kronecker identities to 1e-12 L d relative",

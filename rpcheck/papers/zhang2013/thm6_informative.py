@@ -69,7 +69,6 @@ import numpy as np
 from ...engine import Constraint, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...svm.drp import drp
 from ._common import (
-    ASSUMED_PROB,
     FP_REL,
     ROW_LEVEL,
     cell_key,
@@ -80,7 +79,7 @@ from ._common import (
     single_threaded,
 )
 from .bounds import C_THM6, thm6_bound
-from .thm6 import ASSUMED_C6, ASSUMED_RBAR, cell_quantities, certified_bound_outcome, draw_instance, spectrum
+from .thm6 import ASSUMED_THM6, cell_quantities, certified_bound_outcome, draw_instance, spectrum
 
 __all__ = ["THEOREM", "trial", "informative_min_m", "failure_upper", "control_failure_lower", "cell_bound"]
 
@@ -234,7 +233,7 @@ THEOREM = register(
                 mode="bound",
                 expected=_expected_holds("as_printed"),
                 promised_failure=lambda p: float(p["delta"]),
-                assumed=(ASSUMED_C6, ASSUMED_RBAR, "eps in (0, 1/2] [R]", ASSUMED_PROB),
+                assumed=ASSUMED_THM6,
                 note="Expected HOLDS: P(fail) <= (rbar^2 + sum g^4)/(m eps^2) (Markov on ||G(AA^T - I)G||_F^2).",
             ),
             Variant(
@@ -243,7 +242,7 @@ THEOREM = register(
                 mode="bound",
                 expected=_expected_holds("conservative"),
                 promised_failure=lambda p: float(p["delta"]),
-                assumed=(ASSUMED_C6, ASSUMED_RBAR, "eps in (0, 1/2] [R]", ASSUMED_PROB),
+                assumed=ASSUMED_THM6,
                 note="Reported (None) or VACUOUS where the conservative bound is >= 1 (not informative).",
             ),
             Variant(
