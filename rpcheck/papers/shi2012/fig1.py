@@ -81,10 +81,13 @@ def decide(records, params):
 _A_CI = [0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 100.0]
 
 _PROFILES = {
-    # 1300 quick trials: the equivalence test at a = 1 (p0 = 0.5) has power 0.998 (0.975 at 1000);
+    # 1300 quick trials: the equivalence test at a = 1 (p0 = 0.5) has power 0.998 (0.975 at 1000) at level
+    # 0.01/500. The cheap-exact-row rule (docs/adding-a-theorem.md, "profiles") runs that cell 2,000 trials, the
+    # smallest multiple of 100 at which both exact rows (p0 = 1/2) miss HOLDS with probability <= 1e-5 at
+    # c.SUITE_LEVEL: 1 - holds_power("exact", 2000, 0.5, 0.5, c.SUITE_LEVEL) = 5.5e-6 (1.4e-5 at 1,900).
     # ci: at the exact p0 the Gaussian row at a = 3 (p0 = 0.795) has power 0.9952 with 4000 trials at level 1e-4 and the
     # uniform row up to a = 2 0.9994; at the pooled upper end and the suite level (below) 4000 give 0.973, hence 4600.
-    "quick": Profile(cells=grid(a=[1.0, 5.0]), trials=1300),
+    "quick": Profile(cells=grid(a=[1.0, 5.0]), trials=1300, more_trials=(({"a": 1.0}, 2000),)),
     # Power (ci) at the suite-wide level: the default test run is one family of M = 636 statistical rows, whose first
     # Holm step is 0.01/M = 1.6e-5; audited at 1.4e-5 = 0.01/700 for headroom. Pilot = `rpcheck calibrate --profile ci
     # --seeds 41-52` (tests/bench/power_audit.py --level 1.4e-5).
@@ -102,7 +105,7 @@ def _exact_expected(promised):
     # c.equivalence_power) with the fewest trials the cell runs with; else reported. Computed at ci (4000
     # trials): Gaussian a = 0.5..3: >= 0.9952, a = 5 (p0 = 0.874): 0.77, a = 10, 100: 0.0000 (1 - p0 = 0.063,
     # 0.0064: 0.99 needs 15,700 and 147,000 trials); uniform a = 0.5..2: >= 0.9998, a = 3 (p0 = 0.833): 0.96,
-    # a = 5: 0.43, a >= 10: 0.0000. Quick (1300): a = 1: 0.998; a = 5: 0.0000.
+    # a = 5: 0.43, a >= 10: 0.0000. Quick (2000 at a = 1, 1300 at a = 5): a = 1: 0.999999; a = 5: 0.0000.
     def f(p):
         return c.expect_exact(promised(p), c.smallest_trials(_PROFILES, p))
     return f
