@@ -43,7 +43,7 @@ angle: "acute beats obtuse" is a property of the bound (4), not of the projectio
 
 ``mirror_exact`` (self-check, mode exact, ``P(W(c) >= W(-c)) = 1/2``): the identity above, tested by the
 equivalence rule; expected HOLDS only where ``equivalence_power(0.5, T) >= 0.99`` (T >= 1,300: the standard
-and full profiles), else None.
+and full profiles, and the quick and ci cells whose ``more_trials`` reach it), else None.
 """
 
 from __future__ import annotations
