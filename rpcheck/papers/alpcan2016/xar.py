@@ -86,7 +86,6 @@ import numpy as np
 
 from ..._threads import single_threaded
 from ...engine import (
-    Citation,
     Constraint,
     Finding,
     Outcome,
@@ -102,6 +101,7 @@ from ...generators import low_rank_classification as classification_instance
 from ...linalg import embedding_distortion
 from ...sketches import make_sketch
 from ...svm.certified import FP_REL, svc_bounds
+from ._common import DATA_PARAMS, RHO_LE_MIN, cite, top_direction
 
 __all__ = [
     "THEOREM",
@@ -132,8 +132,7 @@ def adversary_map(family, d, b, V, Zfac, *, rng):
         G = rng.standard_normal((d, d))
         return np.eye(d) + b * G / np.linalg.norm(G, 2)
     if family == "shrink":
-        _, _, Wt = np.linalg.svd(Zfac, full_matrices=False)
-        v = V @ Wt[0]
+        v = top_direction(V, Zfac)
         return np.eye(d) - b * np.outer(v, v)
     if family == "delete":
         k = int(math.ceil(b * d))
@@ -418,14 +417,8 @@ THEOREM = register(
         id=THEOREM_ID,
         paper="alpcan2016",
         title="X A R objective bound: Z_opt >= Z~_opt - (1/2) e/(1-e) ||a~^T Y X A R||^2 for adversarial A",
-        citation=Citation(
-            authors="Tansu Alpcan, Benjamin I. P. Rubinstein, Christopher Leckie",
-            year=2016,
-            title="Large-Scale Strategic Games and Adversarial Machine Learning",
-            venue="55th IEEE CDC 2016, DOI 10.1109/CDC.2016.7798940; arXiv:1609.06438",
-            location="Section on the adversarial learning game (sentence quoting Paul et al. [41])",
-            equations="Paul et al. (16)-(17) with T = A R",
-        ),
+        citation=cite("Section on the adversarial learning game (sentence quoting Paul et al. [41])",
+                      "Paul et al. (16)-(17) with T = A R"),
         statement="||alpha*_pd^T Y X||_2^2 <= 1/(1 - ||E||_2) ||alpha*_pd^T Y X A R||_2^2 (quoted from [41]), hence "
         "Z_opt >= Z~_opt - (1/2) (||E||/(1 - ||E||)) ||alpha~^T Y X A R||^2, E = I - V^T A R R^T A^T V.",
         kind="deterministic",
@@ -462,9 +455,7 @@ THEOREM = register(
         trial=trial,
         decide=decide,
         parameters={
-            "n": Param("int", low=2, doc="number of examples"),
-            "d": Param("int", low=1, doc="dimension"),
-            "rho": Param("int", low=1, doc="rank of X"),
+            **DATA_PARAMS,
             "r": Param("int", low=1, doc="columns of R (Gaussian or sampled)"),
             "family": Param("choice", choices=FAMILIES, doc="family of the adversary's map A"),
             "b": Param("float", low=0.0, doc="budget of A (see the module docstring)"),
@@ -481,10 +472,7 @@ THEOREM = register(
                 "d a power of 2 for basis 'hadamard' (Sylvester construction)",
                 lambda p: p["basis"] != "hadamard" or (int(p["d"]) & (int(p["d"]) - 1)) == 0,
             ),
-            Constraint(
-                "rho <= min(n, d) (rank of the n x d data)",
-                lambda p: int(p["rho"]) <= min(int(p["n"]), int(p["d"])),
-            ),
+            RHO_LE_MIN,
             Constraint(
                 "b <= 1 for the families 'shrink' and 'delete' (a fraction)",
                 lambda p: p["family"] not in ("shrink", "delete") or float(p["b"]) <= 1.0,
