@@ -75,18 +75,7 @@ import math
 import numpy as np
 
 from ..._threads import single_threaded
-from ...engine import (
-    Constraint,
-    Finding,
-    Outcome,
-    Param,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    register,
-)
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...errors import NotSeparableError, SolverError
 from ...linalg import embedding_distortion
 from ...svm.certified import FP_REL, svc_bounds

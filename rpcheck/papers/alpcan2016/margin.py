@@ -58,8 +58,6 @@ import math
 from ..._threads import single_threaded
 from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...errors import NotSeparableError
-from ...linalg import embedding_distortion
-from ...sketches import make_sketch
 from ...svm.certified import FP_REL, svc_bounds
 from ..paul2014.margin import margin_lower_event, margin_upper_event
 from . import xar
@@ -73,17 +71,10 @@ TRIALS = 100
 
 @single_threaded
 def trial(params, rng):
-    n, d, rho, r = int(params["n"]), int(params["d"]), int(params["rho"]), int(params["r"])
-    family, b, C = params["family"], float(params["b"]), float(params["C"])
+    C = float(params["C"])
     from ...svm import solve_svc
 
-    X, y, Zfac, V = xar._instance(n, d, rho, C, params["basis"], rng)
-    if params["sketch"] == "sample":
-        R = xar.sampling_matrix(d, r, rng=rng)
-    else:
-        R = make_sketch("gaussian", d, r, rng=rng).matrix()
-    T = R if family == "identity" else xar.adversary_map(family, d, b, V, Zfac, rng=rng) @ R
-    e = float(embedding_distortion(V, VtR=V.T @ T))
+    X, y, Zfac, V, T, e, _ = xar.draw(params, rng)
     XT = X @ T
     diags = {"e": e}
     res = solve_svc(Zfac, y, C)  # X X^T = Z Z^T

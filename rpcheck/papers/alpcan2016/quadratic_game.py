@@ -100,18 +100,7 @@ import math
 import numpy as np
 
 from ..._threads import single_threaded
-from ...engine import (
-    Constraint,
-    Finding,
-    Outcome,
-    Param,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    register,
-)
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...generators import haar_orthonormal
 from ._common import cite
 

@@ -85,18 +85,7 @@ import math
 import numpy as np
 
 from ..._threads import single_threaded
-from ...engine import (
-    Constraint,
-    Finding,
-    Outcome,
-    Param,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    register,
-)
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...generators import low_rank_classification as classification_instance
 from ...linalg import embedding_distortion
 from ...sketches import make_sketch
@@ -106,6 +95,7 @@ from ._common import DATA_PARAMS, RHO_LE_MIN, cite, top_direction
 __all__ = [
     "THEOREM",
     "trial",
+    "draw",
     "adversary_map",
     "sampling_matrix",
     "hadamard_basis",
@@ -188,6 +178,28 @@ def _instance(n, d, rho, C, basis, rng):
     return X, y, Zfac, V
 
 
+def draw(params, rng):
+    """One draw of a cell (shared with alpcan2016.margin): the data (:func:`_instance`), ``R`` of the cell's
+    ``sketch`` (Gaussian N(0, 1/r) or :func:`sampling_matrix`), ``T = A R`` with the family's map
+    (:func:`adversary_map`; ``A = I`` skips the d x d products) and ``e = ||I - V^T T T^T V||``. Returns
+    ``(X, y, Zfac, V, T, e, a_minus_i)``, ``a_minus_i`` the map's ``||A - I||_2``: ``b`` by construction for
+    perturb, shrink (tests/checkers/test_alpcan2016.py) and scale, 1 for delete, recorded rather than recomputed
+    (a d x d SVD per draw)."""
+    n, d, rho, r = int(params["n"]), int(params["d"]), int(params["rho"]), int(params["r"])
+    family, b = params["family"], float(params["b"])
+    X, y, Zfac, V = _instance(n, d, rho, float(params["C"]), params["basis"], rng)
+    if params["sketch"] == "sample":
+        R = sampling_matrix(d, r, rng=rng)
+    else:
+        R = make_sketch("gaussian", d, r, rng=rng).matrix()
+    if family == "identity":
+        T, a_minus_i = R, 0.0
+    else:
+        T, a_minus_i = adversary_map(family, d, b, V, Zfac, rng=rng) @ R, (1.0 if family == "delete" else b)
+    e = float(embedding_distortion(V, VtR=V.T @ T))
+    return X, y, Zfac, V, T, e, a_minus_i
+
+
 _SOLVED_VARIANTS = ("eq16", "quoted", "quadform", "reverse", "control_quadform")
 
 
@@ -209,25 +221,11 @@ def _not_separable(e, out):
 
 @single_threaded
 def trial(params, rng):
-    n, d, rho, r = int(params["n"]), int(params["d"]), int(params["rho"]), int(params["r"])
-    family, b = params["family"], float(params["b"])
     C = float(params["C"])
     from ...errors import NotSeparableError
     from ...svm import solve_svc
 
-    X, y, Zfac, V = _instance(n, d, rho, C, params["basis"], rng)
-    if params["sketch"] == "sample":
-        R = sampling_matrix(d, r, rng=rng)
-    else:
-        R = make_sketch("gaussian", d, r, rng=rng).matrix()
-    if family == "identity":  # A = I: skip the d x d products
-        T, a_minus_i = R, 0.0
-    else:
-        A = adversary_map(family, d, b, V, Zfac, rng=rng)
-        # ||A - I||_2 is b by construction for perturb/shrink (tests/checkers/test_alpcan2016.py), b for scale
-        # and 1 for delete: recorded, not recomputed (a d x d SVD per draw)
-        T, a_minus_i = A @ R, (1.0 if family == "delete" else b)
-    e = float(embedding_distortion(V, VtR=V.T @ T))
+    X, y, Zfac, V, T, e, a_minus_i = draw(params, rng)
     lev_max = float(np.max(np.sum(V * V, axis=1)))
     XT = X @ T
     diags = {"e": e, "coherence_L": lev_max, "A_minus_I": a_minus_i}
