@@ -17,7 +17,8 @@ pieces (checkers supply the event, the formula and the axis):
   :func:`shape_trial` (one cell's trial: both points' searches), :func:`record_evaluations` /
   :func:`evaluations_of` (a search's evaluations in a trial's diagnostics),
   :func:`band_info` (one point's bracket and implied constant), :func:`shape_rows` (the claim row and its
-  negative control) and :func:`shape_claim` (the rows' rule and error in words).
+  negative control), :func:`shape_claim` (the rows' rule and error in words) and :func:`shape_variants` (the
+  two rows' declarations).
 
 Error (the derivation checkers cite). Every evaluation draws fresh independent trials, so whatever values
 the adaptive search picks, each of its two one-sided bounds covers ``p(r)`` with probability ``>= 1 - level``
@@ -33,11 +34,11 @@ import time
 
 from ..stats import Verdict, clopper_pearson
 from .constant import bisection_phase, grid_phase
-from .theorem import Outcome, TrialRecord
+from .theorem import Outcome, TrialRecord, Variant
 
 __all__ = ["bracket_search", "certified_bracket", "growth_verdict", "implied_constant_verdict", "max_evaluations",
            "SEARCH_STEPS", "ROWS", "span_endpoints", "shape_trial", "record_evaluations", "evaluations_of",
-           "band_info", "shape_rows", "shape_claim"]
+           "band_info", "shape_rows", "shape_claim", "shape_variants"]
 
 #: The two rows of a shape cell: the formula as printed and its negative control (a planted wrong power).
 ROWS = ("scaling", "wrong_power")
@@ -266,4 +267,14 @@ def shape_claim(head, rows, tau, *, alpha, bounds, level, monotone):
         f"{_fmt(w['ratio_upper'])}]); VIOLATED iff the lower end >= 1, HOLDS iff the upper end <= {tau:.3g}: "
         f"P(false VIOLATED | C* does not grow) <= {alpha:g}, P(false HOLDS | C* grows > {tau:.3g}x) <= {alpha:g} "
         f"(union bound over {bounds} one-sided exact Clopper-Pearson bounds at {level:.2g}; {monotone})"
+    )
+
+
+def shape_variants(scaling, wrong_power, *, note, expected=Verdict.HOLDS, assumed=()):
+    """The declarations of a shape cell's two rows (mode "report", verdicts from the checker's decide):
+    ``"scaling"`` with the statement ``scaling``, its ``expected`` verdict and ``assumed``, and ``"wrong_power"``,
+    the negative control (statement ``wrong_power``, expected VIOLATED, ``note`` its derivation)."""
+    return (
+        Variant(ROWS[0], scaling, mode="report", expected=expected, assumed=assumed),
+        Variant(ROWS[1], wrong_power, mode="report", expected=Verdict.VIOLATED, role="control", note=note),
     )

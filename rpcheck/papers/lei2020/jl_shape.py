@@ -53,7 +53,7 @@ import math
 import numpy as np
 
 from ..._threads import single_threaded
-from ...engine import Constraint, Param, Profile, Theorem, Variant, Verdict
+from ...engine import Constraint, Param, Profile, Theorem
 from ...engine import shape as shape_rule
 from ...engine.registry import register
 from . import _common as c
@@ -166,28 +166,17 @@ THEOREM = register(
         statement="For r = O(log n / eps^2) and R a d x r random matrix, (1-eps)||x_i-x_j|| <= ||R^T x_i - R^T x_j|| "
         "<= (1+eps)||x_i-x_j|| for any n points with high probability (no constant, no probability given).",
         kind="probabilistic",
-        variants=(
-            Variant(
-                "scaling",
-                "C*(x) = r*(x)/(eps^-2 ln n) at the far point over the base (n x8 or eps /8): VIOLATED iff "
-                "certified >= 1, HOLDS iff certified <= sqrt(8)",
-                mode="report",
-                expected=Verdict.HOLDS,
-                assumed=(
-                    "R with i.i.d. N(0, 1/r) entries; the points are the simplex e_1..e_n; 'with high probability' "
-                    "read as 1 - delta, delta = 0.2.",
-                    "P(distortion > eps) is non-increasing in r (used for the lower end of each bracket).",
-                ),
+        variants=shape_rule.shape_variants(
+            "C*(x) = r*(x)/(eps^-2 ln n) at the far point over the base (n x8 or eps /8): VIOLATED iff certified >= "
+            "1, HOLDS iff certified <= sqrt(8)",
+            "the same rule on the formula lacking one power of the axis variable (negative control)",
+            assumed=(
+                "R with i.i.d. N(0, 1/r) entries; the points are the simplex e_1..e_n; 'with high probability' read "
+                "as 1 - delta, delta = 0.2.",
+                "P(distortion > eps) is non-increasing in r (used for the lower end of each bracket).",
             ),
-            Variant(
-                "wrong_power",
-                "the same rule on the formula lacking one power of the axis variable (negative control)",
-                mode="report",
-                expected=Verdict.VIOLATED,
-                role="control",
-                note="The control's bands are the claim's with the far one times 8: VIOLATED iff the claim's lower "
-                "ratio end >= 1/8 (derivation in rpcheck.papers.lei2020.jl_shape).",
-            ),
+            note="The control's bands are the claim's with the far one times 8: VIOLATED iff the claim's lower ratio "
+            "end >= 1/8 (derivation in rpcheck.papers.lei2020.jl_shape).",
         ),
         profiles={
             "quick": Profile(_cells(200), trials=1),

@@ -115,7 +115,7 @@ import math
 import numpy as np
 
 from ..._threads import single_threaded
-from ...engine import Constraint, Param, Profile, Theorem, Variant, Verdict, register
+from ...engine import Constraint, Param, Profile, Theorem, register
 from ...engine import shape as shape_rule
 from ...sketches import fwht, next_pow2
 from ._common import CI_CONSTANTS, cite
@@ -396,25 +396,14 @@ THEOREM = register(
         statement="With probability >= 1 - delta, ||V^T V - V^T R R^T V||_2 <= eps provided r = O(f), f from eq. (7) "
         "(SRHT), (9) (random signs) or (10) (Gaussian); the O(.) constants are not given.",
         kind="probabilistic",
-        variants=(
-            Variant(
-                "scaling",
-                "C*(x) = r*(x)/f(x) at the far point over the base point (axis variable x8 or /8): VIOLATED "
-                "iff certified >= 1, HOLDS iff certified <= sqrt(8)",
-                mode="report",
-                expected=Verdict.HOLDS,
-                assumed=_ASSUMED,
-            ),
-            Variant(
-                "wrong_power",
-                "the same rule on f divided by (x/x_base)^(+-1): the axis variable's power lowered by one "
-                "(negative control)",
-                mode="report",
-                expected=Verdict.VIOLATED,
-                role="control",
-                note="The control's bands are the claim's with the far one times 8: VIOLATED iff the claim's "
-                "lower ratio end >= 1/8 (derivation in rpcheck.papers.paul2014.shape).",
-            ),
+        variants=shape_rule.shape_variants(
+            "C*(x) = r*(x)/f(x) at the far point over the base point (axis variable x8 or /8): VIOLATED iff "
+            "certified >= 1, HOLDS iff certified <= sqrt(8)",
+            "the same rule on f divided by (x/x_base)^(+-1): the axis variable's power lowered by one (negative "
+            "control)",
+            assumed=_ASSUMED,
+            note="The control's bands are the claim's with the far one times 8: VIOLATED iff the claim's lower ratio "
+            "end >= 1/8 (derivation in rpcheck.papers.paul2014.shape).",
         ),
         profiles={
             # quick: 10 cells, 5.7 CPU s; ci: twice the draws (narrower bands), 10.4 CPU s (module docstring,

@@ -98,7 +98,7 @@ import math
 import numpy as np
 
 from ..._threads import single_threaded
-from ...engine import Constraint, Finding, Param, Profile, Theorem, Variant, Verdict, register
+from ...engine import Constraint, Finding, Param, Profile, Theorem, Verdict, register
 from ...engine import shape as shape_rule
 from ._common import cite
 from .bounds import countsketch_coherent_failure, eq8_cw, sparse_embedding_markov_r
@@ -271,24 +271,14 @@ THEOREM = register(
         "log(rho/(delta eps)) (rho + log(1/(delta eps)))) (eq. (8)) for R 'constructed as described in Clarkson and "
         "Woodruff [2013], Meng and Mahoney [2013] and Nelson and Nguyen [2013]'; the O(.) constant is not given.",
         kind="probabilistic",
-        variants=(
-            Variant(
-                "scaling",
-                "C*(x) = r*(x)/f(x) at the far point over the base point (axis x8 or /8): VIOLATED iff certified "
-                ">= 1, HOLDS iff certified <= sqrt(8); expected HOLDS along rho and eps, VIOLATED along delta",
-                mode="report",
-                expected=_scaling_expected,
-            ),
-            Variant(
-                "wrong_power",
-                "the same rule on f divided by (x/x_base)^(+-k): rho^1 for rho^2, eps^+1 for eps^-4, a factor delta "
-                "(negative control)",
-                mode="report",
-                expected=Verdict.VIOLATED,
-                role="control",
-                note="The control's true ratio is the claim's times 8^k (k = 1, 5, 1): 9.1, 3.85, 31.7 (derivation "
-                "in rpcheck.papers.paul2014.shape_eq8).",
-            ),
+        variants=shape_rule.shape_variants(
+            "C*(x) = r*(x)/f(x) at the far point over the base point (axis x8 or /8): VIOLATED iff certified >= 1, "
+            "HOLDS iff certified <= sqrt(8); expected HOLDS along rho and eps, VIOLATED along delta",
+            "the same rule on f divided by (x/x_base)^(+-k): rho^1 for rho^2, eps^+1 for eps^-4, a factor delta "
+            "(negative control)",
+            expected=_scaling_expected,
+            note="The control's true ratio is the claim's times 8^k (k = 1, 5, 1): 9.1, 3.85, 31.7 (derivation in "
+            "rpcheck.papers.paul2014.shape_eq8).",
         ),
         profiles={
             # draws per value at the base delta (x8 at the far delta): bands U/L about 1.7 (quick), 1.5 (ci);
