@@ -12,7 +12,13 @@ pieces (checkers supply the event, the formula and the axis):
   Clopper--Pearson upper bound on ``p(r)`` at ``1 - level`` is ``<= delta``) and the largest *certified failure*
   (the lower bound ``> delta``) below it;
 - :func:`certified_bracket`: ``(L, U)`` from any list of evaluations;
-- :func:`growth_verdict`: the rule on the implied constants' bands at two points.
+- :func:`growth_verdict`: the rule on the implied constants' bands at two points;
+- the pieces every shape checker's trial and decide share: :func:`span_endpoints` (the two points of a cell),
+  :func:`shape_trial` (one cell's trial: both points' searches), :func:`record_evaluations` /
+  :func:`evaluations_of` (a search's evaluations in a trial's diagnostics),
+  :func:`band_info` (one point's bracket and implied constant), :func:`shape_rows` (the claim row and its
+  negative control), :func:`shape_claim` (the rows' rule and error in words) and :func:`shape_variants` (the
+  two rows' declarations).
 
 Error (the derivation checkers cite). Every evaluation draws fresh independent trials, so whatever values
 the adaptive search picks, each of its two one-sided bounds covers ``p(r)`` with probability ``>= 1 - level``
@@ -24,11 +30,18 @@ states). :func:`growth_verdict` then errs only when a bound does not cover.
 
 from __future__ import annotations
 
+import time
+
 from ..stats import Verdict, clopper_pearson
 from .constant import bisection_phase, grid_phase
+from .theorem import Outcome, TrialRecord, Variant
 
 __all__ = ["bracket_search", "certified_bracket", "growth_verdict", "implied_constant_verdict", "max_evaluations",
-           "SEARCH_STEPS"]
+           "SEARCH_STEPS", "ROWS", "span_endpoints", "shape_trial", "record_evaluations", "evaluations_of",
+           "band_info", "shape_rows", "shape_claim", "shape_variants"]
+
+#: The two rows of a shape cell: the formula as printed and its negative control (a planted wrong power).
+ROWS = ("scaling", "wrong_power")
 
 #: Default budgets: grid factor, grid steps (upper end), bisection steps (upper end), walk-down steps and
 #: bisection steps (lower end).
@@ -156,3 +169,112 @@ def implied_constant_verdict(near, far, tau, *, control=False):
     lo = None if fl is None or nh is None else fl / nh
     hi = None if fh is None or nl is None else fh / nl
     return growth_verdict(c["near"], c["far"], tau), lo, hi
+
+
+def span_endpoints(near, axis, direction, span):
+    """``(near, far)``: ``far`` is ``near`` with its ``axis`` variable times ``span`` (``direction > 0``: the
+    formula grows with the variable) or divided by ``span`` (``direction < 0``).
+
+    >>> span_endpoints({"rho": 4, "eps": 0.5}, "eps", -1, 8)
+    ({'rho': 4, 'eps': 0.5}, {'rho': 4, 'eps': 0.0625})
+    """
+    far = dict(near)
+    far[axis] = near[axis] * span if direction > 0 else near[axis] / span
+    return near, far
+
+
+def shape_trial(points, rng, search):
+    """The trial of a shape cell: ``search(point, stream)`` at each of the two ``points`` (near, far) on
+    independent child streams of ``rng`` (``rng.spawn(2)``). ``search`` returns the evaluations
+    ``[(value, failures, trials), ...]`` and a dict of further diagnostics of the point; they are stored, with
+    the search's wall time, as ``<name>.seconds``, ``<name>.<key>`` and by :func:`record_evaluations`. The
+    rows' outcomes are placeholders: the verdicts come from the brackets, in the checker's decide."""
+    diags = {}
+    for name, point, stream in zip(("near", "far"), points, rng.spawn(2)):
+        t0 = time.perf_counter()
+        evals, extra = search(point, stream)
+        diags[f"{name}.seconds"] = time.perf_counter() - t0
+        diags.update({f"{name}.{k}": v for k, v in extra.items()})
+        record_evaluations(diags, name, evals)
+    return TrialRecord(outcomes={row: Outcome(True) for row in ROWS}, diagnostics=diags)
+
+
+def record_evaluations(diags, name, evals):
+    """Stores one point's evaluations ``[(value, failures, trials), ...]`` in a trial's ``diags`` (floats):
+    ``<name>.evaluations`` and, per evaluation ``j``, ``<name>.rJJ``, ``<name>.kJJ``, ``<name>.nJJ``;
+    :func:`evaluations_of` reads them back."""
+    diags[f"{name}.evaluations"] = float(len(evals))
+    for j, (r, k, n) in enumerate(evals):
+        diags[f"{name}.r{j:02d}"] = float(r)
+        diags[f"{name}.k{j:02d}"] = float(k)
+        diags[f"{name}.n{j:02d}"] = float(n)
+
+
+def evaluations_of(diags, name):
+    """The evaluations :func:`record_evaluations` stored under ``name`` (none when absent).
+
+    >>> d = {}
+    >>> record_evaluations(d, "near", [(64, 30, 200), (128, 2, 200)])
+    >>> evaluations_of(d, "near"), evaluations_of(d, "far")
+    ([(64, 30, 200), (128, 2, 200)], [])
+    """
+    m = int(diags.get(f"{name}.evaluations", 0))
+    return [(int(diags[f"{name}.r{j:02d}"]), int(diags[f"{name}.k{j:02d}"]), int(diags[f"{name}.n{j:02d}"]))
+            for j in range(m)]  # fmt: skip
+
+
+def band_info(L, U, f):
+    """One point's certified bracket ``(L, U]`` of ``r*``, the formula's value ``f`` and the implied constant's
+    band ``(L/f, U/f]`` (None where an end is missing), as a decide info's entries.
+
+    >>> band_info(50, 80, 10.0)
+    {'r_lower': 50, 'r_upper': 80, 'f': 10.0, 'c_lower': 5.0, 'c_upper': 8.0}
+    """
+    return {"r_lower": L, "r_upper": U, "f": f, "c_lower": _div(L, f), "c_upper": _div(U, f)}
+
+
+def shape_rows(near, far, tau):
+    """The two rows of a shape cell from its points' bands (mappings ``L``, ``U``, ``f``, ``g`` as for
+    :func:`implied_constant_verdict`): ``"scaling"``, the formula as printed, and ``"wrong_power"``, its negative
+    control (the formula divided by ``g``). Returns ``(verdicts, info)``, ``info[row]`` holding the row's
+    ``ratio_lower``, ``ratio_upper`` (bounds on ``C*_far/C*_near``) and ``verdict``."""
+    verdicts, info = {}, {}
+    for row, control in zip(ROWS, (False, True)):
+        verdict, lo, hi = implied_constant_verdict(near, far, tau, control=control)
+        verdicts[row] = verdict
+        info[row] = {"ratio_lower": lo, "ratio_upper": hi, "verdict": verdict.value}
+    return verdicts, info
+
+
+def _fmt(x):
+    return "n/a" if x is None else f"{x:.3g}"
+
+
+def shape_claim(head, rows, tau, *, alpha, bounds, level, monotone):
+    """The claim line of a shape cell: ``head`` (what ``C*`` is, at which points), the ratio bands of the rows
+    of :func:`shape_rows`, the rule and its error: ``bounds`` one-sided exact Clopper--Pearson bounds at
+    ``level`` share ``alpha`` (union bound, module docstring); ``monotone`` says where the failure probability's
+    monotonicity in r comes from.
+
+    >>> rows = {"scaling": {"ratio_lower": 0.5, "ratio_upper": 1.2}, "wrong_power": {"ratio_lower": 4.0,
+    ...         "ratio_upper": None}}
+    >>> shape_claim("C* at far over near", rows, 2.83, alpha=0.01, bounds=92, level=1e-4, monotone="assumed")[:60]
+    'C* at far over near in [0.5, 1.2] (control: [4, n/a]); VIOLA'
+    """
+    s, w = rows["scaling"], rows["wrong_power"]
+    return (
+        f"{head} in [{_fmt(s['ratio_lower'])}, {_fmt(s['ratio_upper'])}] (control: [{_fmt(w['ratio_lower'])}, "
+        f"{_fmt(w['ratio_upper'])}]); VIOLATED iff the lower end >= 1, HOLDS iff the upper end <= {tau:.3g}: "
+        f"P(false VIOLATED | C* does not grow) <= {alpha:g}, P(false HOLDS | C* grows > {tau:.3g}x) <= {alpha:g} "
+        f"(union bound over {bounds} one-sided exact Clopper-Pearson bounds at {level:.2g}; {monotone})"
+    )
+
+
+def shape_variants(scaling, wrong_power, *, note, expected=Verdict.HOLDS, assumed=()):
+    """The declarations of a shape cell's two rows (mode "report", verdicts from the checker's decide):
+    ``"scaling"`` with the statement ``scaling``, its ``expected`` verdict and ``assumed``, and ``"wrong_power"``,
+    the negative control (statement ``wrong_power``, expected VIOLATED, ``note`` its derivation)."""
+    return (
+        Variant(ROWS[0], scaling, mode="report", expected=expected, assumed=assumed),
+        Variant(ROWS[1], wrong_power, mode="report", expected=Verdict.VIOLATED, role="control", note=note),
+    )

@@ -44,3 +44,33 @@ def test_growth_rule_on_bands_from_searches():
         bands[name] = (L / f, U / f)
     assert growth_verdict(bands["near"], bands["far"], 2 ** 1.5) is Verdict.HOLDS
     assert growth_verdict(bands["near"], bands["far8"], 2 ** 1.5) is Verdict.VIOLATED
+
+
+def test_shape_trial_stores_each_points_search_on_its_own_stream():
+    from rpcheck.engine.shape import ROWS, evaluations_of, shape_trial
+
+    def search(point, stream):
+        k = int(stream.integers(0, 100))
+        return [(point["r"], k, 50), (2 * point["r"], 0, 50)], {"start": float(point["r"])}
+
+    rec = shape_trial(({"r": 8}, {"r": 64}), np.random.default_rng(3), search)
+    near, far = np.random.default_rng(3).spawn(2)
+    assert evaluations_of(rec.diagnostics, "near") == [(8, int(near.integers(0, 100)), 50), (16, 0, 50)]
+    assert evaluations_of(rec.diagnostics, "far") == [(64, int(far.integers(0, 100)), 50), (128, 0, 50)]
+    assert rec.diagnostics["far.start"] == 64.0 and rec.diagnostics["near.seconds"] >= 0.0
+    assert set(rec.outcomes) == set(ROWS)
+
+
+def test_shape_rows_control_is_the_claim_with_the_far_band_times_g():
+    from rpcheck.engine.shape import shape_claim, shape_rows
+
+    near = {"L": 100, "U": 120, "f": 10.0, "g": 1.0}
+    far = {"L": 700, "U": 900, "f": 80.0, "g": 8.0}
+    verdicts, rows = shape_rows(near, far, 2 ** 1.5)
+    assert rows["scaling"]["ratio_lower"] == pytest.approx((700 / 80) / (120 / 10))
+    assert rows["wrong_power"]["ratio_lower"] == pytest.approx(8 * rows["scaling"]["ratio_lower"])
+    assert rows["wrong_power"]["ratio_upper"] == pytest.approx(8 * rows["scaling"]["ratio_upper"])
+    assert verdicts == {"scaling": Verdict.HOLDS, "wrong_power": Verdict.VIOLATED}
+    assert rows["scaling"]["verdict"] == "HOLDS"
+    claim = shape_claim("C*", rows, 2 ** 1.5, alpha=0.01, bounds=92, level=1e-4, monotone="assumed")
+    assert claim.startswith("C* in [0.729, 1.12] (control: [5.83, 9])") and claim.endswith("at 0.0001; assumed)")

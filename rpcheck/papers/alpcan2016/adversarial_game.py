@@ -75,24 +75,13 @@ import math
 import numpy as np
 
 from ..._threads import single_threaded
-from ...engine import (
-    Citation,
-    Constraint,
-    Finding,
-    Outcome,
-    Param,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    register,
-)
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...errors import NotSeparableError, SolverError
 from ...linalg import embedding_distortion
 from ...svm.certified import FP_REL, svc_bounds
 from ..paul2014.margin import margin_lower_event
 from . import xar
+from ._common import DATA_PARAMS, RHO_LE_MIN, cite, top_direction
 
 __all__ = [
     "THEOREM",
@@ -129,8 +118,7 @@ def margin_uninformative_bound(rho, r):
 def adversary_rows(V, Zfac, b):
     """``{family: V^T A}`` (``rho x d``) for every adversary map (module docstring); deterministic given the data."""
     d = V.shape[0]
-    _, _, Wt = np.linalg.svd(Zfac, full_matrices=False)
-    v = V @ Wt[0]  # top right singular vector of X = Z V^T
+    v = top_direction(V, Zfac)
     A_del = np.diag(xar.adversary_map("delete", d, b, V, Zfac, rng=None))
     Vt = V.T
     return {
@@ -359,14 +347,10 @@ THEOREM = register(
         paper="alpcan2016",
         title="Adversarial learning game (RECONSTRUCTION, not the paper's verbatim claims): objective and margin "
         "bounds entry-wise on X A R, equilibria of the margin game",
-        citation=Citation(
-            authors=xar.THEOREM.citation.authors,
-            year=2016,
-            title=xar.THEOREM.citation.title,
-            venue=xar.THEOREM.citation.venue,
-            location="Section on the adversarial learning game (the sentence citing [41]; section and page not "
-            "identifiable from the available text). The game checked is rpcheck's reconstruction, not the paper's",
-            equations="Paul et al. (17) and (21) with T = A R",
+        citation=cite(
+            "Section on the adversarial learning game (the sentence citing [41]; section and page not identifiable "
+            "from the available text). The game checked is rpcheck's reconstruction, not the paper's",
+            "Paul et al. (17) and (21) with T = A R",
         ),
         statement="Printed (sentence citing [41]): 'The rest of the analysis closely follows the one in [41]. It is "
         "shown in [41] that ||alpha*_pd^T Y X||_2^2 <= 1/(1 - ||E||_2) ||alpha*_pd^T Y X A R||_2^2.' Checked "
@@ -397,17 +381,14 @@ THEOREM = register(
         trial=trial,
         decide=decide,
         parameters={
-            "n": Param("int", low=2, doc="number of examples"),
-            "d": Param("int", low=1, doc="dimension"),
-            "rho": Param("int", low=1, doc="rank of X"),
+            **DATA_PARAMS,
             "r_lo": Param("int", low=1, doc="columns of the smaller Gaussian R"),
             "r_hi": Param("int", low=1, doc="columns of the larger Gaussian R and of the sampling R"),
             "b": Param("float", low=0.0, high=1.0,
                        doc="adversary budget: ||A - I|| (shrink), fraction of features deleted (delete)"),
         },
         constraints=(
-            Constraint("rho <= min(n, d) (rank of the n x d data)",
-                       lambda p: int(p["rho"]) <= min(int(p["n"]), int(p["d"]))),
+            RHO_LE_MIN,
             Constraint("r_lo <= r_hi", lambda p: int(p["r_lo"]) <= int(p["r_hi"])),
         ),
         tolerance=FP_REL,

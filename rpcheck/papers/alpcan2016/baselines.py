@@ -59,9 +59,10 @@ import math
 import numpy as np
 
 from ..._threads import single_threaded
-from ...engine import Citation, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...sketches import make_sketch
 from ..lei2020.bounds import jl_min_dim
+from ._common import cite
 
 __all__ = ["THEOREM", "trial", "av_min_dim", "jl_failure_upper", "av_failure_upper", "chi2_two_sided"]
 
@@ -238,14 +239,7 @@ THEOREM = register(
         id=THEOREM_ID,
         paper="alpcan2016",
         title="Baselines restated: JL (Dasgupta-Gupta constants) and Arriaga-Vempala margin l -> l/2 (constants [I])",
-        citation=Citation(
-            authors="Tansu Alpcan, Benjamin I. P. Rubinstein, Christopher Leckie",
-            year=2016,
-            title="Large-Scale Strategic Games and Adversarial Machine Learning",
-            venue="55th IEEE CDC 2016, DOI 10.1109/CDC.2016.7798940; arXiv:1609.06438",
-            location="Introduction (the sentences citing [32] and [33])",
-            equations="",
-        ),
+        citation=cite("Introduction (the sentences citing [32] and [33])"),
         statement="The Johnson-Lindenstrauss Lemma [32] established the existence of low-dimensional linear "
         "projections that approximately preserve inter-point distances ... [33] built on this property of random "
         "projections to show that model classes (that are robust, with some margin) are still PAC learnable [34] "

@@ -56,13 +56,12 @@ from __future__ import annotations
 import math
 
 from ..._threads import single_threaded
-from ...engine import Citation, Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...engine import Finding, Outcome, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...errors import NotSeparableError
-from ...linalg import embedding_distortion
-from ...sketches import make_sketch
 from ...svm.certified import FP_REL, svc_bounds
 from ..paul2014.margin import margin_lower_event, margin_upper_event
 from . import xar
+from ._common import cite
 
 __all__ = ["THEOREM", "trial"]
 
@@ -72,17 +71,10 @@ TRIALS = 100
 
 @single_threaded
 def trial(params, rng):
-    n, d, rho, r = int(params["n"]), int(params["d"]), int(params["rho"]), int(params["r"])
-    family, b, C = params["family"], float(params["b"]), float(params["C"])
+    C = float(params["C"])
     from ...svm import solve_svc
 
-    X, y, Zfac, V = xar._instance(n, d, rho, C, params["basis"], rng)
-    if params["sketch"] == "sample":
-        R = xar.sampling_matrix(d, r, rng=rng)
-    else:
-        R = make_sketch("gaussian", d, r, rng=rng).matrix()
-    T = R if family == "identity" else xar.adversary_map(family, d, b, V, Zfac, rng=rng) @ R
-    e = float(embedding_distortion(V, VtR=V.T @ T))
+    X, y, Zfac, V, T, e, _ = xar.draw(params, rng)
     XT = X @ T
     diags = {"e": e}
     res = solve_svc(Zfac, y, C)  # X X^T = Z Z^T
@@ -162,14 +154,10 @@ THEOREM = register(
         id=THEOREM_ID,
         paper="alpcan2016",
         title="X A R margin: gamma~^2 >= (1 - e) gamma^2 (Paul et al. Thm 3.5 with T = A R), hard margin",
-        citation=Citation(
-            authors=xar.THEOREM.citation.authors,
-            year=2016,
-            title=xar.THEOREM.citation.title,
-            venue=xar.THEOREM.citation.venue,
-            location="Section on the adversarial learning game (sentence citing [41]), with Paul et al. 2014 "
-            "Theorem 3.5 (arXiv v5; TKDD Thm 3.9)",
-            equations="Paul et al. (3), (5), (18)-(21) with T = A R",
+        citation=cite(
+            "Section on the adversarial learning game (sentence citing [41]), with Paul et al. 2014 Theorem 3.5 "
+            "(arXiv v5; TKDD Thm 3.9)",
+            "Paul et al. (3), (5), (18)-(21) with T = A R",
         ),
         statement="Paul et al. Thm 3.5: 'let R satisfy ||V^T V - V^T R R^T V||_2 <= eps ... Then gamma~*^2 >= "
         "(1 - eps) gamma*^2'; Alpcan et al. apply Paul et al.'s analysis to X A R (R replaced by T = A R).",

@@ -100,20 +100,9 @@ import math
 import numpy as np
 
 from ..._threads import single_threaded
-from ...engine import (
-    Citation,
-    Constraint,
-    Finding,
-    Outcome,
-    Param,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    register,
-)
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...generators import haar_orthonormal
+from ._common import cite
 
 __all__ = [
     "THEOREM",
@@ -403,14 +392,10 @@ THEOREM = register(
         paper="alpcan2016",
         title="Quadratic game (RECONSTRUCTION, not the paper's verbatim claims): unique BR, Rosen-unique NE, BR "
         "convergence, random reduction x_i = P_i z_i",
-        citation=Citation(
-            authors="Tansu Alpcan, Benjamin I. P. Rubinstein, Christopher Leckie",
-            year=2016,
-            title="Large-Scale Strategic Games and Adversarial Machine Learning",
-            venue="55th IEEE CDC 2016, DOI 10.1109/CDC.2016.7798940; arXiv:1609.06438",
-            location="Section on quadratic games (the sentence citing [40]; section and page not identifiable "
-            "from the available text). The checked statements are rpcheck's reconstruction, not the paper's",
-            equations="J_i = 1/2 x_i^T Q_i x_i + x_i^T C_ij x_j + b_i^T x_i (reconstructed form)",
+        citation=cite(
+            "Section on quadratic games (the sentence citing [40]; section and page not identifiable from the "
+            "available text). The checked statements are rpcheck's reconstruction, not the paper's",
+            "J_i = 1/2 x_i^T Q_i x_i + x_i^T C_ij x_j + b_i^T x_i (reconstructed form)",
         ),
         statement="Printed (sentence citing [40]): 'If the matrices Q1 and Q2 are positive definite and hence "
         "invertible [40], then the cost functions J1 and J2 are both quadratic and strictly convex.' Checked "

@@ -85,27 +85,17 @@ import math
 import numpy as np
 
 from ..._threads import single_threaded
-from ...engine import (
-    Citation,
-    Constraint,
-    Finding,
-    Outcome,
-    Param,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    register,
-)
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...generators import low_rank_classification as classification_instance
 from ...linalg import embedding_distortion
 from ...sketches import make_sketch
 from ...svm.certified import FP_REL, svc_bounds
+from ._common import DATA_PARAMS, RHO_LE_MIN, cite, top_direction
 
 __all__ = [
     "THEOREM",
     "trial",
+    "draw",
     "adversary_map",
     "sampling_matrix",
     "hadamard_basis",
@@ -132,8 +122,7 @@ def adversary_map(family, d, b, V, Zfac, *, rng):
         G = rng.standard_normal((d, d))
         return np.eye(d) + b * G / np.linalg.norm(G, 2)
     if family == "shrink":
-        _, _, Wt = np.linalg.svd(Zfac, full_matrices=False)
-        v = V @ Wt[0]
+        v = top_direction(V, Zfac)
         return np.eye(d) - b * np.outer(v, v)
     if family == "delete":
         k = int(math.ceil(b * d))
@@ -189,6 +178,28 @@ def _instance(n, d, rho, C, basis, rng):
     return X, y, Zfac, V
 
 
+def draw(params, rng):
+    """One draw of a cell (shared with alpcan2016.margin): the data (:func:`_instance`), ``R`` of the cell's
+    ``sketch`` (Gaussian N(0, 1/r) or :func:`sampling_matrix`), ``T = A R`` with the family's map
+    (:func:`adversary_map`; ``A = I`` skips the d x d products) and ``e = ||I - V^T T T^T V||``. Returns
+    ``(X, y, Zfac, V, T, e, a_minus_i)``, ``a_minus_i`` the map's ``||A - I||_2``: ``b`` by construction for
+    perturb, shrink (tests/checkers/test_alpcan2016.py) and scale, 1 for delete, recorded rather than recomputed
+    (a d x d SVD per draw)."""
+    n, d, rho, r = int(params["n"]), int(params["d"]), int(params["rho"]), int(params["r"])
+    family, b = params["family"], float(params["b"])
+    X, y, Zfac, V = _instance(n, d, rho, float(params["C"]), params["basis"], rng)
+    if params["sketch"] == "sample":
+        R = sampling_matrix(d, r, rng=rng)
+    else:
+        R = make_sketch("gaussian", d, r, rng=rng).matrix()
+    if family == "identity":
+        T, a_minus_i = R, 0.0
+    else:
+        T, a_minus_i = adversary_map(family, d, b, V, Zfac, rng=rng) @ R, (1.0 if family == "delete" else b)
+    e = float(embedding_distortion(V, VtR=V.T @ T))
+    return X, y, Zfac, V, T, e, a_minus_i
+
+
 _SOLVED_VARIANTS = ("eq16", "quoted", "quadform", "reverse", "control_quadform")
 
 
@@ -210,25 +221,11 @@ def _not_separable(e, out):
 
 @single_threaded
 def trial(params, rng):
-    n, d, rho, r = int(params["n"]), int(params["d"]), int(params["rho"]), int(params["r"])
-    family, b = params["family"], float(params["b"])
     C = float(params["C"])
     from ...errors import NotSeparableError
     from ...svm import solve_svc
 
-    X, y, Zfac, V = _instance(n, d, rho, C, params["basis"], rng)
-    if params["sketch"] == "sample":
-        R = sampling_matrix(d, r, rng=rng)
-    else:
-        R = make_sketch("gaussian", d, r, rng=rng).matrix()
-    if family == "identity":  # A = I: skip the d x d products
-        T, a_minus_i = R, 0.0
-    else:
-        A = adversary_map(family, d, b, V, Zfac, rng=rng)
-        # ||A - I||_2 is b by construction for perturb/shrink (tests/checkers/test_alpcan2016.py), b for scale
-        # and 1 for delete: recorded, not recomputed (a d x d SVD per draw)
-        T, a_minus_i = A @ R, (1.0 if family == "delete" else b)
-    e = float(embedding_distortion(V, VtR=V.T @ T))
+    X, y, Zfac, V, T, e, a_minus_i = draw(params, rng)
     lev_max = float(np.max(np.sum(V * V, axis=1)))
     XT = X @ T
     diags = {"e": e, "coherence_L": lev_max, "A_minus_I": a_minus_i}
@@ -418,14 +415,8 @@ THEOREM = register(
         id=THEOREM_ID,
         paper="alpcan2016",
         title="X A R objective bound: Z_opt >= Z~_opt - (1/2) e/(1-e) ||a~^T Y X A R||^2 for adversarial A",
-        citation=Citation(
-            authors="Tansu Alpcan, Benjamin I. P. Rubinstein, Christopher Leckie",
-            year=2016,
-            title="Large-Scale Strategic Games and Adversarial Machine Learning",
-            venue="55th IEEE CDC 2016, DOI 10.1109/CDC.2016.7798940; arXiv:1609.06438",
-            location="Section on the adversarial learning game (sentence quoting Paul et al. [41])",
-            equations="Paul et al. (16)-(17) with T = A R",
-        ),
+        citation=cite("Section on the adversarial learning game (sentence quoting Paul et al. [41])",
+                      "Paul et al. (16)-(17) with T = A R"),
         statement="||alpha*_pd^T Y X||_2^2 <= 1/(1 - ||E||_2) ||alpha*_pd^T Y X A R||_2^2 (quoted from [41]), hence "
         "Z_opt >= Z~_opt - (1/2) (||E||/(1 - ||E||)) ||alpha~^T Y X A R||^2, E = I - V^T A R R^T A^T V.",
         kind="deterministic",
@@ -462,9 +453,7 @@ THEOREM = register(
         trial=trial,
         decide=decide,
         parameters={
-            "n": Param("int", low=2, doc="number of examples"),
-            "d": Param("int", low=1, doc="dimension"),
-            "rho": Param("int", low=1, doc="rank of X"),
+            **DATA_PARAMS,
             "r": Param("int", low=1, doc="columns of R (Gaussian or sampled)"),
             "family": Param("choice", choices=FAMILIES, doc="family of the adversary's map A"),
             "b": Param("float", low=0.0, doc="budget of A (see the module docstring)"),
@@ -481,10 +470,7 @@ THEOREM = register(
                 "d a power of 2 for basis 'hadamard' (Sylvester construction)",
                 lambda p: p["basis"] != "hadamard" or (int(p["d"]) & (int(p["d"]) - 1)) == 0,
             ),
-            Constraint(
-                "rho <= min(n, d) (rank of the n x d data)",
-                lambda p: int(p["rho"]) <= min(int(p["n"]), int(p["d"])),
-            ),
+            RHO_LE_MIN,
             Constraint(
                 "b <= 1 for the families 'shrink' and 'delete' (a fraction)",
                 lambda p: p["family"] not in ("shrink", "delete") or float(p["b"]) <= 1.0,

@@ -49,14 +49,13 @@ Cost (CPU seconds of the trials, one process): quick (200 draws) about 2.3 s, ci
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 
 from ..._threads import single_threaded
-from ...engine import Constraint, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict
+from ...engine import Constraint, Param, Profile, Theorem
+from ...engine import shape as shape_rule
 from ...engine.registry import register
-from ...engine.shape import bracket_search, certified_bracket, implied_constant_verdict, max_evaluations
 from . import _common as c
 from .bounds import jl_min_dim
 
@@ -64,7 +63,7 @@ __all__ = ["THEOREM", "trial", "decide", "pair_distortions", "formula", "endpoin
 
 #: Error of each row's verdict; one-sided level of every bound (2 sides x K evaluations x 2 endpoints).
 ALPHA = 0.01
-K = max_evaluations()
+K = shape_rule.max_evaluations()
 LEVEL = ALPHA / (4 * K)
 SPAN = 8
 AXIS_DIRECTION = {"n": 1, "eps": -1}
@@ -99,11 +98,9 @@ def formula(n_points, eps):
 
 def endpoints(params):
     """``(near, far)`` dicts of n and eps: the far one with the axis variable times 8 (n) or divided by 8 (eps)."""
-    near = {"n": int(params["n"]), "eps": float(params["eps"])}
-    far = dict(near)
     ax = params["axis"]
-    far[ax] = near[ax] * SPAN if AXIS_DIRECTION[ax] > 0 else near[ax] / SPAN
-    return near, far
+    near = {"n": int(params["n"]), "eps": float(params["eps"])}
+    return shape_rule.span_endpoints(near, ax, AXIS_DIRECTION[ax], SPAN)
 
 
 def _g(params, point):
@@ -115,29 +112,17 @@ def _g(params, point):
 def trial(params, rng):
     """Both endpoints' bracket searches on independent child streams; the evaluations are the diagnostics."""
     delta, draws = float(params["delta"]), int(params["draws"])
-    diags = {}
-    for name, pt, stream in zip(("near", "far"), endpoints(params), rng.spawn(2)):
+
+    def search(pt, stream):
         n_points, eps = pt["n"], pt["eps"]
 
-        def failures(r, n_points=n_points, eps=eps, stream=stream):
+        def failures(r):
             return int(np.count_nonzero(pair_distortions(n_points, r, draws, stream) > eps))
 
-        t0 = time.perf_counter()
-        evals = bracket_search(failures, jl_min_dim(n_points, eps, delta), delta=delta, trials=draws, level=LEVEL)
-        diags[f"{name}.seconds"] = time.perf_counter() - t0
-        diags[f"{name}.evaluations"] = float(len(evals))
-        for j, (r, k, nn) in enumerate(evals):
-            diags[f"{name}.r{j:02d}"], diags[f"{name}.k{j:02d}"] = float(r), float(k)
-            diags[f"{name}.n{j:02d}"] = float(nn)
-    return TrialRecord(outcomes={v: Outcome(True) for v in ("scaling", "wrong_power")}, diagnostics=diags)
+        start = jl_min_dim(n_points, eps, delta)
+        return shape_rule.bracket_search(failures, start, delta=delta, trials=draws, level=LEVEL), {}
 
-
-def _div(a, b):
-    return None if a is None else a / b
-
-
-def _fmt(x):
-    return "n/a" if x is None else f"{x:.3g}"
+    return shape_rule.shape_trial(endpoints(params), rng, search)
 
 
 def decide(records, params):
@@ -149,26 +134,18 @@ def decide(records, params):
     info = {"axis": params["axis"], "alpha": ALPHA, "tau": tau, "one_sided_level": LEVEL}
     bands = {}
     for name, pt in zip(("near", "far"), endpoints(params)):
-        m = int(diags.get(f"{name}.evaluations", 0))
-        evals = [(int(diags[f"{name}.r{j:02d}"]), int(diags[f"{name}.k{j:02d}"]), int(diags[f"{name}.n{j:02d}"]))
-                 for j in range(m)]  # fmt: skip
-        L, U = certified_bracket(evals, delta, LEVEL)
+        evals = shape_rule.evaluations_of(diags, name)
+        L, U = shape_rule.certified_bracket(evals, delta, LEVEL)
         f = formula(pt["n"], pt["eps"])
         bands[name] = {"L": L, "U": U, "f": f, "g": _g(params, pt)}
-        info[name] = {**pt, "r_lower": L, "r_upper": U, "f": f, "c_lower": _div(L, f), "c_upper": _div(U, f),
-                      "evaluations": m, "seconds": diags.get(f"{name}.seconds")}  # fmt: skip
-    verdicts = {}
-    for vname, use_g in (("scaling", False), ("wrong_power", True)):
-        verdicts[vname], lo, hi = implied_constant_verdict(bands["near"], bands["far"], tau, control=use_g)
-        info[vname] = {"ratio_lower": lo, "ratio_upper": hi, "verdict": verdicts[vname].value}
-    info["claim"] = (
+        info[name] = {**pt, **shape_rule.band_info(L, U, f), "evaluations": len(evals),
+                      "seconds": diags.get(f"{name}.seconds")}  # fmt: skip
+    verdicts, rows = shape_rule.shape_rows(bands["near"], bands["far"], tau)
+    info.update(rows)
+    info["claim"] = shape_rule.shape_claim(
         f"C* = r*/(eps^-2 ln n) at the far point over the base ({params['axis']} "
-        f"{'x8' if AXIS_DIRECTION[params['axis']] > 0 else '/8'}) in [{_fmt(info['scaling']['ratio_lower'])}, "
-        f"{_fmt(info['scaling']['ratio_upper'])}] (control: [{_fmt(info['wrong_power']['ratio_lower'])}, "
-        f"{_fmt(info['wrong_power']['ratio_upper'])}]); VIOLATED iff the lower end >= 1, HOLDS iff the upper end "
-        f"<= {tau:.3g}: each at error <= {ALPHA:g} (union bound over {4 * K} one-sided exact Clopper-Pearson "
-        f"bounds at {LEVEL:.2g}; failure probability non-increasing in r assumed)"
-    )
+        f"{'x8' if AXIS_DIRECTION[params['axis']] > 0 else '/8'})", rows, tau, alpha=ALPHA, bounds=4 * K,
+        level=LEVEL, monotone="failure probability non-increasing in r assumed")
     return verdicts, info
 
 
@@ -189,28 +166,17 @@ THEOREM = register(
         statement="For r = O(log n / eps^2) and R a d x r random matrix, (1-eps)||x_i-x_j|| <= ||R^T x_i - R^T x_j|| "
         "<= (1+eps)||x_i-x_j|| for any n points with high probability (no constant, no probability given).",
         kind="probabilistic",
-        variants=(
-            Variant(
-                "scaling",
-                "C*(x) = r*(x)/(eps^-2 ln n) at the far point over the base (n x8 or eps /8): VIOLATED iff "
-                "certified >= 1, HOLDS iff certified <= sqrt(8)",
-                mode="report",
-                expected=Verdict.HOLDS,
-                assumed=(
-                    "R with i.i.d. N(0, 1/r) entries; the points are the simplex e_1..e_n; 'with high probability' "
-                    "read as 1 - delta, delta = 0.2.",
-                    "P(distortion > eps) is non-increasing in r (used for the lower end of each bracket).",
-                ),
+        variants=shape_rule.shape_variants(
+            "C*(x) = r*(x)/(eps^-2 ln n) at the far point over the base (n x8 or eps /8): VIOLATED iff certified >= "
+            "1, HOLDS iff certified <= sqrt(8)",
+            "the same rule on the formula lacking one power of the axis variable (negative control)",
+            assumed=(
+                "R with i.i.d. N(0, 1/r) entries; the points are the simplex e_1..e_n; 'with high probability' read "
+                "as 1 - delta, delta = 0.2.",
+                "P(distortion > eps) is non-increasing in r (used for the lower end of each bracket).",
             ),
-            Variant(
-                "wrong_power",
-                "the same rule on the formula lacking one power of the axis variable (negative control)",
-                mode="report",
-                expected=Verdict.VIOLATED,
-                role="control",
-                note="The control's bands are the claim's with the far one times 8: VIOLATED iff the claim's lower "
-                "ratio end >= 1/8 (derivation in rpcheck.papers.lei2020.jl_shape).",
-            ),
+            note="The control's bands are the claim's with the far one times 8: VIOLATED iff the claim's lower ratio "
+            "end >= 1/8 (derivation in rpcheck.papers.lei2020.jl_shape).",
         ),
         profiles={
             "quick": Profile(_cells(200), trials=1),

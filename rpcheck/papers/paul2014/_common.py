@@ -241,6 +241,10 @@ def target_dims(params):
     return [int(v) for v in str(params["rs"]).split(",")]
 
 
+#: The domain of a reproduction cell's ``rs`` parameter (target dimensions at most the data's width ``d``).
+RS_IN_D = Constraint("rs: comma-separated ints in [1, d]", lambda p: all(1 <= r <= int(p["d"]) for r in target_dims(p)))
+
+
 def stratified_split(y, rng):
     """Stratified 2/3 : 1/3 train/test split of the labels ``y`` (every class in the training part), as the
     paper's Sec. 4 experiments split their data; returns sorted index arrays ``(train, test)``."""

@@ -18,19 +18,8 @@ Gaussian construction). The measured e is reported: those runs are outside every
 
 from __future__ import annotations
 
-from ...engine import (
-    Constraint,
-    Finding,
-    Outcome,
-    Param,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    grid,
-    register,
-)
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid
+from ...engine.registry import register
 from ...generators import orthonormal_basis
 from ...sketches import make_sketch
 from ...stats import deterministic_trials

@@ -79,6 +79,7 @@ from ...errors import SolverError
 from ._common import (
     PAPER_METHODS_CONSTRAINT,
     PAPER_SKETCH_KINDS,
+    RS_IN_D,
     cite,
     mean_se,
     paper_methods,
@@ -89,11 +90,13 @@ from ._common import (
 from .tables import TABLE_IV
 
 __all__ = ["THEOREM", "trial", "decide", "PAPER_TABLE_IV", "measure", "warm_up", "sentence_rows", "mean_se",
-           "diag_arrays"]
+           "diag_arrays", "run_protocol", "mean_outcomes", "data_size", "protocol_parameters",
+           "PROTOCOL_CONSTRAINTS", "WORDS_FIT"]
 
 #: Table IV (RCV1 binary, p. 17), as printed, at r = 2048, 4096, 8192 and on the full data ("full")
 PAPER_TABLE_IV = TABLE_IV  # one copy of the printed numbers, in paul2014.tables
 C_RCV1 = 10.0  # Sec. 4.1.4: "We set C = 10"
+INFORMATIVE = 10  # informative words per class of the stand-ins (as paul2014.e11's RCV1 cells)
 _S = "(Sec. 4.1.4, p. 15)"
 PAPER_DECREASES = f"'eps_out decreases with increase in number of projections' {_S}"
 PAPER_TSVM = f"'The SVM training time is smaller than that of full dataset for CW method only' {_S}"
@@ -162,29 +165,49 @@ def measure(X, y, tr, te, params, rng, fit, names, clock=time.perf_counter):
     return diags
 
 
+def run_protocol(params, rng, dataset, fit, names, warm_labels, standin, *, clock=time.perf_counter, classes=False):
+    """One trial of the Sec. 4.1.4 protocol (shared by the binary and multi-class reproductions): every code path
+    warmed up (:func:`warm_up` with ``fit`` and the labels ``warm_labels``), the data -- ``n`` rows of the
+    registered file ``dataset`` when the cell's ``data_source`` resolves to it (``classes``: its class labels;
+    :func:`rpcheck.papers.paul2014._realdata.real_split`), else ``standin(rng)`` -> ``(X, y)`` with a stratified
+    2/3 : 1/3 split -- and :func:`measure` with ``fit``, ``names`` and ``clock``. Returns the diagnostics."""
+    warm_up(paper_methods(params), fit, warm_labels)
+    src = resolve(dataset, params.get("data_source", "auto"))
+    if src.real:
+        from ._realdata import real_split
+
+        X, y, tr, te = real_split(src, params["n"], rng, test_rows=params.get("test_rows", 0), classes=classes)
+    else:
+        X, y = standin(rng)
+        tr, te = stratified_split(y, rng)
+    return measure(X, y, tr, te, params, rng, fit, names, clock=clock)
+
+
+def mean_outcomes(diags, rows):
+    """The trial's measurement outcomes: per variant of ``rows`` (``variant -> (name, skip_nan)``) the mean of the
+    diagnostic ``<name>.<method>.<r>`` over every projected fit (``np.nanmean`` where ``skip_nan``: a fit that
+    raised a SolverError is NaN)."""
+    keys = [k[4:] for k in diags if k.startswith("err.") and k != "err.full"]
+    out = {}
+    for v, (name, skip_nan) in rows.items():
+        mean = np.nanmean if skip_nan else np.mean
+        out[v] = Outcome(True, statistic=float(mean([diags[f"{name}.{k}"] for k in keys])))
+    return out
+
+
 @single_threaded
 def trial(params, rng):
     """One stand-in, one split; eps_out, gamma, t_rp, t_svm, nnz ratio per method and r, and the full data."""
     from ...standins import rcv1_binary_like
 
-    warm_up(paper_methods(params), _fit, np.array([1.0, -1.0] * 4))
-    src = resolve("rcv1-binary", params.get("data_source", "auto"))
-    if src.real:
-        from ._realdata import real_split
+    def standin(rng):
+        ds = rcv1_binary_like(n=params["n"], d=params["d"], density=params["density"], informative=INFORMATIVE,
+                              rng=rng)
+        return ds.X.tocsr(), np.asarray(ds.y, dtype=float)
 
-        X, y, tr, te = real_split(src, params["n"], rng, test_rows=params.get("test_rows", 0))
-    else:
-        ds = rcv1_binary_like(n=params["n"], d=params["d"], density=params["density"], informative=10, rng=rng)
-        X, y = ds.X.tocsr(), np.asarray(ds.y, dtype=float)
-        tr, te = stratified_split(y, rng)
-    diags = measure(X, y, tr, te, params, rng, _fit, ("err", "gamma"))
-    keys = [k[4:] for k in diags if k.startswith("err.") and k != "err.full"]
-    out = {
-        "table4_error": Outcome(True, statistic=float(np.nanmean([diags["err." + k] for k in keys]))),
-        "table4_margin": Outcome(True, statistic=float(np.nanmean([diags["gamma." + k] for k in keys]))),
-        "svm_time": Outcome(True, statistic=float(np.mean([diags["t_svm." + k] for k in keys]))),
-        "fig4_nnz_ratio": Outcome(True, statistic=float(np.mean([diags["nnz." + k] for k in keys]))),
-    }
+    diags = run_protocol(params, rng, "rcv1-binary", _fit, ("err", "gamma"), np.array([1.0, -1.0] * 4), standin)
+    out = mean_outcomes(diags, {"table4_error": ("err", True), "table4_margin": ("gamma", True),
+                                "svm_time": ("t_svm", False), "fig4_nnz_ratio": ("nnz", False)})
     return TrialRecord(outcomes=out, diagnostics=diags)
 
 
@@ -248,14 +271,21 @@ def sentence_rows(D, params, table_name, full_row, table_row, info, size=None):
     return rows
 
 
+def data_size(params, src, standin):
+    """What the rows were measured on: the real file's training rows (and test rows drawn from its test file) when
+    ``src`` is real, else the label ``standin``."""
+    if not src.real:
+        return standin
+    tr = params.get("test_rows", 0)
+    return f"real, {params['n']:,} training rows" + (f", {tr:,} test rows from the test file" if tr else "")
+
+
 def decide(records, params):
     """Measurements only (no verdict); Paper vs rpcheck rows with the rules of the module docstring."""
     T = PAPER_TABLE_IV
     D = diag_arrays(records)
     src = resolve("rcv1-binary", params.get("data_source", "auto"))
-    tr = params.get("test_rows", 0)
-    size = (f"real, {params['n']:,} training rows" + (f", {tr:,} test rows from the test file" if tr else "")
-            if src.real else f"stand-in {params['n']} x {params['d']}")
+    size = data_size(params, src, f"stand-in {params['n']} x {params['d']}")
     info = {
         "data": src.label if src.real else
                 f"stand-in: rcv1-binary (rpcheck.standins.rcv1_binary_like, {params['n']} x {params['d']}, density "
@@ -295,13 +325,35 @@ PRINTED_RULE = ("<q>_agrees (real data only): two-sided one-sample t test of our
                 "0.01 per row, no multiplicity correction); undecided (None) below two trials")
 
 
-def printed_verdicts(D, key, row):
-    """``eps_out_agrees`` and ``gamma_agrees`` of a real-data row (:data:`PRINTED_RULE`)."""
+def printed_verdicts(D, key, row, quantities=(("eps_out", "err"), ("gamma", "gamma"))):
+    """``<q>_agrees`` of a real-data row (:data:`PRINTED_RULE`) for each ``(q, diagnostic)`` of ``quantities``
+    (default: eps_out and gamma)."""
     from ...stats import printed_mean_test
 
-    return {f"{q}_agrees": printed_mean_test(D[f"{d}.{key}"], row[f"paper_{q}"], 0.01)[0]
-            for q, d in (("eps_out", "err"), ("gamma", "gamma"))}
+    return {f"{q}_agrees": printed_mean_test(D[f"{d}.{key}"], row[f"paper_{q}"], 0.01)[0] for q, d in quantities}
 
+
+def protocol_parameters(n, **extra):
+    """The parameters of a Sec. 4.1.4 cell: ``n`` (its Param), the stand-in's d and density, ``extra``, then the
+    protocol's rs, methods, data_source and test_rows."""
+    return {
+        "n": n,
+        "d": Param("int", low=16, doc="words (columns) of the stand-in"),
+        "density": Param("float", low=0.0, high=0.5, closed="right", doc="expected fraction of non-zeros"),
+        **extra,
+        "rs": Param("str", doc="comma-separated target dimensions"),
+        "methods": Param("str", doc="comma-separated methods among CW, RS, FHT, RG"),
+        "data_source": DATA_SOURCE,
+        "test_rows": Param("int", low=0, doc="real data: 0 = split the n rows 2/3 : 1/3; > 0 = train on the n "
+                           "rows, test on this many rows drawn from the test file"),
+    }
+
+
+#: The constraints every Sec. 4.1.4 cell has (data source, target dimensions, methods).
+PROTOCOL_CONSTRAINTS = (DATA_SOURCE_OK, RS_IN_D, PAPER_METHODS_CONSTRAINT)
+#: The stand-in's 10 informative words per class fit in a row's expected words.
+WORDS_FIT = Constraint("density * d > 10 (10 informative words per class must fit in a row's expected words)",
+                       lambda p: float(p["density"]) * int(p["d"]) > INFORMATIVE)
 
 _M = dict(mode="report", expected=None, role="measurement",
           assumed=("data: the seeded rcv1_binary_like stand-in, NOT the real RCV1",))
@@ -341,23 +393,10 @@ THEOREM = register(
         },
         trial=trial,
         decide=decide,
-        parameters={
-            "n": Param("int", low=30, doc="documents (train 2/3, test 1/3)"),
-            "d": Param("int", low=16, doc="words (columns) of the stand-in"),
-            "density": Param("float", low=0.0, high=0.5, closed="right", doc="expected fraction of non-zeros"),
-            "rs": Param("str", doc="comma-separated target dimensions"),
-            "methods": Param("str", doc="comma-separated methods among CW, RS, FHT, RG"),
-            "data_source": DATA_SOURCE,
-            "test_rows": Param("int", low=0, doc="real data: 0 = split the n rows 2/3 : 1/3; > 0 = train on the n "
-                               "rows, test on this many rows drawn from the test file"),
-        },
+        parameters=protocol_parameters(Param("int", low=30, doc="documents (train 2/3, test 1/3)")),
         constraints=(
-            DATA_SOURCE_OK,
-            Constraint("rs: comma-separated ints in [1, d]",
-                       lambda p: all(1 <= int(x) <= int(p["d"]) for x in str(p["rs"]).split(","))),
-            PAPER_METHODS_CONSTRAINT,
-            Constraint("density * d > 10 (10 informative words per class must fit in a row's expected words)",
-                       lambda p: float(p["density"]) * int(p["d"]) > 10),
+            *PROTOCOL_CONSTRAINTS,
+            WORDS_FIT,
             Constraint("n x max(rs) <= 2^26 (dense X R), 2^29 for the paper's sizes on the real data (4 GB)",
                        lambda p: int(p["n"]) * max(int(x) for x in str(p["rs"]).split(","))
                        <= (2**29 if str(p.get("data_source", "")).startswith("real:") else 2**26)),

@@ -143,25 +143,29 @@ import numpy as np
 
 from ..._threads import single_threaded
 from ...data_registry import resolve
-from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, register
-from ...engine.data import DATA_SOURCE, DATA_SOURCE_OK
-from ...stats import printed_mean_test
-from ._common import (
-    PAPER_METHODS_CONSTRAINT,
-    PAPER_SKETCH_KINDS,
-    cite,
-    cs_test_error,
-    paper_methods,
-    stratified_split,
+from ...engine import Constraint, Finding, Param, Profile, Theorem, TrialRecord, Variant, register
+from ._common import PAPER_SKETCH_KINDS, cite, cs_test_error, paper_methods
+from .repro_rcv1 import (
+    C_RCV1,
+    INFORMATIVE,
+    PRINTED_RULE,
+    PROTOCOL_CONSTRAINTS,
+    WORDS_FIT,
+    data_size,
+    diag_arrays,
+    mean_outcomes,
+    mean_se,
+    printed_verdicts,
+    protocol_parameters,
+    run_protocol,
+    sentence_rows,
 )
-from .repro_rcv1 import C_RCV1, PRINTED_RULE, diag_arrays, mean_se, measure, sentence_rows, warm_up
 from .tables import TABLE_III
 
 __all__ = ["THEOREM", "trial", "decide", "PAPER_TABLE_III", "n_train"]
 
 #: Table III (RCV1 multi-class, p. 16), as printed, at r = 2048, 4096, 8192 and on the full data ("full")
 PAPER_TABLE_III = TABLE_III  # one copy of the printed numbers, in paul2014.tables
-INFORMATIVE = 10  # informative words per class (as paul2014.repro.rcv1's stand-in)
 BOOST = 0.5  # extra Poisson mean of a class's own words (our choice; module docstring)
 PAPER_CW_TRP = ("Table III, CW t_rp at r = 2048, 4096, 8192: " + ", ".join(map(str, TABLE_III["t_rp"]["CW"]))
                 + " s (doubling with r; finding cw-trp-grows-with-r)")
@@ -188,25 +192,15 @@ def trial(params, rng):
     """One stand-in, one split; eps_out, t_rp, t_svm, nnz ratio per method and r, and the full data."""
     from ...standins import rcv1_multiclass_like
 
-    warm_up(paper_methods(params), _fit, np.arange(8) % 3)
-    src = resolve("rcv1-multiclass", params.get("data_source", "auto"))
-    if src.real:
-        from ._realdata import real_split
-
-        X, y, tr, te = real_split(src, params["n"], rng, test_rows=params.get("test_rows", 0), classes=True)
-    else:
+    def standin(rng):
         ds = rcv1_multiclass_like(n=params["n"], d=params["d"], density=params["density"],
                                   classes=params["classes"], informative=INFORMATIVE, boost=BOOST, rng=rng)
-        X, y = ds.X.tocsr(), np.asarray(ds.y_raw, dtype=np.int64)
-        tr, te = stratified_split(y, rng)
-    diags = measure(X, y, tr, te, params, rng, _fit, ("err", "undetermined"), clock=time.process_time)
-    keys = [k[4:] for k in diags if k.startswith("err.") and k != "err.full"]
-    out = {
-        "table3_error": Outcome(True, statistic=float(np.nanmean([diags["err." + k] for k in keys]))),
-        "table3_trp": Outcome(True, statistic=float(np.mean([diags["t_rp." + k] for k in keys]))),
-        "table3_tsvm": Outcome(True, statistic=float(np.mean([diags["t_svm." + k] for k in keys]))),
-        "fig4_nnz_ratio": Outcome(True, statistic=float(np.mean([diags["nnz." + k] for k in keys]))),
-    }
+        return ds.X.tocsr(), np.asarray(ds.y_raw, dtype=np.int64)
+
+    diags = run_protocol(params, rng, "rcv1-multiclass", _fit, ("err", "undetermined"), np.arange(8) % 3, standin,
+                         clock=time.process_time, classes=True)
+    out = mean_outcomes(diags, {"table3_error": ("err", True), "table3_trp": ("t_rp", False),
+                                "table3_tsvm": ("t_svm", False), "fig4_nnz_ratio": ("nnz", False)})
     return TrialRecord(outcomes=out, diagnostics=diags)
 
 
@@ -215,9 +209,7 @@ def decide(records, params):
     T = PAPER_TABLE_III
     D = diag_arrays(records)
     src = resolve("rcv1-multiclass", params.get("data_source", "auto"))
-    trows = params.get("test_rows", 0)
-    size = (f"real, {params['n']:,} training rows" + (f", {trows:,} test rows from the test file" if trows else "")
-            if src.real else f"stand-in {params['n']} x {params['d']}, {params['classes']} classes")
+    size = data_size(params, src, f"stand-in {params['n']} x {params['d']}, {params['classes']} classes")
     und = [v for k, v in D.items() if k.startswith("undetermined.")]
     und_max = float(np.nanmax(und)) if und and np.isfinite(np.concatenate(und)).any() else math.nan
     info = {
@@ -237,7 +229,7 @@ def decide(records, params):
     full_row = {"method": f"full data, {size}", "paper_eps_out": T["eps_out"]["full"], "eps_out": e_full,
                 "eps_out_se": e_full_se}
     if src.real:
-        full_row["eps_out_agrees"] = printed_mean_test(D["err.full"], full_row["paper_eps_out"], 0.01)[0]
+        full_row.update(printed_verdicts(D, "full", full_row, _PRINTED))
         info["verdict_rule"] = PRINTED_RULE
 
     def table_row(m, r):
@@ -249,7 +241,7 @@ def decide(records, params):
                "eps_out_se": e_se, "paper_tsvm_over_full": T["t_svm"][m][i] / T["t_svm"]["full"],
                "tsvm_over_full": float(D[f"t_svm.{m}.{r}"].mean()) / t_full}  # fmt: skip
         if src.real:
-            row["eps_out_agrees"] = printed_mean_test(D[f"err.{m}.{r}"], row["paper_eps_out"], 0.01)[0]
+            row.update(printed_verdicts(D, f"{m}.{r}", row, _PRINTED))
         return row
 
     rows = sentence_rows(D, params, "Table III", full_row, table_row, info, size)
@@ -260,6 +252,9 @@ def decide(records, params):
     info["paper_vs"] = rows
     return {}, info
 
+
+#: The printed numbers of Table III a real-data row is tested against (t_svm: seconds are not comparable).
+_PRINTED = (("eps_out", "err"),)
 
 _M = dict(mode="report", expected=None, role="measurement",
           assumed=("data: the seeded rcv1_multiclass_like stand-in, NOT the real RCV1",))
@@ -335,28 +330,17 @@ THEOREM = register(
         },
         trial=trial,
         decide=decide,
-        parameters={
-            "n": Param("int", low=6, doc="documents (train 2/3, test 1/3; at least 3 per class)"),
-            "d": Param("int", low=16, doc="words (columns) of the stand-in"),
-            "density": Param("float", low=0.0, high=0.5, closed="right", doc="expected fraction of non-zeros"),
-            "classes": Param("int", low=2, doc="classes of the stand-in (the paper's RCV1: 53)"),
-            "rs": Param("str", doc="comma-separated target dimensions"),
-            "methods": Param("str", doc="comma-separated methods among CW, RS, FHT, RG"),
-            "data_source": DATA_SOURCE,
-            "test_rows": Param("int", low=0, doc="real data: 0 = split the n rows 2/3 : 1/3; > 0 = train on the n "
-                               "rows, test on this many rows drawn from the test file"),
-        },
+        parameters=protocol_parameters(
+            Param("int", low=6, doc="documents (train 2/3, test 1/3; at least 3 per class)"),
+            classes=Param("int", low=2, doc="classes of the stand-in (the paper's RCV1: 53)"),
+        ),
         constraints=(
-            DATA_SOURCE_OK,
-            Constraint("rs: comma-separated ints in [1, d]",
-                       lambda p: all(1 <= int(x) <= int(p["d"]) for x in str(p["rs"]).split(","))),
-            PAPER_METHODS_CONSTRAINT,
+            *PROTOCOL_CONSTRAINTS,
             Constraint("n >= 3 classes (every class needs 3 documents: topic_counts)",
                        lambda p: int(p["n"]) >= 3 * int(p["classes"])),
             Constraint("classes x 10 <= d (10 informative words per class)",
                        lambda p: INFORMATIVE * int(p["classes"]) <= int(p["d"])),
-            Constraint("density * d > 10 (10 informative words per class must fit in a row's expected words)",
-                       lambda p: float(p["density"]) * int(p["d"]) > INFORMATIVE),
+            WORDS_FIT,
             Constraint("full data (CSR): n_train x classes + classes x d + 4 x density x d x n_train <= "
                        "rpcheck.svm.multiclass.MAX_SPARSE_CELLS (the certified solver's sparse domain with 4 times "
                        "the expected non-zeros; CW's X R has width r <= d and nnz <= nnz(X); n_train from the "

@@ -156,11 +156,11 @@ import numpy as np
 
 from ..._threads import single_threaded
 from ...data_registry import resolve
-from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
+from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...engine.data import DATA_SOURCE, DATA_SOURCE_OK
 from ...stats import printed_mean_test, support_count
 from ...stats import sign_test as _sign_test
-from ._common import cite, mean_se, paper_sketch, target_dims
+from ._common import RS_IN_D, cite, mean_se, paper_sketch, target_dims
 from .tables import TABLE_II
 
 __all__ = ["THEOREM", "trial", "decide", "METHODS", "sign_test", "REPS", "X16", "TIMED_VARIANTS", "SIGN_TESTED",
@@ -513,11 +513,7 @@ THEOREM = register(
             "boost": Param("float", low=0.0, closed="neither", doc="extra Poisson mean of the stand-in's "
                            "informative words (difficulty of the stand-in; our choice 0.3)"),
         },
-        constraints=(
-            Constraint("rs: comma-separated ints in [1, d]",
-                       lambda p: all(1 <= int(x) <= int(p["d"]) for x in str(p["rs"]).split(","))),
-            DATA_SOURCE_OK,
-        ),
+        constraints=(RS_IN_D, DATA_SOURCE_OK),
         findings=(
             Finding(
                 "techtc-c1-rg-fht-order",

@@ -111,13 +111,12 @@ r), Shi et al. 2012's thresholds on n.
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 
 from ..._threads import single_threaded
-from ...engine import Constraint, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
-from ...engine.shape import bracket_search, certified_bracket, growth_verdict, implied_constant_verdict, max_evaluations
+from ...engine import Constraint, Param, Profile, Theorem, register
+from ...engine import shape as shape_rule
 from ...sketches import fwht, next_pow2
 from ._common import CI_CONSTANTS, cite
 from .bounds import eq7_srht, eq9_sign, eq10_gaussian
@@ -130,6 +129,7 @@ __all__ = [
     "formula",
     "control_factor",
     "endpoints",
+    "draws_at",
     "brackets",
     "shape_verdict",
     "ALPHA",
@@ -144,7 +144,7 @@ SPAN = 8
 #: The most evaluations one endpoint's bracket search can make (:func:`rpcheck.engine.shape.bracket_search` with
 #: its default budgets: factor-2 grid of 8 steps and 5 bisection steps for the upper end, a walk down of 4 steps
 #: and 5 bisection steps for the lower end; each value of r evaluated once).
-EVALUATIONS = max_evaluations()
+EVALUATIONS = shape_rule.max_evaluations()
 #: One-sided level of every Clopper-Pearson bound: 2 bounds (upper, lower) x EVALUATIONS x 2 endpoints share ALPHA.
 BETA = ALPHA / (2 * EVALUATIONS * 2)
 
@@ -242,11 +242,9 @@ def formula(eq, rho, d, eps, delta):
 def endpoints(params):
     """``(near, far)``: the cell's base point and the point with its axis variable moved by SPAN in the direction
     in which the formula grows (rho, d times SPAN; eps, delta divided by SPAN). Each is a dict rho, d, eps, delta."""
+    ax = params["axis"]
     near = {k: params[k] for k in ("rho", "d", "eps", "delta")}
-    far = dict(near)
-    ax, span = params["axis"], int(params.get("span", SPAN))
-    far[ax] = near[ax] * span if AXIS_DIRECTION[ax] > 0 else near[ax] / span
-    return near, far
+    return shape_rule.span_endpoints(near, ax, AXIS_DIRECTION[ax], int(params.get("span", SPAN)))
 
 
 def control_factor(params, point):
@@ -260,7 +258,7 @@ def control_factor(params, point):
 # ----------------------------------------------------------------------------------------------- the search
 
 
-def _draws_at(params, point):
+def draws_at(params, point):
     """Draws per evaluated r at ``point``: ``draws`` at the base delta, scaled by ``delta_base / delta`` (the far
     end of the delta axis needs SPAN times more draws for the same relative precision of its bounds)."""
     return int(math.ceil(int(params["draws"]) * float(params["delta"]) / float(point["delta"]) - 1e-9))
@@ -276,7 +274,7 @@ def search_endpoint(eq, point, n, rng, start, coherence="coherent"):
     def failures(r):
         return int(np.count_nonzero(distortions(kind, rho, d, r, n, rng, coherence=coherence) > eps))
 
-    return bracket_search(failures, start, delta=delta, trials=n, level=BETA)
+    return shape_rule.bracket_search(failures, start, delta=delta, trials=n, level=BETA)
 
 
 def brackets(evals, delta):
@@ -284,35 +282,22 @@ def brackets(evals, delta):
     (:func:`rpcheck.engine.shape.certified_bracket`): ``U`` the smallest r whose upper bound is <= delta (so
     ``r* <= U`` when that bound covers), ``L`` the largest r whose lower bound is > delta (so ``r* > L`` when it
     covers and the failure probability does not increase with r); None when there is none."""
-    return certified_bracket(evals, delta, BETA)
+    return shape_rule.certified_bracket(evals, delta, BETA)
 
 
 @single_threaded
 def trial(params, rng):
     """Both endpoints' searches (independent child streams); the evaluations are the diagnostics."""
     eq = params["eq"]
-    diags = {}
-    for name, point, stream in zip(("near", "far"), endpoints(params), rng.spawn(2)):
+
+    def search(point, stream):
         f = formula(eq, point["rho"], point["d"], point["eps"], point["delta"])
         start = max(1, int(math.ceil(CI_CONSTANTS[EQ_KIND[eq]] * f)))
-        n = _draws_at(params, point)
-        t0 = time.perf_counter()
+        n = draws_at(params, point)
         evals = search_endpoint(eq, point, n, stream, start, params.get("coherence", "coherent"))
-        diags[f"{name}.seconds"] = time.perf_counter() - t0
-        diags[f"{name}.start"] = float(start)
-        diags[f"{name}.evaluations"] = float(len(evals))
-        for j, (r, k, nn) in enumerate(evals):
-            diags[f"{name}.r{j:02d}"] = float(r)
-            diags[f"{name}.k{j:02d}"] = float(k)
-            diags[f"{name}.n{j:02d}"] = float(nn)
-    out = {v: Outcome(True) for v in ("scaling", "wrong_power")}
-    return TrialRecord(outcomes=out, diagnostics=diags)
+        return evals, {"start": float(start)}
 
-
-def _evals_of(diags, name):
-    m = int(diags.get(f"{name}.evaluations", 0))
-    return [(int(diags[f"{name}.r{j:02d}"]), int(diags[f"{name}.k{j:02d}"]), int(diags[f"{name}.n{j:02d}"]))
-            for j in range(m)]  # fmt: skip
+    return shape_rule.shape_trial(endpoints(params), rng, search)
 
 
 def shape_verdict(c_near, c_far, tau):
@@ -322,11 +307,7 @@ def shape_verdict(c_near, c_far, tau):
     >>> shape_verdict((1.0, 1.3), (1.4, 1.8), 2.83)
     <Verdict.VIOLATED: 'VIOLATED'>
     """
-    return growth_verdict(c_near, c_far, tau)
-
-
-def _div(a, b):
-    return None if a is None else a / b
+    return shape_rule.growth_verdict(c_near, c_far, tau)
 
 
 def decide(records, params):
@@ -340,34 +321,21 @@ def decide(records, params):
     info = {"formula": eq, "axis": params["axis"], "alpha": ALPHA, "tau": tau, "one_sided_level": BETA}
     bands = {}
     for name, point in (("near", near), ("far", far)):
-        evals = _evals_of(diags, name)
+        evals = shape_rule.evaluations_of(diags, name)
         L, U = brackets(evals, float(point["delta"]))
         f = formula(eq, point["rho"], point["d"], point["eps"], point["delta"])
         g = control_factor(params, point)
         bands[name] = {"f": f, "g": g, "L": L, "U": U}
-        info[name] = {**{k: point[k] for k in ("rho", "d", "eps", "delta")}, "r_lower": L, "r_upper": U,
-                      "f": f, "c_lower": _div(L, f), "c_upper": _div(U, f),
+        info[name] = {**{k: point[k] for k in ("rho", "d", "eps", "delta")}, **shape_rule.band_info(L, U, f),
                       "draws_per_value": evals[0][2] if evals else 0, "evaluations": len(evals),
                       "seconds": diags.get(f"{name}.seconds")}  # fmt: skip
-    verdicts = {}
-    for vname, use_g in (("scaling", False), ("wrong_power", True)):
-        v, lo_ratio, hi_ratio = implied_constant_verdict(bands["near"], bands["far"], tau, control=use_g)
-        verdicts[vname] = v
-        info[vname] = {"ratio_lower": lo_ratio, "ratio_upper": hi_ratio, "verdict": v.value}
-    info["claim"] = (
+    verdicts, rows = shape_rule.shape_rows(bands["near"], bands["far"], tau)
+    info.update(rows)
+    info["claim"] = shape_rule.shape_claim(
         f"implied constant C* = r*/f at the far point over C* at the base ({params['axis']} x{span}"
-        f"{'' if AXIS_DIRECTION[params['axis']] > 0 else '^-1'}) in [{_g(info['scaling']['ratio_lower'])}, "
-        f"{_g(info['scaling']['ratio_upper'])}] (control: [{_g(info['wrong_power']['ratio_lower'])}, "
-        f"{_g(info['wrong_power']['ratio_upper'])}]); VIOLATED iff the lower end >= 1, HOLDS iff the upper end "
-        f"<= {tau:.3g}: P(false VIOLATED | C* does not grow) <= {ALPHA:g}, P(false HOLDS | C* grows > {tau:.3g}x) "
-        f"<= {ALPHA:g} (union bound over {4 * EVALUATIONS} one-sided exact Clopper-Pearson bounds at {BETA:.2g}; "
-        "failure probability non-increasing in r assumed)"
-    )
+        f"{'' if AXIS_DIRECTION[params['axis']] > 0 else '^-1'})", rows, tau, alpha=ALPHA,
+        bounds=4 * EVALUATIONS, level=BETA, monotone="failure probability non-increasing in r assumed")
     return verdicts, info
-
-
-def _g(x):
-    return "n/a" if x is None else f"{x:.3g}"
 
 
 # ----------------------------------------------------------------------------------------------- registration
@@ -409,7 +377,7 @@ def _points_valid(params):
 
 
 def _pass_attainable(params):
-    return all((1.0 - pt["delta"]) ** _draws_at(params, pt) <= BETA for pt in endpoints(params))
+    return all((1.0 - pt["delta"]) ** draws_at(params, pt) <= BETA for pt in endpoints(params))
 
 
 _ASSUMED = (
@@ -428,25 +396,14 @@ THEOREM = register(
         statement="With probability >= 1 - delta, ||V^T V - V^T R R^T V||_2 <= eps provided r = O(f), f from eq. (7) "
         "(SRHT), (9) (random signs) or (10) (Gaussian); the O(.) constants are not given.",
         kind="probabilistic",
-        variants=(
-            Variant(
-                "scaling",
-                "C*(x) = r*(x)/f(x) at the far point over the base point (axis variable x8 or /8): VIOLATED "
-                "iff certified >= 1, HOLDS iff certified <= sqrt(8)",
-                mode="report",
-                expected=Verdict.HOLDS,
-                assumed=_ASSUMED,
-            ),
-            Variant(
-                "wrong_power",
-                "the same rule on f divided by (x/x_base)^(+-1): the axis variable's power lowered by one "
-                "(negative control)",
-                mode="report",
-                expected=Verdict.VIOLATED,
-                role="control",
-                note="The control's bands are the claim's with the far one times 8: VIOLATED iff the claim's "
-                "lower ratio end >= 1/8 (derivation in rpcheck.papers.paul2014.shape).",
-            ),
+        variants=shape_rule.shape_variants(
+            "C*(x) = r*(x)/f(x) at the far point over the base point (axis variable x8 or /8): VIOLATED iff "
+            "certified >= 1, HOLDS iff certified <= sqrt(8)",
+            "the same rule on f divided by (x/x_base)^(+-1): the axis variable's power lowered by one (negative "
+            "control)",
+            assumed=_ASSUMED,
+            note="The control's bands are the claim's with the far one times 8: VIOLATED iff the claim's lower ratio "
+            "end >= 1/8 (derivation in rpcheck.papers.paul2014.shape).",
         ),
         profiles={
             # quick: 10 cells, 5.7 CPU s; ci: twice the draws (narrower bands), 10.4 CPU s (module docstring,

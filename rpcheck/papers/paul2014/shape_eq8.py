@@ -94,15 +94,15 @@ problems dominate.
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 
 from ..._threads import single_threaded
-from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
-from ...engine.shape import bracket_search, certified_bracket, implied_constant_verdict, max_evaluations
+from ...engine import Constraint, Finding, Param, Profile, Theorem, Verdict, register
+from ...engine import shape as shape_rule
 from ._common import cite
 from .bounds import countsketch_coherent_failure, eq8_cw, sparse_embedding_markov_r
+from .shape import draws_at
 
 __all__ = [
     "THEOREM",
@@ -126,7 +126,7 @@ SPAN = 8
 #: Steps of the factor-2 grid from the derived sufficient r (which is at most 2^10 r* in every cell).
 GRID_STEPS = 12
 #: The most values one endpoint's search evaluates (:func:`rpcheck.engine.shape.max_evaluations`).
-EVALUATIONS = max_evaluations(grid_steps=GRID_STEPS)
+EVALUATIONS = shape_rule.max_evaluations(grid_steps=GRID_STEPS)
 #: One-sided level of every Clopper-Pearson bound: 2 bounds x EVALUATIONS x 2 endpoints share ALPHA.
 BETA = ALPHA / (2 * EVALUATIONS * 2)
 #: The variables of eq. (8) and the direction in which f grows (+1: x SPAN at the far end; -1: / SPAN).
@@ -181,11 +181,9 @@ def exact_r_star(rho, delta):
 def endpoints(params):
     """``(near, far)``: the base point and the point with the axis variable moved by ``span`` in the direction in
     which f grows; each a dict rho, eps, delta."""
+    ax = params["axis"]
     near = {k: params[k] for k in ("rho", "eps", "delta")}
-    far = dict(near)
-    ax, span = params["axis"], int(params.get("span", SPAN))
-    far[ax] = near[ax] * span if AXIS_DIRECTION[ax] > 0 else near[ax] / span
-    return near, far
+    return shape_rule.span_endpoints(near, ax, AXIS_DIRECTION[ax], int(params.get("span", SPAN)))
 
 
 def control_factor(params, point):
@@ -193,11 +191,6 @@ def control_factor(params, point):
     CONTROL_POWER): 1 at the base point, ``span^k`` at the far one."""
     ax = params["axis"]
     return (point[ax] / params[ax]) ** (AXIS_DIRECTION[ax] * CONTROL_POWER[ax])
-
-
-def _draws_at(params, point):
-    """``draws`` at the base delta, scaled by ``delta_base / delta`` (the same relative precision at the far delta)."""
-    return int(math.ceil(int(params["draws"]) * float(params["delta"]) / float(point["delta"]) - 1e-9))
 
 
 def search_endpoint(point, n, rng):
@@ -208,38 +201,14 @@ def search_endpoint(point, n, rng):
     def failures(r):
         return int(np.count_nonzero(distortions(rho, r, n, rng) > eps))
 
-    return bracket_search(failures, start, delta=delta, trials=n, level=BETA, grid_steps=GRID_STEPS)
+    return shape_rule.bracket_search(failures, start, delta=delta, trials=n, level=BETA, grid_steps=GRID_STEPS)
 
 
 @single_threaded
 def trial(params, rng):
     """Both endpoints' searches (independent child streams); the evaluations are the diagnostics."""
-    diags = {}
-    for name, point, stream in zip(("near", "far"), endpoints(params), rng.spawn(2)):
-        n = _draws_at(params, point)
-        t0 = time.perf_counter()
-        evals = search_endpoint(point, n, stream)
-        diags[f"{name}.seconds"] = time.perf_counter() - t0
-        diags[f"{name}.evaluations"] = float(len(evals))
-        for j, (r, k, nn) in enumerate(evals):
-            diags[f"{name}.r{j:02d}"] = float(r)
-            diags[f"{name}.k{j:02d}"] = float(k)
-            diags[f"{name}.n{j:02d}"] = float(nn)
-    return TrialRecord(outcomes={v: Outcome(True) for v in ("scaling", "wrong_power")}, diagnostics=diags)
-
-
-def _evals_of(diags, name):
-    m = int(diags.get(f"{name}.evaluations", 0))
-    return [(int(diags[f"{name}.r{j:02d}"]), int(diags[f"{name}.k{j:02d}"]), int(diags[f"{name}.n{j:02d}"]))
-            for j in range(m)]  # fmt: skip
-
-
-def _div(a, b):
-    return None if a is None else a / b
-
-
-def _g(x):
-    return "n/a" if x is None else f"{x:.3g}"
+    return shape_rule.shape_trial(endpoints(params), rng,
+                                  lambda point, stream: (search_endpoint(point, draws_at(params, point), stream), {}))
 
 
 def decide(records, params):
@@ -253,27 +222,19 @@ def decide(records, params):
     info = {"formula": "eq8", "axis": params["axis"], "alpha": ALPHA, "tau": tau, "one_sided_level": BETA}
     bands = {}
     for name, point in (("near", near), ("far", far)):
-        L, U = certified_bracket(_evals_of(diags, name), float(point["delta"]), BETA)
+        L, U = shape_rule.certified_bracket(shape_rule.evaluations_of(diags, name), float(point["delta"]), BETA)
         f = eq8_cw(point["rho"], point["eps"], point["delta"])
         bands[name] = {"f": f, "g": control_factor(params, point), "L": L, "U": U}
-        info[name] = {**point, "r_lower": L, "r_upper": U, "f": f, "c_lower": _div(L, f), "c_upper": _div(U, f),
+        info[name] = {**point, **shape_rule.band_info(L, U, f),
                       "r_star_exact": exact_r_star(int(point["rho"]), float(point["delta"])),
                       "evaluations": int(diags.get(f"{name}.evaluations", 0)),
                       "seconds": diags.get(f"{name}.seconds")}  # fmt: skip
-    verdicts = {}
-    for vname, use_g in (("scaling", False), ("wrong_power", True)):
-        v, lo_ratio, hi_ratio = implied_constant_verdict(bands["near"], bands["far"], tau, control=use_g)
-        verdicts[vname] = v
-        info[vname] = {"ratio_lower": lo_ratio, "ratio_upper": hi_ratio, "verdict": v.value}
-    info["claim"] = (
+    verdicts, rows = shape_rule.shape_rows(bands["near"], bands["far"], tau)
+    info.update(rows)
+    info["claim"] = shape_rule.shape_claim(
         f"implied constant C* = r*/f of eq. (8) at the far point over C* at the base ({params['axis']} x{span}"
-        f"{'' if AXIS_DIRECTION[params['axis']] > 0 else '^-1'}) in [{_g(info['scaling']['ratio_lower'])}, "
-        f"{_g(info['scaling']['ratio_upper'])}] (control: [{_g(info['wrong_power']['ratio_lower'])}, "
-        f"{_g(info['wrong_power']['ratio_upper'])}]); VIOLATED iff the lower end >= 1, HOLDS iff the upper end "
-        f"<= {tau:.3g}: P(false VIOLATED | C* does not grow) <= {ALPHA:g}, P(false HOLDS | C* grows > {tau:.3g}x) "
-        f"<= {ALPHA:g} (union bound over {4 * EVALUATIONS} one-sided exact Clopper-Pearson bounds at {BETA:.2g}; "
-        "the failure probability is non-increasing in r, proved in the module docstring)"
-    )
+        f"{'' if AXIS_DIRECTION[params['axis']] > 0 else '^-1'})", rows, tau, alpha=ALPHA, bounds=4 * EVALUATIONS,
+        level=BETA, monotone="the failure probability is non-increasing in r, proved in the module docstring")
     return verdicts, info
 
 
@@ -296,7 +257,7 @@ def _points_valid(params):
 
 
 def _pass_attainable(params):
-    return all((1.0 - pt["delta"]) ** _draws_at(params, pt) <= BETA for pt in endpoints(params))
+    return all((1.0 - pt["delta"]) ** draws_at(params, pt) <= BETA for pt in endpoints(params))
 
 
 THEOREM = register(
@@ -310,24 +271,14 @@ THEOREM = register(
         "log(rho/(delta eps)) (rho + log(1/(delta eps)))) (eq. (8)) for R 'constructed as described in Clarkson and "
         "Woodruff [2013], Meng and Mahoney [2013] and Nelson and Nguyen [2013]'; the O(.) constant is not given.",
         kind="probabilistic",
-        variants=(
-            Variant(
-                "scaling",
-                "C*(x) = r*(x)/f(x) at the far point over the base point (axis x8 or /8): VIOLATED iff certified "
-                ">= 1, HOLDS iff certified <= sqrt(8); expected HOLDS along rho and eps, VIOLATED along delta",
-                mode="report",
-                expected=_scaling_expected,
-            ),
-            Variant(
-                "wrong_power",
-                "the same rule on f divided by (x/x_base)^(+-k): rho^1 for rho^2, eps^+1 for eps^-4, a factor delta "
-                "(negative control)",
-                mode="report",
-                expected=Verdict.VIOLATED,
-                role="control",
-                note="The control's true ratio is the claim's times 8^k (k = 1, 5, 1): 9.1, 3.85, 31.7 (derivation "
-                "in rpcheck.papers.paul2014.shape_eq8).",
-            ),
+        variants=shape_rule.shape_variants(
+            "C*(x) = r*(x)/f(x) at the far point over the base point (axis x8 or /8): VIOLATED iff certified >= 1, "
+            "HOLDS iff certified <= sqrt(8); expected HOLDS along rho and eps, VIOLATED along delta",
+            "the same rule on f divided by (x/x_base)^(+-k): rho^1 for rho^2, eps^+1 for eps^-4, a factor delta "
+            "(negative control)",
+            expected=_scaling_expected,
+            note="The control's true ratio is the claim's times 8^k (k = 1, 5, 1): 9.1, 3.85, 31.7 (derivation in "
+            "rpcheck.papers.paul2014.shape_eq8).",
         ),
         profiles={
             # draws per value at the base delta (x8 at the far delta): bands U/L about 1.7 (quick), 1.5 (ci);

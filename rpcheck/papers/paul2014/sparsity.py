@@ -22,19 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...engine import (
-    Constraint,
-    Finding,
-    Outcome,
-    Param,
-    Profile,
-    Theorem,
-    TrialRecord,
-    Variant,
-    Verdict,
-    grid,
-    register,
-)
+from ...engine import Constraint, Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, grid
+from ...engine.registry import register
 from ...generators import sparse_matrix
 from ...sketches import make_sketch
 from ...stats import deterministic_trials
