@@ -200,7 +200,7 @@ def trial(params, rng):
     # for eB_control: an independent Haar subspace of the same dimension; when rank(X) = d (a user file can
     # have it) every subspace of that dimension is R^d itself, so one dimension less (a distortion that differs
     # from e with probability 1 all the same). Generated instances have rank rho + 1 < d: unchanged. Drawn
-    # right after the sketch, as before: nothing in between reads the stream.
+    # right after the sketch: nothing in between reads the stream, so every draw keeps its place in it.
     Vo = orthonormal_basis(d, min(V.shape[1], d - 1), rng=rng) if d > 1 else None
     # Every small product with R in one apply (the map is row by row, so each block is the product it stands
     # for): c R, V^T R, V_B^T R and Vo^T R; X R on its own (no copy of X).
