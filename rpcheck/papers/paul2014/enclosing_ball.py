@@ -42,13 +42,14 @@ bases W of the same subspace, computed by an SVD; the subspace perturbation from
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import numpy as np
 
 from ...engine import Finding, Outcome, Param, Profile, Theorem, TrialRecord, Variant, Verdict, register
 from ...engine.userdata import DATA_PARAM, DENSE_ROWSPACE_MAX, trial_data
 from ...generators import orthonormal_basis
-from ...linalg import row_space_basis
+from ...linalg import embedding_distortion, row_space_basis
 from ...sketches import make_sketch
 from ...stats import deterministic_trials
 from ._common import (
@@ -59,7 +60,6 @@ from ._common import (
     certified_ge,
     cite,
     cw_consistent,
-    distortion,
     rho_le,
     violation_artifacts,
 )
@@ -139,6 +139,34 @@ def evaluate_ball(e, e_B, rank_X, rank_XB, proj_max, Bc_sq, ball, ball_t, eps, e
     return out
 
 
+class _LazyArtifacts(Mapping):
+    """A trial's replay arrays (:func:`._common.violation_artifacts`), built on first access.
+
+    The engine reads a trial's artifacts only when it keeps them (a counterexample to save, or a replay), and
+    the controls fail on every draw, so an eager build would form the explicit (d, r) matrix R (for SRHT from
+    the closed form of the Hadamard entries, about a tenth of a quick trial) on every draw only to drop it.
+    The arrays are taken from the trial's own objects, which nothing changes after the trial returns: the
+    mapping holds exactly what the eager build holds."""
+
+    def __init__(self, build):
+        self._build = build
+        self._arrays = None
+
+    def _get(self):
+        if self._arrays is None:
+            self._arrays = self._build()
+        return self._arrays
+
+    def __getitem__(self, key):
+        return self._get()[key]
+
+    def __iter__(self):
+        return iter(self._get())
+
+    def __len__(self):
+        return len(self._get())
+
+
 def proof_step_event(k, proj_max, Bc_sq):
     """``max_i ||R^T (x_i - c)||^2 <= k max_i ||x_i - c||^2`` (computed norms, rounding allowance only)."""
     b = k * Bc_sq
@@ -165,22 +193,29 @@ def trial(params, rng):
         X = params.get("scale", 1.0) * ball_instance(n, d, rho, rng=rng)
         V = row_space_basis(X)
     sk = make_sketch(params["kind"], d, r, rng=rng, **sketch_kwargs(params))
-    e = distortion(V, sk)
-    XR = np.asarray(sk.apply(X))
     ball = min_enclosing_ball(X)
-    ball_t = min_enclosing_ball(XR)
     c = np.asarray(ball.center)
     XB = np.vstack([X, c[None, :]])
     VB = row_space_basis(XB)
-    e_B = distortion(VB, sk)
-    diffs = X - c[None, :]
-    Bc_sq = float(np.max(np.einsum("ij,ij->i", diffs, diffs)))
-    pd = XR - np.asarray(sk.apply(c[None, :]))
-    proj_max = float(np.max(np.einsum("ij,ij->i", pd, pd)))
     # for eB_control: an independent Haar subspace of the same dimension; when rank(X) = d (a user file can
     # have it) every subspace of that dimension is R^d itself, so one dimension less (a distortion that differs
-    # from e with probability 1 all the same). Generated instances have rank rho + 1 < d: unchanged.
-    e_other = distortion(orthonormal_basis(d, min(V.shape[1], d - 1), rng=rng), sk) if d > 1 else math.nan
+    # from e with probability 1 all the same). Generated instances have rank rho + 1 < d: unchanged. Drawn
+    # right after the sketch: nothing in between reads the stream, so every draw keeps its place in it.
+    Vo = orthonormal_basis(d, min(V.shape[1], d - 1), rng=rng) if d > 1 else None
+    # Every small product with R in one apply (the map is row by row, so each block is the product it stands
+    # for): c R, V^T R, V_B^T R and Vo^T R; X R on its own (no copy of X).
+    XR = np.asarray(sk.apply(X))
+    small = [c[None, :], V.T, VB.T] + ([Vo.T] if Vo is not None else [])
+    ends = np.cumsum([b.shape[0] for b in small])
+    cR, VtR, VBtR, *VotR = np.split(np.asarray(sk.apply(np.vstack(small))), ends[:-1])
+    e = embedding_distortion(V, VtR=VtR)
+    e_B = embedding_distortion(VB, VtR=VBtR)
+    e_other = embedding_distortion(Vo, VtR=VotR[0]) if Vo is not None else math.nan
+    ball_t = min_enclosing_ball(XR)
+    diffs = X - c[None, :]
+    Bc_sq = float(np.max(np.einsum("ij,ij->i", diffs, diffs)))
+    pd = XR - cR
+    proj_max = float(np.max(np.einsum("ij,ij->i", pd, pd)))
     out = evaluate_ball(e, e_B, V.shape[1], VB.shape[1], proj_max, Bc_sq, ball, ball_t, params["eps"], e_other)
     diags = {
         "e": e,
@@ -193,7 +228,8 @@ def trial(params, rng):
         "gap_rel": max(ball.gap_rel, ball_t.gap_rel),
         "center_rowspace_residual": float(np.linalg.norm(c - V @ (V.T @ c)) / max(np.linalg.norm(c), 1e-300)),
     }
-    return TrialRecord(outcomes=out, diagnostics=diags, artifacts=violation_artifacts(out, X=X, sketch=sk))
+    arts = _LazyArtifacts(lambda: violation_artifacts(out, X=X, sketch=sk))
+    return TrialRecord(outcomes=out, diagnostics=diags, artifacts=arts)
 
 
 def _expect_prob(params):
