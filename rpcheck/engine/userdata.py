@@ -146,11 +146,8 @@ def parse_data_argument(value):
 
 
 def _sha256_file(path):
-    h = hashlib.sha256()
     with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 def _sha256_arrays(X, y):
