@@ -3,7 +3,8 @@
 Hsieh, Chang, Lin, Keerthi and Sundararajan (2008), "A dual coordinate descent method for large-scale
 linear SVM", ICML, Algorithm 1 with ``U = inf`` and ``D_ii = 1/(2C)`` (the L2-loss case). One epoch visits
 every coordinate once in a random order (their Sec. 3.1 permutation), keeping ``w = sum_i alpha_i y_i x_i``
-updated. Two twins: dense rows and CSR rows (the sparse input is never densified). The order comes from
+updated. Two twins, dense rows and CSR rows (the sparse input is never densified), differ only in how they
+read a row; they share the coordinate step (:func:`_coordinate`). The order comes from
 a xorshift64* generator seeded by the caller, so a solve is reproducible.
 """
 
@@ -28,6 +29,24 @@ def _shuffle(perm, state):
 
 
 @njit(cache=True, nogil=True)
+def _coordinate(i, s, y, qdiag, dii, alpha):
+    """Coordinate ``i``'s step from ``s = w^T x_i`` (Algorithm 1: the gradient ``G``, the projected gradient
+    ``pg`` and the exact minimiser ``max(alpha_i - G / Q_ii, 0)``), ``alpha[i]`` updated in place. Returns
+    ``(|pg|, delta)``, ``delta`` the change of ``alpha_i y_i``: the caller adds ``delta x_i`` to ``w``."""
+    G = y[i] * s - 1.0 + dii * alpha[i]
+    pg = G if alpha[i] > 0.0 else min(G, 0.0)
+    delta = 0.0
+    if pg != 0.0 and qdiag[i] > 0.0:
+        old = alpha[i]
+        new = old - G / qdiag[i]
+        if new < 0.0:
+            new = 0.0
+        alpha[i] = new
+        delta = (new - old) * y[i]
+    return abs(pg), delta
+
+
+@njit(cache=True, nogil=True)
 def dcd_dense(X, y, qdiag, dii, alpha, w, epochs, tol, seed):
     """Run up to ``epochs`` DCD epochs on dense ``X`` (in place on ``alpha`` and ``w``).
 
@@ -46,20 +65,12 @@ def dcd_dense(X, y, qdiag, dii, alpha, w, epochs, tol, seed):
             s = 0.0
             for j in range(d):
                 s += w[j] * X[i, j]
-            G = y[i] * s - 1.0 + dii * alpha[i]
-            pg = G if alpha[i] > 0.0 else min(G, 0.0)
-            if abs(pg) > pgmax:
-                pgmax = abs(pg)
-            if pg != 0.0 and qdiag[i] > 0.0:
-                old = alpha[i]
-                new = old - G / qdiag[i]
-                if new < 0.0:
-                    new = 0.0
-                alpha[i] = new
-                delta = (new - old) * y[i]
-                if delta != 0.0:
-                    for j in range(d):
-                        w[j] += delta * X[i, j]
+            apg, delta = _coordinate(i, s, y, qdiag, dii, alpha)
+            if apg > pgmax:
+                pgmax = apg
+            if delta != 0.0:
+                for j in range(d):
+                    w[j] += delta * X[i, j]
         if pgmax <= tol:
             return ep + 1, pgmax
     return epochs, pgmax
@@ -80,20 +91,12 @@ def dcd_csr(indptr, indices, data, y, qdiag, dii, alpha, w, epochs, tol, seed):
             s = 0.0
             for p in range(indptr[i], indptr[i + 1]):
                 s += w[indices[p]] * data[p]
-            G = y[i] * s - 1.0 + dii * alpha[i]
-            pg = G if alpha[i] > 0.0 else min(G, 0.0)
-            if abs(pg) > pgmax:
-                pgmax = abs(pg)
-            if pg != 0.0 and qdiag[i] > 0.0:
-                old = alpha[i]
-                new = old - G / qdiag[i]
-                if new < 0.0:
-                    new = 0.0
-                alpha[i] = new
-                delta = (new - old) * y[i]
-                if delta != 0.0:
-                    for p in range(indptr[i], indptr[i + 1]):
-                        w[indices[p]] += delta * data[p]
+            apg, delta = _coordinate(i, s, y, qdiag, dii, alpha)
+            if apg > pgmax:
+                pgmax = apg
+            if delta != 0.0:
+                for p in range(indptr[i], indptr[i + 1]):
+                    w[indices[p]] += delta * data[p]
         if pgmax <= tol:
             return ep + 1, pgmax
     return epochs, pgmax
