@@ -169,6 +169,17 @@ def check_finite_outputs(where, inputs, **values):
             )
 
 
+def check_kkt_certificate(kkt, accept_rel, *, solver, status, what="KKT"):
+    """Raise :class:`SolverError` when the KKT residuals ``kkt`` (:class:`rpcheck.svm.KKTResiduals`) of a
+    returned point exceed ``accept_rel`` (the largest relative residual a certified result may have)."""
+    if kkt.max_relative > accept_rel:
+        raise SolverError(
+            f"{solver} returned status {status!r} but the {what} certificate fails: max relative residual "
+            f"{kkt.max_relative:.2e} > {accept_rel:g} ({kkt})",
+            status=status, solver=solver,
+        )
+
+
 def validate_targets(y, n, *, name="y", dtype_message=None):
     """A 1-dimensional real vector of length n (one entry per row of X), as an array; ``dtype_message`` is
     the error text for a non-numeric dtype (default: "must hold real numbers")."""
