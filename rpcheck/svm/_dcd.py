@@ -28,7 +28,7 @@ def _shuffle(perm, state):
     return state
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # inlined: no call per coordinate visit
 def _coordinate(i, s, y, qdiag, dii, alpha):
     """Coordinate ``i``'s step from ``s = w^T x_i`` (Algorithm 1: the gradient ``G``, the projected gradient
     ``pg`` and the exact minimiser ``max(alpha_i - G / Q_ii, 0)``), ``alpha[i]`` updated in place. Returns

@@ -36,7 +36,7 @@ from numba import njit
 from ._dcd import _shuffle
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # inlined: no call per coordinate visit
 def _step(i, G, y, alpha, qdiag, C, Mbar, mbar):
     """Coordinate ``i``'s visit from its partial derivative ``G``: returns ``(pg, shrink_it, delta)``.
 
