@@ -37,34 +37,34 @@ from ._dcd import _shuffle
 
 
 @njit(cache=True, nogil=True, inline="always")  # inlined: no call per coordinate visit
-def _step(i, G, y, alpha, qdiag, C, Mbar, mbar):
-    """Coordinate ``i``'s visit from its partial derivative ``G``: returns ``(pg, shrink_it, delta)``.
+def _step(G, a, yi, qi, C, Mbar, mbar):
+    """A coordinate's visit from its partial derivative ``G``, ``alpha_i = a``, ``y_i`` and ``qdiag_i``: returns
+    ``(pg, shrink_it, new alpha_i, delta)``.
 
-    ``shrink_it`` when the coordinate leaves the epochs (then ``pg = delta = 0`` and nothing changes);
-    otherwise ``pg`` is its projected gradient and ``alpha[i]`` moves to the exact minimiser
-    ``clip(alpha_i - G / qdiag_i, 0, C)`` in place, ``delta`` the change of ``y_i alpha_i`` (the caller adds
-    ``delta x_i`` to ``w`` and ``delta`` to ``s``).
+    ``shrink_it`` when the coordinate leaves the epochs (then ``pg = delta = 0`` and ``alpha_i`` stays);
+    otherwise ``pg`` is its projected gradient, ``alpha_i`` moves to the exact minimiser
+    ``clip(alpha_i - G / qdiag_i, 0, C)`` and ``delta`` is the change of ``y_i alpha_i`` (the caller adds
+    ``delta x_i`` to ``w`` and ``delta`` to ``s``). Scalars only, so that the inlined step touches no array
+    reference count.
     """
-    a = alpha[i]
     if a <= 0.0:
         if G > Mbar:
-            return 0.0, True, 0.0
+            return 0.0, True, a, 0.0
         pg = min(G, 0.0)
     elif a >= C:
         if G < mbar:
-            return 0.0, True, 0.0
+            return 0.0, True, a, 0.0
         pg = max(G, 0.0)
     else:
         pg = G
     if pg == 0.0:
-        return pg, False, 0.0
-    new = a - G / qdiag[i]
+        return pg, False, a, 0.0
+    new = a - G / qi
     if new < 0.0:
         new = 0.0
     elif new > C:
         new = C
-    alpha[i] = new
-    return pg, False, (new - a) * y[i]
+    return pg, False, new, (new - a) * yi
 
 
 @njit(cache=True, nogil=True)
@@ -106,7 +106,7 @@ def dcd_svc_dense(X, y, qdiag, C, lam, rho, alpha, w, s, epochs, tol, seed):
             for j in range(d):
                 acc += w[j] * X[i, j]
             G = y[i] * (acc + lam + rho * s) - 1.0
-            pg, drop, delta = _step(i, G, y, alpha, qdiag, C, Mbar, mbar)
+            pg, drop, alpha[i], delta = _step(G, alpha[i], y[i], qdiag[i], C, Mbar, mbar)
             if drop:
                 m_act -= 1
                 active[k] = active[m_act]
@@ -147,7 +147,7 @@ def dcd_svc_csr(indptr, indices, data, y, qdiag, C, lam, rho, alpha, w, s, epoch
             for p in range(indptr[i], indptr[i + 1]):
                 acc += w[indices[p]] * data[p]
             G = y[i] * (acc + lam + rho * s) - 1.0
-            pg, drop, delta = _step(i, G, y, alpha, qdiag, C, Mbar, mbar)
+            pg, drop, alpha[i], delta = _step(G, alpha[i], y[i], qdiag[i], C, Mbar, mbar)
             if drop:
                 m_act -= 1
                 active[k] = active[m_act]
