@@ -17,6 +17,7 @@ __all__ = [
     "check_int",
     "check_choice",
     "check_matrix",
+    "check_vector",
     "check_labels",
     "check_consistent_length",
     "check_sparse_matrix",
@@ -397,13 +398,20 @@ def check_matrix(name, X, *, allow_sparse=True, dtype=(np.float64, np.float32), 
     return A
 
 
-def check_labels(name, y, *, n=None):
-    """Validate binary labels in {-1, +1} with both classes present; returns a float64 vector."""
+def check_vector(name, y, n=None):
+    """``np.asarray(y)`` when it is 1-dimensional and, unless ``n`` is None, of length ``n`` (one entry per row
+    of an ``X`` with ``n`` rows); the dtype is the caller's to check."""
     yy = np.asarray(y)
     if yy.ndim != 1:
         raise RpcheckError(f"`{name}` must be 1-dimensional; got shape {yy.shape}.")
     if n is not None and yy.shape[0] != n:
         raise RpcheckError(f"`{name}` has length {yy.shape[0]} but X has {n} rows; they must match.")
+    return yy
+
+
+def check_labels(name, y, *, n=None):
+    """Validate binary labels in {-1, +1} with both classes present; returns a float64 vector."""
+    yy = check_vector(name, y, n)
     if yy.dtype.kind not in "biuf" or not np.all(np.isin(yy, (-1, 1))):
         vals = np.unique(yy)[:5]
         raise RpcheckError(f"`{name}` must contain only the labels -1 and +1; found values {vals.tolist()}.")

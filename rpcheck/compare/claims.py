@@ -44,61 +44,33 @@ def assess_claims(summary, *, alpha=0.05):
     def add(claim, r, sentence, ok, ev):
         rows.append({"claim": claim, "r": r, "sentence": sentence, "supported": ok, "evidence": ev})
 
+    def pair(claim, r, a, b, sentence, rule):
+        """Method ``a`` against ``b``: ``rule(diff of means, Welch p)`` decides, None when either is missing."""
+        d, p = _better(summary, r, a, b)
+        add(claim, r, sentence, None if np.isnan(d) else rule(d, p), f"diff {d:+.2f}, Welch p {p:.3g}")
+
+    def beats_all(claim, r, a, others, sentence):
+        """Method ``a``'s mean above that of every method in ``others``."""
+        diffs = {m: _better(summary, r, a, m)[0] for m in others}
+        add(claim, r, sentence, bool(min(diffs.values()) > 0), ", ".join(f"{m} {v:+.2f}" for m, v in diffs.items()))
+
     for r in rs:
-        d, p = _better(summary, r, "srht-topr", "srht")
-        add(
-            17,
-            r,
-            "ISRHT-top-r is significantly better than SRHT",
-            # supported: better and significant; contradicted: not better on average; else undecided
-            None if np.isnan(d) else (True if d > 0 and p < alpha else (False if d <= 0 else None)),
-            f"diff {d:+.2f}, Welch p {p:.3g}",
-        )
+        # supported: better and significant; contradicted: not better on average; else undecided
+        pair(17, r, "srht-topr", "srht", "ISRHT-top-r is significantly better than SRHT",
+             lambda d, p: True if d > 0 and p < alpha else (False if d <= 0 else None))
         base = [m for m in ("gaussian", "achlioptas", "countsketch", "srht") if m in methods]
         if "srht-topr" in methods and base:
-            diffs = {m: _better(summary, r, "srht-topr", m)[0] for m in base}
-            add(
-                18,
-                r,
-                "ISRHT-top-r beats all four data-independent methods",
-                bool(min(diffs.values()) > 0),
-                ", ".join(f"{m} {v:+.2f}" for m, v in diffs.items()),
-            )
-        d, p = _better(summary, r, "srht-nps", "srht")
-        add(
-            19,
-            r,
-            "ISRHT-nps gets slightly better results than SRHT",
-            None if np.isnan(d) else bool(d > 0),
-            f"diff {d:+.2f}, Welch p {p:.3g}",
-        )
-        d, p = _better(summary, r, "srht-topr", "srht-nps")
-        add(
-            20,
-            r,
-            "top-r obtains better accuracy than importance sampling (nps)",
-            None if np.isnan(d) else bool(d > 0),
-            f"diff {d:+.2f}, Welch p {p:.3g}",
-        )
+            beats_all(18, r, "srht-topr", base, "ISRHT-top-r beats all four data-independent methods")
+        pair(19, r, "srht-nps", "srht", "ISRHT-nps gets slightly better results than SRHT", lambda d, p: bool(d > 0))
+        pair(20, r, "srht-topr", "srht-nps", "top-r obtains better accuracy than importance sampling (nps)",
+             lambda d, p: bool(d > 0))
         rp = [m for m in RP_METHODS if m in methods and m != "srht-supervised"]
         if "srht-supervised" in methods and rp:
-            diffs = {m: _better(summary, r, "srht-supervised", m)[0] for m in rp}
-            add(
-                21,
-                r,
-                "ISRHT-supervised (smallest b) is best among the random projection methods",
-                bool(min(diffs.values()) > 0),
-                ", ".join(f"{m} {v:+.2f}" for m, v in diffs.items()),
-            )
+            beats_all(21, r, "srht-supervised", rp,
+                      "ISRHT-supervised (smallest b) is best among the random projection methods")
         if "srht-supervised-largest" in methods:
-            d, p = _better(summary, r, "srht-supervised-largest", "srht")
-            add(
-                21,
-                r,
-                "[printed 'largest b' rule] is at least as good as SRHT",
-                None if np.isnan(d) else bool(d >= 0),
-                f"diff {d:+.2f}, Welch p {p:.3g}",
-            )
+            pair(21, r, "srht-supervised-largest", "srht", "[printed 'largest b' rule] is at least as good as SRHT",
+                 lambda d, p: bool(d >= 0))
         others = [m for m in METHODS if m in methods and m != "all"]
         if "all" in methods and others:
             a = _get(summary, r, "all")

@@ -64,21 +64,20 @@ def _write_manifest(root, files):
         raise
 
 
-def _sha256(path):
-    h = hashlib.sha256()
+def _file_digest(path, alg):
+    """Hex digest of the file's bytes by the hashlib algorithm ``alg`` (read in blocks by hashlib itself)."""
     with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+        return hashlib.file_digest(fh, alg).hexdigest()
+
+
+def _sha256(path):
+    return _file_digest(path, "sha256")
 
 
 def _hash_matches(path, known):
     alg, _, want = known.partition(":")
-    h = hashlib.new(alg)
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest() == want.lower(), h.hexdigest()
+    got = _file_digest(path, alg)
+    return got == want.lower(), got
 
 
 # --------------------------------------------------------------------------------------------- checks

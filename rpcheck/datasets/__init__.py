@@ -57,6 +57,7 @@ from .core import (
     FORMATS,
     MAX_FEATURES,
     Dataset,
+    MatrixShape,
     describe,
     load_bundled,
     make_dataset,
@@ -89,6 +90,7 @@ from .readers import (
 
 __all__ = [
     "Dataset",
+    "MatrixShape",
     "make_dataset",
     "BUNDLED",
     "FORMATS",

@@ -28,8 +28,20 @@ MAX_FEATURES = 2**24
 DENSE_MAX_ENTRIES = 2**26
 
 
+class MatrixShape:
+    """``n`` (rows, the examples) and ``d`` (columns, the features) of ``self.X``, dense or sparse."""
+
+    @property
+    def n(self) -> int:
+        return int(self.X.shape[0])
+
+    @property
+    def d(self) -> int:
+        return int(self.X.shape[1])
+
+
 @dataclass(frozen=True)
-class Dataset:
+class Dataset(MatrixShape):
     """A data set ready for the checkers.
 
     Parameters
@@ -79,14 +91,6 @@ class Dataset:
             self.X.setflags(write=False)
         if isinstance(self.y_raw, np.ndarray):
             self.y_raw.setflags(write=False)
-
-    @property
-    def n(self) -> int:
-        return int(self.X.shape[0])
-
-    @property
-    def d(self) -> int:
-        return int(self.X.shape[1])
 
     def __repr__(self):
         kind = f"sparse {self.X.format}" if sp.issparse(self.X) else "dense"

@@ -71,7 +71,7 @@ _CACHE: dict = {}
 
 
 @dataclass
-class UserData:
+class UserData(datasets.MatrixShape):
     """A loaded data file: ``X`` (dense float64 or CSR), ``y`` in {-1, +1}, its identity and a per-process memo
     of derived quantities (:meth:`memo`)."""
 
@@ -82,14 +82,6 @@ class UserData:
     sha256: str
     source: str  # "file" or "bundled"
     _memo: dict = field(default_factory=dict, repr=False)
-
-    @property
-    def n(self) -> int:
-        return int(self.X.shape[0])
-
-    @property
-    def d(self) -> int:
-        return int(self.X.shape[1])
 
     @property
     def sparse(self) -> bool:
@@ -146,11 +138,8 @@ def parse_data_argument(value):
 
 
 def _sha256_file(path):
-    h = hashlib.sha256()
     with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 def _sha256_arrays(X, y):

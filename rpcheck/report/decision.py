@@ -25,6 +25,7 @@ import math
 from .. import stats
 from ..engine.plan import ANYTIME_SHARE
 from ..stats import Verdict
+from ._rows import as_number
 from ._rows import role as row_role
 
 __all__ = ["decision_rate", "decision_lines", "MAX_LISTED"]
@@ -48,14 +49,6 @@ def _int(v):
     return 0 if v != v or math.isinf(v) else int(v)
 
 
-def _float(v):
-    try:
-        v = float(v)
-    except (TypeError, ValueError):
-        return None
-    return None if v != v else v
-
-
 def _params(row):
     p = row.get("params")
     if isinstance(p, dict):
@@ -73,7 +66,7 @@ def _levels(prov):
     """``(alpha, m)`` for :func:`rpcheck.stats.trials_to_decide` from a run's provenance: the anytime-valid
     rule spends ``ANYTIME_SHARE * alpha`` on its e-values over the VIOLATED family; without a recorded
     alpha, ``(None, None)`` (no estimate)."""
-    alpha = _float(prov.get("alpha"))
+    alpha = as_number(prov.get("alpha"))
     if alpha is None or not 0 < alpha < 1:
         return None, None
     fam = prov.get("family_size")
@@ -94,7 +87,7 @@ def _more_draws(row, alpha, m):
     mode = _text(row.get("mode"))
     if alpha is None or mode not in _ESTIMATED_MODES:
         return None, None
-    promised = _float(row.get("promised"))
+    promised = as_number(row.get("promised"))
     if mode != "deterministic" and (promised is None or not 0 <= promised <= 1):
         return None, None
     counts = stats.Counts(

@@ -36,7 +36,7 @@ nonnegative terms: relative difference <= 2 n u, u the unit roundoff of float64)
 
 import numpy as np
 
-from .._validation import check_choice, check_interval, check_matrix, check_memory
+from .._validation import check_choice, check_interval, check_matrix, check_memory, check_vector
 from ..errors import RpcheckError
 from . import _fwht
 from ._base import Sketch, _ldexp, check_input, max_abs, pow2_exponent
@@ -47,11 +47,7 @@ __all__ = ["NPSSketch", "TopRSketch", "SupervisedSketch", "supervised_scores"]
 
 def _check_labels(y, n):
     """Discrete labels (numbers or strings), 1-dimensional, finite, one per row of the ``n`` rows."""
-    yy = np.asarray(y)
-    if yy.ndim != 1:
-        raise RpcheckError(f"`y` must be 1-dimensional; got shape {yy.shape}.")
-    if yy.shape[0] != n:
-        raise RpcheckError(f"`y` has length {yy.shape[0]} but X has {n} rows; they must match.")
+    yy = check_vector("y", y, n)
     if yy.dtype.kind == "f" and not np.all(np.isfinite(yy)):
         raise RpcheckError("`y` contains NaN or infinite labels; labels must be finite.")
     if yy.dtype.kind not in "biufUSO":

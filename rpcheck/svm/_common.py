@@ -7,7 +7,7 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_choice, check_interval, check_matrix
+from .._validation import check_choice, check_interval, check_matrix, check_vector
 from ..errors import RpcheckError, SolverError
 
 __all__ = ["SOLVERS", "DEFAULT_SOLVER", "solver_options", "run_problem", "validate_X", "validate_labels", "factor_rows"]
@@ -169,14 +169,21 @@ def check_finite_outputs(where, inputs, **values):
             )
 
 
+def check_kkt_certificate(kkt, accept_rel, *, solver, status, what="KKT"):
+    """Raise :class:`SolverError` when the KKT residuals ``kkt`` (:class:`rpcheck.svm.KKTResiduals`) of a
+    returned point exceed ``accept_rel`` (the largest relative residual a certified result may have)."""
+    if kkt.max_relative > accept_rel:
+        raise SolverError(
+            f"{solver} returned status {status!r} but the {what} certificate fails: max relative residual "
+            f"{kkt.max_relative:.2e} > {accept_rel:g} ({kkt})",
+            status=status, solver=solver,
+        )
+
+
 def validate_targets(y, n, *, name="y", dtype_message=None):
     """A 1-dimensional real vector of length n (one entry per row of X), as an array; ``dtype_message`` is
     the error text for a non-numeric dtype (default: "must hold real numbers")."""
-    yy = np.asarray(y)
-    if yy.ndim != 1:
-        raise RpcheckError(f"`{name}` must be 1-dimensional; got shape {yy.shape}.")
-    if yy.shape[0] != n:
-        raise RpcheckError(f"`{name}` has length {yy.shape[0]} but X has {n} rows; they must match.")
+    yy = check_vector(name, y, n)
     if yy.dtype.kind not in "biuf":
         raise RpcheckError(dtype_message or f"`{name}` must hold real numbers; got dtype {yy.dtype}.")
     return yy

@@ -3,7 +3,8 @@
 Hsieh, Chang, Lin, Keerthi and Sundararajan (2008), "A dual coordinate descent method for large-scale
 linear SVM", ICML, Algorithm 1 with ``U = inf`` and ``D_ii = 1/(2C)`` (the L2-loss case). One epoch visits
 every coordinate once in a random order (their Sec. 3.1 permutation), keeping ``w = sum_i alpha_i y_i x_i``
-updated. Two twins: dense rows and CSR rows (the sparse input is never densified). The order comes from
+updated. Two twins, dense rows and CSR rows (the sparse input is never densified), differ only in how they
+read a row; they share the coordinate step (:func:`_coordinate`). The order comes from
 a xorshift64* generator seeded by the caller, so a solve is reproducible.
 """
 
@@ -27,6 +28,22 @@ def _shuffle(perm, state):
     return state
 
 
+@njit(cache=True, nogil=True, inline="always")  # inlined: no call per coordinate visit
+def _coordinate(s, yi, qi, dii, ai):
+    """Coordinate ``i``'s step from ``s = w^T x_i``, ``y_i``, ``Q_ii``, ``D_ii`` and ``alpha_i`` (Algorithm 1: the
+    gradient ``G``, the projected gradient ``pg`` and the exact minimiser ``max(alpha_i - G / Q_ii, 0)``).
+    Returns ``(|pg|, new alpha_i, delta)``, ``delta`` the change of ``alpha_i y_i``: the caller adds
+    ``delta x_i`` to ``w``. Scalars only, so that the inlined step touches no array reference count."""
+    G = yi * s - 1.0 + dii * ai
+    pg = G if ai > 0.0 else min(G, 0.0)
+    if pg != 0.0 and qi > 0.0:
+        new = ai - G / qi
+        if new < 0.0:
+            new = 0.0
+        return abs(pg), new, (new - ai) * yi
+    return abs(pg), ai, 0.0
+
+
 @njit(cache=True, nogil=True)
 def dcd_dense(X, y, qdiag, dii, alpha, w, epochs, tol, seed):
     """Run up to ``epochs`` DCD epochs on dense ``X`` (in place on ``alpha`` and ``w``).
@@ -46,20 +63,12 @@ def dcd_dense(X, y, qdiag, dii, alpha, w, epochs, tol, seed):
             s = 0.0
             for j in range(d):
                 s += w[j] * X[i, j]
-            G = y[i] * s - 1.0 + dii * alpha[i]
-            pg = G if alpha[i] > 0.0 else min(G, 0.0)
-            if abs(pg) > pgmax:
-                pgmax = abs(pg)
-            if pg != 0.0 and qdiag[i] > 0.0:
-                old = alpha[i]
-                new = old - G / qdiag[i]
-                if new < 0.0:
-                    new = 0.0
-                alpha[i] = new
-                delta = (new - old) * y[i]
-                if delta != 0.0:
-                    for j in range(d):
-                        w[j] += delta * X[i, j]
+            apg, alpha[i], delta = _coordinate(s, y[i], qdiag[i], dii, alpha[i])
+            if apg > pgmax:
+                pgmax = apg
+            if delta != 0.0:
+                for j in range(d):
+                    w[j] += delta * X[i, j]
         if pgmax <= tol:
             return ep + 1, pgmax
     return epochs, pgmax
@@ -80,20 +89,12 @@ def dcd_csr(indptr, indices, data, y, qdiag, dii, alpha, w, epochs, tol, seed):
             s = 0.0
             for p in range(indptr[i], indptr[i + 1]):
                 s += w[indices[p]] * data[p]
-            G = y[i] * s - 1.0 + dii * alpha[i]
-            pg = G if alpha[i] > 0.0 else min(G, 0.0)
-            if abs(pg) > pgmax:
-                pgmax = abs(pg)
-            if pg != 0.0 and qdiag[i] > 0.0:
-                old = alpha[i]
-                new = old - G / qdiag[i]
-                if new < 0.0:
-                    new = 0.0
-                alpha[i] = new
-                delta = (new - old) * y[i]
-                if delta != 0.0:
-                    for p in range(indptr[i], indptr[i + 1]):
-                        w[indices[p]] += delta * data[p]
+            apg, alpha[i], delta = _coordinate(s, y[i], qdiag[i], dii, alpha[i])
+            if apg > pgmax:
+                pgmax = apg
+            if delta != 0.0:
+                for p in range(indptr[i], indptr[i + 1]):
+                    w[indices[p]] += delta * data[p]
         if pgmax <= tol:
             return ep + 1, pgmax
     return epochs, pgmax

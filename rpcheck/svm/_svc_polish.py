@@ -21,8 +21,8 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
-from ..errors import NotSeparableError, RpcheckError, SolverError
-from ._common import check_finite_outputs
+from ..errors import NotSeparableError, RpcheckError
+from ._common import check_finite_outputs, check_kkt_certificate
 from ._results import SVCResult
 from .kkt import decision_values, svc_kkt_residuals
 
@@ -279,12 +279,7 @@ def _finalize(X, y, alpha_raw, C, bias, polish, solver, status, iterations, t0, 
                 + (" (with bias)" if bias else " through the origin (bias=False)"),
                 status=status, solver=solver,
             )
-    if kkt.max_relative > _ACCEPT_REL:
-        raise SolverError(
-            f"{solver} returned status {status!r} but the KKT certificate fails: max relative residual "
-            f"{kkt.max_relative:.2e} > {_ACCEPT_REL:g} ({kkt})",
-            status=status, solver=solver,
-        )
+    check_kkt_certificate(kkt, _ACCEPT_REL, solver=solver, status=status)
     w_norm_sq = float(np.dot(w, w))
     check_finite_outputs(
         "solve_svc", f"n={X.shape[0]}, d={X.shape[1]}, C={C:g}, bias={bias}",

@@ -80,7 +80,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_interval, check_matrix
+from .._validation import check_choice, check_int, check_interval, check_matrix, check_vector
 from ..errors import RpcheckError, SolverError
 
 __all__ = [
@@ -118,11 +118,7 @@ def _check_problem(X, y, lam):
     n = X.shape[0]
     if n < 1 or X.shape[1] < 1:
         raise RpcheckError(f"`X` must have at least one row and one column; got shape {X.shape}.")
-    yy = np.asarray(y)
-    if yy.ndim != 1:
-        raise RpcheckError(f"`y` must be 1-dimensional; got shape {yy.shape}.")
-    if yy.shape[0] != n:
-        raise RpcheckError(f"`y` has length {yy.shape[0]} but X has {n} rows; they must match.")
+    yy = check_vector("y", y, n)
     if yy.dtype.kind not in "biuf" or not np.all(np.isin(yy, (-1, 1))):
         vals = np.unique(yy)[:5].tolist() if yy.dtype.kind in "biuf" else str(yy.dtype)
         raise RpcheckError(f"`y` must contain only the labels -1 and +1; found values {vals}.")

@@ -110,7 +110,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._threads import single_thread_blas
-from .._validation import check_int, check_interval
+from .._validation import check_int, check_interval, check_vector
 from ..errors import RpcheckError, SolverError
 from ._common import check_finite_outputs, stage_budget, validate_C_scale, validate_X
 from ._results import MulticlassResult
@@ -154,11 +154,7 @@ MAX_SPARSE_CELLS = 25_000_000
 
 
 def _encode_labels(y, n):
-    yy = np.asarray(y)
-    if yy.ndim != 1:
-        raise RpcheckError(f"`y` must be 1-dimensional; got shape {yy.shape}.")
-    if yy.shape[0] != n:
-        raise RpcheckError(f"`y` has length {yy.shape[0]} but X has {n} rows; they must match.")
+    yy = check_vector("y", y, n)
     if yy.dtype.kind not in "biuf" or (yy.dtype.kind == "f" and not np.all(np.isfinite(yy) & (yy == np.round(yy)))):
         raise RpcheckError(f"`y` must contain integer class labels; got dtype {yy.dtype} with values "
                            f"{np.unique(yy)[:5].tolist()}.")

@@ -29,6 +29,7 @@ from ._common import (
     FALLBACK_SOLVER,
     SCALE_LIMIT,
     check_finite_outputs,
+    check_kkt_certificate,
     check_solver,
     factor_rows,
     max_row_norm,
@@ -294,12 +295,7 @@ def _svr_certify(X, yv, alpha, C, epsilon, eps_eff, form, polish, solver, status
             if k1.max_relative <= kkt.max_relative:
                 alpha, w, b, kkt, xi, P, D = a1, w1, b1, k1, xi1, P1, D1
                 polished = True
-    if kkt.max_relative > _ACCEPT_REL:
-        raise SolverError(
-            f"{solver} returned status {status!r} but the SVR KKT certificate fails: max relative residual "
-            f"{kkt.max_relative:.2e} > {_ACCEPT_REL:g} ({kkt})",
-            status=status, solver=solver,
-        )
+    check_kkt_certificate(kkt, _ACCEPT_REL, solver=solver, status=status, what="SVR KKT")
     w_norm_sq = float(np.dot(w, w))
     if form == "correct":
         objective = D

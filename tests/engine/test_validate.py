@@ -207,3 +207,18 @@ def test_a_trial_out_of_memory_is_a_usage_error_naming_the_cell(tmp_path, monkey
     with pytest.raises(TrialError) as info:
         run("memtest.big", profile="quick", backend="processes", jobs=1, trials=1, overrides={"how": "numpy"})
     assert info.value.memory
+
+
+# ------------------------------------------------------------------ one vector per row (_validation.check_vector)
+
+
+def test_check_vector_returns_the_array_or_names_argument_and_rows():
+    from rpcheck._validation import check_vector
+
+    out = check_vector("y", [1, -1, 1], 3)
+    assert isinstance(out, np.ndarray) and out.tolist() == [1, -1, 1]
+    assert check_vector("t", np.zeros(7)).shape == (7,)  # n=None: any length
+    with pytest.raises(RpcheckError, match=r"^`t` must be 1-dimensional; got shape \(3, 1\)\.$"):
+        check_vector("t", np.zeros((3, 1)), 3)
+    with pytest.raises(RpcheckError, match=r"^`t` has length 2 but X has 3 rows; they must match\.$"):
+        check_vector("t", [0.0, 1.0], 3)
