@@ -96,3 +96,15 @@ def test_lazy_artifacts_build_once():
     assert calls == []
     assert list(arts) == ["X"] and len(arts) == 1 and math.isclose(float(arts["X"].sum()), 0.0)
     assert calls == [1]
+
+
+def test_lazy_artifacts_cross_processes_as_their_arrays():
+    """A record returned by a worker (a replay on the process backend) is pickled: the mapping travels as the
+    dict of its arrays, not as the closure that builds them."""
+    import pickle
+
+    rec = eb.trial(dict(_cells()[0]), np.random.default_rng(3))
+    back = pickle.loads(pickle.dumps(rec.artifacts))
+    assert type(back) is dict and sorted(back) == ["R", "X"]
+    for k in back:
+        np.testing.assert_array_equal(back[k], rec.artifacts[k])

@@ -166,6 +166,10 @@ class _LazyArtifacts(Mapping):
     def __len__(self):
         return len(self._get())
 
+    def __reduce__(self):
+        # A record sent between processes (a replay in a worker) carries the arrays, not the closure.
+        return (dict, (dict(self._get()),))
+
 
 def proof_step_event(k, proj_max, Bc_sq):
     """``max_i ||R^T (x_i - c)||^2 <= k max_i ||x_i - c||^2`` (computed norms, rounding allowance only)."""
