@@ -34,8 +34,26 @@ What "with probability >= 1 - delta" means (the statistical rule)
     did not pass is not evidence that it fails. Every trial solves certified problems (``rpcheck.svm``);
     a margin whose certified interval straddles the event counts as a failure (undetermined), and so does a
     draw whose projected SVM has no certified solution (both events; diagnostic ``solver_error``). A value of
-    ``r`` that cannot pass is stopped after its first trials (:func:`_cached_evaluate`; the decision is the
-    full cell's).
+    ``r`` that cannot pass is stopped as soon as its failures exceed the most that the full ``trials`` may have
+    while passing (curtailment of the same fixed-``trials`` test, :func:`_cached_evaluate`: the decision is the
+    full cell's, so the error rate above is unchanged). The test passes only with all ``trials`` draws, so a
+    value that passes runs them all.
+
+The monotonicity assumption
+    The search brackets the threshold on a grid and bisects it; both read "r passed" as "every larger r
+    passes". That holds if the failure probability does not increase with ``r``, which is assumed, not tested
+    (the embedding distortion of every kind here shrinks in distribution as ``r`` grows, but the SVM's margin
+    and test accuracy need not follow it draw by draw). Without it, ``r_hat`` still has failure probability
+    ``<= delta`` (the statement above); only "smallest" is lost.
+
+Cost
+    Each trial runs once per process: the early-stopping probes and the two events' searches share the
+    records (:func:`advise_trial`). Gaussian and sparse ``R`` are drawn and applied in row blocks
+    (:func:`rpcheck.sketches.streamed.streamed_apply`, the same draws as ``make_sketch``; the (d, r) matrix never
+    exists whole) on CSC copies of the data made once. What remains per draw: the sketch (``O(nnz(X) r)`` and
+    ``d r`` random numbers for the dense kinds) and the certified projected SVM (the interior-point method,
+    ``O(n_train r^2)`` per iteration), which dominates at RCV1 size (BENCHMARKS.md, "``rpcheck advise`` on an
+    RCV1-like file").
 
 The papers' r
     ``r_paper = ceil(c f(rho, eps, delta, d))`` with the formula of the kind (eq. (7) SRHT, eq. (8) CW /
@@ -49,7 +67,8 @@ The papers' r
     margin lower side of Theorem 3.5; they promise nothing about test accuracy.
 
 Sparse input
-    A CSR file stays CSR: the sketches apply to CSR (the projected ``X R``, n x r, is dense), the full-data SVM
+    A CSR file stays CSR (CSC for the blockwise kinds): the sketches apply to it (the projected ``X R``, n x r,
+    is dense), the full-data SVM
     is solved by dual coordinate descent on CSR (``solve_svc(..., solver="DCD")``, never densified), the
     projected ones by the default certified solver. Only the rank for ``r_paper`` densifies, within the limit
     above.
@@ -327,8 +346,9 @@ def _cached_evaluate(delta, per_test):
     those of its first trials.
 
     The probes grow by about 1/8 (m = 1, 2, ..., 16, 18, 20, ..., 32, 36, ...): a value whose failures pass
-    ``k_max`` at its j-th trial stops at the first probe of at least j trials, at most 1/8 more than j. Every trial runs once: :func:`advise_trial` keeps its
-    records, so a probe's first trials, and the full cell's, are those of the previous probe, not recomputed."""
+    ``k_max`` at its j-th trial stops at the first probe of at least j trials, at most 1/8 more than j. Every
+    trial runs once: :func:`advise_trial` keeps its records, so a probe's first trials, and the full cell's, are
+    those of the previous probe, not recomputed."""
     cache = {}
     kmax_of = {}
 
