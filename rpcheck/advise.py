@@ -42,8 +42,8 @@ What "with probability >= 1 - delta" means (the statistical rule)
 The monotonicity assumption
     The search brackets the threshold on a grid and bisects it; both read "r passed" as "every larger r
     passes". That holds if the failure probability does not increase with ``r``, which is assumed, not tested
-    (the embedding distortion of every kind here shrinks in distribution as ``r`` grows, but the SVM's margin
-    and test accuracy need not follow it draw by draw). Without it, ``r_hat`` still has failure probability
+    (the papers' distortion bounds, eqs. (7)-(10), shrink as ``r`` grows, but the SVM's margin and test
+    accuracy need not follow them draw by draw). Without it, ``r_hat`` still has failure probability
     ``<= delta`` (the statement above); only "smallest" is lost.
 
 Cost
@@ -52,8 +52,8 @@ Cost
     (:func:`rpcheck.sketches.streamed.streamed_apply`, the same draws as ``make_sketch``; the (d, r) matrix never
     exists whole) on CSC copies of the data made once. What remains per draw: the sketch (``O(nnz(X) r)`` and
     ``d r`` random numbers for the dense kinds) and the certified projected SVM (the interior-point method,
-    ``O(n_train r^2)`` per iteration), which dominates at RCV1 size (BENCHMARKS.md, "``rpcheck advise`` on an
-    RCV1-like file").
+    ``O(n_train r^2)`` per iteration), which dominates at RCV1 size (BENCHMARKS.md, "``rpcheck advise`` on
+    RCV1-like files").
 
 The papers' r
     ``r_paper = ceil(c f(rho, eps, delta, d))`` with the formula of the kind (eq. (7) SRHT, eq. (8) CW /
