@@ -217,3 +217,30 @@ def test_every_trial_runs_once(sparse_file, monkeypatch):
     fresh = inner(adv.trial_data(cell), cell, trial_rng(adv.THEOREM.id, cell, 0, 7))
     assert {k: o.holds for k, o in kept.outcomes.items()} == {k: o.holds for k, o in fresh.outcomes.items()}
     assert kept.diagnostics == fresh.diagnostics
+
+
+def test_every_trial_runs_once_negative_control(sparse_file, monkeypatch):
+    """Without the kept records (a fresh store per trial), the probes recompute their first trials: the count
+    of the test above sees repeats."""
+    seen = []
+    inner = adv._trial
+    real = adv.trial_data
+
+    class Forgetful:
+        def __init__(self, ud):
+            self._ud = ud
+
+        def __getattr__(self, name):
+            return getattr(self._ud, name)
+
+        def memo(self, key, fn):
+            return {} if key == ("advise_trials",) else self._ud.memo(key, fn)
+
+    def counting(ud, params, rng):
+        seen.append((params["r"], repr(rng.bit_generator.state)))
+        return inner(ud, params, rng)
+
+    monkeypatch.setattr(adv, "trial_data", lambda params: Forgetful(real(params)))
+    monkeypatch.setattr(adv, "_trial", counting)
+    adv.advise(sparse_file, kinds=("countsketch",), max_r=32, trials=80, seed=7)
+    assert len(seen) > len(set(seen))

@@ -28,6 +28,9 @@ def test_streamed_equals_the_explicit_sketch(kind, block_bytes):
     for out, ref in zip(outs, oracle):
         assert out.shape == ref.shape and out.dtype == np.float64
         np.testing.assert_allclose(out, ref, rtol=1e-12, atol=1e-12 * np.abs(ref).max())
+    # negative control: another seed's draws are not within that tolerance
+    (other,) = streamed_apply(kind, [Xs], r, rng=np.random.default_rng(12), block_bytes=block_bytes)
+    assert not np.allclose(other, oracle[0], rtol=1e-12, atol=1e-12 * np.abs(oracle[0]).max())
     # the generator is left where the class's constructor leaves it: the same draws were consumed
     h = np.random.default_rng(11)
     make_sketch(kind, d, r, rng=h)
