@@ -34,8 +34,26 @@ What "with probability >= 1 - delta" means (the statistical rule)
     did not pass is not evidence that it fails. Every trial solves certified problems (``rpcheck.svm``);
     a margin whose certified interval straddles the event counts as a failure (undetermined), and so does a
     draw whose projected SVM has no certified solution (both events; diagnostic ``solver_error``). A value of
-    ``r`` that cannot pass is stopped after its first trials (:func:`_cached_evaluate`; the decision is the
-    full cell's).
+    ``r`` that cannot pass is stopped as soon as its failures exceed the most that the full ``trials`` may have
+    while passing (curtailment of the same fixed-``trials`` test, :func:`_cached_evaluate`: the decision is the
+    full cell's, so the error rate above is unchanged). The test passes only with all ``trials`` draws, so a
+    value that passes runs them all.
+
+The monotonicity assumption
+    The search brackets the threshold on a grid and bisects it; both read "r passed" as "every larger r
+    passes". That holds if the failure probability does not increase with ``r``, which is assumed, not tested
+    (the papers' distortion bounds, eqs. (7)-(10), shrink as ``r`` grows, but the SVM's margin and test
+    accuracy need not follow them draw by draw). Without it, ``r_hat`` still has failure probability
+    ``<= delta`` (the statement above); only "smallest" is lost.
+
+Cost
+    Each trial runs once per process: the early-stopping probes and the two events' searches share the
+    records (:func:`advise_trial`). Gaussian and sparse ``R`` are drawn and applied in row blocks
+    (:func:`rpcheck.sketches.streamed.streamed_apply`, the same draws as ``make_sketch``; the (d, r) matrix never
+    exists whole) on CSC copies of the data made once. What remains per draw: the sketch (``O(nnz(X) r)`` and
+    ``d r`` random numbers for the dense kinds) and the certified projected SVM (the interior-point method,
+    ``O(n_train r^2)`` per iteration), which dominates at RCV1 size (BENCHMARKS.md, "``rpcheck advise`` on
+    RCV1-like files").
 
 The papers' r
     ``r_paper = ceil(c f(rho, eps, delta, d))`` with the formula of the kind (eq. (7) SRHT, eq. (8) CW /
@@ -49,7 +67,8 @@ The papers' r
     margin lower side of Theorem 3.5; they promise nothing about test accuracy.
 
 Sparse input
-    A CSR file stays CSR: the sketches apply to CSR (the projected ``X R``, n x r, is dense), the full-data SVM
+    A CSR file stays CSR (CSC for the blockwise kinds): the sketches apply to it (the projected ``X R``, n x r,
+    is dense), the full-data SVM
     is solved by dual coordinate descent on CSR (``solve_svc(..., solver="DCD")``, never densified), the
     projected ones by the default certified solver. Only the rank for ``r_paper`` densifies, within the limit
     above.
@@ -77,6 +96,7 @@ from .engine.userdata import DATA_PARAM, DENSE_ROWSPACE_MAX, data_label, load_us
 from .errors import RpcheckError, SolverError
 from .papers.paul2014.bounds import sparse_embedding_markov_r, target_dim
 from .sketches import make_sketch
+from .sketches.streamed import STREAMED_KINDS, streamed_apply
 from .stats import clopper_pearson
 from .svm import solve_svc, svc_bounds
 
@@ -137,19 +157,44 @@ def _reference(ud, params):
             wsq = (iv.lo, iv.hi)
         score = np.asarray(Xte @ res.w).ravel() + res.b
         acc = float(np.mean(np.sign(score) == ud.y[te]))
-        return {"train": tr, "test": te, "Xtr": Xtr, "Xte": Xte, "wsq": wsq, "acc": acc, "w_norm_sq": res.w_norm_sq}
+        # column-sliceable copies for the sketches drawn in row blocks (converted once, reused by every draw)
+        cols = tuple(A.tocsc() if ud.sparse else A for A in (Xtr, Xte))
+        return {"train": tr, "test": te, "Xtr": Xtr, "Xte": Xte, "cols": cols, "wsq": wsq, "acc": acc,
+                "w_norm_sq": res.w_norm_sq}  # fmt: skip
 
     return ud.memo(("advise_reference", C, tf, ss), compute)
 
 
+def _sketched(ud, ref, kind, r, rng):
+    """``(X_train R, X_test R)``, dense, for one draw of ``R``. Gaussian and sparse ``R`` are drawn and applied
+    in row blocks (:func:`rpcheck.sketches.streamed.streamed_apply`: the draws of ``make_sketch``, the
+    (d, r) matrix never whole, the products equal to rounding); the other kinds through ``make_sketch``."""
+    if kind in STREAMED_KINDS:
+        return tuple(streamed_apply(kind, ref["cols"], r, rng=rng))
+    sk = make_sketch(kind, ud.d, r, rng=rng)
+    return _dense(sk.apply(ref["Xtr"])), _dense(sk.apply(ref["Xte"]))
+
+
 def advise_trial(params, rng):
     """One draw of ``R`` (kind, r): the projected SVM on the training part, its squared-margin ratio and test
-    accuracy against the full data's (module docstring). Outcomes ``margin`` and ``accuracy``."""
+    accuracy against the full data's (module docstring). Outcomes ``margin`` and ``accuracy``.
+
+    The record is a function of the cell and of the state of ``rng`` on entry, and is kept per process
+    (keyed by both): the early-stopping probes of :func:`_cached_evaluate` re-run the first trials of a cell,
+    which then cost nothing."""
     ud = trial_data(params)
+    state = rng.bit_generator.state
+    key = (canonical_json(params), repr(state))
+    done = ud.memo(("advise_trials",), dict)
+    if key not in done:
+        done[key] = _trial(ud, params, rng)
+    return done[key]
+
+
+def _trial(ud, params, rng):
     ref = _reference(ud, params)
     C, eps, r = float(params["C"]), float(params["eps"]), int(params["r"])
-    sk = make_sketch(params["kind"], ud.d, r, rng=rng)
-    Ztr, Zte = _dense(sk.apply(ref["Xtr"])), _dense(sk.apply(ref["Xte"]))
+    Ztr, Zte = _sketched(ud, ref, params["kind"], r, rng)
     ytr, yte = ud.y[ref["train"]], ud.y[ref["test"]]
     try:
         res = solve_svc(Ztr, ytr, C)
@@ -292,13 +337,18 @@ def _cached_evaluate(delta, per_test):
     """``evaluate_for(event)`` -> ``find_constant``'s ``evaluate`` for the search of ``event``: runner cells
     cached per (params, trials, seed) and shared by the two events' searches, and a value that cannot pass
     stopped early. Trial i of a cell has the same seed whatever the number of trials run, so the first m
-    trials are those of the full cell. Probes of m = 1, 2, 4, ... < trials trials run first; when the
+    trials are those of the full cell. Probes of m < trials trials run first (below); when the
     searched event's failures among them exceed the most that ``trials`` draws may have while passing
     (``k_max``), the full cell cannot pass either (its failures are at least as many), and the probe is
     returned (its upper bound, larger than that of any full count with those failures, is also above delta).
     The pass/fail decision of every value is therefore the full cell's: the search evaluates and returns
     what ``rpcheck constant`` does on the same seed; only the counts shown for a value that failed early are
-    those of its first trials."""
+    those of its first trials.
+
+    The probes grow by about 1/8 (m = 1, 2, ..., 16, 18, 20, ..., 32, 36, ...): a value whose failures pass
+    ``k_max`` at its j-th trial stops at the first probe of at least j trials, at most 1/8 more than j. Every
+    trial runs once: :func:`advise_trial` keeps its records, so a probe's first trials, and the full cell's, are
+    those of the previous probe, not recomputed."""
     cache = {}
     kmax_of = {}
 
@@ -326,7 +376,7 @@ def _cached_evaluate(delta, per_test):
                 probe = cell(theorem, params, m, seed, backend, jobs)
                 if probe.variants[event].failures > kmax:
                     return probe
-                m *= 2
+                m += max(1, m // 8)
             return cell(theorem, params, trials, seed, backend, jobs)
 
         return evaluate

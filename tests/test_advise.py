@@ -175,3 +175,72 @@ def test_rank_is_the_row_space_dimension():
     for data, sparse in ((X, False), (sp.csr_matrix(X), True)):
         ud = types.SimpleNamespace(X=data, sparse=sparse, d=400)
         assert _rank(ud, train) == (oracle, False)
+
+
+def test_streamed_sketches_give_the_explicit_paths_table(sparse_file, monkeypatch):
+    """Gaussian and sparse R drawn in row blocks (the fast path) and as explicit matrices through make_sketch
+    (the slow path) draw the same R; on this small input the two tables agree in every searched r, status,
+    bracket and count."""
+    fast = adv.advise(sparse_file, kinds=("gaussian", "sparse"), max_r=64, trials=80)
+    monkeypatch.setattr(adv, "STREAMED_KINDS", ())
+    slow = adv.advise(sparse_file, kinds=("gaussian", "sparse"), max_r=64, trials=80, seed=0)
+    keys = ("kind", "event", "r_hat", "status", "bracket_low", "failures", "trials")
+    assert [[getattr(r, k) for k in keys] for r in fast.rows] == [[getattr(r, k) for k in keys] for r in slow.rows]
+    assert [r.evaluations for r in fast.rows] != [] and all(
+        [(e.value, e.failures, e.n) for e in a.evaluations] == [(e.value, e.failures, e.n) for e in b.evaluations]
+        for a, b in zip(fast.rows, slow.rows)
+    )
+
+
+def test_every_trial_runs_once(sparse_file, monkeypatch):
+    """The early-stopping probes and the two events' searches re-read the trials already run: over a whole
+    table, no (cell, trial seed) is computed twice, and a kept record is the one a fresh computation gives."""
+    from rpcheck.engine import canonical_json, trial_rng
+
+    seen = []
+    inner = adv._trial
+
+    def counting(ud, params, rng):
+        seen.append((canonical_json(params), repr(rng.bit_generator.state)))
+        return inner(ud, params, rng)
+
+    monkeypatch.setattr(adv, "_trial", counting)
+    res = adv.advise(sparse_file, kinds=("countsketch",), max_r=64, trials=80, seed=7)
+    assert seen and len(seen) == len(set(seen))
+    # the records are those of a fresh computation (same outcomes)
+    cell = dict(adv.THEOREM.profiles["ci"].cells[0], data=res.data["path"], kind="countsketch", r=16,
+                data_sha256=res.data["sha256"][:16])  # fmt: skip
+    assert any((canonical_json(cell), repr(trial_rng(adv.THEOREM.id, cell, 0, 7).bit_generator.state)) == s
+               for s in seen)  # fmt: skip
+    rng_a = trial_rng(adv.THEOREM.id, cell, 0, 7)
+    kept = adv.advise_trial(cell, rng_a)
+    fresh = inner(adv.trial_data(cell), cell, trial_rng(adv.THEOREM.id, cell, 0, 7))
+    assert {k: o.holds for k, o in kept.outcomes.items()} == {k: o.holds for k, o in fresh.outcomes.items()}
+    assert kept.diagnostics == fresh.diagnostics
+
+
+def test_every_trial_runs_once_negative_control(sparse_file, monkeypatch):
+    """Without the kept records (a fresh store per trial), the probes recompute their first trials: the count
+    of the test above sees repeats."""
+    seen = []
+    inner = adv._trial
+    real = adv.trial_data
+
+    class Forgetful:
+        def __init__(self, ud):
+            self._ud = ud
+
+        def __getattr__(self, name):
+            return getattr(self._ud, name)
+
+        def memo(self, key, fn):
+            return {} if key == ("advise_trials",) else self._ud.memo(key, fn)
+
+    def counting(ud, params, rng):
+        seen.append((params["r"], repr(rng.bit_generator.state)))
+        return inner(ud, params, rng)
+
+    monkeypatch.setattr(adv, "trial_data", lambda params: Forgetful(real(params)))
+    monkeypatch.setattr(adv, "_trial", counting)
+    adv.advise(sparse_file, kinds=("countsketch",), max_r=32, trials=80, seed=7)
+    assert len(seen) > len(set(seen))
