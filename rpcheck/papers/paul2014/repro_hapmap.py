@@ -376,6 +376,15 @@ def _in_sample_outcome(statuses, diags, prefix):
     return Outcome(False, statistic=stat, undetermined=True)
 
 
+def _spread_row(label, means):
+    """Paper vs rpcheck row: the spread (max - min, points) of the methods' mean eps_out against Fig. 2's "same"
+    (agrees when <= :data:`SPREAD_POINTS`; no verdict when no mean is finite)."""
+    vals = [v for v in means.values() if np.isfinite(v)]
+    spread = max(vals) - min(vals) if vals else math.nan
+    return {"method": label, "paper_eps_out_spread": PAPER_FIG2_SAME, "eps_out_spread": spread,
+            "eps_out_spread_agrees": bool(spread <= SPREAD_POINTS) if vals else None}
+
+
 def decide(records, params):
     """Measurements only (no verdict); Paper vs rpcheck rows with the rules of the module docstring."""
     D = {k: np.array([rec.diagnostics[k] for rec in records], dtype=float) for k in records[0].diagnostics}
@@ -401,11 +410,7 @@ def decide(records, params):
             info[f"t_rp_s.{m}.{r}"] = float(D[f"t_rp.{m}.{r}"].mean())
             info[f"t_run_s.{m}.{r}"] = float((D[f"t_rp.{m}.{r}"] + D[f"t_svm.{m}.{r}"]).mean())
         if len(meths) > 1:
-            vals = [v for v in means.values() if np.isfinite(v)]
-            spread = max(vals) - min(vals) if vals else math.nan
-            rows.append({"method": f"r = {r}: spread of the methods' eps_out (points)",
-                         "paper_eps_out_spread": PAPER_FIG2_SAME, "eps_out_spread": spread,
-                         "eps_out_spread_agrees": bool(spread <= SPREAD_POINTS) if vals else None})
+            rows.append(_spread_row(f"r = {r}: spread of the methods' eps_out (points)", means))
             order = sorted(meths, key=lambda m: info[f"t_rp_s.{m}.{r}"])
             rows.append({"method": f"r = {r}: t_rp ranking (means)", "paper_trp_order": PAPER_FIG3_ORDER_TEXT,
                          "trp_order": " < ".join(order),
@@ -436,11 +441,7 @@ def decide(records, params):
                          "eps_out_population_se": se})
             info[f"pop_t_svm_s.{m}.{rp}"] = float(np.nanmean(D[f"pop_t_svm.{m}.{rp}"]))
         if len(meths) > 1:
-            vals = [v for v in pmeans.values() if np.isfinite(v)]
-            spread = max(vals) - min(vals) if vals else math.nan
-            rows.append({"method": f"r = {rp}, population labels: spread of the methods' eps_out (points)",
-                         "paper_eps_out_spread": PAPER_FIG2_SAME, "eps_out_spread": spread,
-                         "eps_out_spread_agrees": bool(spread <= SPREAD_POINTS) if vals else None})
+            rows.append(_spread_row(f"r = {rp}, population labels: spread of the methods' eps_out (points)", pmeans))
     # Sec. 4.1.3's in-sample sentence: the largest training error (%) of the solver's labels over every fit,
     # and how many fits the certificate decided (the variant sec413_in_sample_zero carries the verdict).
     for task in ("region", "population"):
