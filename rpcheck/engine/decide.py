@@ -119,10 +119,27 @@ def open_rows(cell, settings, *, first=False):
 
 
 def _quantiles(x, qs):
-    x = x[~np.isnan(x)]
+    """Linear-interpolation quantiles (NumPy's default method) of the non-NaN values of ``x``, with infinite
+    values allowed: between two order statistics the value is the interpolation's limit (``-inf`` next to a
+    ``-inf``, ``+inf`` next to a ``+inf``, undefined NaN only between ``-inf`` and ``+inf``), where
+    :func:`numpy.quantile` returns NaN with a RuntimeWarning (a search's statistic is ``-inf`` when it found no
+    admissible instance).
+
+    >>> _quantiles(np.array([-np.inf, -np.inf, 0.5, 0.75, 1.0, np.nan]), [0.05, 0.5, 0.9])
+    [-inf, 0.5, 0.9]
+    """
+    x = np.sort(x[~np.isnan(x)])
     if x.size == 0:
         return [math.nan] * len(qs)
-    return [float(v) for v in np.quantile(x, qs)]
+    pos = np.asarray(qs, float) * (x.size - 1)
+    lo = np.floor(pos).astype(int)
+    t = pos - lo
+    a, b = x[lo], x[np.minimum(lo + 1, x.size - 1)]
+    with np.errstate(invalid="ignore"):
+        v = np.where(t == 0, a, a + (b - a) * t)
+    v = np.where(np.isneginf(a) & (b < np.inf), -np.inf, v)
+    v = np.where(np.isposinf(b) & (a > -np.inf) & (t > 0), np.inf, v)
+    return [float(u) for u in v]
 
 
 class _HookOutcomes(Mapping):
