@@ -25,7 +25,8 @@ the adaptive search picks, each of its two one-sided bounds covers ``p(r)`` with
 given the past; with at most ``K = max_evaluations()`` evaluations per point, all ``2 K`` bounds of a point
 cover simultaneously with probability ``>= 1 - 2 K level`` (union bound). When they do, ``p(U) <= delta``, so
 ``r* <= U``, and ``p(L) > delta``, so ``r* > L`` if ``p`` does not increase with r (an assumption the caller
-states). :func:`growth_verdict` then errs only when a bound does not cover.
+states). :func:`growth_verdict` then errs only when a bound does not cover: its one threshold ``tau`` splits the
+true ratios ``C*(far)/C*(near)`` in two, and each side has one right verdict.
 """
 
 from __future__ import annotations
@@ -128,20 +129,26 @@ def bracket_search(failures, start, *, delta, trials, level, min_value=1, grid_f
 
 def growth_verdict(c_near, c_far, tau):
     """The rule on the implied-constant bands ``c_near = (lo, hi)``, ``c_far = (lo, hi)`` (``C* in (lo, hi]`` at
-    each point): VIOLATED when ``c_far[0] >= c_near[1]`` (then ``C*(far) > C*(near)``: the constant grew),
-    HOLDS when ``c_far[1] <= tau c_near[0]`` (then ``C*(far) < tau C*(near)``), else INCONCLUSIVE; INCONCLUSIVE
-    when a needed end is missing (None). When every bound behind the bands covers, a VIOLATED is impossible
-    if ``C*(far) <= C*(near)`` and a HOLDS is impossible if ``C*(far) > tau C*(near)``.
+    each point), one threshold ``tau`` on the ratio ``C*(far)/C*(near)``: VIOLATED when ``c_far[0] >= tau
+    c_near[1]`` (then ``C*(far) > tau C*(near)``: the constant grew by more than ``tau``), HOLDS when ``c_far[1]
+    <= tau c_near[0]`` (then ``C*(far) < tau C*(near)``), else INCONCLUSIVE; INCONCLUSIVE when a needed end is
+    missing (None). The two statements are complementary, so every true ratio has one right verdict: when every
+    bound behind the bands covers, a VIOLATED is impossible if ``C*(far) <= tau C*(near)`` and a HOLDS is
+    impossible if ``C*(far) > tau C*(near)``. The checkers take ``tau = sqrt(span)``: over an axis moved by
+    ``span`` the constant may drift (pre-asymptotic terms of a correct ``O(f)``), but not by half a power of the
+    axis variable; a formula that misses a whole power grows ``span``-fold.
 
-    >>> growth_verdict((1.0, 1.3), (1.4, 1.8), 2.83)
+    >>> growth_verdict((1.0, 1.3), (3.7, 4.8), 2.83)
     <Verdict.VIOLATED: 'VIOLATED'>
-    >>> growth_verdict((1.0, 1.3), (0.9, 1.2), 2.83)
+    >>> growth_verdict((1.0, 1.3), (1.4, 1.8), 2.83)
     <Verdict.HOLDS: 'HOLDS'>
+    >>> growth_verdict((1.0, 1.3), (2.0, 3.2), 2.83)
+    <Verdict.INCONCLUSIVE: 'INCONCLUSIVE'>
     >>> growth_verdict((None, 1.3), (0.9, 1.2), 2.83)
     <Verdict.INCONCLUSIVE: 'INCONCLUSIVE'>
     """
     (nl, nh), (fl, fh) = c_near, c_far
-    if fl is not None and nh is not None and fl >= nh:
+    if fl is not None and nh is not None and fl >= tau * nh:
         return Verdict.VIOLATED
     if fh is not None and nl is not None and fh <= tau * nl:
         return Verdict.HOLDS
@@ -159,7 +166,10 @@ def implied_constant_verdict(near, far, tau, *, control=False):
     the verdict and the bounds ``C*_far/C*_near`` lies between (None where an end is missing).
 
     >>> implied_constant_verdict({"L": 10, "U": 13, "f": 10, "g": 1}, {"L": 14, "U": 18, "f": 10, "g": 8}, 2.83)
-    (<Verdict.VIOLATED: 'VIOLATED'>, 1.0769230769230769, 1.8)
+    (<Verdict.HOLDS: 'HOLDS'>, 1.0769230769230769, 1.8)
+    >>> implied_constant_verdict({"L": 10, "U": 13, "f": 10, "g": 1}, {"L": 14, "U": 18, "f": 10, "g": 8}, 2.83,
+    ...                          control=True)[0]
+    <Verdict.VIOLATED: 'VIOLATED'>
     """
     c = {}
     for name, b in (("near", near), ("far", far)):
@@ -264,8 +274,8 @@ def shape_claim(head, rows, tau, *, alpha, bounds, level, monotone):
     s, w = rows["scaling"], rows["wrong_power"]
     return (
         f"{head} in [{_fmt(s['ratio_lower'])}, {_fmt(s['ratio_upper'])}] (control: [{_fmt(w['ratio_lower'])}, "
-        f"{_fmt(w['ratio_upper'])}]); VIOLATED iff the lower end >= 1, HOLDS iff the upper end <= {tau:.3g}: "
-        f"P(false VIOLATED | C* does not grow) <= {alpha:g}, P(false HOLDS | C* grows > {tau:.3g}x) <= {alpha:g} "
+        f"{_fmt(w['ratio_upper'])}]); VIOLATED iff the lower end >= {tau:.3g}, HOLDS iff the upper end <= {tau:.3g}: "
+        f"P(false VIOLATED | C* grows <= {tau:.3g}x) <= {alpha:g}, P(false HOLDS | C* grows > {tau:.3g}x) <= {alpha:g} "
         f"(union bound over {bounds} one-sided exact Clopper-Pearson bounds at {level:.2g}; {monotone})"
     )
 

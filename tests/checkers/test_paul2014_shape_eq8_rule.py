@@ -58,8 +58,9 @@ def test_true_ratios_of_the_docstring(axis, lo, hi):
     near, far = s.endpoints(dict(s.BASE, axis=axis, draws=1000))
     c = [s.exact_r_star(p["rho"], p["delta"]) / eq8_cw(p["rho"], p["eps"], p["delta"]) for p in (near, far)]
     assert lo <= c[1] / c[0] <= hi
-    # the expected verdicts follow: HOLDS needs the ratio well below sqrt(8), VIOLATED well above 1
-    assert s.SCALING_EXPECTED[axis] == (Verdict.VIOLATED if c[1] / c[0] > 2 else Verdict.HOLDS)
+    # the expected verdicts follow from the rule's one threshold sqrt(8): the true ratio is below it (HOLDS) or
+    # above it (VIOLATED), by a margin the draws resolve (module docstring)
+    assert s.SCALING_EXPECTED[axis] == (Verdict.VIOLATED if c[1] / c[0] > math.sqrt(8) else Verdict.HOLDS)
 
 
 def test_lower_bound_of_the_finding():
@@ -73,7 +74,7 @@ def test_endpoints_and_control_factor():
     p = dict(s.BASE, axis="eps", draws=100)
     near, far = s.endpoints(p)
     assert far["eps"] == near["eps"] / 8 and far["rho"] == near["rho"] and far["delta"] == near["delta"]
-    assert s.control_factor(p, near) == 1 and s.control_factor(p, far) == pytest.approx(8**5)
+    assert s.control_factor(p, near) == 1 and s.control_factor(p, far) == pytest.approx(8**6)
     q = dict(s.BASE, axis="rho", draws=100)
     assert s.control_factor(q, s.endpoints(q)[1]) == pytest.approx(8)
 

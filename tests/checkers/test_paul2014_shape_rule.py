@@ -94,7 +94,10 @@ def test_decide_rule_and_control_are_the_same_bands_times_span():
 
 
 def test_shape_verdict_edges():
-    assert shape.shape_verdict((1.0, 1.3), (1.3, 2.0), 2.83) is Verdict.VIOLATED  # lower end exactly 1
+    assert shape.shape_verdict((1.0, 1.3), (1.3 * 2.83, 5.0), 2.83) is Verdict.VIOLATED  # lower end exactly tau
+    # one threshold: a certified growth below tau (lower end 1.0, upper 2.0) is HOLDS, not VIOLATED
+    assert shape.shape_verdict((1.0, 1.3), (1.3, 2.0), 2.83) is Verdict.HOLDS
+    assert shape.shape_verdict((1.0, 1.3), (1.3 * 2.8, 4.0), 2.83) is Verdict.INCONCLUSIVE
     assert shape.shape_verdict((1.0, 1.3), (0.5, 2.83), 2.83) is Verdict.HOLDS
     assert shape.shape_verdict((1.0, 1.3), (0.5, 2.9), 2.83) is Verdict.INCONCLUSIVE
     assert shape.shape_verdict((None, 1.3), (0.5, 1.0), 2.83) is Verdict.INCONCLUSIVE

@@ -93,8 +93,13 @@ _PROFILES = {
     # --seeds 41-52` (tests/bench/power_audit.py --level 1.4e-5).
     # separability_gaussian (a = 3, an equivalence test) pooled 38144/48000, p_hi = 0.8;
     # rpcheck.stats.holds_power('exact', n, p_hi, 0.7952, 1.4e-5) is 0.973 at 4000 trials and 0.990 at n =
-    # 4600. Fresh-seed confirmation: PROFILES.md, "Calibration".
-    "ci": Profile(cells=grid(a=_A_CI), trials=4600),
+    # 4600. The cheap-exact-row rule at c.SUITE_LEVEL (as at quick) raises the cells with expected-HOLDS exact
+    # rows: a = 0.5 and 2 (p0 = 0.295/0.25 and 0.705/0.75) to 5,300 (miss 9.3e-6; 1.1e-4 at 4,600) and a = 3 to
+    # 8,700 (the Gaussian row, p0 = 0.795, 3.0e-3 at 4,600; the uniform-entries row, p0 = 0.833, is asserted from
+    # 6,800 trials on and needs 8,700: miss 9.8e-6); anytime stopping ends each cell once decided.
+    # Fresh-seed confirmation: PROFILES.md, "Calibration".
+    "ci": Profile(cells=grid(a=_A_CI), trials=4600, more_trials=(({"a": 0.5}, 5300), ({"a": 2.0}, 5300),
+                                                                  ({"a": 3.0}, 8700))),
     "standard": Profile(cells=grid(a=_A_CI), trials=20000),
     "full": Profile(cells=grid(a=_A_CI + [1000.0]), trials=200000),
 }

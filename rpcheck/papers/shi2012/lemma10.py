@@ -108,33 +108,25 @@ def _cells(pairs, d=16):
 # Exact rows asserted at quick and ci (the chi^2 law is the one a wrongly scaled sketch breaks: entries of
 # variance 1/n^2 or 1/d, or a sketch without the 1/sqrt(n), move every exact tail by far more than the 25%
 # equivalence margin; tests/checkers/test_planted_bugs.py plants such a bug and sees VIOLATED). Each
-# cell below runs until its exact rows are decided, at most this many trials at ci (anytime stopping; quick:
-# _QUICK_CAPS below). Power
-# (exact binomial, rpcheck.stats.holds_power("exact", T, p0, p0, c.SUITE_LEVEL) with SUITE_LEVEL =
-# 0.9 * 0.01 / 2000 = 4.5e-6, at or below the first Holm step of quick (M = 182), ci (M = 644) and
-# standard (M = 1,758)):
-#   (n, eps) = (30, 0.3), T = 8,500: two-sided p0 = 0.2378 -> 1.0000, lower p0 = 0.1121 -> 0.9923,
-#                                     upper p0 = 0.1257 -> 0.9980 (the three exact rows asserted HOLDS);
-#   (n, eps) = (300, 0.1), T = 4,000: two-sided p0 = 0.2199 -> 0.9944 (asserted HOLDS); the tails
-#                                     (p0 = 0.107, 0.113) stay reported (power 0.33, 0.42 at 4,000).
-# Cost: ~0.45 ms of CPU per trial (a 30 x 16 or 300 x 16 Gaussian product, measured under load), about 5 s
-# added to ci; standard runs (30, 0.3) with the same cap (its 5,000 would otherwise be the
-# fewest trials of that cell).
-_EXACT_ASSERTED = (({"n": 30, "eps": 0.3}, 8500), ({"n": 300, "eps": 0.1}, 4000))
-
-# Quick caps by the cheap-exact-row rule (docs/adding-a-theorem.md, "profiles"): each cell runs the smallest
-# multiple of 100 trials at which every expected-HOLDS exact row misses HOLDS with probability <= 1e-5 at
-# c.SUITE_LEVEL (1 - holds_power("exact", T, p0, p0, c.SUITE_LEVEL)):
+# cell below runs until its exact rows are decided, at most this many trials at quick and ci (anytime
+# stopping), by the cheap-exact-row rule (docs/adding-a-theorem.md, "profiles"): the smallest multiple of 100
+# trials at which every expected-HOLDS exact row misses HOLDS with probability <= 1e-5 at c.SUITE_LEVEL =
+# 0.9 * 0.01 / 2000 = 4.5e-6 (at or below the first Holm step of quick, ci and standard; 1 -
+# holds_power("exact", T, p0, p0, c.SUITE_LEVEL)):
 #   (30, 0.3), T = 13,700: lower p0 = 0.1121 -> 9.8e-6 (1.06e-5 at 13,600), upper p0 = 0.1257 -> 6.5e-7,
 #                          two-sided p0 = 0.2378 -> 1e-16;
-#   (300, 0.1), T = 6,300: two-sided p0 = 0.2199 -> 7.2e-6 (1.08e-5 at 6,200).
-# Expected verdicts stay those of the ci caps above (the fewest trials of each cell).
-_QUICK_CAPS = (({"n": 30, "eps": 0.3}, 13700), ({"n": 300, "eps": 0.1}, 6300))
+#   (300, 0.1), T = 6,300: two-sided p0 = 0.2199 -> 7.2e-6 (1.08e-5 at 6,200); the tails (p0 = 0.107, 0.113)
+#                          stay reported (power 0.33, 0.42 at 4,000 trials).
+# Cost: ~0.45 ms of CPU per trial (a 30 x 16 or 300 x 16 Gaussian product, measured under load). Standard
+# runs (30, 0.3) with the cap of the power computation behind its expected verdicts, 8,500 trials (power
+# 0.9923 for the lower tail; its 5,000 would otherwise be the fewest trials of that cell).
+_CAPS = (({"n": 30, "eps": 0.3}, 13700), ({"n": 300, "eps": 0.1}, 6300))
+_EXPECTATION_CAP = (({"n": 30, "eps": 0.3}, 8500), ({"n": 300, "eps": 0.1}, 4000))
 
 _PROFILES = {
-    "quick": Profile(cells=_cells(_QUICK), trials=600, more_trials=_QUICK_CAPS),
-    "ci": Profile(cells=_cells(_CI), trials=1000, more_trials=_EXACT_ASSERTED),
-    "standard": Profile(cells=_cells(_STANDARD), trials=5000, more_trials=_EXACT_ASSERTED[:1]),
+    "quick": Profile(cells=_cells(_QUICK), trials=600, more_trials=_CAPS),
+    "ci": Profile(cells=_cells(_CI), trials=1000, more_trials=_CAPS),
+    "standard": Profile(cells=_cells(_STANDARD), trials=5000, more_trials=_EXPECTATION_CAP[:1]),
     "full": Profile(cells=_cells(_STANDARD) + _cells([(100, 0.3), (1000, 0.1)], d=500), trials=20000),
 }
 
@@ -143,7 +135,7 @@ def _exact_expected(tail):
     # Expected HOLDS only where the equivalence test has power >= 0.99 at c.SUITE_LEVEL (exact binomial,
     # c.equivalence_power) with the fewest trials the cell runs with (a profile's more_trials included).
     # At 600 (quick) and 1000 (ci) trials the power is 0.0000 in every cell (0.99 needs ~1,200 trials at
-    # p0 = 0.5, ~3,400 at p0 = 0.24, ~8,700 at p0 = 0.107 and ~1e6 at p0 = 9e-4); the cells of _EXACT_ASSERTED
+    # p0 = 0.5, ~3,400 at p0 = 0.24, ~8,700 at p0 = 0.107 and ~1e6 at p0 = 9e-4); the cells of _CAPS
     # run more (powers above the profiles); at standard (5000 trials) the other cells with p0 >= 0.24 (and
     # 1 - p0 >= 0.24) are asserted.
     def f(p):

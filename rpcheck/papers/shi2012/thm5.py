@@ -149,20 +149,19 @@ def _exact_expected(p):
 
 # Exact rows asserted at quick and ci (the Pearson-r law of c' with N = n + 1 is what a sketch of the wrong
 # shape breaks: a c' computed from a transposed or a d-row sketch follows another law). Each cell runs until
-# its rows are decided, at most this many trials at ci (anytime stopping; quick: _QUICK_CAP). Power (exact binomial,
-# rpcheck.stats.holds_power("exact", T, p0, p0, c.SUITE_LEVEL), SUITE_LEVEL = 0.9 * 0.01 / 2000 = 4.5e-6, at or
-# below the first Holm step of quick, ci and standard):
-#   c = 0.527, n = 30, eps = 0.1 (d = 2 and 50), T = 1,500: p0 = 0.4695 -> 0.9983 (ci);
-#   c = 0.827, n = 30, eps = 0.1, T = 1,500: p0 = 0.5245 -> 0.9985 (ci);
-#   c = 0.1, n = 30, eps = 0.1, T = 2,400: p0 = 0.3193 -> 0.9938 (ci).
-# Cost: 3,500 trials more at ci (d = 2: two n x 2 Gaussian products per trial).
-_EXACT_ASSERTED = (({"c": 0.527, "n": 30, "eps": 0.1}, 1500), ({"c": 0.827, "n": 30, "eps": 0.1}, 1500),
-                   ({"c": 0.1, "n": 30, "eps": 0.1}, 2400))
+# its rows are decided, at most this many trials at ci (anytime stopping; quick: _QUICK_CAP), the smallest
+# multiple of 100 at which the row misses HOLDS with probability <= 1e-5 at c.SUITE_LEVEL (the cheap-exact-row
+# rule, docs/adding-a-theorem.md, "profiles"; 1 - rpcheck.stats.holds_power("exact", T, p0, p0,
+# c.SUITE_LEVEL), SUITE_LEVEL = 0.9 * 0.01 / 2000 = 4.5e-6, at or below the first Holm step of quick, ci and
+# standard):
+#   c = 0.527, n = 30, eps = 0.1 (d = 2 and 50), T = 2,100: p0 = 0.4695 -> 9.6e-6;
+#   c = 0.827, n = 30, eps = 0.1, T = 2,100: p0 = 0.5245 -> 6.0e-6;
+#   c = 0.1, n = 30, eps = 0.1, T = 3,900: p0 = 0.3193 -> 6.4e-6.
+# Cost: about 7,000 trials more at ci than the plan (d = 2: two n x 2 Gaussian products per trial).
+_EXACT_ASSERTED = (({"c": 0.527, "n": 30, "eps": 0.1}, 2100), ({"c": 0.827, "n": 30, "eps": 0.1}, 2100),
+                   ({"c": 0.1, "n": 30, "eps": 0.1}, 3900))
 
-# Quick cap by the cheap-exact-row rule (docs/adding-a-theorem.md, "profiles"): the smallest multiple of 100
-# trials at which the exact row (p0 = 0.4695) misses HOLDS with probability <= 1e-5 at c.SUITE_LEVEL:
-# 1 - holds_power("exact", 2100, p0, p0, c.SUITE_LEVEL) = 9.7e-6 (2.4e-5 at 2,000). Its expected verdict stays
-# that of the 1,500-trial cap of ci (the fewest trials of the cell).
+# Quick cap by the same rule: T = 2,100 for the exact row (p0 = 0.4695; 2.4e-5 at 2,000).
 _QUICK_CAP = (({"c": 0.527, "n": 30, "eps": 0.1}, 2100),)
 
 
