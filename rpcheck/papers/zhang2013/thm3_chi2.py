@@ -25,7 +25,8 @@ Variants (mode "exact": the per-trial failure count is tested against ``Bin(tria
     needed event tested against the law of the weaker event ``||B z*|| >= sqrt(d - r) ||z*|| / 2``,
     ``chi2.cdf((d - r)/4, d - r)`` (it drops the ``sqrt(1 - eps)``). Expected VIOLATED where the central test
     has power >= 0.999 (d - r = 8: p = 0.0656 vs 0.0190, power 0.9997 at 1000 trials; d - r = 12: 0.0274 vs
-    0.0045, 1.0000 at 2000); else reported (d - r = 1 at 2000 trials: power 0.9965; d - r = 400: both ~0).
+    0.0045, 1.0000 at 2000; d - r = 1: 0.4597 vs 0.3829, 0.9965 at 2000 trials and 1.0000 at 3,000, the fewest
+    any profile runs that cell with); else reported (d - r = 400: both ~0).
     ``half_threshold_event`` (self-check): that weaker event with its own law ``chi2.cdf((d - r)/4, d - r)``,
     correct for it (HOLDS where the equivalence test has the power above), but it does not give the bracket.
 
